@@ -1,0 +1,31 @@
+/*
+ * One deterministic re-check of one packet: the local verdict (SPEC 3) and
+ * its divergence from the advisory one (SPEC 4).  Pure: inputs in, outcome out.
+ */
+#ifndef COUNTERSIGN_CHECK_H
+#define COUNTERSIGN_CHECK_H
+
+#include <cjson/cJSON.h>
+
+#include "error.h"
+#include "rule_pack.h"
+#include "verdict.h"
+
+struct check_outcome {
+	const struct rule_pack *pack;
+	struct verdict verdict;
+	struct advisory advisory;
+	cJSON *divergence;		/* array of {what, advisory, local, note} */
+};
+
+int check_run(const struct check_input *, struct check_outcome *,
+    struct error *);
+void check_outcome_free(struct check_outcome *);
+/* The SPEC 3 line: {action_id, kind, local_verdict, divergence, high_stakes_reasons}. */
+cJSON *check_outcome_json(const struct check_outcome *);
+
+/* SPEC 4, exposed for tests: the divergence list of an evaluated verdict. */
+cJSON *divergence_compute(const struct rule_pack *, const struct advisory *,
+    const struct verdict *);
+
+#endif

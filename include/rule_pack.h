@@ -1,0 +1,85 @@
+/*
+ * One rule pack per packet kind (SPEC 2), behind this interface: a new kind
+ * is a new rules_<kind>.c and one line in rule_pack.c's table.
+ */
+#ifndef COUNTERSIGN_RULE_PACK_H
+#define COUNTERSIGN_RULE_PACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "error.h"
+#include "verdict.h"
+
+/* What a pack needs the store to load before evaluating (bit flags). */
+enum pack_needs {
+	NEEDS_IPS = 1 << 0,		/* active IPS of action.user_id */
+	NEEDS_HOLDINGS = 1 << 1,	/* current holdings of action.user_id */
+	NEEDS_SECURITIES = 1 << 2,	/* security map entries it names */
+	NEEDS_STANDARDS = 1 << 3,	/* the standards index */
+	NEEDS_ROSTER = 1 << 4
+};
+
+/* Everything one evaluation may look at; the store fills it. */
+struct check_input {
+	const cJSON *packet;		/* the whole packet object */
+	const cJSON *action;		/* packet.proposed_action */
+	const cJSON *ips;		/* or NULL */
+	const cJSON *holdings;		/* or NULL */
+	/* ticker -> {sector, asset_class}; looked up ignoring case; or NULL */
+	const cJSON *securities;
+	const cJSON *standards;		/* standards_index object, or NULL */
+	const cJSON *roster;		/* roster object, or NULL */
+	const cJSON *po_judgments;	/* {"AC-3": "met"} at decision time, or NULL */
+	long long now_ms;
+};
+
+/* The advisory verdict as the gate sees it (SPEC 1 and 4). */
+enum advisory_state {
+	ADVISORY_AVAILABLE,
+	ADVISORY_MISSING,		/* absent or null */
+	ADVISORY_UNPARSEABLE,		/* not of the kind's shape */
+	ADVISORY_OTHER_ACTION		/* about another action_id */
+};
+
+struct advisory {
+	enum advisory_state state;
+	const cJSON *verdict;		/* the verdict object when available */
+	cJSON *owned;			/* a verdict the pack had to extract */
+	bool overall_pass;		/* meaningful when available */
+	const char *other_action_id;	/* when ADVISORY_OTHER_ACTION */
+};
+
+struct rule_pack {
+	const char *kind;
+	unsigned needs;			/* enum pack_needs */
+	/* SPEC 4: compare per rule, requires_human_approval and IPS too */
+	bool compares_rules;
+
+	/* Refuses a proposed_action that breaks SPEC 1 (path is its JSON path). */
+	int (*validate)(const cJSON *action, const char *path, struct error *);
+	/* Keys of the security map the evaluation will look up (NEEDS_SECURITIES). */
+	void (*securities_wanted)(const struct check_input *,
+	    void (*want)(void *ctx, const char *ticker), void *ctx);
+	/* Appends the kind's rules to the verdict, in SPEC order. */
+	int (*evaluate)(const struct check_input *, const struct advisory *,
+	    struct verdict *);
+	/*
+	 * Sets requires_human_approval and high_stakes_reasons once every rule
+	 * is in and overall_pass is known; NULL means "not overall_pass".
+	 */
+	int (*assess_stakes)(const struct check_input *, struct verdict *);
+	/* Reads packet.reviewer_verdict (may be NULL) into *advisory. */
+	int (*read_advisory)(const cJSON *reviewer_verdict, const char *action_id,
+	    struct advisory *);
+	/* The user or author column of the queue. */
+	const char *(*who)(const cJSON *action);
+	/* A one-line summary of the action for the queue (untrusted text inside). */
+	void (*summarize)(const cJSON *action, char *buf, size_t size);
+};
+
+const struct rule_pack *rule_pack_find(const char *kind);
+void advisory_free(struct advisory *);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * The one gate between untrusted text (anything that came from an input
+ * file) and a human's terminal.  SPEC section 9.
+ */
+#ifndef COUNTERSIGN_SANITIZE_H
+#define COUNTERSIGN_SANITIZE_H
+
+#include <stddef.h>
+
+/*
+ * Returns a newly allocated, NUL-terminated, valid UTF-8 copy of the first
+ * len bytes of text in which nothing can control a terminal:
+ *   ESC                       -> "\e"
+ *   other C0 controls and DEL -> caret notation ("^G", "^M", "^?", "^@")
+ *   C1 controls (U+0080-U+009F), bidirectional and invisible format
+ *   characters (U+061C, U+200B-U+200F, U+2028-U+202E, U+2060-U+2069, U+FEFF)
+ *                             -> "<U+XXXX>"
+ *   each invalid UTF-8 sequence (raw C1 bytes, overlong forms, surrogates,
+ *   truncated sequences, bytes > U+10FFFF) -> U+FFFD
+ * Everything else is copied unchanged.  Returns NULL only when out of memory.
+ */
+char *sanitize(const char *text, size_t len);
+/* sanitize() of a NUL-terminated string; NULL text gives "". */
+char *sanitize_str(const char *text);
+
+/* Number of terminal columns the (already sanitized) text occupies. */
+size_t sanitized_width(const char *sanitized);
+/*
+ * Bytes of the longest prefix of sanitized text that fits in columns; its
+ * width goes to *width (may be NULL).
+ */
+size_t sanitized_prefix(const char *sanitized, size_t columns, size_t *width);
+
+/*
+ * Escapes, inside a JSON document produced by cJSON (valid UTF-8), every
+ * DEL, C1, bidirectional and invisible format character as \uXXXX, so
+ * that JSON lines printed on a terminal cannot control it either.
+ * Returns a newly allocated string, or NULL when out of memory.
+ */
+char *json_escape_controls(const char *json);
+
+#endif

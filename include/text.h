@@ -1,0 +1,21 @@
+/* Small text helpers that must not depend on the user's locale. */
+#ifndef COUNTERSIGN_TEXT_H
+#define COUNTERSIGN_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Equality ignoring ASCII case: tickers, sectors and names (SPEC 2.1). */
+bool text_equal_nocase(const char *a, const char *b);
+/* Copies text into buf upper-cased in ASCII, truncating to fit. */
+void text_upper(char *buf, size_t size, const char *text);
+/* "$31,000.00" */
+void format_usd(char *buf, size_t size, double amount);
+/* "5.17%" with up to two decimals, trailing zeros dropped. */
+void format_percent(char *buf, size_t size, double percent);
+/* printf into a newly allocated string; NULL when out of memory. */
+char *text_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* strdup that is part of C11 in spirit: NULL in, NULL out. */
+char *text_copy(const char *);
+
+#endif

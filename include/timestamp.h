@@ -1,0 +1,20 @@
+/* ISO-8601 UTC timestamps (SPEC 1): "2026-11-29T08:15:00Z", fractions allowed. */
+#ifndef COUNTERSIGN_TIMESTAMP_H
+#define COUNTERSIGN_TIMESTAMP_H
+
+#include <stdbool.h>
+
+#define TIMESTAMP_SIZE 32
+
+/*
+ * Parses "YYYY-MM-DDTHH:MM:SS[.digits](Z|+00:00)" with a real calendar date
+ * into milliseconds since the epoch (fractions below a millisecond are
+ * truncated).  Anything else, including other offsets, is refused.
+ */
+bool timestamp_parse(const char *text, long long *ms);
+/* "2026-11-29T08:15:00.123Z" */
+void timestamp_format(long long ms, char buf[TIMESTAMP_SIZE]);
+/* Wall-clock now, milliseconds since the epoch. */
+long long timestamp_now(void);
+
+#endif

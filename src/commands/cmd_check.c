@@ -1,0 +1,74 @@
+/* countersign check [ACTION_ID...]: SPEC 3 JSON lines; exit 1 if any fails. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "json_strict.h"
+
+struct check_run {
+	struct store *store;
+	long long now_ms;
+	int status;
+	struct error *err;
+};
+
+static int
+check_one(void *ctx, const char *action_id)
+{
+	struct check_run *run = ctx;
+	struct recheck r;
+	cJSON *line;
+	char *text;
+	int rc;
+
+	rc = recheck_action(run->store, action_id, run->now_ms, &r, run->err);
+	if (rc == EXIT_REFUSED) {
+		/* An unknown action named on the command line: say so, go on. */
+		report_error(run->err);
+		run->status = EXIT_REFUSED;
+		return 0;
+	}
+	if (rc != 0)
+		return rc;
+	line = check_outcome_json(&r.outcome);
+	text = line ? json_print(line) : NULL;
+	if (text != NULL)
+		printf("%s\n", text);
+	if (!r.outcome.verdict.overall_pass && run->status == EXIT_OK)
+		run->status = EXIT_REFUSED;
+	free(text);
+	cJSON_Delete(line);
+	recheck_free(&r);
+	return text == NULL ? error_set(run->err, EXIT_STORAGE, NULL,
+	    "out of memory") : 0;
+}
+
+int
+cmd_check(const struct invocation *inv)
+{
+	struct check_run run;
+	struct store *store;
+	struct error err;
+	int rc = 0, i;
+
+	error_clear(&err);
+	if ((rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0) {
+		report_error(&err);
+		return rc;
+	}
+	run = (struct check_run){ store, timestamp_now(), EXIT_OK, &err };
+	if (inv->operand_count == 0)
+		rc = store_each_action(store, false, check_one, &run, &err);
+	for (i = 0; rc == 0 && i < inv->operand_count; i++)
+		rc = check_one(&run, inv->operands[i]);
+	store_close(store);
+	if (rc != 0) {
+		report_error(&err);
+		return rc;
+	}
+	fflush(stdout);
+	return run.status;
+}

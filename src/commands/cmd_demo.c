@@ -1,0 +1,93 @@
+/*
+ * countersign demo: a throw-away database loaded with the bundled demo
+ * data.  Until the TUI lands it prints the queue and the re-check results.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "i18n.h"
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/countersign"
+#endif
+
+/* The data directory: $COUNTERSIGN_DATA_DIR (a build tree's data/) or the installed one. */
+static const char *
+data_dir(void)
+{
+	const char *env = getenv("COUNTERSIGN_DATA_DIR");
+
+	return env != NULL && *env != '\0' ? env : PKGDATADIR;
+}
+
+static void
+remove_database(const char *dir, const char *db)
+{
+	static const char *const suffixes[] = { "", "-wal", "-shm",
+	    "-journal" };
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		if (snprintf(path, sizeof path, "%s%s", db, suffixes[i]) <
+		    (int)sizeof path)
+			unlink(path);
+	}
+	rmdir(dir);
+}
+
+int
+cmd_demo(const struct invocation *inv)
+{
+	char dir[PATH_MAX], db[PATH_MAX], demo[PATH_MAX];
+	const char *tmp = getenv("TMPDIR");
+	struct invocation demo_inv = *inv;
+	char *paths[1] = { demo };
+	struct store *store;
+	struct error err;
+	int rc;
+
+	error_clear(&err);
+	snprintf(dir, sizeof dir, "%s/countersign-demo-XXXXXX",
+	    tmp != NULL && *tmp == '/' ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		fprintf(stderr, "countersign: %s: %s\n", dir, strerror(errno));
+		return EXIT_STORAGE;
+	}
+	if (snprintf(db, sizeof db, "%s/demo.db", dir) >= (int)sizeof db ||
+	    snprintf(demo, sizeof demo, "%s/demo", data_dir()) >=
+	    (int)sizeof demo) {
+		fprintf(stderr, "countersign: the temporary path is too long\n");
+		rmdir(dir);
+		return EXIT_STORAGE;
+	}
+	if ((rc = store_open(db, STORE_CREATE, &store, &err)) != 0) {
+		report_error(&err);
+		remove_database(dir, db);
+		return rc;
+	}
+	printf(_("Demo database: %s (removed on exit)\n"), db);
+	rc = import_paths(store, paths, 1, stdout);
+	store_close(store);
+	if (rc == EXIT_OK) {
+		demo_inv.db_option = db;
+		demo_inv.operand_count = 0;
+		demo_inv.json = false;
+		printf("\n");
+		cmd_list(&demo_inv);
+		printf(_("\nRe-check results (countersign check):\n"));
+		fflush(stdout);
+		cmd_check(&demo_inv);
+		rc = EXIT_OK;
+	}
+	remove_database(dir, db);
+	return rc;
+}

@@ -1,0 +1,410 @@
+/*
+ * countersign import PATH...: each file is one transaction, imported whole
+ * or not at all (SPEC 1).  Files are parsed one object at a time, so a file
+ * of 100,000 packets never holds more than one parsed tree.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "i18n.h"
+#include "json_strict.h"
+#include "object.h"
+#include "sanitize.h"
+#include "timestamp.h"
+
+#define FILE_MAX_BYTES (64UL << 20)
+#define LINE_MAX_BYTES (1UL << 20)
+
+struct file_counts {
+	size_t added;
+	size_t unchanged;
+};
+
+/* Reads a whole regular file of at most FILE_MAX_BYTES. */
+static int
+read_file(const char *path, char **text, size_t *len, struct error *err)
+{
+	struct stat st;
+	ssize_t n;
+	size_t done = 0;
+	int fd;
+
+	*text = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return error_set(err, EXIT_DATA, NULL, "cannot open: %s",
+		    strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error_set(err, EXIT_DATA, NULL, "not a regular file");
+	}
+	if ((unsigned long long)st.st_size > FILE_MAX_BYTES) {
+		close(fd);
+		return error_set(err, EXIT_DATA, NULL,
+		    "the file is %lld bytes; at most 64 MiB is imported",
+		    (long long)st.st_size);
+	}
+	*text = malloc((size_t)st.st_size + 1);
+	if (*text == NULL) {
+		close(fd);
+		return error_set(err, EXIT_DATA, NULL, "out of memory");
+	}
+	while (done < (size_t)st.st_size) {
+		n = read(fd, *text + done, (size_t)st.st_size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	close(fd);
+	if (done != (size_t)st.st_size) {
+		free(*text);
+		*text = NULL;
+		return error_set(err, EXIT_DATA, NULL,
+		    "the file changed size while it was read");
+	}
+	(*text)[done] = '\0';
+	*len = done;
+	return 0;
+}
+
+static size_t
+line_of(const char *text, size_t offset)
+{
+	size_t line = 1, i;
+
+	for (i = 0; i < offset; i++) {
+		if (text[i] == '\n')
+			line++;
+	}
+	return line;
+}
+
+static bool
+blank(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return false;
+	}
+	return true;
+}
+
+/* Imports one object; *line is where it starts, for messages. */
+static int
+import_object(struct store *store, const char *text, size_t len,
+    size_t *line_offset, struct file_counts *counts, long long now_ms,
+    struct error *err)
+{
+	struct loaded_object o;
+	enum store_put_result result;
+	size_t error_offset = 0;
+	int rc;
+
+	rc = object_load(text, len, &o, &error_offset, err);
+	if (rc == 0)
+		rc = store_put(store, &o, text, len, now_ms, &result, err);
+	object_free(&o);
+	if (rc != 0) {
+		*line_offset = error_offset;
+		return rc;
+	}
+	if (result == STORE_PUT_SAME)
+		counts->unchanged++;
+	else
+		counts->added++;
+	return 0;
+}
+
+/*
+ * A file is JSON Lines when its first non-blank line stands alone as a
+ * JSON value or at least looks like one object; otherwise the whole file
+ * is one (pretty-printed) object.
+ */
+static bool
+looks_like_json_lines(const char *text, size_t len)
+{
+	const char *line = text, *end;
+	size_t line_len;
+	struct error ignored;
+	cJSON *json;
+
+	while (line < text + len) {
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		line_len = end ? (size_t)(end - line) : (size_t)(text + len - line);
+		if (!blank(line, line_len))
+			break;
+		line += line_len + 1;
+	}
+	if (line >= text + len)
+		return true;
+	end = memchr(line, '\n', (size_t)(text + len - line));
+	line_len = end ? (size_t)(end - line) : (size_t)(text + len - line);
+	if (end == NULL)
+		return true;
+	json = json_parse_strict(line, line_len, NULL, &ignored);
+	if (json != NULL) {
+		cJSON_Delete(json);
+		return true;
+	}
+	while (line_len > 0 && (line[line_len - 1] == ' ' ||
+	    line[line_len - 1] == '\r' || line[line_len - 1] == '\t'))
+		line_len--;
+	while (line_len > 0 && (*line == ' ' || *line == '\t')) {
+		line++;
+		line_len--;
+	}
+	return line_len >= 2 && line[0] == '{' && line[line_len - 1] == '}';
+}
+
+static int
+import_text(struct store *store, const char *text, size_t len,
+    size_t *error_line, struct file_counts *counts, struct error *err)
+{
+	long long now_ms = timestamp_now();
+	const char *line, *end;
+	size_t line_len, number, offset = 0;
+	int rc;
+
+	/* Every physical line counts against the limit, whatever the mode. */
+	for (line = text, number = 1; line < text + len; line = end + 1,
+	    number++) {
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		if (end == NULL)
+			end = text + len;
+		if ((size_t)(end - line) > LINE_MAX_BYTES) {
+			*error_line = number;
+			return error_set(err, EXIT_DATA, NULL,
+			    "the line is %zu bytes; at most 1 MiB is allowed",
+			    (size_t)(end - line));
+		}
+	}
+	if (blank(text, len)) {
+		*error_line = 1;
+		return error_set(err, EXIT_DATA, NULL,
+		    "the file holds no JSON object");
+	}
+	if (!looks_like_json_lines(text, len)) {
+		*error_line = 1;
+		rc = import_object(store, text, len, &offset, counts, now_ms,
+		    err);
+		if (rc != 0)
+			*error_line = line_of(text, offset);
+		return rc;
+	}
+	for (line = text, number = 1; line < text + len; line = end + 1,
+	    number++) {
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		if (end == NULL)
+			end = text + len;
+		line_len = (size_t)(end - line);
+		if (blank(line, line_len))
+			continue;
+		if ((rc = import_object(store, line, line_len, &offset, counts,
+		    now_ms, err)) != 0) {
+			*error_line = number;
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int
+import_file(struct store *store, const char *path, FILE *out)
+{
+	struct file_counts counts = { 0, 0 };
+	struct error err;
+	size_t len = 0, error_line = 0;
+	char *text = NULL, *safe_path;
+	int rc;
+
+	error_clear(&err);
+	safe_path = sanitize_str(path);
+	rc = read_file(path, &text, &len, &err);
+	if (rc == 0 && (rc = store_begin(store, &err)) == 0) {
+		rc = import_text(store, text, len, &error_line, &counts, &err);
+		if (rc == 0)
+			rc = store_commit(store, &err);
+		else
+			store_rollback(store);
+	}
+	free(text);
+	if (rc != 0) {
+		char *field = sanitize_str(err.field);
+		char *message = sanitize_str(err.message);
+
+		if (err.status == EXIT_STORAGE)
+			fprintf(stderr, "countersign: %s: %s\n", safe_path,
+			    message);
+		else if (error_line > 0 && err.field[0] != '\0')
+			fprintf(stderr, "countersign: %s:%zu: %s: %s\n",
+			    safe_path, error_line, field, message);
+		else if (error_line > 0)
+			fprintf(stderr, "countersign: %s:%zu: %s\n", safe_path,
+			    error_line, message);
+		else
+			fprintf(stderr, "countersign: %s: %s\n", safe_path,
+			    message);
+		fprintf(stderr, _("countersign: %s: nothing imported from "
+		    "this file\n"), safe_path);
+		free(field);
+		free(message);
+	} else
+		fprintf(out, _("%s: %zu imported, %zu unchanged\n"), safe_path,
+		    counts.added, counts.unchanged);
+	free(safe_path);
+	return rc;
+}
+
+static bool
+importable_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (name[0] == '.')
+		return false;
+	return (len > 5 && strcmp(name + len - 5, ".json") == 0) ||
+	    (len > 6 && strcmp(name + len - 6, ".jsonl") == 0);
+}
+
+static int
+compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct visited {
+	dev_t dev;
+	ino_t ino;
+	struct visited *up;
+};
+
+static int import_path(struct store *, const char *, struct visited *,
+    FILE *, int *);
+
+/* Every *.json and *.jsonl below dir, in name order; links followed once. */
+static int
+import_directory(struct store *store, const char *dir, struct stat *st,
+    struct visited *up, FILE *out, int *worst)
+{
+	struct visited here = { st->st_dev, st->st_ino, up }, *v;
+	struct dirent *entry;
+	char **names = NULL, **grown, path[PATH_MAX];
+	size_t count = 0, i;
+	DIR *d;
+
+	for (v = up; v != NULL; v = v->up) {
+		if (v->dev == st->st_dev && v->ino == st->st_ino)
+			return 0;	/* a link back up: already being read */
+	}
+	if ((d = opendir(dir)) == NULL) {
+		fprintf(stderr, "countersign: %s: %s\n", dir, strerror(errno));
+		*worst = EXIT_DATA;
+		return 0;
+	}
+	while ((entry = readdir(d)) != NULL) {
+		if (entry->d_name[0] == '.')
+			continue;
+		grown = realloc(names, (count + 1) * sizeof *names);
+		if (grown == NULL || (grown[count] = strdup(entry->d_name)) ==
+		    NULL) {
+			names = grown ? grown : names;
+			break;
+		}
+		names = grown;
+		count++;
+	}
+	closedir(d);
+	qsort(names, count, sizeof *names, compare_strings);
+	for (i = 0; i < count; i++) {
+		size_t dir_len = strlen(dir);
+
+		while (dir_len > 1 && dir[dir_len - 1] == '/')
+			dir_len--;
+		if (snprintf(path, sizeof path, "%.*s/%s", (int)dir_len, dir,
+		    names[i]) >= (int)sizeof path) {
+			fprintf(stderr, "countersign: a path is too long\n");
+			*worst = EXIT_DATA;
+			free(names[i]);
+			continue;
+		}
+		import_path(store, path, &here, out, worst);
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}
+
+static int
+import_path(struct store *store, const char *path, struct visited *up,
+    FILE *out, int *worst)
+{
+	struct stat st;
+	int rc;
+
+	if (stat(path, &st) != 0) {
+		char *safe = sanitize_str(path);
+
+		fprintf(stderr, "countersign: %s: %s\n", safe, strerror(errno));
+		free(safe);
+		*worst = *worst == EXIT_STORAGE ? *worst : EXIT_DATA;
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return import_directory(store, path, &st, up, out, worst);
+	/* Inside a directory only JSON files count; a named file always does. */
+	if (up != NULL && !importable_name(strrchr(path, '/') + 1))
+		return 0;
+	rc = import_file(store, path, out);
+	if (rc == EXIT_STORAGE)
+		*worst = EXIT_STORAGE;
+	else if (rc != 0 && *worst != EXIT_STORAGE)
+		*worst = EXIT_DATA;
+	return 0;
+}
+
+int
+import_paths(struct store *store, char *const *paths, int count, FILE *out)
+{
+	int worst = EXIT_OK, i;
+
+	for (i = 0; i < count; i++)
+		import_path(store, paths[i], NULL, out, &worst);
+	return worst;
+}
+
+int
+cmd_import(const struct invocation *inv)
+{
+	struct store *store;
+	struct error err;
+	int rc;
+
+	error_clear(&err);
+	if (inv->operand_count == 0) {
+		fprintf(stderr, _("countersign: import needs at least one "
+		    "file or directory\n"));
+		return EXIT_USAGE;
+	}
+	if ((rc = open_store(inv, STORE_CREATE, &store, &err)) != 0) {
+		report_error(&err);
+		return rc;
+	}
+	rc = import_paths(store, inv->operands, inv->operand_count, stdout);
+	store_close(store);
+	return rc;
+}

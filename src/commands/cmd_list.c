@@ -1,0 +1,168 @@
+/* countersign list [--all] [--json]: the queue as a table or JSON lines. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "i18n.h"
+#include "json_strict.h"
+#include "sanitize.h"
+
+struct list_run {
+	struct store *store;
+	const struct invocation *inv;
+	long long now_ms;
+	size_t rows;
+	struct error *err;
+};
+
+/* Prints sanitized text in exactly columns cells, cut with an ellipsis. */
+static void
+print_cell(const char *text, size_t columns)
+{
+	size_t width = sanitized_width(text), cut;
+
+	if (width <= columns) {
+		printf("%s%*s", text, (int)(columns - width), "");
+		return;
+	}
+	cut = sanitized_prefix(text, columns - 1, &width);
+	printf("%.*s\xe2\x80\xa6%*s", (int)cut, text, (int)(columns - 1 - width), "");
+}
+
+static void
+format_age(char *buf, size_t size, long long ms)
+{
+	long long s = ms > 0 ? ms / 1000 : 0;
+
+	if (s < 60)
+		snprintf(buf, size, "%llds", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%lldm", s / 60);
+	else if (s < 86400)
+		snprintf(buf, size, "%lldh", s / 3600);
+	else
+		snprintf(buf, size, "%lldd", s / 86400);
+}
+
+static void
+print_row(const struct list_run *run, const struct queue_row *row)
+{
+	char flags[6], age[16], *id;
+
+	snprintf(flags, sizeof flags, "%c%c%c%c%c",
+	    row->high_stakes ? 'H' : ' ', row->local_fail ? 'x' : ' ',
+	    row->divergent ? '!' : ' ', row->locked_out ? 'L' : ' ',
+	    row->expired ? 'E' : ' ');
+	format_age(age, sizeof age, run->now_ms - row->imported_at_ms);
+	id = sanitize_str(row->action_id);
+	printf("%s  ", flags);
+	print_cell(row->kind, 7);
+	printf(" ");
+	print_cell(id ? id : "", 10);
+	printf(" ");
+	print_cell(row->who, 12);
+	printf(" ");
+	print_cell(row->summary, 28);
+	printf(" %-4s %-5s %4s", row->advisory,
+	    row->local_fail ? "FAIL" : "pass", age);
+	if (run->inv->all)
+		printf("  %s", row->status);
+	printf("\n");
+	free(id);
+}
+
+static void
+print_json(const struct queue_row *row)
+{
+	cJSON *line = cJSON_CreateObject(), *flags;
+	char *text;
+
+	if (line == NULL)
+		return;
+	cJSON_AddStringToObject(line, "action_id", row->action_id);
+	cJSON_AddStringToObject(line, "kind", row->kind);
+	cJSON_AddStringToObject(line, "status", row->status);
+	flags = cJSON_AddArrayToObject(line, "flags");
+	if (row->high_stakes)
+		cJSON_AddItemToArray(flags, cJSON_CreateString("high_stakes"));
+	if (row->local_fail)
+		cJSON_AddItemToArray(flags, cJSON_CreateString("local_fail"));
+	if (row->divergent)
+		cJSON_AddItemToArray(flags, cJSON_CreateString("divergence"));
+	if (row->locked_out)
+		cJSON_AddItemToArray(flags, cJSON_CreateString("locked_out"));
+	if (row->expired)
+		cJSON_AddItemToArray(flags, cJSON_CreateString("expired"));
+	cJSON_AddStringToObject(line, "who", row->who);
+	cJSON_AddStringToObject(line, "summary", row->summary);
+	if (strcmp(row->advisory, "n/a") == 0)
+		cJSON_AddNullToObject(line, "advisory_pass");
+	else
+		cJSON_AddBoolToObject(line, "advisory_pass",
+		    strcmp(row->advisory, "pass") == 0);
+	cJSON_AddBoolToObject(line, "local_pass", !row->local_fail);
+	cJSON_AddBoolToObject(line, "requires_human_approval",
+	    row->high_stakes);
+	cJSON_AddNumberToObject(line, "divergence_count",
+	    (double)row->divergence_count);
+	text = json_print(line);
+	if (text != NULL)
+		printf("%s\n", text);
+	free(text);
+	cJSON_Delete(line);
+}
+
+static int
+list_one(void *ctx, const char *action_id)
+{
+	struct list_run *run = ctx;
+	struct queue_row row;
+	int rc;
+
+	if ((rc = queue_row_build(run->store, action_id, run->now_ms, &row,
+	    run->err)) != 0)
+		return rc;
+	if (run->inv->json)
+		print_json(&row);
+	else {
+		if (run->rows == 0) {
+			printf("FLG    KIND    ID         WHO          SUMMARY"
+			    "                      ADV  LOCAL  AGE%s\n",
+			    run->inv->all ? "  STATUS" : "");
+		}
+		print_row(run, &row);
+	}
+	run->rows++;
+	queue_row_free(&row);
+	return 0;
+}
+
+int
+cmd_list(const struct invocation *inv)
+{
+	struct list_run run;
+	struct store *store;
+	struct error err;
+	int rc;
+
+	error_clear(&err);
+	if ((rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0) {
+		report_error(&err);
+		return rc;
+	}
+	run = (struct list_run){ store, inv, timestamp_now(), 0, &err };
+	rc = store_each_action(store, inv->all, list_one, &run, &err);
+	store_close(store);
+	if (rc != 0) {
+		report_error(&err);
+		return rc;
+	}
+	if (run.rows == 0 && !inv->json)
+		printf("%s\n", inv->all ? _("No actions.") :
+		    _("No pending actions."));
+	return EXIT_OK;
+}

@@ -1,0 +1,30 @@
+/* The one re-check every command and view runs: load, then evaluate. */
+#include "config.h"
+
+#include <string.h>
+
+#include "commands.h"
+
+int
+recheck_action(struct store *store, const char *action_id, long long now_ms,
+    struct recheck *r, struct error *err)
+{
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	if ((rc = store_load_check(store, action_id, now_ms, &r->data,
+	    err)) != 0)
+		return rc;
+	if ((rc = check_run(&r->data.input, &r->outcome, err)) != 0) {
+		check_data_free(&r->data);
+		return rc;
+	}
+	return 0;
+}
+
+void
+recheck_free(struct recheck *r)
+{
+	check_outcome_free(&r->outcome);
+	check_data_free(&r->data);
+}

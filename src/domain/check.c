@@ -1,0 +1,249 @@
+/*
+ * One re-check: run the kind's rule pack, decide whether a human must
+ * approve, and list every divergence from the advisory verdict (SPEC 3, 4).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "exit_codes.h"
+#include "json_fields.h"
+
+static int
+add_entry(cJSON *list, const char *what, cJSON *advisory, cJSON *local,
+    const char *note)
+{
+	cJSON *entry = cJSON_CreateObject();
+
+	if (entry == NULL || advisory == NULL || local == NULL) {
+		cJSON_Delete(entry);
+		cJSON_Delete(advisory);
+		cJSON_Delete(local);
+		return -1;
+	}
+	cJSON_AddStringToObject(entry, "what", what);
+	cJSON_AddItemToObject(entry, "advisory", advisory);
+	cJSON_AddItemToObject(entry, "local", local);
+	cJSON_AddStringToObject(entry, "note", note);
+	cJSON_AddItemToArray(list, entry);
+	return 0;
+}
+
+/* The first advisory result for rule_id, or NULL. */
+static const cJSON *
+advisory_rule(const cJSON *results, const char *rule_id)
+{
+	const cJSON *result, *id;
+
+	cJSON_ArrayForEach(result, results) {
+		id = json_member(result, "rule_id");
+		if (cJSON_IsString(id) && strcmp(id->valuestring, rule_id) == 0)
+			return result;
+	}
+	return NULL;
+}
+
+static bool
+same_ips_version(const cJSON *a, const cJSON *b)
+{
+	const cJSON *id_a, *id_b, *version_a, *version_b;
+
+	if (a == NULL || cJSON_IsNull(a) || b == NULL || cJSON_IsNull(b))
+		return (a == NULL || cJSON_IsNull(a)) &&
+		    (b == NULL || cJSON_IsNull(b));
+	id_a = json_member(a, "ips_id");
+	id_b = json_member(b, "ips_id");
+	version_a = json_member(a, "version");
+	version_b = json_member(b, "version");
+	return cJSON_IsString(id_a) && cJSON_IsString(id_b) &&
+	    strcmp(id_a->valuestring, id_b->valuestring) == 0 &&
+	    cJSON_IsNumber(version_a) && cJSON_IsNumber(version_b) &&
+	    version_a->valuedouble == version_b->valuedouble;
+}
+
+static cJSON *
+copy_or_null(const cJSON *item)
+{
+	return item != NULL ? cJSON_Duplicate(item, 1) : cJSON_CreateNull();
+}
+
+static int
+compare_rules(cJSON *list, const struct advisory *advisory,
+    const struct verdict *v)
+{
+	const cJSON *results = json_member(advisory->verdict, "rule_results");
+	const cJSON *result, *passed, *id;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < v->rule_count; i++) {
+		const struct rule_result *local = &v->rules[i];
+
+		result = advisory_rule(results, local->rule_id);
+		if (result == NULL) {
+			rc = add_entry(list, local->rule_id, cJSON_CreateNull(),
+			    cJSON_CreateBool(local->passed),
+			    "the advisory verdict lacks this rule");
+			continue;
+		}
+		passed = json_member(result, "passed");
+		if (cJSON_IsTrue(passed) != local->passed)
+			rc = add_entry(list, local->rule_id,
+			    cJSON_CreateBool(cJSON_IsTrue(passed)),
+			    cJSON_CreateBool(local->passed), local->passed ?
+			    "the advisory fails a rule that passes locally" :
+			    "the advisory passes a rule that fails locally");
+	}
+	cJSON_ArrayForEach(result, results) {
+		id = json_member(result, "rule_id");
+		if (rc != 0 || verdict_rule(v, id->valuestring) != NULL ||
+		    advisory_rule(results, id->valuestring) != result)
+			continue;
+		rc = add_entry(list, id->valuestring,
+		    cJSON_CreateBool(cJSON_IsTrue(json_member(result, "passed"))),
+		    cJSON_CreateNull(), "not a rule of the local rule pack");
+	}
+	return rc;
+}
+
+cJSON *
+divergence_compute(const struct rule_pack *pack,
+    const struct advisory *advisory, const struct verdict *v)
+{
+	cJSON *list = cJSON_CreateArray();
+	const cJSON *item;
+	int rc = 0;
+
+	if (list == NULL)
+		return NULL;
+	switch (advisory->state) {
+	case ADVISORY_MISSING:
+		rc = add_entry(list, "advisory_verdict", cJSON_CreateNull(),
+		    cJSON_CreateNull(), "no advisory verdict was received");
+		goto done;
+	case ADVISORY_UNPARSEABLE:
+		rc = add_entry(list, "advisory_verdict", cJSON_CreateNull(),
+		    cJSON_CreateNull(),
+		    "the advisory verdict could not be read");
+		goto done;
+	case ADVISORY_OTHER_ACTION:
+		rc = add_entry(list, "action_id",
+		    cJSON_CreateString(advisory->other_action_id),
+		    cJSON_CreateString(v->action_id),
+		    "the advisory verdict is about another action");
+		goto done;
+	case ADVISORY_AVAILABLE:
+		break;
+	}
+
+	if (pack->compares_rules && (rc = compare_rules(list, advisory, v)) != 0)
+		goto done;
+	if (advisory->overall_pass != v->overall_pass &&
+	    (rc = add_entry(list, "overall_pass",
+	    cJSON_CreateBool(advisory->overall_pass),
+	    cJSON_CreateBool(v->overall_pass),
+	    v->overall_pass ? "the advisory fails what passes locally" :
+	    "the advisory passes what fails locally")) != 0)
+		goto done;
+	if (!pack->compares_rules)
+		goto done;
+	item = json_member(advisory->verdict, "requires_human_approval");
+	if ((!cJSON_IsBool(item) ||
+	    cJSON_IsTrue(item) != v->requires_human_approval) &&
+	    (rc = add_entry(list, "requires_human_approval",
+	    cJSON_IsBool(item) ? cJSON_CreateBool(cJSON_IsTrue(item)) :
+	    cJSON_CreateNull(), cJSON_CreateBool(v->requires_human_approval),
+	    v->requires_human_approval ?
+	    "the local check requires human approval" :
+	    "the advisory requires human approval")) != 0)
+		goto done;
+	item = json_member(advisory->verdict, "ips_version_checked_against");
+	if (!same_ips_version(item, v->ips_checked))
+		rc = add_entry(list, "ips_version_checked_against",
+		    copy_or_null(item), copy_or_null(v->ips_checked),
+		    "checked against different IPS versions");
+done:
+	if (rc != 0) {
+		cJSON_Delete(list);
+		return NULL;
+	}
+	return list;
+}
+
+int
+check_run(const struct check_input *in, struct check_outcome *out,
+    struct error *err)
+{
+	const cJSON *kind = json_member(in->packet, "kind");
+	const cJSON *action_id = json_member(in->action, "action_id");
+
+	memset(out, 0, sizeof *out);
+	out->pack = rule_pack_find(cJSON_IsString(kind) ? kind->valuestring :
+	    NULL);
+	if (out->pack == NULL || !cJSON_IsString(action_id))
+		return error_set(err, EXIT_DATA, "kind",
+		    "the stored packet has no known kind");
+	if (verdict_init(&out->verdict, action_id->valuestring, in->now_ms) != 0)
+		goto nomem;
+	if (out->pack->read_advisory(json_member(in->packet,
+	    "reviewer_verdict"), action_id->valuestring, &out->advisory) != 0)
+		goto nomem;
+	if (out->pack->evaluate(in, &out->advisory, &out->verdict) != 0)
+		goto nomem;
+	verdict_finish(&out->verdict);
+	if (out->pack->assess_stakes != NULL) {
+		if (out->pack->assess_stakes(in, &out->verdict) != 0)
+			goto nomem;
+	} else if (!out->verdict.overall_pass) {
+		char *failing = verdict_failing_rules(&out->verdict);
+
+		if (failing == NULL || verdict_add_reason(&out->verdict,
+		    "local rules fail: %s", failing) != 0) {
+			free(failing);
+			goto nomem;
+		}
+		free(failing);
+		out->verdict.requires_human_approval = true;
+	}
+	out->divergence = divergence_compute(out->pack, &out->advisory,
+	    &out->verdict);
+	if (out->divergence == NULL)
+		goto nomem;
+	return 0;
+nomem:
+	check_outcome_free(out);
+	return error_set(err, EXIT_STORAGE, NULL,
+	    "out of memory while checking an action");
+}
+
+void
+check_outcome_free(struct check_outcome *out)
+{
+	verdict_free(&out->verdict);
+	advisory_free(&out->advisory);
+	cJSON_Delete(out->divergence);
+	out->divergence = NULL;
+}
+
+cJSON *
+check_outcome_json(const struct check_outcome *out)
+{
+	cJSON *line = cJSON_CreateObject(), *reasons;
+	size_t i;
+
+	if (line == NULL)
+		return NULL;
+	cJSON_AddStringToObject(line, "action_id", out->verdict.action_id);
+	cJSON_AddStringToObject(line, "kind", out->pack->kind);
+	cJSON_AddItemToObject(line, "local_verdict",
+	    verdict_to_json(&out->verdict));
+	cJSON_AddItemToObject(line, "divergence",
+	    cJSON_Duplicate(out->divergence, 1));
+	reasons = cJSON_AddArrayToObject(line, "high_stakes_reasons");
+	for (i = 0; reasons != NULL && i < out->verdict.reason_count; i++)
+		cJSON_AddItemToArray(reasons, cJSON_CreateString(
+		    out->verdict.high_stakes_reasons[i]));
+	return line;
+}

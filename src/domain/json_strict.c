@@ -1,0 +1,216 @@
+/* Strict parsing on top of cJSON; see json_strict.h for what is refused. */
+#include "config.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "json_fields.h"
+#include "json_strict.h"
+#include "sanitize.h"
+#include "text.h"
+#include "utf8.h"
+
+#define PATH_SIZE 256
+
+static int
+check_bytes(const char *text, size_t len, size_t *where, struct error *err)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0;
+	uint32_t cp;
+	int n;
+
+	while (i < len) {
+		if (s[i] == '\0') {
+			*where = i;
+			return error_set(err, EXIT_DATA, NULL,
+			    "a NUL byte is not allowed");
+		}
+		n = utf8_next(s + i, len - i, &cp);
+		if (n < 0) {
+			*where = i;
+			return error_set(err, EXIT_DATA, NULL,
+			    "invalid UTF-8 at byte %zu", i);
+		}
+		i += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * cJSON decodes \u0000 and then ends the C string there, so
+ * "approved\u0000 rejected" would read as "approved".  Backslashes only
+ * occur inside strings in valid JSON, so a scan for an unescaped
+ * backslash-u-0000 needs no full tokenizer.
+ */
+static int
+check_nul_escape(const char *text, size_t len, size_t *where,
+    struct error *err)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] != '\\')
+			continue;
+		if (i + 5 < len && text[i + 1] == 'u' &&
+		    memcmp(text + i + 2, "0000", 4) == 0) {
+			*where = i;
+			return error_set(err, EXIT_DATA, NULL,
+			    "the escape \\u0000 (NUL) is not allowed in a string");
+		}
+		i++;	/* skip the escaped character, which may be '\\' */
+	}
+	return 0;
+}
+
+static int
+compare_names(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+	for (; *x != '\0' && *y != '\0'; x++, y++) {
+		int cx = (unsigned char)*x, cy = (unsigned char)*y;
+
+		if (cx >= 'A' && cx <= 'Z')
+			cx += 'a' - 'A';
+		if (cy >= 'A' && cy <= 'Z')
+			cy += 'a' - 'A';
+		if (cx != cy)
+			return cx - cy;
+	}
+	return (unsigned char)*x - (unsigned char)*y;
+}
+
+/*
+ * Keys equal but for case are refused along with exact duplicates: a
+ * reader that ignores case (cJSON_GetObjectItem does) would otherwise see
+ * a different value from the one the checks saw.
+ */
+static int
+check_keys(const cJSON *object, const char *path, struct error *err)
+{
+	const cJSON *child;
+	const char *small[16], **names = small;
+	size_t count = 0, i;
+	char field[PATH_SIZE];
+	int rc = 0;
+
+	for (child = object->child; child != NULL; child = child->next)
+		count++;
+	if (count < 2)
+		return 0;
+	if (count > sizeof small / sizeof small[0]) {
+		names = malloc(count * sizeof *names);
+		if (names == NULL)
+			return error_set(err, EXIT_DATA, path, "out of memory");
+	}
+	i = 0;
+	for (child = object->child; child != NULL; child = child->next)
+		names[i++] = child->string;
+	qsort(names, count, sizeof *names, compare_names);
+	for (i = 1; i < count; i++) {
+		if (compare_names(&names[i - 1], &names[i]) == 0) {
+			field_path(field, sizeof field, path, names[i]);
+			rc = error_set(err, EXIT_DATA, field,
+			    strcmp(names[i - 1], names[i]) == 0 ?
+			    "duplicate key" :
+			    "duplicate key (differs only in case)");
+			break;
+		}
+	}
+	if (names != small)
+		free(names);
+	return rc;
+}
+
+static int
+check_tree(const cJSON *item, const char *path, struct error *err)
+{
+	const cJSON *child;
+	char child_path[PATH_SIZE];
+	size_t index = 0;
+	int rc;
+
+	if (cJSON_IsNumber(item) && !isfinite(item->valuedouble))
+		return error_set(err, EXIT_DATA, path,
+		    "number is out of range (not finite)");
+	if (cJSON_IsObject(item) && (rc = check_keys(item, path, err)) != 0)
+		return rc;
+	for (child = item->child; child != NULL; child = child->next, index++) {
+		if (cJSON_IsObject(item))
+			field_path(child_path, sizeof child_path, path,
+			    child->string);
+		else
+			snprintf(child_path, sizeof child_path, "%s[%zu]", path,
+			    index);
+		if ((rc = check_tree(child, child_path, err)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+cJSON *
+json_parse_strict(const char *text, size_t len, size_t *error_offset,
+    struct error *err)
+{
+	const char *end = NULL;
+	size_t where = 0, i;
+	cJSON *json;
+
+	if (error_offset != NULL)
+		*error_offset = 0;
+	if (check_bytes(text, len, &where, err) != 0 ||
+	    check_nul_escape(text, len, &where, err) != 0) {
+		if (error_offset != NULL)
+			*error_offset = where;
+		return NULL;
+	}
+	json = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (json == NULL) {
+		where = end != NULL && end >= text ? (size_t)(end - text) : 0;
+		if (where > len)
+			where = len;
+		if (error_offset != NULL)
+			*error_offset = where;
+		if (where >= len)
+			error_set(err, EXIT_DATA, NULL,
+			    "malformed JSON (truncated or empty)");
+		else
+			error_set(err, EXIT_DATA, NULL,
+			    "malformed JSON at byte %zu", where);
+		return NULL;
+	}
+	for (i = (size_t)(end - text); i < len; i++) {
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' &&
+		    text[i] != '\r') {
+			if (error_offset != NULL)
+				*error_offset = i;
+			error_set(err, EXIT_DATA, NULL,
+			    "unexpected text after the JSON value at byte %zu", i);
+			cJSON_Delete(json);
+			return NULL;
+		}
+	}
+	if (check_tree(json, "", err) != 0) {
+		cJSON_Delete(json);
+		return NULL;
+	}
+	return json;
+}
+
+char *
+json_print(const cJSON *json)
+{
+	char *raw, *safe;
+
+	raw = cJSON_PrintUnformatted(json);
+	if (raw == NULL)
+		return NULL;
+	safe = json_escape_controls(raw);
+	cJSON_free(raw);
+	return safe;
+}

@@ -1,0 +1,283 @@
+/* Strict loaders for the input objects of SPEC section 1. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "json_fields.h"
+#include "json_strict.h"
+#include "object.h"
+#include "rule_pack.h"
+
+#define PATH_SIZE 256
+#define VERSION_MAX 2147483647LL
+
+static const char *const type_names[] = {
+	[OBJECT_SECURITY_MAP] = "security_map",
+	[OBJECT_IPS] = "ips",
+	[OBJECT_HOLDINGS] = "holdings",
+	[OBJECT_PACKET] = "packet",
+	[OBJECT_STANDARDS_INDEX] = "standards_index",
+	[OBJECT_ROSTER] = "roster",
+};
+
+const char *
+object_type_name(enum object_type type)
+{
+	return type_names[type];
+}
+
+static int
+load_security_map(struct loaded_object *o, struct error *err)
+{
+	const cJSON *securities = NULL, *entry;
+	char path[PATH_SIZE];
+	const char *unused;
+	int rc;
+
+	if ((rc = field_object(o->json, "", "securities", FIELD_REQUIRED,
+	    &securities, err)) != 0)
+		return rc;
+	cJSON_ArrayForEach(entry, securities) {
+		field_path(path, sizeof path, "securities", entry->string);
+		if (entry->string[0] == '\0' ||
+		    strlen(entry->string) > ID_MAX_BYTES)
+			return error_set(err, EXIT_DATA, path,
+			    "a ticker must be 1 to %d bytes long", ID_MAX_BYTES);
+		if (!cJSON_IsObject(entry))
+			return error_set(err, EXIT_DATA, path,
+			    "must be an object with sector and asset_class");
+		if ((rc = field_string(entry, path, "sector", FIELD_REQUIRED,
+		    &unused, err)) != 0 ||
+		    (rc = field_string(entry, path, "asset_class",
+		    FIELD_REQUIRED, &unused, err)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+load_ips(struct loaded_object *o, struct error *err)
+{
+	const cJSON *constraints = NULL, *allocation = NULL, *band, *unused;
+	char path[PATH_SIZE];
+	double number, low, high;
+	int rc;
+
+	if ((rc = field_id(o->json, "", "ips_id", FIELD_REQUIRED, &o->id,
+	    err)) != 0 ||
+	    (rc = field_id(o->json, "", "user_id", FIELD_REQUIRED, &o->user_id,
+	    err)) != 0 ||
+	    (rc = field_integer(o->json, "", "version", FIELD_REQUIRED, 1,
+	    VERSION_MAX, &o->version, err)) != 0 ||
+	    (rc = field_object(o->json, "", "constraints", FIELD_REQUIRED,
+	    &constraints, err)) != 0 ||
+	    (rc = field_object(o->json, "", "target_allocation",
+	    FIELD_REQUIRED, &allocation, err)) != 0)
+		return rc;
+
+	/* Optional, but a wrong type must not silently disable a rule. */
+	if ((rc = field_string_array(constraints, "constraints",
+	    "excluded_tickers", FIELD_OPTIONAL, false, &unused, err)) != 0 ||
+	    (rc = field_string_array(constraints, "constraints",
+	    "excluded_sectors", FIELD_OPTIONAL, false, &unused, err)) != 0 ||
+	    (rc = field_number(constraints, "constraints",
+	    "concentration_limit_percent", FIELD_OPTIONAL, NUMBER_NON_NEGATIVE,
+	    &number, NULL, err)) != 0 ||
+	    (rc = field_number(o->json, "", "approval_required_above_usd",
+	    FIELD_OPTIONAL, NUMBER_NON_NEGATIVE, &number, NULL, err)) != 0 ||
+	    (rc = field_number(o->json, "", "approval_required_above_percent",
+	    FIELD_OPTIONAL, NUMBER_NON_NEGATIVE, &number, NULL, err)) != 0)
+		return rc;
+
+	cJSON_ArrayForEach(band, allocation) {
+		field_path(path, sizeof path, "target_allocation", band->string);
+		if (!cJSON_IsObject(band))
+			return error_set(err, EXIT_DATA, path,
+			    "must be an object with min_percent and max_percent");
+		if ((rc = field_number(band, path, "min_percent",
+		    FIELD_REQUIRED, NUMBER_NON_NEGATIVE, &low, NULL, err)) != 0 ||
+		    (rc = field_number(band, path, "max_percent",
+		    FIELD_REQUIRED, NUMBER_NON_NEGATIVE, &high, NULL, err)) != 0 ||
+		    (rc = field_number(band, path, "target_percent",
+		    FIELD_OPTIONAL, NUMBER_NON_NEGATIVE, &number, NULL,
+		    err)) != 0)
+			return rc;
+		if (low > high)
+			return error_set(err, EXIT_DATA, path,
+			    "min_percent is greater than max_percent");
+	}
+	return 0;
+}
+
+static int
+load_holdings(struct loaded_object *o, struct error *err)
+{
+	const cJSON *positions = NULL, *position;
+	char path[PATH_SIZE];
+	const char *ticker;
+	double number;
+	size_t index = 0;
+	int rc;
+
+	if ((rc = field_id(o->json, "", "user_id", FIELD_REQUIRED, &o->user_id,
+	    err)) != 0 ||
+	    (rc = field_id(o->json, "", "snapshot_id", FIELD_REQUIRED, &o->id,
+	    err)) != 0 ||
+	    (rc = field_timestamp(o->json, "", "as_of", FIELD_REQUIRED,
+	    &o->as_of_ms, NULL, err)) != 0 ||
+	    (rc = field_number(o->json, "", "cash_usd", FIELD_REQUIRED,
+	    NUMBER_NON_NEGATIVE, &number, NULL, err)) != 0 ||
+	    (rc = field_array(o->json, "", "positions", FIELD_REQUIRED,
+	    &positions, err)) != 0)
+		return rc;
+	cJSON_ArrayForEach(position, positions) {
+		snprintf(path, sizeof path, "positions[%zu]", index++);
+		if (!cJSON_IsObject(position))
+			return error_set(err, EXIT_DATA, path,
+			    "must be an object with ticker and market_value_usd");
+		if ((rc = field_id(position, path, "ticker", FIELD_REQUIRED,
+		    &ticker, err)) != 0 ||
+		    (rc = field_number(position, path, "market_value_usd",
+		    FIELD_REQUIRED, NUMBER_NON_NEGATIVE, &number, NULL,
+		    err)) != 0 ||
+		    (rc = field_number(position, path, "quantity",
+		    FIELD_OPTIONAL, NUMBER_POSITIVE, &number, NULL, err)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+load_packet(struct loaded_object *o, struct error *err)
+{
+	const cJSON *action = NULL;
+	const struct rule_pack *pack;
+	char field[PATH_SIZE];
+	int rc;
+
+	if ((rc = field_string(o->json, "", "kind", FIELD_REQUIRED, &o->kind,
+	    err)) != 0 ||
+	    (rc = field_object(o->json, "", "proposed_action", FIELD_REQUIRED,
+	    &action, err)) != 0)
+		return rc;
+	pack = rule_pack_find(o->kind);
+	if (pack == NULL)
+		return error_set(err, EXIT_DATA, "kind",
+		    "unknown packet kind \"%.64s\"", o->kind);
+	if ((rc = field_id(action, "proposed_action", "action_id",
+	    FIELD_REQUIRED, &o->id, err)) != 0 ||
+	    (rc = field_id(action, "proposed_action", "author", FIELD_OPTIONAL,
+	    &o->author, err)) != 0 ||
+	    (rc = field_id(action, "proposed_action", "revision_of",
+	    FIELD_OPTIONAL, &o->revision_of, err)) != 0 ||
+	    (rc = field_id(action, "proposed_action", "requested_by",
+	    FIELD_OPTIONAL, &o->requested_by, err)) != 0 ||
+	    (rc = field_timestamp(action, "proposed_action", "expires_at",
+	    FIELD_OPTIONAL, &o->expires_at_ms, &o->has_expiry, err)) != 0)
+		return rc;
+	if ((rc = pack->validate(action, "proposed_action", err)) != 0)
+		return rc;
+	if (cJSON_IsString(json_member(action, "user_id")))
+		o->user_id = json_member(action, "user_id")->valuestring;
+	(void)field;
+	return 0;
+}
+
+static int
+load_standards_index(struct loaded_object *o, struct error *err)
+{
+	const cJSON *standards = NULL, *standard, *unused, *applies = NULL;
+	char path[PATH_SIZE];
+	const char *text;
+	size_t index = 0;
+	int rc;
+
+	if ((rc = field_array(o->json, "", "standards", FIELD_REQUIRED,
+	    &standards, err)) != 0)
+		return rc;
+	cJSON_ArrayForEach(standard, standards) {
+		snprintf(path, sizeof path, "standards[%zu]", index++);
+		if (!cJSON_IsObject(standard))
+			return error_set(err, EXIT_DATA, path,
+			    "must be an object");
+		if ((rc = field_id(standard, path, "id", FIELD_REQUIRED, &text,
+		    err)) != 0 ||
+		    (rc = field_string(standard, path, "assertion",
+		    FIELD_REQUIRED, &text, err)) != 0 ||
+		    (rc = field_string(standard, path, "status", FIELD_REQUIRED,
+		    &text, err)) != 0 ||
+		    (rc = field_object(standard, path, "applies_to",
+		    FIELD_REQUIRED, &applies, err)) != 0)
+			return rc;
+		snprintf(path + strlen(path), sizeof path - strlen(path),
+		    ".applies_to");
+		if ((rc = field_string_array(applies, path, "file_patterns",
+		    FIELD_REQUIRED, false, &unused, err)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+load_roster(struct loaded_object *o, struct error *err)
+{
+	const cJSON *authors;
+
+	return field_string_array(o->json, "", "authors", FIELD_REQUIRED, true,
+	    &authors, err);
+}
+
+int
+object_load_tree(cJSON *json, struct loaded_object *o, struct error *err)
+{
+	static int (*const loaders[])(struct loaded_object *, struct error *) = {
+		[OBJECT_SECURITY_MAP] = load_security_map,
+		[OBJECT_IPS] = load_ips,
+		[OBJECT_HOLDINGS] = load_holdings,
+		[OBJECT_PACKET] = load_packet,
+		[OBJECT_STANDARDS_INDEX] = load_standards_index,
+		[OBJECT_ROSTER] = load_roster,
+	};
+	const char *type = NULL;
+	size_t i;
+	int rc;
+
+	memset(o, 0, sizeof *o);
+	o->json = json;
+	if (!cJSON_IsObject(json))
+		return error_set(err, EXIT_DATA, NULL,
+		    "each input must be a JSON object");
+	if ((rc = field_string(json, "", "type", FIELD_REQUIRED, &type,
+	    err)) != 0)
+		return rc;
+	for (i = 0; i < sizeof type_names / sizeof type_names[0]; i++) {
+		if (strcmp(type, type_names[i]) == 0) {
+			o->type = (enum object_type)i;
+			return loaders[i](o, err);
+		}
+	}
+	return error_set(err, EXIT_DATA, "type", "unknown type \"%.64s\"",
+	    type);
+}
+
+int
+object_load(const char *text, size_t len, struct loaded_object *o,
+    size_t *error_offset, struct error *err)
+{
+	cJSON *json;
+
+	memset(o, 0, sizeof *o);
+	json = json_parse_strict(text, len, error_offset, err);
+	if (json == NULL)
+		return err->status;
+	return object_load_tree(json, o, err);
+}
+
+void
+object_free(struct loaded_object *o)
+{
+	cJSON_Delete(o->json);
+	memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,551 @@
+/*
+ * The trade rule pack, SPEC 2.1: five rules over the proposed trade, the
+ * active IPS, the current holdings and the security map.  Every missing
+ * input fails its rule closed; nothing is skipped.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decimal.h"
+#include "exit_codes.h"
+#include "json_fields.h"
+#include "rule_pack.h"
+#include "text.h"
+
+#define MONEY_SIZE 48
+
+static const char *const sides[] = { "buy", "sell", NULL };
+
+/* What the rules read from the trade, the IPS and the holdings. */
+struct trade {
+	const char *user_id;
+	const char *ticker;
+	bool buy;
+	struct decimal value;
+	double value_usd;
+	const cJSON *security;		/* M[ticker] or NULL */
+
+	const cJSON *ips;
+	const char *ips_id;
+	long long ips_version;
+	const cJSON *constraints;
+
+	const cJSON *holdings;
+	struct decimal total;		/* cash + positions, when holdings */
+	double total_usd;
+};
+
+static int
+trade_validate(const cJSON *action, const char *path, struct error *err)
+{
+	const cJSON *reference = NULL;
+	char reference_path[256];
+	const char *text;
+	double number;
+	long long version;
+	int rc;
+
+	if ((rc = field_id(action, path, "user_id", FIELD_REQUIRED, &text,
+	    err)) != 0 ||
+	    (rc = field_id(action, path, "ticker", FIELD_REQUIRED, &text,
+	    err)) != 0 ||
+	    (rc = field_choice(action, path, "side", FIELD_REQUIRED, sides,
+	    &text, err)) != 0 ||
+	    (rc = field_number(action, path, "quantity", FIELD_REQUIRED,
+	    NUMBER_POSITIVE, &number, NULL, err)) != 0 ||
+	    (rc = field_number(action, path, "estimated_value_usd",
+	    FIELD_REQUIRED, NUMBER_POSITIVE, &number, NULL, err)) != 0 ||
+	    (rc = field_object(action, path, "ips_version_referenced",
+	    FIELD_REQUIRED, &reference, err)) != 0)
+		return rc;
+	field_path(reference_path, sizeof reference_path, path,
+	    "ips_version_referenced");
+	if ((rc = field_id(reference, reference_path, "ips_id", FIELD_REQUIRED,
+	    &text, err)) != 0 ||
+	    (rc = field_integer(reference, reference_path, "version",
+	    FIELD_REQUIRED, 1, 2147483647LL, &version, err)) != 0)
+		return rc;
+	return 0;
+}
+
+/* M[ticker], ignoring case (SPEC 2.1). */
+static const cJSON *
+security_of(const cJSON *securities, const char *ticker)
+{
+	const cJSON *entry;
+
+	if (ticker == NULL)
+		return NULL;
+	cJSON_ArrayForEach(entry, securities) {
+		if (text_equal_nocase(entry->string, ticker) &&
+		    cJSON_IsObject(entry))
+			return entry;
+	}
+	return NULL;
+}
+
+static const char *
+string_member(const cJSON *object, const char *key)
+{
+	const cJSON *item = json_member(object, key);
+
+	return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+/* A loaded figure as a decimal; loaders guarantee it converts. */
+static struct decimal
+figure(const cJSON *object, const char *key, bool *ok)
+{
+	const cJSON *item = json_member(object, key);
+	struct decimal d = { 0 };
+
+	if (!cJSON_IsNumber(item) ||
+	    !decimal_from_double(item->valuedouble, &d))
+		*ok = false;
+	return d;
+}
+
+static bool
+list_contains(const cJSON *list, const char *name)
+{
+	const cJSON *item;
+
+	cJSON_ArrayForEach(item, list) {
+		if (cJSON_IsString(item) &&
+		    text_equal_nocase(item->valuestring, name))
+			return true;
+	}
+	return false;
+}
+
+static void
+trade_securities_wanted(const struct check_input *in,
+    void (*want)(void *, const char *), void *ctx)
+{
+	const cJSON *position;
+	const char *ticker = string_member(in->action, "ticker");
+
+	if (ticker != NULL)
+		want(ctx, ticker);
+	cJSON_ArrayForEach(position, json_member(in->holdings, "positions")) {
+		ticker = string_member(position, "ticker");
+		if (ticker != NULL)
+			want(ctx, ticker);
+	}
+}
+
+static bool
+trade_read(const struct check_input *in, struct trade *t)
+{
+	const cJSON *position, *value;
+	bool ok = true;
+
+	memset(t, 0, sizeof *t);
+	t->user_id = string_member(in->action, "user_id");
+	t->ticker = string_member(in->action, "ticker");
+	t->buy = text_equal_nocase(string_member(in->action, "side"), "buy");
+	t->value = figure(in->action, "estimated_value_usd", &ok);
+	value = json_member(in->action, "estimated_value_usd");
+	t->value_usd = cJSON_IsNumber(value) ? value->valuedouble : 0;
+	t->security = security_of(in->securities, t->ticker);
+
+	t->ips = in->ips;
+	if (t->ips != NULL) {
+		t->ips_id = string_member(t->ips, "ips_id");
+		value = json_member(t->ips, "version");
+		t->ips_version = cJSON_IsNumber(value) ?
+		    (long long)value->valuedouble : 0;
+		t->constraints = json_member(t->ips, "constraints");
+	}
+	t->holdings = in->holdings;
+	if (t->holdings != NULL) {
+		t->total = figure(t->holdings, "cash_usd", &ok);
+		cJSON_ArrayForEach(position,
+		    json_member(t->holdings, "positions"))
+			t->total = decimal_add(t->total,
+			    figure(position, "market_value_usd", &ok));
+		t->total_usd = decimal_to_double(t->total);
+	}
+	return ok;
+}
+
+/* Sum of the positions in ticker, or of those whose class is asset_class. */
+static struct decimal
+holdings_value(const struct check_input *in, const struct trade *t,
+    const char *ticker, const char *asset_class)
+{
+	struct decimal sum = { 0 };
+	const cJSON *position, *security;
+	const char *position_ticker;
+	bool ok = true;
+
+	cJSON_ArrayForEach(position, json_member(t->holdings, "positions")) {
+		position_ticker = string_member(position, "ticker");
+		if (ticker != NULL && !text_equal_nocase(position_ticker, ticker))
+			continue;
+		if (asset_class != NULL) {
+			security = security_of(in->securities, position_ticker);
+			if (!text_equal_nocase(string_member(security,
+			    "asset_class"), asset_class))
+				continue;
+		}
+		sum = decimal_add(sum, figure(position, "market_value_usd", &ok));
+	}
+	if (asset_class != NULL && text_equal_nocase(asset_class, "cash"))
+		sum = decimal_add(sum, figure(t->holdings, "cash_usd", &ok));
+	return sum;
+}
+
+static int
+rule_excluded_ticker(const struct trade *t, struct verdict *v)
+{
+	static const char id[] = "excluded_ticker";
+	static const char what[] = "Ticker is not excluded by the IPS";
+
+	if (t->ips == NULL)
+		return verdict_add_rule(v, id, what, false,
+		    "no IPS has been imported for user %s", t->user_id);
+	if (list_contains(json_member(t->constraints, "excluded_tickers"),
+	    t->ticker))
+		return verdict_add_rule(v, id, what, false,
+		    "ticker %s is excluded by IPS %s v%lld", t->ticker,
+		    t->ips_id, t->ips_version);
+	return verdict_add_rule(v, id, what, true, NULL);
+}
+
+static int
+rule_excluded_sector(const struct trade *t, struct verdict *v)
+{
+	static const char id[] = "excluded_sector";
+	static const char what[] = "Sector is not excluded by the IPS";
+	const cJSON *excluded;
+	const char *sector;
+
+	if (t->ips == NULL)
+		return verdict_add_rule(v, id, what, false,
+		    "no IPS has been imported for user %s", t->user_id);
+	excluded = json_member(t->constraints, "excluded_sectors");
+	if (cJSON_GetArraySize(excluded) == 0)
+		return verdict_add_rule(v, id, what, true,
+		    "IPS %s v%lld excludes no sector", t->ips_id,
+		    t->ips_version);
+	if (t->security == NULL)
+		return verdict_add_rule(v, id, what, false,
+		    "ticker %s is not in the security map, so its sector is "
+		    "unknown", t->ticker);
+	sector = string_member(t->security, "sector");
+	if (list_contains(excluded, sector))
+		return verdict_add_rule(v, id, what, false,
+		    "sector %s is excluded by IPS %s v%lld", sector, t->ips_id,
+		    t->ips_version);
+	return verdict_add_rule(v, id, what, true, "sector %s is not excluded",
+	    sector);
+}
+
+/* The common fail-closed checks of the rules that need the holdings. */
+static const char *
+holdings_problem(const struct trade *t, char *buf, size_t size)
+{
+	char money[MONEY_SIZE];
+
+	if (t->holdings == NULL) {
+		snprintf(buf, size, "no holdings snapshot has been imported "
+		    "for user %s", t->user_id);
+		return buf;
+	}
+	if (decimal_is_zero(t->total)) {
+		format_usd(money, sizeof money, t->total_usd);
+		snprintf(buf, size, "the portfolio total is %s, so no share of "
+		    "it can be computed", money);
+		return buf;
+	}
+	return NULL;
+}
+
+static int
+rule_concentration_limit(const struct check_input *in, const struct trade *t,
+    struct verdict *v)
+{
+	static const char id[] = "concentration_limit";
+	static const char what[] = "Position stays within the concentration limit";
+	char problem[512], after[32], limit_text[32];
+	struct decimal limit, held;
+	const cJSON *limit_item;
+	bool ok = true;
+
+	if (!t->buy)
+		return verdict_add_rule(v, id, what, true,
+		    "a sell never raises a concentration");
+	if (t->ips == NULL)
+		return verdict_add_rule(v, id, what, false,
+		    "no IPS has been imported for user %s", t->user_id);
+	limit_item = json_member(t->constraints, "concentration_limit_percent");
+	if (limit_item == NULL || cJSON_IsNull(limit_item))
+		return verdict_add_rule(v, id, what, true,
+		    "IPS %s v%lld sets no concentration limit", t->ips_id,
+		    t->ips_version);
+	limit = figure(t->constraints, "concentration_limit_percent", &ok);
+	if (holdings_problem(t, problem, sizeof problem) != NULL)
+		return verdict_add_rule(v, id, what, false, "%s", problem);
+	held = decimal_add(holdings_value(in, t, t->ticker, NULL), t->value);
+	format_percent(after, sizeof after, decimal_percent(held, t->total));
+	format_percent(limit_text, sizeof limit_text, decimal_to_double(limit));
+	if (!ok)
+		return verdict_add_rule(v, id, what, false,
+		    "a figure could not be read exactly");
+	/* (held + value) x 100 > limit x total, decided exactly. */
+	if (decimal_compare_products(held, decimal_from_int(100), limit,
+	    t->total) > 0)
+		return verdict_add_rule(v, id, what, false,
+		    "%s would be %s of the portfolio after the trade, above the "
+		    "%s limit", t->ticker, after, limit_text);
+	return verdict_add_rule(v, id, what, true,
+	    "%s after the trade, limit %s", after, limit_text);
+}
+
+/* The band of asset_class in the IPS, ignoring case. */
+static const cJSON *
+band_of(const struct trade *t, const char *asset_class)
+{
+	const cJSON *band;
+
+	cJSON_ArrayForEach(band, json_member(t->ips, "target_allocation")) {
+		if (text_equal_nocase(band->string, asset_class))
+			return band;
+	}
+	return NULL;
+}
+
+static int
+rule_allocation_band_direction(const struct check_input *in,
+    const struct trade *t, struct verdict *v)
+{
+	static const char id[] = "allocation_band_direction";
+	static const char what[] =
+	    "Trade does not move an asset class further outside its band";
+	char problem[512], now[32], low_text[32], high_text[32];
+	struct decimal current, low, high, hundred = decimal_from_int(100);
+	const cJSON *band;
+	const char *asset_class;
+	bool ok = true;
+
+	if (t->ips == NULL)
+		return verdict_add_rule(v, id, what, false,
+		    "no IPS has been imported for user %s", t->user_id);
+	if (t->security == NULL)
+		return verdict_add_rule(v, id, what, false,
+		    "ticker %s is not in the security map, so its asset class "
+		    "is unknown", t->ticker);
+	asset_class = string_member(t->security, "asset_class");
+	band = band_of(t, asset_class);
+	if (band == NULL)
+		return verdict_add_rule(v, id, what, false,
+		    "asset class %s has no band in IPS %s v%lld", asset_class,
+		    t->ips_id, t->ips_version);
+	if (holdings_problem(t, problem, sizeof problem) != NULL)
+		return verdict_add_rule(v, id, what, false, "%s", problem);
+	low = figure(band, "min_percent", &ok);
+	high = figure(band, "max_percent", &ok);
+	if (!ok)
+		return verdict_add_rule(v, id, what, false,
+		    "a figure could not be read exactly");
+	current = holdings_value(in, t, NULL, asset_class);
+	format_percent(now, sizeof now, decimal_percent(current, t->total));
+	format_percent(low_text, sizeof low_text, decimal_to_double(low));
+	format_percent(high_text, sizeof high_text, decimal_to_double(high));
+	if (!t->buy &&
+	    decimal_compare_products(current, hundred, low, t->total) < 0)
+		return verdict_add_rule(v, id, what, false,
+		    "%s is %s, below its %s-%s band; a sell moves it further "
+		    "away", asset_class, now, low_text, high_text);
+	if (t->buy &&
+	    decimal_compare_products(current, hundred, high, t->total) > 0)
+		return verdict_add_rule(v, id, what, false,
+		    "%s is %s, above its %s-%s band; a buy moves it further "
+		    "away", asset_class, now, low_text, high_text);
+	return verdict_add_rule(v, id, what, true, "%s is %s, band %s-%s",
+	    asset_class, now, low_text, high_text);
+}
+
+static int
+rule_ips_version_current(const struct check_input *in, const struct trade *t,
+    struct verdict *v)
+{
+	static const char id[] = "ips_version_current";
+	static const char what[] = "Packet cites the active IPS version";
+	const cJSON *reference = json_member(in->action,
+	    "ips_version_referenced"), *version;
+	const char *cited_id = string_member(reference, "ips_id");
+	long long cited_version;
+
+	version = json_member(reference, "version");
+	cited_version = cJSON_IsNumber(version) ?
+	    (long long)version->valuedouble : 0;
+	if (t->ips == NULL)
+		return verdict_add_rule(v, id, what, false,
+		    "no IPS has been imported for user %s", t->user_id);
+	if (cited_id == NULL || strcmp(cited_id, t->ips_id) != 0 ||
+	    cited_version != t->ips_version)
+		return verdict_add_rule(v, id, what, false,
+		    "packet cites %s v%lld, active is %s v%lld",
+		    cited_id ? cited_id : "nothing", cited_version, t->ips_id,
+		    t->ips_version);
+	return verdict_add_rule(v, id, what, true, "%s v%lld is active",
+	    t->ips_id, t->ips_version);
+}
+
+static int
+trade_evaluate(const struct check_input *in, const struct advisory *advisory,
+    struct verdict *v)
+{
+	struct trade t;
+
+	if (!trade_read(in, &t))
+		return -1;
+	if (t.ips != NULL) {
+		v->ips_checked = cJSON_CreateObject();
+		if (v->ips_checked == NULL)
+			return -1;
+		cJSON_AddStringToObject(v->ips_checked, "ips_id", t.ips_id);
+		cJSON_AddNumberToObject(v->ips_checked, "version",
+		    (double)t.ips_version);
+	}
+	if (rule_excluded_ticker(&t, v) != 0 ||
+	    rule_excluded_sector(&t, v) != 0 ||
+	    rule_concentration_limit(in, &t, v) != 0 ||
+	    rule_allocation_band_direction(in, &t, v) != 0 ||
+	    rule_ips_version_current(in, &t, v) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+trade_assess_stakes(const struct check_input *in, struct verdict *v)
+{
+	char value_text[MONEY_SIZE], limit_text[MONEY_SIZE], share[32], pct[32];
+	const cJSON *threshold;
+	struct decimal limit;
+	struct trade t;
+	char *failing;
+	bool ok = true;
+	int rc = 0;
+
+	if (!trade_read(in, &t))
+		return -1;
+	if (!v->overall_pass) {
+		if ((failing = verdict_failing_rules(v)) == NULL)
+			return -1;
+		rc = verdict_add_reason(v, "local rules fail: %s", failing);
+		free(failing);
+		if (rc != 0)
+			return rc;
+	}
+	/* An absent threshold never triggers (SPEC 2.1). */
+	threshold = json_member(t.ips, "approval_required_above_usd");
+	if (cJSON_IsNumber(threshold)) {
+		limit = figure(t.ips, "approval_required_above_usd", &ok);
+		if (!ok || decimal_compare(t.value, limit) > 0) {
+			format_usd(value_text, sizeof value_text, t.value_usd);
+			format_usd(limit_text, sizeof limit_text,
+			    threshold->valuedouble);
+			if (verdict_add_reason(v, "value %s > %s "
+			    "(approval_required_above_usd)", value_text,
+			    limit_text) != 0)
+				return -1;
+		}
+	}
+	threshold = json_member(t.ips, "approval_required_above_percent");
+	if (cJSON_IsNumber(threshold)) {
+		limit = figure(t.ips, "approval_required_above_percent", &ok);
+		format_percent(pct, sizeof pct, threshold->valuedouble);
+		if (t.holdings == NULL || decimal_is_zero(t.total)) {
+			/* Unknown share of an unknown portfolio: fail closed. */
+			if (verdict_add_reason(v, "share of portfolio unknown, "
+			    "so it cannot be shown to be at most %s "
+			    "(approval_required_above_percent)", pct) != 0)
+				return -1;
+		} else if (!ok || decimal_compare_products(t.value,
+		    decimal_from_int(100), limit, t.total) > 0) {
+			format_percent(share, sizeof share,
+			    decimal_percent(t.value, t.total));
+			if (verdict_add_reason(v, "%s of portfolio > %s "
+			    "(approval_required_above_percent)", share, pct) != 0)
+				return -1;
+		}
+	}
+	v->requires_human_approval = v->reason_count > 0;
+	return 0;
+}
+
+/* SPEC 1: an object with action_id, overall_pass and rule_results. */
+static int
+trade_read_advisory(const cJSON *verdict, const char *action_id,
+    struct advisory *advisory)
+{
+	const cJSON *about, *pass, *results, *result;
+
+	memset(advisory, 0, sizeof *advisory);
+	if (verdict == NULL || cJSON_IsNull(verdict)) {
+		advisory->state = ADVISORY_MISSING;
+		return 0;
+	}
+	advisory->state = ADVISORY_UNPARSEABLE;
+	about = json_member(verdict, "action_id");
+	pass = json_member(verdict, "overall_pass");
+	results = json_member(verdict, "rule_results");
+	if (!cJSON_IsObject(verdict) || !cJSON_IsString(about) ||
+	    !cJSON_IsBool(pass) || !cJSON_IsArray(results))
+		return 0;
+	cJSON_ArrayForEach(result, results) {
+		if (!cJSON_IsString(json_member(result, "rule_id")) ||
+		    !cJSON_IsBool(json_member(result, "passed")))
+			return 0;
+	}
+	if (strcmp(about->valuestring, action_id) != 0) {
+		advisory->state = ADVISORY_OTHER_ACTION;
+		advisory->other_action_id = about->valuestring;
+		return 0;
+	}
+	advisory->state = ADVISORY_AVAILABLE;
+	advisory->verdict = verdict;
+	advisory->overall_pass = cJSON_IsTrue(pass);
+	return 0;
+}
+
+static const char *
+trade_who(const cJSON *action)
+{
+	return string_member(action, "user_id");
+}
+
+static void
+trade_summarize(const cJSON *action, char *buf, size_t size)
+{
+	char side[8], money[MONEY_SIZE];
+	const cJSON *quantity = json_member(action, "quantity");
+	const cJSON *value = json_member(action, "estimated_value_usd");
+	const char *ticker = string_member(action, "ticker");
+
+	text_upper(side, sizeof side, string_member(action, "side") ?
+	    string_member(action, "side") : "?");
+	format_usd(money, sizeof money, cJSON_IsNumber(value) ?
+	    value->valuedouble : 0);
+	snprintf(buf, size, "%s %s x%.15g %s", side, ticker ? ticker : "?",
+	    cJSON_IsNumber(quantity) ? quantity->valuedouble : 0, money);
+}
+
+const struct rule_pack rules_trade = {
+	.kind = "trade",
+	.needs = NEEDS_IPS | NEEDS_HOLDINGS | NEEDS_SECURITIES,
+	.compares_rules = true,
+	.validate = trade_validate,
+	.securities_wanted = trade_securities_wanted,
+	.evaluate = trade_evaluate,
+	.assess_stakes = trade_assess_stakes,
+	.read_advisory = trade_read_advisory,
+	.who = trade_who,
+	.summarize = trade_summarize,
+};

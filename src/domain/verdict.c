@@ -1,0 +1,191 @@
+/* Building the local verdict and rendering it as SPEC section 3 JSON. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uuid/uuid.h>
+
+#include "text.h"
+#include "verdict.h"
+
+int
+verdict_init(struct verdict *v, const char *action_id, long long now_ms)
+{
+	uuid_t uuid;
+
+	memset(v, 0, sizeof *v);
+	uuid_generate_random(uuid);
+	uuid_unparse_lower(uuid, v->verdict_id);
+	timestamp_format(now_ms, v->reviewed_at);
+	v->action_id = text_copy(action_id);
+	return v->action_id == NULL ? -1 : 0;
+}
+
+void
+verdict_free(struct verdict *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->rule_count; i++)
+		free(v->rules[i].detail);
+	free(v->rules);
+	for (i = 0; i < v->reason_count; i++)
+		free(v->high_stakes_reasons[i]);
+	free(v->high_stakes_reasons);
+	free(v->action_id);
+	cJSON_Delete(v->ips_checked);
+	memset(v, 0, sizeof *v);
+}
+
+int
+verdict_add_rule(struct verdict *v, const char *rule_id,
+    const char *description, bool passed, const char *detail_fmt, ...)
+{
+	struct rule_result *rules, *r;
+	va_list ap;
+	int len;
+
+	rules = realloc(v->rules, (v->rule_count + 1) * sizeof *rules);
+	if (rules == NULL)
+		return -1;
+	v->rules = rules;
+	r = &rules[v->rule_count];
+	r->rule_id = rule_id;
+	r->description = description;
+	r->passed = passed;
+	r->detail = NULL;
+	if (detail_fmt != NULL) {
+		va_start(ap, detail_fmt);
+		len = vsnprintf(NULL, 0, detail_fmt, ap);
+		va_end(ap);
+		if (len < 0 || (r->detail = malloc((size_t)len + 1)) == NULL)
+			return -1;
+		va_start(ap, detail_fmt);
+		vsnprintf(r->detail, (size_t)len + 1, detail_fmt, ap);
+		va_end(ap);
+	}
+	/* SPEC 2: a failing rule always says why. */
+	if (!passed && (r->detail == NULL || r->detail[0] == '\0')) {
+		free(r->detail);
+		r->detail = text_copy("failed");
+		if (r->detail == NULL)
+			return -1;
+	}
+	v->rule_count++;
+	return 0;
+}
+
+int
+verdict_add_reason(struct verdict *v, const char *fmt, ...)
+{
+	char **reasons, *reason;
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0 || (reason = malloc((size_t)len + 1)) == NULL)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(reason, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	reasons = realloc(v->high_stakes_reasons,
+	    (v->reason_count + 1) * sizeof *reasons);
+	if (reasons == NULL) {
+		free(reason);
+		return -1;
+	}
+	v->high_stakes_reasons = reasons;
+	reasons[v->reason_count++] = reason;
+	return 0;
+}
+
+void
+verdict_finish(struct verdict *v)
+{
+	size_t i;
+
+	v->overall_pass = true;
+	for (i = 0; i < v->rule_count; i++)
+		v->overall_pass = v->overall_pass && v->rules[i].passed;
+}
+
+const struct rule_result *
+verdict_rule(const struct verdict *v, const char *rule_id)
+{
+	size_t i;
+
+	for (i = 0; i < v->rule_count; i++) {
+		if (strcmp(v->rules[i].rule_id, rule_id) == 0)
+			return &v->rules[i];
+	}
+	return NULL;
+}
+
+char *
+verdict_failing_rules(const struct verdict *v)
+{
+	size_t i, size = 1;
+	char *list;
+
+	for (i = 0; i < v->rule_count; i++)
+		size += strlen(v->rules[i].rule_id) + 2;
+	if ((list = malloc(size)) == NULL)
+		return NULL;
+	list[0] = '\0';
+	for (i = 0; i < v->rule_count; i++) {
+		if (v->rules[i].passed)
+			continue;
+		if (list[0] != '\0')
+			strcat(list, ", ");
+		strcat(list, v->rules[i].rule_id);
+	}
+	return list;
+}
+
+cJSON *
+verdict_to_json(const struct verdict *v)
+{
+	cJSON *json, *rules, *rule, *skill;
+	size_t i;
+
+	json = cJSON_CreateObject();
+	if (json == NULL)
+		return NULL;
+	cJSON_AddStringToObject(json, "verdict_id", v->verdict_id);
+	cJSON_AddStringToObject(json, "action_id", v->action_id);
+	if (v->ips_checked != NULL)
+		cJSON_AddItemToObject(json, "ips_version_checked_against",
+		    cJSON_Duplicate(v->ips_checked, 1));
+	else
+		cJSON_AddNullToObject(json, "ips_version_checked_against");
+	rules = cJSON_AddArrayToObject(json, "rule_results");
+	for (i = 0; rules != NULL && i < v->rule_count; i++) {
+		rule = cJSON_CreateObject();
+		if (rule == NULL)
+			break;
+		cJSON_AddStringToObject(rule, "rule_id", v->rules[i].rule_id);
+		cJSON_AddStringToObject(rule, "description",
+		    v->rules[i].description);
+		cJSON_AddBoolToObject(rule, "passed", v->rules[i].passed);
+		if (v->rules[i].detail != NULL)
+			cJSON_AddStringToObject(rule, "detail",
+			    v->rules[i].detail);
+		else
+			cJSON_AddNullToObject(rule, "detail");
+		cJSON_AddItemToArray(rules, rule);
+	}
+	cJSON_AddBoolToObject(json, "overall_pass", v->overall_pass);
+	cJSON_AddBoolToObject(json, "requires_human_approval",
+	    v->requires_human_approval);
+	skill = cJSON_AddObjectToObject(json, "reviewer_skill_version");
+	if (skill != NULL) {
+		cJSON_AddStringToObject(skill, "skill_name", "countersign");
+		cJSON_AddStringToObject(skill, "skill_version", PACKAGE_VERSION);
+	}
+	cJSON_AddStringToObject(json, "reviewed_at", v->reviewed_at);
+	return json;
+}

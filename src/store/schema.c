@@ -1,0 +1,155 @@
+/*
+ * The schema and its forward migrations.  A database records the version it
+ * is at; each migration moves it one step inside one transaction, so a crash
+ * leaves it at a version, never between two.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "store_internal.h"
+
+static const char *const migrations[] = {
+	/* 1: imported objects and the queue. */
+	"CREATE TABLE security ("
+	"  ticker_key TEXT PRIMARY KEY,"	/* upper-cased: lookups ignore case */
+	"  ticker TEXT NOT NULL,"
+	"  sector TEXT NOT NULL,"
+	"  asset_class TEXT NOT NULL,"
+	"  imported_at_ms INTEGER NOT NULL);"
+	"CREATE TABLE ips ("
+	"  ips_id TEXT NOT NULL,"
+	"  version INTEGER NOT NULL,"
+	"  user_id TEXT NOT NULL,"
+	"  raw_json TEXT NOT NULL,"
+	"  imported_at_ms INTEGER NOT NULL,"
+	"  PRIMARY KEY (ips_id, version));"
+	"CREATE INDEX ips_by_user ON ips (user_id, version);"
+	"CREATE TABLE holdings ("
+	"  snapshot_id TEXT PRIMARY KEY,"
+	"  user_id TEXT NOT NULL,"
+	"  as_of_ms INTEGER NOT NULL,"
+	"  raw_json TEXT NOT NULL,"
+	"  imported_at_ms INTEGER NOT NULL);"
+	"CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms);"
+	"CREATE TABLE policy_document ("	/* standards_index, roster */
+	"  type TEXT PRIMARY KEY,"
+	"  raw_json TEXT NOT NULL,"
+	"  imported_at_ms INTEGER NOT NULL);"
+	"CREATE TABLE action ("
+	"  action_id TEXT PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  user_id TEXT,"
+	"  author TEXT,"
+	"  revision_of TEXT,"
+	"  requested_by TEXT,"
+	"  expires_at_ms INTEGER,"
+	"  raw_json TEXT NOT NULL,"
+	"  imported_at_ms INTEGER NOT NULL,"
+	"  status TEXT NOT NULL DEFAULT 'pending'"
+	"    CHECK (status IN ('pending', 'approved', 'rejected')));"
+	"CREATE INDEX action_by_status ON action (status, imported_at_ms);"
+	"CREATE INDEX action_by_revision ON action (revision_of);",
+};
+
+#define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
+
+/* -1: no schema_version table (and *empty says if the file has no tables). */
+static int
+current_version(struct store *s, bool *empty, struct error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int version = -1, rc;
+
+	*empty = false;
+	rc = sqlite3_prepare_v2(s->db,
+	    "SELECT (SELECT count(*) FROM sqlite_master),"
+	    " (SELECT count(*) FROM sqlite_master WHERE name = 'schema_version')",
+	    -1, &stmt, NULL);
+	if (rc != SQLITE_OK || sqlite3_step(stmt) != SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return -2 - store_error(s, err, "reading the schema");
+	}
+	*empty = sqlite3_column_int(stmt, 0) == 0;
+	rc = sqlite3_column_int(stmt, 1);
+	sqlite3_finalize(stmt);
+	if (rc == 0)
+		return -1;
+	if (sqlite3_prepare_v2(s->db, "SELECT max(version) FROM schema_version",
+	    -1, &stmt, NULL) != SQLITE_OK || sqlite3_step(stmt) != SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return -2 - store_error(s, err, "reading the schema version");
+	}
+	version = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return version;
+}
+
+static int
+apply(struct store *s, int from, struct error *err)
+{
+	char sql[64];
+	int version;
+
+	for (version = from + 1; version <= SCHEMA_VERSION; version++) {
+		if (sqlite3_exec(s->db, migrations[version - 1], NULL, NULL,
+		    NULL) != SQLITE_OK)
+			return store_error(s, err, "migrating the schema");
+		snprintf(sql, sizeof sql,
+		    "UPDATE schema_version SET version = %d", version);
+		if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			return store_error(s, err, "migrating the schema");
+	}
+	return 0;
+}
+
+int
+schema_migrate(struct store *s, bool may_create, struct error *err)
+{
+	bool empty;
+	int version, rc;
+
+	version = current_version(s, &empty, err);
+	if (version < -1)
+		return err->status;
+	if (version == SCHEMA_VERSION)
+		return 0;
+	if (version > SCHEMA_VERSION)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s has schema version %d, newer than this countersign "
+		    "understands (%d); use a newer countersign", s->path,
+		    version, SCHEMA_VERSION);
+	if (version == -1 && !empty)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s is an SQLite database but not a countersign one",
+		    s->path);
+	if (version == -1 && !may_create)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s has no countersign data yet", s->path);
+
+	if ((rc = store_begin(s, err)) != 0)
+		return rc;
+	/* Another process may have migrated while we waited for the lock. */
+	version = current_version(s, &empty, err);
+	if (version < -1)
+		goto fail;
+	if (version == -1) {
+		if (sqlite3_exec(s->db,
+		    "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+		    "INSERT INTO schema_version VALUES (0);", NULL, NULL,
+		    NULL) != SQLITE_OK) {
+			store_error(s, err, "creating the schema");
+			goto fail;
+		}
+		version = 0;
+	}
+	if (version < SCHEMA_VERSION && apply(s, version, err) != 0)
+		goto fail;
+	return store_commit(s, err);
+fail:
+	store_rollback(s);
+	return err->status;
+}

@@ -1,0 +1,247 @@
+/* Opening the shared database, its pragmas, transactions and statements. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exit_codes.h"
+#include "store_internal.h"
+#include "text.h"
+
+/*
+ * Several officers write at once: a busy database is waited for, never
+ * reported.  Ten seconds covers any realistic queue of decisions.
+ */
+#define BUSY_TIMEOUT_MS 10000
+
+static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
+	[SQL_ACTION_GET] =
+	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms"
+	    " FROM action WHERE action_id = ?1",
+	[SQL_ACTION_INSERT] =
+	    "INSERT INTO action (action_id, kind, user_id, author, revision_of,"
+	    " requested_by, expires_at_ms, raw_json, imported_at_ms)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	[SQL_IPS_GET] =
+	    "SELECT raw_json FROM ips WHERE ips_id = ?1 AND version = ?2",
+	[SQL_IPS_INSERT] =
+	    "INSERT INTO ips (ips_id, version, user_id, raw_json,"
+	    " imported_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+	/* The active IPS: highest version; a tie goes to the latest import. */
+	[SQL_IPS_ACTIVE] =
+	    "SELECT raw_json FROM ips WHERE user_id = ?1"
+	    " ORDER BY version DESC, rowid DESC LIMIT 1",
+	[SQL_HOLDINGS_GET] =
+	    "SELECT raw_json FROM holdings WHERE snapshot_id = ?1",
+	[SQL_HOLDINGS_INSERT] =
+	    "INSERT INTO holdings (snapshot_id, user_id, as_of_ms, raw_json,"
+	    " imported_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[SQL_HOLDINGS_CURRENT] =
+	    "SELECT raw_json FROM holdings WHERE user_id = ?1"
+	    " ORDER BY as_of_ms DESC, rowid DESC LIMIT 1",
+	[SQL_SECURITY_GET] =
+	    "SELECT ticker, sector, asset_class FROM security"
+	    " WHERE ticker_key = ?1",
+	[SQL_SECURITY_PUT] =
+	    "INSERT INTO security (ticker_key, ticker, sector, asset_class,"
+	    " imported_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)"
+	    " ON CONFLICT (ticker_key) DO UPDATE SET ticker = excluded.ticker,"
+	    " sector = excluded.sector, asset_class = excluded.asset_class,"
+	    " imported_at_ms = excluded.imported_at_ms",
+	[SQL_DOCUMENT_GET] =
+	    "SELECT raw_json FROM policy_document WHERE type = ?1",
+	[SQL_DOCUMENT_PUT] =
+	    "INSERT INTO policy_document (type, raw_json, imported_at_ms)"
+	    " VALUES (?1, ?2, ?3) ON CONFLICT (type) DO UPDATE SET"
+	    " raw_json = excluded.raw_json,"
+	    " imported_at_ms = excluded.imported_at_ms",
+};
+
+int
+store_error(struct store *s, struct error *err, const char *doing)
+{
+	return error_set(err, EXIT_STORAGE, NULL, "%s: %s while %s",
+	    s->path, sqlite3_errmsg(s->db), doing);
+}
+
+/* mkdir -p for the directories above path. */
+static int
+make_parents(const char *path, struct error *err)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "database path is too long");
+	for (slash = strchr(dir + 1, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		/* 0700: a private database stays private until shared on purpose. */
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "cannot create directory %s: %s", dir,
+			    strerror(errno));
+		*slash = '/';
+	}
+	return 0;
+}
+
+int
+store_default_path(const char *option, char *buf, size_t size,
+    struct error *err)
+{
+	const char *env = getenv("COUNTERSIGN_DB"), *data, *home;
+	int n;
+
+	if (option != NULL && *option != '\0')
+		n = snprintf(buf, size, "%s", option);
+	else if (env != NULL && *env != '\0')
+		n = snprintf(buf, size, "%s", env);
+	else if ((data = getenv("XDG_DATA_HOME")) != NULL && *data == '/')
+		n = snprintf(buf, size, "%s/countersign/countersign.db", data);
+	else if ((home = getenv("HOME")) != NULL && *home != '\0')
+		n = snprintf(buf, size,
+		    "%s/.local/share/countersign/countersign.db", home);
+	else
+		return error_set(err, EXIT_USAGE, NULL,
+		    "no database: give --db, or set COUNTERSIGN_DB or HOME");
+	if (n < 0 || (size_t)n >= size)
+		return error_set(err, EXIT_USAGE, NULL,
+		    "database path is too long");
+	return 0;
+}
+
+int
+store_open(const char *path, enum store_open_mode mode, struct store **out,
+    struct error *err)
+{
+	struct store *s;
+	struct stat st;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	int rc;
+
+	*out = NULL;
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT || mode != STORE_CREATE)
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "no database at %s (%s); import something first "
+			    "or give --db", path, strerror(errno));
+		if ((rc = make_parents(path, err)) != 0)
+			return rc;
+		flags |= SQLITE_OPEN_CREATE;
+	} else if (!S_ISREG(st.st_mode))
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s is not a regular file", path);
+
+	if ((s = calloc(1, sizeof *s)) == NULL ||
+	    (s->path = text_copy(path)) == NULL) {
+		free(s);
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	rc = sqlite3_open_v2(path, &s->db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		error_set(err, EXIT_STORAGE, NULL, "cannot open %s: %s", path,
+		    s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+		goto fail;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	/*
+	 * WAL lets officers read while one writes; FULL makes each commit
+	 * durable on power loss, which a recorded decision must be.
+	 */
+	if (sqlite3_exec(s->db, "PRAGMA journal_mode = WAL;"
+	    "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
+	    "PRAGMA trusted_schema = OFF;", NULL, NULL, NULL) != SQLITE_OK) {
+		store_error(s, err, "setting up the connection");
+		goto fail;
+	}
+	if (schema_migrate(s, mode == STORE_CREATE, err) != 0)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return err->status;
+}
+
+void
+store_close(struct store *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	if (s->in_transaction)
+		store_rollback(s);
+	for (i = 0; i < SQL_STATEMENT_COUNT; i++)
+		sqlite3_finalize(s->statements[i]);
+	sqlite3_close(s->db);
+	free(s->path);
+	free(s);
+}
+
+const char *
+store_path(const struct store *s)
+{
+	return s->path;
+}
+
+sqlite3_stmt *
+store_statement(struct store *s, enum statement which, struct error *err)
+{
+	sqlite3_stmt *stmt = s->statements[which];
+
+	if (stmt == NULL) {
+		if (sqlite3_prepare_v3(s->db, statement_sql[which], -1,
+		    SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK) {
+			store_error(s, err, "preparing a statement");
+			return NULL;
+		}
+		s->statements[which] = stmt;
+	}
+	sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
+	return stmt;
+}
+
+/*
+ * IMMEDIATE takes the write lock up front: a deferred transaction that
+ * read first would get SQLITE_BUSY_SNAPSHOT at its first write, with no
+ * busy wait at all (FIELD-NOTES.md).
+ */
+int
+store_begin(struct store *s, struct error *err)
+{
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return store_error(s, err, "starting a transaction");
+	s->in_transaction = true;
+	return 0;
+}
+
+int
+store_commit(struct store *s, struct error *err)
+{
+	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		store_error(s, err, "committing");
+		store_rollback(s);
+		return err->status;
+	}
+	s->in_transaction = false;
+	return 0;
+}
+
+void
+store_rollback(struct store *s)
+{
+	if (sqlite3_get_autocommit(s->db) == 0)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_transaction = false;
+}

@@ -1,0 +1,41 @@
+/* Shared by the store's files only. */
+#ifndef COUNTERSIGN_STORE_INTERNAL_H
+#define COUNTERSIGN_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* Statements prepared once per connection and reused (FIELD-NOTES.md). */
+enum statement {
+	SQL_ACTION_GET,
+	SQL_ACTION_INSERT,
+	SQL_IPS_GET,
+	SQL_IPS_INSERT,
+	SQL_IPS_ACTIVE,
+	SQL_HOLDINGS_GET,
+	SQL_HOLDINGS_INSERT,
+	SQL_HOLDINGS_CURRENT,
+	SQL_SECURITY_GET,
+	SQL_SECURITY_PUT,
+	SQL_DOCUMENT_GET,
+	SQL_DOCUMENT_PUT,
+	SQL_STATEMENT_COUNT
+};
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	bool in_transaction;
+	sqlite3_stmt *statements[SQL_STATEMENT_COUNT];
+};
+
+/* The statement, reset and with its bindings cleared; NULL on error. */
+sqlite3_stmt *store_statement(struct store *, enum statement, struct error *);
+/* Sets an EXIT_STORAGE error from the connection's last error. */
+int store_error(struct store *, struct error *, const char *doing);
+
+/* Schema: migrations to the current version (schema.c). */
+int schema_migrate(struct store *, bool may_create, struct error *);
+
+#endif

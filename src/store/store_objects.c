@@ -1,0 +1,270 @@
+/*
+ * Storing imported objects with SPEC 1's identity rules: immutable
+ * identities refuse a different object, the same object again is a no-op,
+ * and the security map, standards index and roster are replaced by later
+ * imports.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "json_fields.h"
+#include "store_internal.h"
+#include "text.h"
+
+static void
+bind_text(sqlite3_stmt *stmt, int index, const char *text)
+{
+	if (text == NULL)
+		sqlite3_bind_null(stmt, index);
+	else
+		sqlite3_bind_text(stmt, index, text, -1, SQLITE_STATIC);
+}
+
+/*
+ * Compares the stored text of an identity with the new tree.  Equal JSON
+ * (whatever the spacing or key order) is the same object.
+ */
+static int
+compare_existing(struct store *s, sqlite3_stmt *stmt,
+    const struct loaded_object *o, const char *field, const char *identity,
+    bool *exists, struct error *err)
+{
+	cJSON *stored;
+	int rc = sqlite3_step(stmt);
+	bool same;
+
+	*exists = false;
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return store_error(s, err, "looking up an identity");
+	*exists = true;
+	stored = cJSON_Parse((const char *)sqlite3_column_text(stmt, 0));
+	same = stored != NULL && cJSON_Compare(stored, o->json, 1);
+	cJSON_Delete(stored);
+	sqlite3_reset(stmt);
+	if (!same)
+		return error_set(err, EXIT_DATA, field,
+		    "conflict: %s %s was already imported with different "
+		    "content; an imported %s is immutable",
+		    object_type_name(o->type), identity,
+		    object_type_name(o->type));
+	return 0;
+}
+
+static int
+put_ips(struct store *s, const struct loaded_object *o, const char *raw,
+    size_t raw_len, long long now_ms, enum store_put_result *result,
+    struct error *err)
+{
+	sqlite3_stmt *stmt;
+	char identity[ID_MAX_BYTES + 32];
+	bool exists;
+	int rc;
+
+	snprintf(identity, sizeof identity, "%s version %lld", o->id,
+	    o->version);
+	if ((stmt = store_statement(s, SQL_IPS_GET, err)) == NULL)
+		return err->status;
+	bind_text(stmt, 1, o->id);
+	sqlite3_bind_int64(stmt, 2, o->version);
+	if ((rc = compare_existing(s, stmt, o, "version", identity, &exists,
+	    err)) != 0)
+		return rc;
+	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
+	if (exists)
+		return 0;
+	if ((stmt = store_statement(s, SQL_IPS_INSERT, err)) == NULL)
+		return err->status;
+	bind_text(stmt, 1, o->id);
+	sqlite3_bind_int64(stmt, 2, o->version);
+	bind_text(stmt, 3, o->user_id);
+	sqlite3_bind_text(stmt, 4, raw, (int)raw_len, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 5, now_ms);
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		return store_error(s, err, "storing an IPS");
+	return 0;
+}
+
+static int
+put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
+    size_t raw_len, long long now_ms, enum store_put_result *result,
+    struct error *err)
+{
+	sqlite3_stmt *stmt;
+	bool exists;
+	int rc;
+
+	if ((stmt = store_statement(s, SQL_HOLDINGS_GET, err)) == NULL)
+		return err->status;
+	bind_text(stmt, 1, o->id);
+	if ((rc = compare_existing(s, stmt, o, "snapshot_id", o->id,
+	    &exists, err)) != 0)
+		return rc;
+	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
+	if (exists)
+		return 0;
+	if ((stmt = store_statement(s, SQL_HOLDINGS_INSERT, err)) == NULL)
+		return err->status;
+	bind_text(stmt, 1, o->id);
+	bind_text(stmt, 2, o->user_id);
+	sqlite3_bind_int64(stmt, 3, o->as_of_ms);
+	sqlite3_bind_text(stmt, 4, raw, (int)raw_len, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 5, now_ms);
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		return store_error(s, err, "storing holdings");
+	return 0;
+}
+
+static int
+put_packet(struct store *s, const struct loaded_object *o, const char *raw,
+    size_t raw_len, long long now_ms, enum store_put_result *result,
+    struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if ((stmt = store_statement(s, SQL_ACTION_GET, err)) == NULL)
+		return err->status;
+	bind_text(stmt, 1, o->id);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		cJSON *stored = cJSON_Parse(
+		    (const char *)sqlite3_column_text(stmt, 1));
+		bool same = stored != NULL && cJSON_Compare(stored, o->json, 1);
+
+		cJSON_Delete(stored);
+		sqlite3_reset(stmt);
+		if (!same)
+			return error_set(err, EXIT_DATA,
+			    "proposed_action.action_id",
+			    "conflict: action %s was already imported with "
+			    "different content; an imported action is "
+			    "immutable", o->id);
+		*result = STORE_PUT_SAME;
+		return 0;
+	}
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "looking up an action");
+	*result = STORE_PUT_NEW;
+	if ((stmt = store_statement(s, SQL_ACTION_INSERT, err)) == NULL)
+		return err->status;
+	bind_text(stmt, 1, o->id);
+	bind_text(stmt, 2, o->kind);
+	bind_text(stmt, 3, o->user_id);
+	bind_text(stmt, 4, o->author);
+	bind_text(stmt, 5, o->revision_of);
+	bind_text(stmt, 6, o->requested_by);
+	if (o->has_expiry)
+		sqlite3_bind_int64(stmt, 7, o->expires_at_ms);
+	sqlite3_bind_text(stmt, 8, raw, (int)raw_len, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 9, now_ms);
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		return store_error(s, err, "storing an action");
+	return 0;
+}
+
+static int
+put_security_map(struct store *s, const struct loaded_object *o,
+    long long now_ms, enum store_put_result *result, struct error *err)
+{
+	const cJSON *entry;
+	sqlite3_stmt *stmt;
+	char key[ID_MAX_BYTES + 1];
+	const char *sector, *asset_class;
+	bool changed = false;
+
+	cJSON_ArrayForEach(entry, json_member(o->json, "securities")) {
+		text_upper(key, sizeof key, entry->string);
+		sector = json_member(entry, "sector")->valuestring;
+		asset_class = json_member(entry, "asset_class")->valuestring;
+		if ((stmt = store_statement(s, SQL_SECURITY_GET, err)) == NULL)
+			return err->status;
+		bind_text(stmt, 1, key);
+		if (sqlite3_step(stmt) == SQLITE_ROW &&
+		    strcmp((const char *)sqlite3_column_text(stmt, 0),
+		    entry->string) == 0 &&
+		    strcmp((const char *)sqlite3_column_text(stmt, 1),
+		    sector) == 0 &&
+		    strcmp((const char *)sqlite3_column_text(stmt, 2),
+		    asset_class) == 0) {
+			sqlite3_reset(stmt);
+			continue;
+		}
+		sqlite3_reset(stmt);
+		changed = true;
+		if ((stmt = store_statement(s, SQL_SECURITY_PUT, err)) == NULL)
+			return err->status;
+		bind_text(stmt, 1, key);
+		bind_text(stmt, 2, entry->string);
+		bind_text(stmt, 3, sector);
+		bind_text(stmt, 4, asset_class);
+		sqlite3_bind_int64(stmt, 5, now_ms);
+		if (sqlite3_step(stmt) != SQLITE_DONE)
+			return store_error(s, err, "storing the security map");
+	}
+	*result = changed ? STORE_PUT_CHANGED : STORE_PUT_SAME;
+	return 0;
+}
+
+static int
+put_document(struct store *s, const struct loaded_object *o, const char *raw,
+    size_t raw_len, long long now_ms, enum store_put_result *result,
+    struct error *err)
+{
+	const char *type = object_type_name(o->type);
+	sqlite3_stmt *stmt;
+	cJSON *stored = NULL;
+	bool same = false, exists = false;
+	int rc;
+
+	if ((stmt = store_statement(s, SQL_DOCUMENT_GET, err)) == NULL)
+		return err->status;
+	bind_text(stmt, 1, type);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		exists = true;
+		stored = cJSON_Parse((const char *)sqlite3_column_text(stmt, 0));
+		same = stored != NULL && cJSON_Compare(stored, o->json, 1);
+		cJSON_Delete(stored);
+	} else if (rc != SQLITE_DONE)
+		return store_error(s, err, "looking up a policy document");
+	sqlite3_reset(stmt);
+	if (same) {
+		*result = STORE_PUT_SAME;
+		return 0;
+	}
+	*result = exists ? STORE_PUT_CHANGED : STORE_PUT_NEW;
+	if ((stmt = store_statement(s, SQL_DOCUMENT_PUT, err)) == NULL)
+		return err->status;
+	bind_text(stmt, 1, type);
+	sqlite3_bind_text(stmt, 2, raw, (int)raw_len, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 3, now_ms);
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		return store_error(s, err, "storing a policy document");
+	return 0;
+}
+
+int
+store_put(struct store *s, const struct loaded_object *o, const char *raw,
+    size_t raw_len, long long now_ms, enum store_put_result *result,
+    struct error *err)
+{
+	switch (o->type) {
+	case OBJECT_IPS:
+		return put_ips(s, o, raw, raw_len, now_ms, result, err);
+	case OBJECT_HOLDINGS:
+		return put_holdings(s, o, raw, raw_len, now_ms, result, err);
+	case OBJECT_PACKET:
+		return put_packet(s, o, raw, raw_len, now_ms, result, err);
+	case OBJECT_SECURITY_MAP:
+		return put_security_map(s, o, now_ms, result, err);
+	case OBJECT_STANDARDS_INDEX:
+	case OBJECT_ROSTER:
+		return put_document(s, o, raw, raw_len, now_ms, result, err);
+	}
+	return error_set(err, EXIT_DATA, "type", "unknown object type");
+}

@@ -1,0 +1,220 @@
+/* Reading the queue and the policy objects a re-check needs. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "json_fields.h"
+#include "store_internal.h"
+#include "text.h"
+
+/* Parses the first column of the statement's next row; NULL when no row. */
+static int
+row_json(struct store *s, sqlite3_stmt *stmt, int column, cJSON **out,
+    struct error *err)
+{
+	int rc = sqlite3_step(stmt);
+
+	*out = NULL;
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return store_error(s, err, "reading");
+	*out = cJSON_Parse((const char *)sqlite3_column_text(stmt, column));
+	sqlite3_reset(stmt);
+	if (*out == NULL)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s: a stored object is not valid JSON", s->path);
+	return 0;
+}
+
+static int
+load_by_user(struct store *s, enum statement which, const char *user_id,
+    cJSON **out, struct error *err)
+{
+	sqlite3_stmt *stmt;
+
+	*out = NULL;
+	if (user_id == NULL)
+		return 0;
+	if ((stmt = store_statement(s, which, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, user_id, -1, SQLITE_STATIC);
+	return row_json(s, stmt, 0, out, err);
+}
+
+static int
+load_document(struct store *s, const char *type, cJSON **out,
+    struct error *err)
+{
+	sqlite3_stmt *stmt;
+
+	if ((stmt = store_statement(s, SQL_DOCUMENT_GET, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, type, -1, SQLITE_STATIC);
+	return row_json(s, stmt, 0, out, err);
+}
+
+struct securities_load {
+	struct store *store;
+	cJSON *map;
+	struct error *err;
+	int rc;
+};
+
+/* Adds M[ticker] to the partial map, once. */
+static void
+want_security(void *ctx, const char *ticker)
+{
+	struct securities_load *load = ctx;
+	char key[ID_MAX_BYTES + 1];
+	sqlite3_stmt *stmt;
+	cJSON *entry;
+	int rc;
+
+	if (load->rc != 0)
+		return;
+	text_upper(key, sizeof key, ticker);
+	if (cJSON_GetObjectItemCaseSensitive(load->map, key) != NULL)
+		return;
+	stmt = store_statement(load->store, SQL_SECURITY_GET, load->err);
+	if (stmt == NULL) {
+		load->rc = load->err->status;
+		return;
+	}
+	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		entry = cJSON_AddObjectToObject(load->map, key);
+		if (entry != NULL) {
+			cJSON_AddStringToObject(entry, "sector",
+			    (const char *)sqlite3_column_text(stmt, 1));
+			cJSON_AddStringToObject(entry, "asset_class",
+			    (const char *)sqlite3_column_text(stmt, 2));
+		}
+	} else if (rc != SQLITE_DONE)
+		load->rc = store_error(load->store, load->err,
+		    "reading the security map");
+	sqlite3_reset(stmt);
+}
+
+int
+store_load_check(struct store *s, const char *action_id, long long now_ms,
+    struct check_data *d, struct error *err)
+{
+	const struct rule_pack *pack;
+	struct securities_load load;
+	const cJSON *user;
+	sqlite3_stmt *stmt;
+	int rc;
+
+	memset(d, 0, sizeof *d);
+	if ((stmt = store_statement(s, SQL_ACTION_GET, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_DONE)
+		return error_set(err, EXIT_REFUSED, NULL, "unknown action %s",
+		    action_id);
+	if (rc != SQLITE_ROW)
+		return store_error(s, err, "reading an action");
+	pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
+	d->packet = cJSON_Parse((const char *)sqlite3_column_text(stmt, 1));
+	d->status = text_copy((const char *)sqlite3_column_text(stmt, 2));
+	d->imported_at_ms = sqlite3_column_int64(stmt, 3);
+	d->has_expiry = sqlite3_column_type(stmt, 4) != SQLITE_NULL;
+	d->expires_at_ms = sqlite3_column_int64(stmt, 4);
+	sqlite3_reset(stmt);
+	if (pack == NULL || d->packet == NULL || d->status == NULL) {
+		rc = error_set(err, EXIT_STORAGE, NULL,
+		    "%s: action %s cannot be read back", s->path, action_id);
+		goto fail;
+	}
+
+	d->input.packet = d->packet;
+	d->input.action = json_member(d->packet, "proposed_action");
+	d->input.now_ms = now_ms;
+	user = json_member(d->input.action, "user_id");
+	if ((pack->needs & NEEDS_IPS) && (rc = load_by_user(s, SQL_IPS_ACTIVE,
+	    cJSON_IsString(user) ? user->valuestring : NULL, &d->ips, err)) != 0)
+		goto fail;
+	if ((pack->needs & NEEDS_HOLDINGS) && (rc = load_by_user(s,
+	    SQL_HOLDINGS_CURRENT, cJSON_IsString(user) ? user->valuestring :
+	    NULL, &d->holdings, err)) != 0)
+		goto fail;
+	if ((pack->needs & NEEDS_STANDARDS) &&
+	    (rc = load_document(s, "standards_index", &d->standards, err)) != 0)
+		goto fail;
+	if ((pack->needs & NEEDS_ROSTER) &&
+	    (rc = load_document(s, "roster", &d->roster, err)) != 0)
+		goto fail;
+	d->input.ips = d->ips;
+	d->input.holdings = d->holdings;
+	d->input.standards = d->standards;
+	d->input.roster = d->roster;
+	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {
+		d->securities = cJSON_CreateObject();
+		load = (struct securities_load){ s, d->securities, err, 0 };
+		if (d->securities == NULL) {
+			rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+			goto fail;
+		}
+		pack->securities_wanted(&d->input, want_security, &load);
+		if ((rc = load.rc) != 0)
+			goto fail;
+		d->input.securities = d->securities;
+	}
+	return 0;
+fail:
+	check_data_free(d);
+	return rc;
+}
+
+void
+check_data_free(struct check_data *d)
+{
+	cJSON_Delete(d->packet);
+	cJSON_Delete(d->ips);
+	cJSON_Delete(d->holdings);
+	cJSON_Delete(d->securities);
+	cJSON_Delete(d->standards);
+	cJSON_Delete(d->roster);
+	free(d->status);
+	memset(d, 0, sizeof *d);
+}
+
+int
+store_each_action(struct store *s, bool all,
+    int (*fn)(void *ctx, const char *action_id), void *ctx, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	char *id;
+	int rc;
+
+	/*
+	 * The statement is our own (not the shared prepared one): fn runs
+	 * other queries on this connection while the rows are being read.
+	 */
+	rc = sqlite3_prepare_v2(s->db, all ?
+	    "SELECT action_id FROM action ORDER BY imported_at_ms, rowid" :
+	    "SELECT action_id FROM action WHERE status = 'pending'"
+	    " ORDER BY imported_at_ms, rowid", -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_error(s, err, "listing actions");
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		id = text_copy((const char *)sqlite3_column_text(stmt, 0));
+		if (id == NULL) {
+			rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+			goto done;
+		}
+		rc = fn(ctx, id);
+		free(id);
+		if (rc != 0)
+			goto done;
+	}
+	rc = rc == SQLITE_DONE ? 0 : store_error(s, err, "listing actions");
+done:
+	sqlite3_finalize(stmt);
+	return rc;
+}
