@@ -52,6 +52,7 @@ struct queue_row {
 	const char *advisory;		/* "pass", "fail" or "n/a" */
 	long long imported_at_ms;
 	size_t divergence_count;
+	char **notes;			/* one sanitized line per divergence */
 };
 int queue_row_build(struct store *, const char *action_id, long long now_ms,
     struct queue_row *, struct error *);

@@ -52,6 +52,7 @@ static void
 print_row(const struct list_run *run, const struct queue_row *row)
 {
 	char flags[6], age[16], *id;
+	size_t i;
 
 	snprintf(flags, sizeof flags, "%c%c%c%c%c",
 	    row->high_stakes ? 'H' : ' ', row->local_fail ? 'x' : ' ',
@@ -72,6 +73,9 @@ print_row(const struct list_run *run, const struct queue_row *row)
 	if (run->inv->all)
 		printf("  %s", row->status);
 	printf("\n");
+	/* Divergences under their row: what the officer must not miss. */
+	for (i = 0; i < row->divergence_count; i++)
+		printf("       ! %s\n", row->notes[i] ? row->notes[i] : "");
 	free(id);
 }
 

@@ -20,18 +20,19 @@ struct command {
 	const char *name;
 	int (*run)(const struct invocation *);
 	unsigned options;		/* enum option_bit allowed */
+	int max_operands;		/* -1: any number */
 	const char *usage;
 	const char *summary;
 };
 
 static const struct command commands[] = {
-	{ "import", cmd_import, 0, "import PATH...",
+	{ "import", cmd_import, 0, -1, "import PATH...",
 	    N_("import files or directories of *.json / *.jsonl") },
-	{ "list", cmd_list, OPTION_ALL | OPTION_JSON, "list [--all] [--json]",
+	{ "list", cmd_list, OPTION_ALL | OPTION_JSON, 0, "list [--all] [--json]",
 	    N_("the queue as a table, or JSON lines") },
-	{ "check", cmd_check, 0, "check [ACTION_ID...]",
+	{ "check", cmd_check, 0, -1, "check [ACTION_ID...]",
 	    N_("re-run the rules (all pending when none named), JSON lines") },
-	{ "demo", cmd_demo, 0, "demo",
+	{ "demo", cmd_demo, 0, 0, "demo",
 	    N_("the bundled demo data in a fresh temporary database") },
 };
 
@@ -145,5 +146,11 @@ main(int argc, char **argv)
 	}
 	inv.operands = argv + optind + 1;
 	inv.operand_count = argc - optind - 1;
+	if (command->max_operands >= 0 &&
+	    inv.operand_count > command->max_operands) {
+		fprintf(stderr, _("countersign: too many arguments\n"
+		    "Usage: countersign %s\n"), command->usage);
+		return EXIT_USAGE;
+	}
 	return command->run(&inv);
 }

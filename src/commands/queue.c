@@ -8,6 +8,64 @@
 #include "commands.h"
 #include "json_fields.h"
 #include "sanitize.h"
+#include "text.h"
+
+/* A rule or overall result reads pass/FAIL; requires_human_approval yes/no. */
+static const char *
+shown(const char *what, const cJSON *value)
+{
+	bool verdict = strcmp(what, "requires_human_approval") != 0;
+
+	if (cJSON_IsBool(value) && verdict)
+		return cJSON_IsTrue(value) ? "pass" : "FAIL";
+	if (cJSON_IsBool(value))
+		return cJSON_IsTrue(value) ? "yes" : "no";
+	return value == NULL || cJSON_IsNull(value) ? "lacks it" : "differs";
+}
+
+/* The advisory's own detail for a rule, which the officer must see escaped. */
+static const char *
+advisory_detail(const struct advisory *advisory, const char *rule_id)
+{
+	const cJSON *result, *id, *detail;
+
+	cJSON_ArrayForEach(result, json_member(advisory->verdict,
+	    "rule_results")) {
+		id = json_member(result, "rule_id");
+		detail = json_member(result, "detail");
+		if (cJSON_IsString(id) && strcmp(id->valuestring, rule_id) == 0)
+			return cJSON_IsString(detail) ? detail->valuestring :
+			    NULL;
+	}
+	return NULL;
+}
+
+/* "excluded_sector: advisory pass, local FAIL; advisory said: ..." */
+static char *
+divergence_note(const struct check_outcome *outcome, const cJSON *entry)
+{
+	const char *what = json_member(entry, "what")->valuestring;
+	const cJSON *advisory = json_member(entry, "advisory");
+	const cJSON *local = json_member(entry, "local");
+	const char *said = NULL;
+	char *line, *safe;
+
+	if (outcome->advisory.state == ADVISORY_AVAILABLE)
+		said = advisory_detail(&outcome->advisory, what);
+	if (cJSON_IsBool(advisory) || cJSON_IsBool(local) ||
+	    cJSON_IsNull(advisory))
+		line = text_printf("%s: advisory %s, local %s%s%s", what,
+		    shown(what, advisory), shown(what, local), said ? "; advisory said: " :
+		    "", said ? said : "");
+	else
+		line = text_printf("%s: %s", what,
+		    json_member(entry, "note")->valuestring);
+	if (line == NULL)
+		return NULL;
+	safe = sanitize_str(line);
+	free(line);
+	return safe;
+}
 
 int
 queue_row_build(struct store *store, const char *action_id, long long now_ms,
@@ -42,8 +100,16 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
 	row->advisory = r.outcome.advisory.state != ADVISORY_AVAILABLE ? "n/a" :
 	    r.outcome.advisory.overall_pass ? "pass" : "fail";
 	row->imported_at_ms = r.data.imported_at_ms;
+	row->notes = calloc(row->divergence_count + 1, sizeof *row->notes);
+	if (row->notes != NULL) {
+		const cJSON *entry;
+		size_t i = 0;
+
+		cJSON_ArrayForEach(entry, r.outcome.divergence)
+			row->notes[i++] = divergence_note(&r.outcome, entry);
+	}
 	recheck_free(&r);
-	if (row->who == NULL || row->summary == NULL) {
+	if (row->who == NULL || row->summary == NULL || row->notes == NULL) {
 		queue_row_free(row);
 		return error_set(err, 4, NULL, "out of memory");
 	}
@@ -53,7 +119,13 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
 void
 queue_row_free(struct queue_row *row)
 {
+	size_t i;
+
+	for (i = 0; row->notes != NULL && i < row->divergence_count; i++)
+		free(row->notes[i]);
+	free(row->notes);
 	free(row->who);
 	free(row->summary);
 	row->who = row->summary = NULL;
+	row->notes = NULL;
 }

@@ -75,9 +75,11 @@ wrong_type(const char *field, const char *wanted, const cJSON *item,
 	    type_name(item));
 }
 
-int
-field_object(const cJSON *object, const char *path, const char *key,
-    enum field_need need, const cJSON **out, struct error *err)
+/* A member of one JSON type, named by its article for the message. */
+static int
+field_typed(const cJSON *object, const char *path, const char *key,
+    enum field_need need, cJSON_bool (*is)(const cJSON *const),
+    const char *wanted, const cJSON **out, struct error *err)
 {
 	char field[PATH_SIZE];
 	const cJSON *item;
@@ -85,42 +87,39 @@ field_object(const cJSON *object, const char *path, const char *key,
 
 	if (found <= 0)
 		return -found;
-	if (!cJSON_IsObject(item))
-		return wrong_type(field, "an object", item, err);
+	if (!is(item))
+		return wrong_type(field, wanted, item, err);
 	*out = item;
 	return 0;
+}
+
+int
+field_object(const cJSON *object, const char *path, const char *key,
+    enum field_need need, const cJSON **out, struct error *err)
+{
+	return field_typed(object, path, key, need, cJSON_IsObject,
+	    "an object", out, err);
 }
 
 int
 field_array(const cJSON *object, const char *path, const char *key,
     enum field_need need, const cJSON **out, struct error *err)
 {
-	char field[PATH_SIZE];
-	const cJSON *item;
-	int found = member(object, path, key, need, &item, field, err);
-
-	if (found <= 0)
-		return -found;
-	if (!cJSON_IsArray(item))
-		return wrong_type(field, "an array", item, err);
-	*out = item;
-	return 0;
+	return field_typed(object, path, key, need, cJSON_IsArray, "an array",
+	    out, err);
 }
 
 int
 field_string(const cJSON *object, const char *path, const char *key,
     enum field_need need, const char **out, struct error *err)
 {
-	char field[PATH_SIZE];
-	const cJSON *item;
-	int found = member(object, path, key, need, &item, field, err);
+	const cJSON *item = NULL;
+	int rc = field_typed(object, path, key, need, cJSON_IsString,
+	    "a string", &item, err);
 
-	if (found <= 0)
-		return -found;
-	if (!cJSON_IsString(item))
-		return wrong_type(field, "a string", item, err);
-	*out = item->valuestring;
-	return 0;
+	if (rc == 0 && item != NULL)
+		*out = item->valuestring;
+	return rc;
 }
 
 static int

@@ -41,28 +41,100 @@ check_bytes(const char *text, size_t len, size_t *where, struct error *err)
 	return 0;
 }
 
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The RFC 8259 number at text[i..len); returns its end, or 0 if malformed. */
+static size_t
+number_end(const char *text, size_t len, size_t i)
+{
+	if (text[i] == '-')
+		i++;
+	if (i < len && text[i] == '0')
+		i++;
+	else if (i < len && text[i] >= '1' && text[i] <= '9')
+		while (i < len && is_digit(text[i]))
+			i++;
+	else
+		return 0;
+	if (i < len && text[i] == '.') {
+		if (++i >= len || !is_digit(text[i]))
+			return 0;
+		while (i < len && is_digit(text[i]))
+			i++;
+	}
+	if (i < len && (text[i] == 'e' || text[i] == 'E')) {
+		i++;
+		if (i < len && (text[i] == '+' || text[i] == '-'))
+			i++;
+		if (i >= len || !is_digit(text[i]))
+			return 0;
+		while (i < len && is_digit(text[i]))
+			i++;
+	}
+	/* "01" or "1.5.2" must not pass as two tokens. */
+	if (i < len && (is_digit(text[i]) || text[i] == '.' ||
+	    text[i] == 'e' || text[i] == 'E' || text[i] == '+' ||
+	    text[i] == '-'))
+		return 0;
+	return i;
+}
+
 /*
- * cJSON decodes \u0000 and then ends the C string there, so
- * "approved\u0000 rejected" would read as "approved".  Backslashes only
- * occur inside strings in valid JSON, so a scan for an unescaped
- * backslash-u-0000 needs no full tokenizer.
+ * What cJSON 1.7.15 lets through and RFC 8259 does not: control bytes
+ * between tokens (cJSON skips every byte <= 0x20), raw control characters
+ * inside strings, numbers such as 01 and 1. that strtod reads anyway, and
+ * \u0000, which cJSON decodes and then ends the C string at, so that
+ * "approved\u0000 rejected" would read as "approved".  Structure, literals
+ * and the rest of each escape are left to cJSON.
  */
 static int
-check_nul_escape(const char *text, size_t len, size_t *where,
-    struct error *err)
+check_lexical(const char *text, size_t len, size_t *where, struct error *err)
 {
-	size_t i;
+	size_t i = 0, end;
+	unsigned char c;
 
-	for (i = 0; i < len; i++) {
-		if (text[i] != '\\')
-			continue;
-		if (i + 5 < len && text[i + 1] == 'u' &&
-		    memcmp(text + i + 2, "0000", 4) == 0) {
+	while (i < len) {
+		c = (unsigned char)text[i];
+		if (c == '"') {
+			for (i++; i < len && text[i] != '"'; i++) {
+				c = (unsigned char)text[i];
+				if (c < 0x20) {
+					*where = i;
+					return error_set(err, EXIT_DATA, NULL,
+					    "a control character inside a "
+					    "string must be escaped");
+				}
+				if (c != '\\' || i + 1 >= len)
+					continue;
+				if (text[i + 1] == 'u' && i + 5 < len &&
+				    memcmp(text + i + 2, "0000", 4) == 0) {
+					*where = i;
+					return error_set(err, EXIT_DATA, NULL,
+					    "the escape \\u0000 (NUL) is not "
+					    "allowed in a string");
+				}
+				i++;	/* the escaped character, maybe '\\' */
+			}
+			i++;
+		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
 			*where = i;
 			return error_set(err, EXIT_DATA, NULL,
-			    "the escape \\u0000 (NUL) is not allowed in a string");
-		}
-		i++;	/* skip the escaped character, which may be '\\' */
+			    "control byte 0x%02x outside a string", c);
+		} else if (c == '-' || is_digit((char)c)) {
+			if ((end = number_end(text, len, i)) == 0) {
+				*where = i;
+				return error_set(err, EXIT_DATA, NULL,
+				    "malformed number at byte %zu", i);
+			}
+			i = end;
+		} else
+			i++;
 	}
 	return 0;
 }
@@ -164,7 +236,7 @@ json_parse_strict(const char *text, size_t len, size_t *error_offset,
 	if (error_offset != NULL)
 		*error_offset = 0;
 	if (check_bytes(text, len, &where, err) != 0 ||
-	    check_nul_escape(text, len, &where, err) != 0) {
+	    check_lexical(text, len, &where, err) != 0) {
 		if (error_offset != NULL)
 			*error_offset = where;
 		return NULL;

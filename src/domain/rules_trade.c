@@ -401,10 +401,22 @@ static int
 trade_evaluate(const struct check_input *in, const struct advisory *advisory,
     struct verdict *v)
 {
+	static const char *const ids[] = { "excluded_ticker", "excluded_sector",
+	    "concentration_limit", "allocation_band_direction",
+	    "ips_version_current" };
 	struct trade t;
+	size_t i;
 
-	if (!trade_read(in, &t))
-		return -1;
+	/* Loaders refuse such figures; should one get through, fail closed. */
+	if (!trade_read(in, &t)) {
+		for (i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+			if (verdict_add_rule(v, ids[i], "Figures are readable",
+			    false, "a figure of the trade, the IPS or the "
+			    "holdings cannot be read exactly") != 0)
+				return -1;
+		}
+		return 0;
+	}
 	if (t.ips != NULL) {
 		v->ips_checked = cJSON_CreateObject();
 		if (v->ips_checked == NULL)
@@ -433,8 +445,7 @@ trade_assess_stakes(const struct check_input *in, struct verdict *v)
 	bool ok = true;
 	int rc = 0;
 
-	if (!trade_read(in, &t))
-		return -1;
+	trade_read(in, &t);	/* an unreadable figure already failed every rule */
 	if (!v->overall_pass) {
 		if ((failing = verdict_failing_rules(v)) == NULL)
 			return -1;

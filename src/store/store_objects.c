@@ -28,10 +28,12 @@ bind_text(sqlite3_stmt *stmt, int index, const char *text)
  * (whatever the spacing or key order) is the same object.
  */
 static int
-compare_existing(struct store *s, sqlite3_stmt *stmt,
+compare_existing(struct store *s, sqlite3_stmt *stmt, int column,
     const struct loaded_object *o, const char *field, const char *identity,
     bool *exists, struct error *err)
 {
+	const char *noun = o->type == OBJECT_PACKET ? "action" :
+	    object_type_name(o->type);
 	cJSON *stored;
 	int rc = sqlite3_step(stmt);
 	bool same;
@@ -42,16 +44,15 @@ compare_existing(struct store *s, sqlite3_stmt *stmt,
 	if (rc != SQLITE_ROW)
 		return store_error(s, err, "looking up an identity");
 	*exists = true;
-	stored = cJSON_Parse((const char *)sqlite3_column_text(stmt, 0));
+	stored = cJSON_Parse((const char *)sqlite3_column_text(stmt, column));
 	same = stored != NULL && cJSON_Compare(stored, o->json, 1);
 	cJSON_Delete(stored);
 	sqlite3_reset(stmt);
 	if (!same)
 		return error_set(err, EXIT_DATA, field,
 		    "conflict: %s %s was already imported with different "
-		    "content; an imported %s is immutable",
-		    object_type_name(o->type), identity,
-		    object_type_name(o->type));
+		    "content; an imported %s is immutable", noun, identity,
+		    noun);
 	return 0;
 }
 
@@ -71,7 +72,7 @@ put_ips(struct store *s, const struct loaded_object *o, const char *raw,
 		return err->status;
 	bind_text(stmt, 1, o->id);
 	sqlite3_bind_int64(stmt, 2, o->version);
-	if ((rc = compare_existing(s, stmt, o, "version", identity, &exists,
+	if ((rc = compare_existing(s, stmt, 0, o, "version", identity, &exists,
 	    err)) != 0)
 		return rc;
 	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
@@ -101,7 +102,7 @@ put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
 	if ((stmt = store_statement(s, SQL_HOLDINGS_GET, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, o->id);
-	if ((rc = compare_existing(s, stmt, o, "snapshot_id", o->id,
+	if ((rc = compare_existing(s, stmt, 0, o, "snapshot_id", o->id,
 	    &exists, err)) != 0)
 		return rc;
 	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
@@ -125,31 +126,19 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
     struct error *err)
 {
 	sqlite3_stmt *stmt;
+	bool exists;
 	int rc;
 
 	if ((stmt = store_statement(s, SQL_ACTION_GET, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, o->id);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		cJSON *stored = cJSON_Parse(
-		    (const char *)sqlite3_column_text(stmt, 1));
-		bool same = stored != NULL && cJSON_Compare(stored, o->json, 1);
-
-		cJSON_Delete(stored);
-		sqlite3_reset(stmt);
-		if (!same)
-			return error_set(err, EXIT_DATA,
-			    "proposed_action.action_id",
-			    "conflict: action %s was already imported with "
-			    "different content; an imported action is "
-			    "immutable", o->id);
-		*result = STORE_PUT_SAME;
+	/* column 1 of SQL_ACTION_GET is the packet's text */
+	if ((rc = compare_existing(s, stmt, 1, o, "proposed_action.action_id",
+	    o->id, &exists, err)) != 0)
+		return rc;
+	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
+	if (exists)
 		return 0;
-	}
-	if (rc != SQLITE_DONE)
-		return store_error(s, err, "looking up an action");
-	*result = STORE_PUT_NEW;
 	if ((stmt = store_statement(s, SQL_ACTION_INSERT, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, o->id);

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPEC 7: usage errors, help, version, the database path and exit codes.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+expect_status "--version" 0 "$COUNTERSIGN" --version
+expect_contains "prints the version" "$WORK/out" "countersign "
+expect_status "--help" 0 "$COUNTERSIGN" --help
+for word in import list check demo --db --all --json; do
+	expect_contains "help names $word" "$WORK/out" "$word"
+done
+expect_status "an unknown command" 2 "$COUNTERSIGN" frobnicate
+expect_contains "errors start with countersign:" "$WORK/err" "countersign: "
+expect_status "an unknown option" 2 "$COUNTERSIGN" list --frob
+expect_status "an option of another command" 2 "$COUNTERSIGN" check --all
+expect_status "import without paths" 2 cs import
+expect_status "list takes no operands" 2 cs list extra
+
+expect_status "list on a database that does not exist" 4 cs list
+expect_contains "says so" "$WORK/err" "no database at"
+expect_eq "and did not create it" "$(test -e "$DB" && echo yes || echo no)" no
+
+echo 'this is not a database at all, not even close to one, really' >"$WORK/bad.db"
+expect_status "a file that is not SQLite" 4 "$COUNTERSIGN" --db "$WORK/bad.db" list
+
+# $COUNTERSIGN_DB, then $XDG_DATA_HOME; --db wins over both.
+COUNTERSIGN_DB="$WORK/env.db" "$COUNTERSIGN" import "$EXAMPLES/ips.json" >/dev/null
+expect_eq "COUNTERSIGN_DB is used" "$(test -f "$WORK/env.db" && echo yes)" yes
+env -u COUNTERSIGN_DB XDG_DATA_HOME="$WORK/xdg" "$COUNTERSIGN" import "$EXAMPLES/ips.json" >/dev/null
+expect_eq "XDG_DATA_HOME is used, directories made" \
+	"$(test -f "$WORK/xdg/countersign/countersign.db" && echo yes)" yes
+COUNTERSIGN_DB="$WORK/env.db" "$COUNTERSIGN" --db "$WORK/flag.db" import "$EXAMPLES/ips.json" >/dev/null
+expect_eq "--db wins" "$(test -f "$WORK/flag.db" && echo yes)" yes
+
+expect_status "list on an empty queue" 0 cs import "$EXAMPLES/ips.json"
+expect_status "list" 0 cs list
+expect_contains "says the queue is empty" "$WORK/out" "No pending actions."
+
+# The demo runs from the build tree on the bundled data and cleans up.
+export TMPDIR="$WORK"
+expect_status "demo" 0 env COUNTERSIGN_DATA_DIR="$TOP_SRCDIR/data" "$COUNTERSIGN" demo
+expect_contains "demo shows the queue" "$WORK/out" "BUY MO x600"
+expect_eq "demo removed its database" "$(ls -d "$WORK"/countersign-demo-* 2>/dev/null | wc -l)" 0
+finish

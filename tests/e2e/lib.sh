@@ -1,0 +1,57 @@
+# Shared by the end-to-end tests: a scratch database and small assertions.
+# Sourced; $COUNTERSIGN and $TOP_SRCDIR come from the Makefile.
+set -eu
+
+: "${COUNTERSIGN:?run through make check}"
+: "${TOP_SRCDIR:?run through make check}"
+
+command -v jq >/dev/null 2>&1 || { echo "jq is needed (scripts/install-deps.sh)"; exit 77; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/cs-e2e.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+DB="$WORK/countersign.db"
+EXAMPLES="$TOP_SRCDIR/tests/data/examples"
+FAILURES=0
+
+# The bundled copy must be the contract's examples, not a drifted copy.
+if [ -d "$TOP_SRCDIR/../shared/spec/examples" ]; then
+	diff -r "$TOP_SRCDIR/../shared/spec/examples" "$EXAMPLES" >/dev/null ||
+		{ echo "FAIL: tests/data/examples differs from shared/spec/examples"; exit 1; }
+fi
+
+cs() { "$COUNTERSIGN" --db "$DB" "$@"; }
+
+fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
+pass() { echo "ok: $*"; }
+
+# expect_eq WHAT GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got [$2], want [$3]"; fi
+}
+
+# expect_status WHAT WANT COMMAND...: runs it, output to $WORK/out, $WORK/err
+expect_status() {
+	what=$1 want=$2
+	shift 2
+	set +e
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	got=$?
+	set -e
+	expect_eq "$what (exit status)" "$got" "$want"
+}
+
+# expect_contains WHAT FILE TEXT
+expect_contains() {
+	if grep -qF -- "$3" "$2"; then pass "$1"; else
+		fail "$1: [$3] not in $2:"; sed 's/^/    /' "$2"; fi
+}
+
+dump() { sqlite3 "$DB" .dump; }
+
+finish() {
+	if [ "$FAILURES" -ne 0 ]; then
+		echo "$FAILURES check(s) failed"
+		exit 1
+	fi
+	echo "all checks passed"
+}

@@ -1,0 +1,890 @@
+/*
+ * Unit tests for src/domain/json_strict.c: json_parse_strict() must refuse
+ * everything cJSON 1.7.15 lets through (FIELD-NOTES.md "cJSON") and that
+ * SPEC section 1 calls bad input, with an EXIT_DATA error; json_print()
+ * must escape terminal controls and still print JSON that reads back the same.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <cjson/cJSON.h>
+
+#include "error.h"
+#include "exit_codes.h"
+#include "json_strict.h"
+
+/* The literal's own length: embedded NUL bytes are part of the input. */
+#define LEN(literal)	(sizeof(literal) - 1)
+#define REFUSED(literal, field) \
+	assert_refused((literal), LEN(literal), (field))
+#define ACCEPTED(literal) \
+	parse_ok((literal), LEN(literal))
+
+/* Any field: the test only requires a refusal with a message. */
+#define ANY_FIELD	NULL
+
+/*
+ * Prints input text in a failure message with every byte outside printable
+ * ASCII as \xNN: the inputs hold ESC sequences that must not reach the
+ * terminal running the tests.
+ */
+static void
+print_input(const char *what, const char *text, size_t len)
+{
+	char shown[512];
+	size_t i, used = 0;
+
+	for (i = 0; i < len && used + 5 < sizeof shown; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			shown[used++] = (char)c;
+		else
+			used += (size_t)snprintf(shown + used,
+			    sizeof shown - used, "\\x%02x", c);
+	}
+	shown[used] = '\0';
+	print_error("%s: %s%s\n", what, shown, i < len ? "..." : "");
+}
+
+static void
+error_poison(struct error *err)
+{
+	err->status = -1;
+	strcpy(err->field, "poison");
+	strcpy(err->message, "poison");
+}
+
+static cJSON *
+parse_ok(const char *text, size_t len)
+{
+	struct error err;
+	size_t offset = 12345;
+	cJSON *json;
+
+	error_poison(&err);
+	json = json_parse_strict(text, len, &offset, &err);
+	if (json == NULL) {
+		print_input("refused", text, len);
+		print_error("  -> status %d field \"%s\": %s\n", err.status,
+		    err.field, err.message);
+	}
+	assert_non_null(json);
+	return json;
+}
+
+/*
+ * A refusal: NULL, EXIT_DATA, a real message, and the field when one is
+ * expected.  Returns the error offset.
+ */
+static size_t
+assert_refused(const char *text, size_t len, const char *field)
+{
+	struct error err;
+	size_t offset = 12345;
+	cJSON *json;
+
+	error_poison(&err);
+	json = json_parse_strict(text, len, &offset, &err);
+	if (json != NULL) {
+		print_input("accepted", text, len);
+		cJSON_Delete(json);
+		fail();
+	}
+	assert_int_equal(err.status, EXIT_DATA);
+	assert_string_not_equal(err.message, "poison");
+	assert_true(strlen(err.message) > 5);
+	if (field != NULL)
+		assert_string_equal(err.field, field);
+	assert_true(offset <= len);
+	return offset;
+}
+
+static char *
+nested_arrays(size_t depth)
+{
+	char *text = malloc(2 * depth + 1);
+
+	assert_non_null(text);
+	memset(text, '[', depth);
+	memset(text + depth, ']', depth);
+	text[2 * depth] = '\0';
+	return text;
+}
+
+/* "{"a":{"a":...{"a":1}...}}" with depth objects. */
+static char *
+nested_objects(size_t depth)
+{
+	char *text = malloc(6 * depth + 2), *p;
+	size_t i;
+
+	assert_non_null(text);
+	p = text;
+	for (i = 0; i < depth; i++) {
+		memcpy(p, "{\"a\":", 5);
+		p += 5;
+	}
+	*p++ = '1';
+	memset(p, '}', depth);
+	p[depth] = '\0';
+	return text;
+}
+
+/* Lower-cased copy, so \u escapes compare whatever the hex case. */
+static char *
+lowered(const char *text)
+{
+	char *copy = strdup(text), *p;
+
+	assert_non_null(copy);
+	for (p = copy; *p != '\0'; p++) {
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	}
+	return copy;
+}
+
+/* Prints a one-string document and checks the exact (case-folded) output. */
+static char *
+print_string(const char *value, const char *expected_lower)
+{
+	cJSON *json = cJSON_CreateString(value);
+	char *printed, *lower;
+
+	assert_non_null(json);
+	printed = json_print(json);
+	cJSON_Delete(json);
+	assert_non_null(printed);
+	lower = lowered(printed);
+	assert_string_equal(lower, expected_lower);
+	free(lower);
+	return printed;
+}
+
+/* Accepted input. */
+
+static void
+test_accepts_object_with_surrounding_whitespace(void **state)
+{
+	static const char text[] =
+	    " \t\r\n{\"a\": 1, \"b\": [true, null, \"x\"]}\n\t \r\n";
+	cJSON *json = ACCEPTED(text);
+
+	(void)state;
+	assert_true(cJSON_IsObject(json));
+	assert_int_equal(
+	    (int)cJSON_GetObjectItemCaseSensitive(json, "a")->valuedouble, 1);
+	assert_int_equal(cJSON_GetArraySize(
+	    cJSON_GetObjectItemCaseSensitive(json, "b")), 3);
+	cJSON_Delete(json);
+}
+
+static void
+test_accepts_nested_values(void **state)
+{
+	static const char text[] =
+	    "{\"a\": {\"b\": {\"c\": \"deep\"}}, \"n\": -12.5e1}";
+	cJSON *json = ACCEPTED(text), *c;
+
+	(void)state;
+	c = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(json, "a"), "b"), "c");
+	assert_true(cJSON_IsString(c));
+	assert_string_equal(c->valuestring, "deep");
+	assert_true(cJSON_GetObjectItemCaseSensitive(json, "n")->valuedouble ==
+	    -125.0);
+	cJSON_Delete(json);
+}
+
+static void
+test_accepts_same_key_in_sibling_objects(void **state)
+{
+	static const char text[] = "{\"a\": {\"k\": 1}, \"b\": {\"k\": 2}}";
+	cJSON *json = ACCEPTED(text);
+
+	(void)state;
+	assert_int_equal(cJSON_GetArraySize(json), 2);
+	cJSON_Delete(json);
+}
+
+static void
+test_accepts_valid_multibyte_utf8(void **state)
+{
+	static const char text[] =
+	    "{\"caf\xc3\xa9\": \"\xe2\x82\xac \xf0\x9f\x98\x80 \xed\x9f\xbf\"}";
+	cJSON *json = ACCEPTED(text), *item;
+
+	(void)state;
+	item = cJSON_GetObjectItemCaseSensitive(json, "caf\xc3\xa9");
+	assert_true(cJSON_IsString(item));
+	assert_string_equal(item->valuestring,
+	    "\xe2\x82\xac \xf0\x9f\x98\x80 \xed\x9f\xbf");
+	cJSON_Delete(json);
+}
+
+static void
+test_accepts_text_without_terminating_nul(void **state)
+{
+	/* Only the first len bytes count: "{}" followed by bytes never read. */
+	static const char text[] = "{\"a\":2}garbage";
+	cJSON *json = parse_ok(text, 7);
+
+	(void)state;
+	assert_int_equal(
+	    (int)cJSON_GetObjectItemCaseSensitive(json, "a")->valuedouble, 2);
+	cJSON_Delete(json);
+}
+
+static void
+test_accepts_null_error_offset(void **state)
+{
+	struct error err;
+	cJSON *json;
+
+	(void)state;
+	json = json_parse_strict("{\"a\":1}", 7, NULL, &err);
+	assert_non_null(json);
+	cJSON_Delete(json);
+	assert_null(json_parse_strict("{\"a\":", 5, NULL, &err));
+	assert_int_equal(err.status, EXIT_DATA);
+}
+
+/* Malformed and incomplete input. */
+
+static void
+test_refuses_truncated_object(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": 1", ANY_FIELD);
+	REFUSED("{\"a\":", ANY_FIELD);
+	REFUSED("{\"a\"", ANY_FIELD);
+	REFUSED("{", ANY_FIELD);
+}
+
+static void
+test_refuses_truncated_string(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"abc", ANY_FIELD);
+	REFUSED("{\"a\": \"abc\\", ANY_FIELD);
+}
+
+static void
+test_refuses_truncated_array(void **state)
+{
+	(void)state;
+	REFUSED("[1, 2", ANY_FIELD);
+}
+
+static void
+test_refuses_trailing_word(void **state)
+{
+	size_t offset;
+
+	(void)state;
+	offset = REFUSED("{} x", ANY_FIELD);
+	assert_int_equal(offset, 3);
+}
+
+static void
+test_refuses_two_objects(void **state)
+{
+	size_t offset;
+
+	(void)state;
+	offset = REFUSED("{}{}", ANY_FIELD);
+	assert_int_equal(offset, 2);
+	REFUSED("{\"a\":1}\n{\"b\":2}\n", ANY_FIELD);
+}
+
+static void
+test_refuses_trailing_punctuation(void **state)
+{
+	(void)state;
+	REFUSED("{}]", ANY_FIELD);
+	REFUSED("{},", ANY_FIELD);
+	REFUSED("{\"a\":1,}", ANY_FIELD);
+	REFUSED("[1,]", ANY_FIELD);
+}
+
+static void
+test_refuses_empty_input(void **state)
+{
+	(void)state;
+	REFUSED("", ANY_FIELD);
+}
+
+static void
+test_refuses_whitespace_only(void **state)
+{
+	(void)state;
+	REFUSED(" \t\r\n  \n", ANY_FIELD);
+}
+
+static void
+test_refuses_non_json_text(void **state)
+{
+	(void)state;
+	REFUSED("approve", ANY_FIELD);
+	REFUSED("hello world", ANY_FIELD);
+	REFUSED("<packet/>", ANY_FIELD);
+	REFUSED("{'a': 1}", ANY_FIELD);
+	REFUSED("{a: 1}", ANY_FIELD);
+	REFUSED("{\"a\" 1}", ANY_FIELD);
+	REFUSED("{\"a\": \"\\x41\"}", ANY_FIELD);
+	REFUSED("{\"a\": NaN}", ANY_FIELD);
+	REFUSED("{\"a\": Infinity}", ANY_FIELD);
+}
+
+static void
+test_error_offset_points_into_second_line(void **state)
+{
+	static const char text[] = "{\"a\": 1,\n  \"b\": ?}";
+	const char *newline = strchr(text, '\n');
+	size_t offset;
+
+	(void)state;
+	offset = REFUSED(text, ANY_FIELD);
+	assert_true(offset > (size_t)(newline - text));
+	assert_true(offset < LEN(text));
+	assert_true(offset <= (size_t)(strchr(text, '?') - text));
+}
+
+static void
+test_error_offset_names_bad_utf8_byte(void **state)
+{
+	static const char text[] = "{\"a\": 1,\n \"b\": \"x\x80\"}";
+	size_t offset;
+
+	(void)state;
+	offset = REFUSED(text, ANY_FIELD);
+	assert_int_equal(offset, (size_t)(strchr(text, '\x80') - text));
+}
+
+/* Duplicate and case-variant keys. */
+
+static void
+test_refuses_duplicate_top_level_key(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": 1, \"a\": 2}", "a");
+	REFUSED("{\"type\": \"ips\", \"x\": 0, \"type\": \"packet\"}", "type");
+}
+
+static void
+test_refuses_duplicate_nested_key(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": {\"b\": 1, \"b\": 2}}", "a.b");
+	REFUSED("{\"x\": 1, \"a\": {\"c\": {\"d\": true, \"d\": false}}}",
+	    "a.c.d");
+}
+
+static void
+test_refuses_duplicate_key_inside_array(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": [{\"k\": 1}, {\"k\": 1, \"k\": 2}]}", "a[1].k");
+}
+
+static void
+test_refuses_duplicate_key_among_many(void **state)
+{
+	/* More than 16 keys: the duplicate is found beyond a small buffer. */
+	static const char text[] =
+	    "{\"k01\":1,\"k02\":1,\"k03\":1,\"k04\":1,\"k05\":1,\"k06\":1,"
+	    "\"k07\":1,\"k08\":1,\"k09\":1,\"k10\":1,\"k11\":1,\"k12\":1,"
+	    "\"k13\":1,\"k14\":1,\"k15\":1,\"k16\":1,\"k17\":1,\"k18\":1,"
+	    "\"k19\":1,\"k20\":1,\"k07\":2}";
+
+	(void)state;
+	REFUSED(text, "k07");
+}
+
+static void
+test_refuses_case_variant_keys(void **state)
+{
+	static const char text[] = "{\"type\": \"packet\", \"Type\": \"ips\"}";
+	struct error err;
+	size_t offset;
+
+	(void)state;
+	error_poison(&err);
+	assert_null(json_parse_strict(text, LEN(text), &offset, &err));
+	assert_int_equal(err.status, EXIT_DATA);
+	assert_int_equal(strcasecmp(err.field, "type"), 0);
+	assert_true(strlen(err.message) > 5);
+}
+
+static void
+test_refuses_case_variant_nested_keys(void **state)
+{
+	static const char text[] =
+	    "{\"proposed_action\": {\"Side\": \"sell\", \"side\": \"buy\"}}";
+	struct error err;
+
+	(void)state;
+	error_poison(&err);
+	assert_null(json_parse_strict(text, LEN(text), NULL, &err));
+	assert_int_equal(err.status, EXIT_DATA);
+	assert_int_equal(strcasecmp(err.field, "proposed_action.side"), 0);
+}
+
+/* NUL, as an escape and as a raw byte. */
+
+static void
+test_refuses_nul_escape_in_string(void **state)
+{
+	(void)state;
+	REFUSED("{\"decision\": \"approved\\u0000 rejected\"}", ANY_FIELD);
+	REFUSED("{\"a\": \"\\u0000\"}", ANY_FIELD);
+}
+
+static void
+test_refuses_nul_escape_in_key(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\\u0000b\": 1}", ANY_FIELD);
+}
+
+static void
+test_refuses_nul_escape_after_escaped_backslash(void **state)
+{
+	/* JSON "\\\u0000": a literal backslash, then a real NUL escape. */
+	(void)state;
+	REFUSED("{\"a\": \"\\\\\\u0000\"}", ANY_FIELD);
+}
+
+static void
+test_accepts_escaped_backslash_before_u0000_text(void **state)
+{
+	/* JSON "\\u0000" is a backslash followed by the text u0000. */
+	static const char text[] = "{\"a\": \"\\\\u0000\"}";
+	cJSON *json = ACCEPTED(text), *a;
+
+	(void)state;
+	a = cJSON_GetObjectItemCaseSensitive(json, "a");
+	assert_true(cJSON_IsString(a));
+	assert_string_equal(a->valuestring, "\\u0000");
+	assert_int_equal(strlen(a->valuestring), 6);
+	cJSON_Delete(json);
+}
+
+static void
+test_accepts_other_u_escapes(void **state)
+{
+	static const char text[] = "{\"a\": \"\\u0041\\u00e9\\u0001\"}";
+	cJSON *json = ACCEPTED(text), *a;
+
+	(void)state;
+	a = cJSON_GetObjectItemCaseSensitive(json, "a");
+	assert_string_equal(a->valuestring, "A\xc3\xa9\x01");
+	cJSON_Delete(json);
+}
+
+static void
+test_refuses_raw_nul_byte_in_string(void **state)
+{
+	static const char text[] = "{\"a\":\"x\0y\"}";
+	size_t offset;
+
+	(void)state;
+	offset = REFUSED(text, ANY_FIELD);
+	assert_int_equal(offset, 7);
+}
+
+static void
+test_refuses_raw_nul_byte_after_value(void **state)
+{
+	size_t offset;
+
+	(void)state;
+	offset = REFUSED("{}\0", ANY_FIELD);
+	assert_int_equal(offset, 2);
+	REFUSED("{\"a\":1}\0{\"a\":2}", ANY_FIELD);
+}
+
+/* Invalid UTF-8. */
+
+static void
+test_refuses_lone_continuation_byte(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"\x80\"}", ANY_FIELD);
+}
+
+static void
+test_refuses_overlong_slash(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"\xc0\xaf\"}", ANY_FIELD);
+	REFUSED("{\"a\": \"\xe0\x80\xaf\"}", ANY_FIELD);
+}
+
+static void
+test_refuses_encoded_surrogate(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"\xed\xa0\x80\"}", ANY_FIELD);
+}
+
+static void
+test_refuses_f5_byte(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"\xf5\x80\x80\x80\"}", ANY_FIELD);
+	REFUSED("{\"a\": \"\xf5\"}", ANY_FIELD);
+}
+
+static void
+test_refuses_truncated_sequence(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"\xe2\x82\"}", ANY_FIELD);
+	/* At the very end of the input, too. */
+	REFUSED("\"\xe2\x82", ANY_FIELD);
+}
+
+static void
+test_refuses_invalid_utf8_in_key(void **state)
+{
+	(void)state;
+	REFUSED("{\"\xff\": 1}", ANY_FIELD);
+}
+
+static void
+test_refuses_lone_surrogate_escape(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"\\ud800\"}", ANY_FIELD);
+	REFUSED("{\"a\": \"\\udc00x\"}", ANY_FIELD);
+}
+
+/* Numbers. */
+
+static void
+test_refuses_infinite_number(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": 1e400}", "a");
+	REFUSED("{\"a\": {\"b\": [1, -1e400]}}", "a.b[1]");
+}
+
+static void
+test_accepts_large_finite_number(void **state)
+{
+	static const char text[] = "{\"a\": 1e300}";
+	cJSON *json = ACCEPTED(text);
+
+	(void)state;
+	assert_true(cJSON_GetObjectItemCaseSensitive(json, "a")->valuedouble ==
+	    1e300);
+	cJSON_Delete(json);
+}
+
+/* Nesting depth. */
+
+static void
+test_refuses_nesting_1001_arrays(void **state)
+{
+	char *text = nested_arrays(1001);
+
+	(void)state;
+	assert_refused(text, strlen(text), ANY_FIELD);
+	free(text);
+}
+
+static void
+test_accepts_nesting_999_arrays(void **state)
+{
+	char *text = nested_arrays(999);
+	cJSON *json;
+
+	(void)state;
+	json = parse_ok(text, strlen(text));
+	assert_true(cJSON_IsArray(json));
+	cJSON_Delete(json);
+	free(text);
+}
+
+static void
+test_refuses_nesting_1001_objects(void **state)
+{
+	char *text = nested_objects(1001);
+
+	(void)state;
+	assert_refused(text, strlen(text), ANY_FIELD);
+	free(text);
+}
+
+static void
+test_accepts_nesting_999_objects(void **state)
+{
+	char *text = nested_objects(999);
+	cJSON *json;
+
+	(void)state;
+	json = parse_ok(text, strlen(text));
+	assert_true(cJSON_IsObject(json));
+	cJSON_Delete(json);
+	free(text);
+}
+
+/*
+ * RFC 8259 strictness beyond cJSON: white space is only space, tab, LF and
+ * CR; control characters inside strings must be escaped; numbers have no
+ * leading zeros.  SPEC 1 refuses malformed JSON.
+ */
+
+static void
+test_refuses_control_byte_before_value(void **state)
+{
+	(void)state;
+	REFUSED("\x0c{\"a\": 1}", ANY_FIELD);
+}
+
+static void
+test_refuses_escape_byte_between_tokens(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\":\x1b 1}", ANY_FIELD);
+}
+
+static void
+test_refuses_control_byte_after_value(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": 1}\x0b", ANY_FIELD);
+}
+
+static void
+test_refuses_raw_escape_byte_in_string(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"x\x1b[2Jy\"}", ANY_FIELD);
+}
+
+static void
+test_refuses_raw_newline_in_string(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"line\nbreak\"}", ANY_FIELD);
+}
+
+static void
+test_refuses_number_with_leading_zero(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": 01}", ANY_FIELD);
+}
+
+static void
+test_refuses_number_with_trailing_dot(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": 1.}", ANY_FIELD);
+}
+
+/* json_print. */
+
+static void
+test_print_plain_object_exactly(void **state)
+{
+	static const char text[] = "{ \"a\" : 1, \"b\" : [\"x\", true, null] }";
+	cJSON *json = ACCEPTED(text);
+	char *printed;
+
+	(void)state;
+	printed = json_print(json);
+	assert_non_null(printed);
+	assert_string_equal(printed, "{\"a\":1,\"b\":[\"x\",true,null]}");
+	free(printed);
+	cJSON_Delete(json);
+}
+
+static void
+test_print_escapes_right_to_left_override(void **state)
+{
+	char *printed;
+
+	(void)state;
+	printed = print_string("abc\xe2\x80\xae" "def", "\"abc\\u202edef\"");
+	assert_null(strstr(printed, "\xe2\x80\xae"));
+	free(printed);
+}
+
+static void
+test_print_escapes_c1_csi(void **state)
+{
+	char *printed;
+
+	(void)state;
+	printed = print_string("\xc2\x9b" "31mred", "\"\\u009b31mred\"");
+	assert_null(strstr(printed, "\xc2\x9b"));
+	free(printed);
+}
+
+static void
+test_print_escapes_esc_and_del(void **state)
+{
+	char *printed;
+
+	(void)state;
+	printed = print_string("\x1b]0;x\x07\x7f",
+	    "\"\\u001b]0;x\\u0007\\u007f\"");
+	free(printed);
+}
+
+static void
+test_print_keeps_ordinary_non_ascii(void **state)
+{
+	char *printed;
+
+	(void)state;
+	printed = print_string("caf\xc3\xa9 \xe2\x82\xac",
+	    "\"caf\xc3\xa9 \xe2\x82\xac\"");
+	free(printed);
+}
+
+static void
+test_print_escapes_controls_in_keys(void **state)
+{
+	cJSON *json = cJSON_CreateObject(), *back;
+	char *printed, *lower;
+	struct error err;
+
+	(void)state;
+	assert_non_null(cJSON_AddNumberToObject(json, "k\xe2\x80\xae", 1));
+	printed = json_print(json);
+	assert_non_null(printed);
+	lower = lowered(printed);
+	assert_string_equal(lower, "{\"k\\u202e\":1}");
+	back = json_parse_strict(printed, strlen(printed), NULL, &err);
+	assert_non_null(back);
+	assert_non_null(
+	    cJSON_GetObjectItemCaseSensitive(back, "k\xe2\x80\xae"));
+	cJSON_Delete(back);
+	free(lower);
+	free(printed);
+	cJSON_Delete(json);
+}
+
+static void
+test_print_round_trips_through_strict_parse(void **state)
+{
+	static const char value[] = "ok\xe2\x80\xae\xc2\x9b\xc2\x9d\x1b[0m"
+	    "\xe2\x80\x8b\xef\xbb\xbf\x7f \"q\" \\ \xf0\x9f\x98\x80";
+	cJSON *json = cJSON_CreateObject(), *back, *item;
+	char *printed;
+	struct error err;
+
+	(void)state;
+	assert_non_null(cJSON_AddStringToObject(json, "detail", value));
+	printed = json_print(json);
+	assert_non_null(printed);
+	back = json_parse_strict(printed, strlen(printed), NULL, &err);
+	if (back == NULL)
+		print_error("json_print output refused: %s (%s)\n", printed,
+		    err.message);
+	assert_non_null(back);
+	item = cJSON_GetObjectItemCaseSensitive(back, "detail");
+	assert_true(cJSON_IsString(item));
+	assert_string_equal(item->valuestring, value);
+	cJSON_Delete(back);
+	free(printed);
+	cJSON_Delete(json);
+}
+
+static void
+test_print_output_is_printable_ascii(void **state)
+{
+	static const char value[] = "\xe2\x80\xae\xc2\x9b\xc2\x85\xe2\x81\xa6";
+	char *printed;
+	const unsigned char *p;
+
+	(void)state;
+	printed = print_string(value,
+	    "\"\\u202e\\u009b\\u0085\\u2066\"");
+	for (p = (const unsigned char *)printed; *p != '\0'; p++)
+		assert_true(*p >= 0x20 && *p < 0x7f);
+	free(printed);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accepts_object_with_surrounding_whitespace),
+		cmocka_unit_test(test_accepts_nested_values),
+		cmocka_unit_test(test_accepts_same_key_in_sibling_objects),
+		cmocka_unit_test(test_accepts_valid_multibyte_utf8),
+		cmocka_unit_test(test_accepts_text_without_terminating_nul),
+		cmocka_unit_test(test_accepts_null_error_offset),
+		cmocka_unit_test(test_refuses_truncated_object),
+		cmocka_unit_test(test_refuses_truncated_string),
+		cmocka_unit_test(test_refuses_truncated_array),
+		cmocka_unit_test(test_refuses_trailing_word),
+		cmocka_unit_test(test_refuses_two_objects),
+		cmocka_unit_test(test_refuses_trailing_punctuation),
+		cmocka_unit_test(test_refuses_empty_input),
+		cmocka_unit_test(test_refuses_whitespace_only),
+		cmocka_unit_test(test_refuses_non_json_text),
+		cmocka_unit_test(test_error_offset_points_into_second_line),
+		cmocka_unit_test(test_error_offset_names_bad_utf8_byte),
+		cmocka_unit_test(test_refuses_duplicate_top_level_key),
+		cmocka_unit_test(test_refuses_duplicate_nested_key),
+		cmocka_unit_test(test_refuses_duplicate_key_inside_array),
+		cmocka_unit_test(test_refuses_duplicate_key_among_many),
+		cmocka_unit_test(test_refuses_case_variant_keys),
+		cmocka_unit_test(test_refuses_case_variant_nested_keys),
+		cmocka_unit_test(test_refuses_nul_escape_in_string),
+		cmocka_unit_test(test_refuses_nul_escape_in_key),
+		cmocka_unit_test(test_refuses_nul_escape_after_escaped_backslash),
+		cmocka_unit_test(test_accepts_escaped_backslash_before_u0000_text),
+		cmocka_unit_test(test_accepts_other_u_escapes),
+		cmocka_unit_test(test_refuses_raw_nul_byte_in_string),
+		cmocka_unit_test(test_refuses_raw_nul_byte_after_value),
+		cmocka_unit_test(test_refuses_lone_continuation_byte),
+		cmocka_unit_test(test_refuses_overlong_slash),
+		cmocka_unit_test(test_refuses_encoded_surrogate),
+		cmocka_unit_test(test_refuses_f5_byte),
+		cmocka_unit_test(test_refuses_truncated_sequence),
+		cmocka_unit_test(test_refuses_invalid_utf8_in_key),
+		cmocka_unit_test(test_refuses_lone_surrogate_escape),
+		cmocka_unit_test(test_refuses_infinite_number),
+		cmocka_unit_test(test_accepts_large_finite_number),
+		cmocka_unit_test(test_refuses_nesting_1001_arrays),
+		cmocka_unit_test(test_accepts_nesting_999_arrays),
+		cmocka_unit_test(test_refuses_nesting_1001_objects),
+		cmocka_unit_test(test_accepts_nesting_999_objects),
+		cmocka_unit_test(test_refuses_control_byte_before_value),
+		cmocka_unit_test(test_refuses_escape_byte_between_tokens),
+		cmocka_unit_test(test_refuses_control_byte_after_value),
+		cmocka_unit_test(test_refuses_raw_escape_byte_in_string),
+		cmocka_unit_test(test_refuses_raw_newline_in_string),
+		cmocka_unit_test(test_refuses_number_with_leading_zero),
+		cmocka_unit_test(test_refuses_number_with_trailing_dot),
+		cmocka_unit_test(test_print_plain_object_exactly),
+		cmocka_unit_test(test_print_escapes_right_to_left_override),
+		cmocka_unit_test(test_print_escapes_c1_csi),
+		cmocka_unit_test(test_print_escapes_esc_and_del),
+		cmocka_unit_test(test_print_keeps_ordinary_non_ascii),
+		cmocka_unit_test(test_print_escapes_controls_in_keys),
+		cmocka_unit_test(test_print_round_trips_through_strict_parse),
+		cmocka_unit_test(test_print_output_is_printable_ascii),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1575 @@
+/*
+ * Unit tests for object_load() (src/domain/object.c, json_fields.c and the
+ * trade validator in rules_trade.c): every object type of SPEC section 1
+ * loads with its identity fields, and every kind of bad input named in
+ * SPEC 1 is refused with EXIT_DATA and the exact dotted path of the field.
+ *
+ * Inputs are the real examples (spec/examples, copied verbatim below) and
+ * minimal objects, mutated either by exact text substitution (for numbers
+ * whose spelling matters: -0, 2^53+1, 70 digits) or, for the sweeps over
+ * every required field, by editing a cJSON tree addressed by dotted path.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <cjson/cJSON.h>
+
+#include "error.h"
+#include "exit_codes.h"
+#include "object.h"
+
+/* examples/security_map.json */
+#define EX_SECURITY_MAP \
+	"{\"type\": \"security_map\", \"securities\": {\n" \
+	"  \"VTI\":  {\"sector\": \"Broad Market\", \"asset_class\": \"us_equity\"},\n" \
+	"  \"VXUS\": {\"sector\": \"Broad Market\", \"asset_class\": \"intl_equity\"},\n" \
+	"  \"BND\":  {\"sector\": \"Government Bonds\", \"asset_class\": \"fixed_income\"},\n" \
+	"  \"AAPL\": {\"sector\": \"Technology\", \"asset_class\": \"us_equity\"},\n" \
+	"  \"MO\":   {\"sector\": \"Tobacco\", \"asset_class\": \"us_equity\"},\n" \
+	"  \"XOM\":  {\"sector\": \"Energy\", \"asset_class\": \"us_equity\"},\n" \
+	"  \"SGOV\": {\"sector\": \"Treasury Bills\", \"asset_class\": \"cash\"}\n" \
+	"}}"
+
+/* examples/ips.json */
+#define EX_IPS \
+	"{\"type\": \"ips\", \"ips_id\": \"ips-7f3a\", \"user_id\": \"u-1001\", \"version\": 3,\n" \
+	" \"constraints\": {\"excluded_tickers\": [\"XOM\"], \"excluded_sectors\": [\"Tobacco\"],\n" \
+	"                 \"concentration_limit_percent\": 25},\n" \
+	" \"target_allocation\": {\n" \
+	"   \"us_equity\":    {\"target_percent\": 50, \"min_percent\": 45, \"max_percent\": 55},\n" \
+	"   \"intl_equity\":  {\"target_percent\": 20, \"min_percent\": 15, \"max_percent\": 25},\n" \
+	"   \"fixed_income\": {\"target_percent\": 25, \"min_percent\": 20, \"max_percent\": 30},\n" \
+	"   \"cash\":         {\"target_percent\": 5,  \"min_percent\": 0,  \"max_percent\": 10}},\n" \
+	" \"approval_required_above_usd\": 25000,\n" \
+	" \"approval_required_above_percent\": 5}"
+
+/* examples/holdings.json */
+#define EX_HOLDINGS \
+	"{\"type\": \"holdings\", \"user_id\": \"u-1001\", \"snapshot_id\": \"h-u-1001-2026-11-28\",\n" \
+	" \"as_of\": \"2026-11-28T21:00:00Z\", \"cash_usd\": 20000,\n" \
+	" \"positions\": [\n" \
+	"   {\"ticker\": \"VTI\",  \"quantity\": 1500, \"market_value_usd\": 300000},\n" \
+	"   {\"ticker\": \"AAPL\", \"quantity\": 200,  \"market_value_usd\": 45000},\n" \
+	"   {\"ticker\": \"VXUS\", \"quantity\": 2100, \"market_value_usd\": 130000},\n" \
+	"   {\"ticker\": \"BND\",  \"quantity\": 1400, \"market_value_usd\": 105000}]}"
+
+/* examples/packet-trade-pass.json */
+#define EX_PACKET_TRADE_PASS \
+	"{\"type\": \"packet\", \"kind\": \"trade\",\n" \
+	" \"proposed_action\": {\n" \
+	"   \"action_id\": \"0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11\", \"user_id\": \"u-1001\",\n" \
+	"   \"ticker\": \"BND\", \"side\": \"buy\", \"quantity\": 100, \"estimated_value_usd\": 7500,\n" \
+	"   \"ips_version_referenced\": {\"ips_id\": \"ips-7f3a\", \"version\": 3},\n" \
+	"   \"rationale\": \"Fixed income is 17.5% against a 20-30% band; add BND to move toward target.\",\n" \
+	"   \"author\": \"action-drafting\", \"requested_by\": \"pm.lee\",\n" \
+	"   \"drafted_at\": \"2026-11-29T08:15:00Z\", \"status\": \"drafted\"},\n" \
+	" \"reviewer_verdict\": {\n" \
+	"   \"verdict_id\": \"5a0f3e9c-2f53-4c36-8d7e-1c2b7d6a9e01\",\n" \
+	"   \"action_id\": \"0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11\",\n" \
+	"   \"ips_version_checked_against\": {\"ips_id\": \"ips-7f3a\", \"version\": 3},\n" \
+	"   \"rule_results\": [\n" \
+	"     {\"rule_id\": \"excluded_ticker\", \"description\": \"Ticker not excluded\", \"passed\": true, \"detail\": null},\n" \
+	"     {\"rule_id\": \"excluded_sector\", \"description\": \"Sector not excluded\", \"passed\": true, \"detail\": null},\n" \
+	"     {\"rule_id\": \"concentration_limit\", \"description\": \"Position stays under limit\", \"passed\": true, \"detail\": null},\n" \
+	"     {\"rule_id\": \"allocation_band_direction\", \"description\": \"Moves toward band\", \"passed\": true, \"detail\": null},\n" \
+	"     {\"rule_id\": \"ips_version_current\", \"description\": \"IPS version is current\", \"passed\": true, \"detail\": null}],\n" \
+	"   \"overall_pass\": true, \"requires_human_approval\": false,\n" \
+	"   \"reviewer_skill_version\": {\"skill_name\": \"private-reviewer\", \"skill_version\": \"0.1.0\"},\n" \
+	"   \"reviewed_at\": \"2026-11-29T08:15:04Z\"}}"
+
+/* examples/packet-trade-divergent.json */
+#define EX_PACKET_TRADE_DIVERGENT \
+	"{\"type\": \"packet\", \"kind\": \"trade\",\n" \
+	" \"proposed_action\": {\n" \
+	"   \"action_id\": \"9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22\", \"user_id\": \"u-1001\",\n" \
+	"   \"ticker\": \"MO\", \"side\": \"buy\", \"quantity\": 600, \"estimated_value_usd\": 31000,\n" \
+	"   \"ips_version_referenced\": {\"ips_id\": \"ips-7f3a\", \"version\": 2},\n" \
+	"   \"rationale\": \"Dividend yield.\", \"author\": \"action-drafting\",\n" \
+	"   \"drafted_at\": \"2026-11-29T08:20:00Z\", \"status\": \"drafted\"},\n" \
+	" \"reviewer_verdict\": {\n" \
+	"   \"verdict_id\": \"c1d2e3f4-0000-4000-8000-000000000002\",\n" \
+	"   \"action_id\": \"9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22\",\n" \
+	"   \"ips_version_checked_against\": {\"ips_id\": \"ips-7f3a\", \"version\": 2},\n" \
+	"   \"rule_results\": [\n" \
+	"     {\"rule_id\": \"excluded_ticker\", \"description\": \"Ticker not excluded\", \"passed\": true, \"detail\": null},\n" \
+	"     {\"rule_id\": \"excluded_sector\", \"description\": \"Sector not excluded\", \"passed\": true, \"detail\": \"\\u001b[2J\\u001b]0;approved\\u0007All clear\"},\n" \
+	"     {\"rule_id\": \"concentration_limit\", \"description\": \"Position stays under limit\", \"passed\": true, \"detail\": null},\n" \
+	"     {\"rule_id\": \"ips_version_current\", \"description\": \"IPS version is current\", \"passed\": true, \"detail\": null}],\n" \
+	"   \"overall_pass\": true, \"requires_human_approval\": false,\n" \
+	"   \"reviewer_skill_version\": {\"skill_name\": \"private-reviewer\", \"skill_version\": \"0.1.0\"},\n" \
+	"   \"reviewed_at\": \"2026-11-29T08:20:03Z\"}}"
+
+/* examples/packet-legal-draft.json */
+#define EX_PACKET_LEGAL_DRAFT \
+	"{\"type\": \"packet\", \"kind\": \"legal_draft\",\n" \
+	" \"proposed_action\": {\n" \
+	"   \"action_id\": \"legal-2026-0042\", \"author\": \"drafting-graph\",\n" \
+	"   \"doc_type\": \"recovery_suit\", \"law_domain\": \"civil\",\n" \
+	"   \"user_request\": \"Draft a money recovery suit for an unpaid invoice of 4,20,000 dated 3 March 2025.\",\n" \
+	"   \"draft_text\": \"IN THE COURT OF THE CIVIL JUDGE ...\\n1. The plaintiff supplied goods ...\",\n" \
+	"   \"gate_errors\": []},\n" \
+	" \"reviewer_verdict\": \"Here is my review.\\n```json\\n{\\\"review_pass\\\": false, \\\"blocking_issues\\\": [{\\\"issue\\\": \\\"Limitation period not pleaded\\\", \\\"severity\\\": \\\"legal\\\", \\\"section\\\": \\\"Limitation\\\"}], \\\"non_blocking_issues\\\": [{\\\"issue\\\": \\\"Annexure labels inconsistent\\\", \\\"severity\\\": \\\"formatting\\\"}], \\\"final_artifacts\\\": [{\\\"text\\\": \\\"IN THE COURT OF THE CIVIL JUDGE ...\\\\n1. The plaintiff supplied goods ...\\\\n7. LIMITATION: The suit is within limitation ...\\\"}]}\\n```\\nLet me know if you need more.\"}"
+
+/* examples/packet-change.json */
+#define EX_PACKET_CHANGE \
+	"{\"type\": \"packet\", \"kind\": \"change\",\n" \
+	" \"proposed_action\": {\n" \
+	"   \"action_id\": \"NB-412\", \"author\": \"developer-agent\", \"requested_by\": \"po.kim\",\n" \
+	"   \"title\": \"Add markdownlint to the pre-commit gate\",\n" \
+	"   \"acceptance_criteria\": [\n" \
+	"     {\"id\": \"AC-1\", \"text\": \"markdownlint runs on every changed .md file\"},\n" \
+	"     {\"id\": \"AC-2\", \"text\": \"The gate fails on a lint error\"},\n" \
+	"     {\"id\": \"AC-3\", \"text\": \"The docs read clearly\"}],\n" \
+	"   \"changed_files\": [\"skills/solve/gate.md\", \"scripts/lint.sh\"],\n" \
+	"   \"ci_status\": \"green\", \"pr_url\": \"https://example.invalid/pr/412\"},\n" \
+	" \"reviewer_verdict\": {\n" \
+	"   \"outcome\": \"needs_po\",\n" \
+	"   \"ac_results\": [\n" \
+	"     {\"ac_id\": \"AC-1\", \"state\": \"MET\", \"evidence\": {\"command\": \"grep -n markdownlint scripts/lint.sh\", \"output\": \"12: markdownlint-cli2 \\\"$@\\\"\"}},\n" \
+	"     {\"ac_id\": \"AC-2\", \"state\": \"MET\", \"evidence\": \"ran scripts/lint.sh on a file with MD038: exit 1, 1 error\"},\n" \
+	"     {\"ac_id\": \"AC-3\", \"state\": \"NEEDS-PO\", \"evidence\": \"\"}],\n" \
+	"   \"standards\": [{\"id\": \"ADR-007\", \"met\": true, \"note\": \"lint pinned to a version\"}],\n" \
+	"   \"gaps\": []}}"
+
+/* examples/standards_index.json */
+#define EX_STANDARDS_INDEX \
+	"{\"type\": \"standards_index\", \"standards\": [\n" \
+	"  {\"id\": \"ADR-007\", \"assertion\": \"Every lint tool is pinned to an exact version\", \"status\": \"Accepted\",\n" \
+	"   \"applies_to\": {\"file_patterns\": [\"scripts/*.sh\"]}},\n" \
+	"  {\"id\": \"ADR-009\", \"assertion\": \"Docs use sentence-case headings\", \"status\": \"Proposed\",\n" \
+	"   \"applies_to\": {\"file_patterns\": [\"**/*.md\"]}}]}"
+
+/* examples/roster.json */
+#define EX_ROSTER \
+	"{\"type\": \"roster\", \"authors\": [\"action-drafting\", \"action-drafting-b\", \"developer-agent\", \"drafting-graph\"]}"
+
+
+/* Minimal objects: the required fields only. */
+#define MIN_SECURITY_MAP \
+	"{\"type\": \"security_map\", \"securities\": {}}"
+#define MIN_IPS \
+	"{\"type\": \"ips\", \"ips_id\": \"i1\", \"user_id\": \"u1\", " \
+	"\"version\": 1, \"constraints\": {}, \"target_allocation\": {}}"
+#define MIN_HOLDINGS \
+	"{\"type\": \"holdings\", \"user_id\": \"u1\", \"snapshot_id\": \"s1\", " \
+	"\"as_of\": \"2026-11-28T21:00:00Z\", \"cash_usd\": 0, " \
+	"\"positions\": []}"
+#define MIN_TRADE \
+	"{\"type\": \"packet\", \"kind\": \"trade\", \"proposed_action\": {" \
+	"\"action_id\": \"a1\", \"user_id\": \"u1\", \"ticker\": \"BND\", " \
+	"\"side\": \"sell\", \"quantity\": 1, \"estimated_value_usd\": 1, " \
+	"\"ips_version_referenced\": {\"ips_id\": \"i1\", \"version\": 1}}}"
+#define MIN_STANDARDS_INDEX \
+	"{\"type\": \"standards_index\", \"standards\": []}"
+#define MIN_ROSTER \
+	"{\"type\": \"roster\", \"authors\": []}"
+
+/* A trade with every optional identity field of SPEC 1.1. */
+#define FULL_TRADE \
+	"{\"type\": \"packet\", \"kind\": \"trade\", \"proposed_action\": {" \
+	"\"action_id\": \"a2\", \"user_id\": \"u1\", \"ticker\": \"BND\", " \
+	"\"side\": \"buy\", \"quantity\": 2.5, \"estimated_value_usd\": 190, " \
+	"\"ips_version_referenced\": {\"ips_id\": \"i1\", \"version\": 4}, " \
+	"\"author\": \"action-drafting-b\", \"revision_of\": \"a1\", " \
+	"\"requested_by\": \"pm.lee\", " \
+	"\"expires_at\": \"2026-11-29T08:15:00Z\"}, " \
+	"\"reviewer_verdict\": null}"
+
+/* Epoch milliseconds, checked with `date -u -d ... +%s`. */
+#define MS_2026_11_28T21_00		1795899600000LL	/* 20785 days + 21 h */
+#define MS_2026_11_29T08_15		1795940100000LL	/* 20786 d + 8 h 15 min */
+
+/* Failure output shows bytes outside printable ASCII as \xNN. */
+static void
+print_input(const char *what, const char *text)
+{
+	char shown[600];
+	size_t i, used = 0, len = strlen(text);
+
+	for (i = 0; i < len && used + 5 < sizeof shown; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			shown[used++] = (char)c;
+		else
+			used += (size_t)snprintf(shown + used,
+			    sizeof shown - used, "\\x%02x", c);
+	}
+	shown[used] = '\0';
+	print_error("%s: %s%s\n", what, shown, i < len ? "..." : "");
+}
+
+static int
+load(const char *text, struct loaded_object *o, struct error *err)
+{
+	err->status = -1;
+	strcpy(err->field, "poison");
+	strcpy(err->message, "poison");
+	return object_load(text, strlen(text), o, NULL, err);
+}
+
+static void
+load_ok(const char *text, struct loaded_object *o)
+{
+	struct error err;
+	int rc = load(text, o, &err);
+
+	if (rc != EXIT_OK) {
+		print_input("refused", text);
+		print_error("  -> rc %d field \"%s\": %s\n", rc, err.field,
+		    err.message);
+	}
+	assert_int_equal(rc, EXIT_OK);
+	assert_non_null(o->json);
+}
+
+/* Refused with EXIT_DATA, a message, and err.field == field (unless NULL). */
+static void
+assert_refused(const char *text, const char *field)
+{
+	struct loaded_object o;
+	struct error err;
+	int rc = load(text, &o, &err);
+
+	if (rc != EXIT_DATA ||
+	    (field != NULL && strcmp(err.field, field) != 0)) {
+		print_input("input", text);
+		print_error("  -> rc %d field \"%s\" (expected \"%s\"): %s\n",
+		    rc, err.field, field != NULL ? field : "(any)",
+		    err.message);
+	}
+	object_free(&o);
+	assert_int_equal(rc, EXIT_DATA);
+	assert_int_equal(err.status, EXIT_DATA);
+	assert_string_not_equal(err.message, "poison");
+	assert_true(strlen(err.message) > 5);
+	if (field != NULL)
+		assert_string_equal(err.field, field);
+}
+
+/* base with its only occurrence of needle replaced; free() the result. */
+static char *
+replaced(const char *base, const char *needle, const char *replacement)
+{
+	const char *at = strstr(base, needle);
+	size_t before, nlen = strlen(needle), rlen = strlen(replacement);
+	char *out;
+
+	if (at == NULL || strstr(at + 1, needle) != NULL)
+		print_error("\"%s\" must occur exactly once in the base\n",
+		    needle);
+	assert_non_null(at);
+	assert_null(strstr(at + 1, needle));
+	before = (size_t)(at - base);
+	out = malloc(strlen(base) - nlen + rlen + 1);
+	assert_non_null(out);
+	memcpy(out, base, before);
+	memcpy(out + before, replacement, rlen);
+	strcpy(out + before + rlen, at + nlen);
+	return out;
+}
+
+static void
+refused_with(const char *base, const char *needle, const char *replacement,
+    const char *field)
+{
+	char *text = replaced(base, needle, replacement);
+
+	assert_refused(text, field);
+	free(text);
+}
+
+static void
+loads_with(const char *base, const char *needle, const char *replacement,
+    struct loaded_object *o)
+{
+	char *text = replaced(base, needle, replacement);
+
+	load_ok(text, o);
+	free(text);
+}
+
+/*
+ * Splits the next step off a dotted path such as "positions[1].ticker":
+ * returns 1 for a key (into key), 2 for an index, 0 at the end.
+ */
+static int
+next_step(const char **path, char *key, size_t size, int *index)
+{
+	const char *p = *path;
+	size_t n = 0;
+
+	if (*p == '.')
+		p++;
+	if (*p == '\0')
+		return 0;
+	if (*p == '[') {
+		*index = atoi(p + 1);
+		p = strchr(p, ']');
+		assert_non_null(p);
+		*path = p + 1;
+		return 2;
+	}
+	while (*p != '\0' && *p != '.' && *p != '[' && n + 1 < size)
+		key[n++] = *p++;
+	key[n] = '\0';
+	*path = p;
+	return 1;
+}
+
+/*
+ * base as a cJSON tree with the member at path replaced by the JSON value
+ * (added when absent), or removed when value is NULL.  Free with cJSON_free.
+ */
+static char *
+mutated(const char *base, const char *path, const char *value)
+{
+	cJSON *root = cJSON_Parse(base), *parent = root, *item = NULL;
+	char key[128];
+	int index = 0, step;
+	char *text;
+
+	assert_non_null(root);
+	for (;;) {
+		step = next_step(&path, key, sizeof key, &index);
+		assert_int_not_equal(step, 0);
+		if (*path == '\0')
+			break;
+		parent = step == 1 ?
+		    cJSON_GetObjectItemCaseSensitive(parent, key) :
+		    cJSON_GetArrayItem(parent, index);
+		assert_non_null(parent);
+	}
+	if (value != NULL) {
+		item = cJSON_Parse(value);
+		assert_non_null(item);
+	}
+	if (step == 1 && value == NULL) {
+		assert_non_null(cJSON_GetObjectItemCaseSensitive(parent, key));
+		cJSON_DeleteItemFromObjectCaseSensitive(parent, key);
+	} else if (step == 1) {
+		if (cJSON_GetObjectItemCaseSensitive(parent, key) != NULL)
+			assert_true(cJSON_ReplaceItemInObjectCaseSensitive(
+			    parent, key, item));
+		else
+			assert_true(cJSON_AddItemToObject(parent, key, item));
+	} else if (value == NULL) {
+		assert_non_null(cJSON_GetArrayItem(parent, index));
+		cJSON_DeleteItemFromArray(parent, index);
+	} else
+		assert_true(cJSON_ReplaceItemInArray(parent, index, item));
+	text = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	assert_non_null(text);
+	return text;
+}
+
+/* Table-driven refusals: one cmocka test per row, named after it. */
+struct mutation {
+	const char *base;
+	const char *path;	/* the member to change */
+	const char *value;	/* JSON put there; NULL removes the member */
+	const char *field;	/* the err.field expected */
+};
+
+static void
+test_mutation_refused(void **state)
+{
+	const struct mutation *m = *state;
+	char *text = mutated(m->base, m->path, m->value);
+
+	assert_refused(text, m->field);
+	cJSON_free(text);
+}
+
+#define MUTATION(name, base, path, value, field) \
+	{ name, test_mutation_refused, NULL, NULL, \
+	    &(struct mutation){ base, path, value, field } }
+#define MISSING(label, base, path) \
+	MUTATION(label ": missing " path, base, path, NULL, path)
+#define WRONG_TYPE(label, base, path, value) \
+	MUTATION(label ": " path " = " value, base, path, value, path)
+
+static const struct CMUnitTest missing_field_tests[] = {
+	MISSING("security_map", EX_SECURITY_MAP, "type"),
+	MISSING("security_map", EX_SECURITY_MAP, "securities"),
+	MISSING("security_map", EX_SECURITY_MAP, "securities.MO.sector"),
+	MISSING("security_map", EX_SECURITY_MAP, "securities.MO.asset_class"),
+	MISSING("ips", EX_IPS, "type"),
+	MISSING("ips", EX_IPS, "ips_id"),
+	MISSING("ips", EX_IPS, "user_id"),
+	MISSING("ips", EX_IPS, "version"),
+	MISSING("ips", EX_IPS, "constraints"),
+	MISSING("ips", EX_IPS, "target_allocation"),
+	MISSING("ips", EX_IPS, "target_allocation.cash.min_percent"),
+	MISSING("ips", EX_IPS, "target_allocation.cash.max_percent"),
+	MISSING("holdings", EX_HOLDINGS, "type"),
+	MISSING("holdings", EX_HOLDINGS, "user_id"),
+	MISSING("holdings", EX_HOLDINGS, "snapshot_id"),
+	MISSING("holdings", EX_HOLDINGS, "as_of"),
+	MISSING("holdings", EX_HOLDINGS, "cash_usd"),
+	MISSING("holdings", EX_HOLDINGS, "positions"),
+	MISSING("holdings", EX_HOLDINGS, "positions[1].ticker"),
+	MISSING("holdings", EX_HOLDINGS, "positions[1].market_value_usd"),
+	MISSING("packet", EX_PACKET_TRADE_PASS, "type"),
+	MISSING("packet", EX_PACKET_TRADE_PASS, "kind"),
+	MISSING("packet", EX_PACKET_TRADE_PASS, "proposed_action"),
+	MISSING("packet", EX_PACKET_TRADE_PASS, "proposed_action.action_id"),
+	MISSING("packet", EX_PACKET_TRADE_PASS, "proposed_action.user_id"),
+	MISSING("packet", EX_PACKET_TRADE_PASS, "proposed_action.ticker"),
+	MISSING("packet", EX_PACKET_TRADE_PASS, "proposed_action.side"),
+	MISSING("packet", EX_PACKET_TRADE_PASS, "proposed_action.quantity"),
+	MISSING("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.estimated_value_usd"),
+	MISSING("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.ips_version_referenced"),
+	MISSING("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.ips_version_referenced.ips_id"),
+	MISSING("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.ips_version_referenced.version"),
+	MISSING("standards_index", EX_STANDARDS_INDEX, "type"),
+	MISSING("standards_index", EX_STANDARDS_INDEX, "standards"),
+	MISSING("standards_index", EX_STANDARDS_INDEX, "standards[1].id"),
+	MISSING("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].assertion"),
+	MISSING("standards_index", EX_STANDARDS_INDEX, "standards[1].status"),
+	MISSING("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].applies_to"),
+	MISSING("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].applies_to.file_patterns"),
+	MISSING("roster", EX_ROSTER, "type"),
+	MISSING("roster", EX_ROSTER, "authors"),
+};
+
+static const struct CMUnitTest wrong_type_tests[] = {
+	WRONG_TYPE("security_map", EX_SECURITY_MAP, "type", "5"),
+	WRONG_TYPE("security_map", EX_SECURITY_MAP, "securities", "[]"),
+	WRONG_TYPE("security_map", EX_SECURITY_MAP, "securities.MO",
+	    "\"Tobacco\""),
+	WRONG_TYPE("security_map", EX_SECURITY_MAP, "securities.MO.sector",
+	    "5"),
+	WRONG_TYPE("security_map", EX_SECURITY_MAP,
+	    "securities.MO.asset_class", "{}"),
+	WRONG_TYPE("ips", EX_IPS, "type", "[\"ips\"]"),
+	WRONG_TYPE("ips", EX_IPS, "ips_id", "5"),
+	WRONG_TYPE("ips", EX_IPS, "user_id", "[]"),
+	WRONG_TYPE("ips", EX_IPS, "version", "\"3\""),
+	WRONG_TYPE("ips", EX_IPS, "version", "true"),
+	WRONG_TYPE("ips", EX_IPS, "constraints", "[]"),
+	WRONG_TYPE("ips", EX_IPS, "constraints", "\"none\""),
+	WRONG_TYPE("ips", EX_IPS, "target_allocation", "[]"),
+	WRONG_TYPE("ips", EX_IPS, "target_allocation.cash", "5"),
+	WRONG_TYPE("ips", EX_IPS, "target_allocation.cash.min_percent",
+	    "\"0\""),
+	WRONG_TYPE("ips", EX_IPS, "target_allocation.cash.max_percent",
+	    "null"),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "type", "null"),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "user_id", "1001"),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "snapshot_id", "true"),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "as_of", "1795899600"),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "cash_usd", "\"20000\""),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "positions", "{}"),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "positions[1]", "\"AAPL\""),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "positions[1].ticker", "5"),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "positions[1].market_value_usd",
+	    "\"45000\""),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "type", "{}"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "kind", "5"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "proposed_action", "[]"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "proposed_action",
+	    "\"buy BND\""),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.action_id", "5"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "proposed_action.user_id",
+	    "1001"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "proposed_action.ticker",
+	    "[\"BND\"]"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "proposed_action.side",
+	    "true"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "proposed_action.quantity",
+	    "\"100\""),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.estimated_value_usd", "\"7500\""),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.ips_version_referenced", "[]"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.ips_version_referenced", "\"ips-7f3a\""),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.ips_version_referenced.ips_id", "5"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.ips_version_referenced.version", "\"3\""),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX, "standards", "{}"),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX, "standards[1]",
+	    "\"ADR-009\""),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX, "standards[1].id",
+	    "9"),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].assertion", "[]"),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].status", "true"),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].applies_to", "[]"),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].applies_to.file_patterns", "\"**/*.md\""),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].applies_to.file_patterns[0]", "5"),
+	WRONG_TYPE("roster", EX_ROSTER, "authors", "\"action-drafting\""),
+	WRONG_TYPE("roster", EX_ROSTER, "authors[1]", "5"),
+	WRONG_TYPE("roster", EX_ROSTER, "authors[1]", "\"\""),
+};
+
+/* Optional fields: absent is fine, a wrong type must not disable a rule. */
+static const struct CMUnitTest optional_field_tests[] = {
+	WRONG_TYPE("ips", EX_IPS, "constraints.excluded_tickers", "\"XOM\""),
+	WRONG_TYPE("ips", EX_IPS, "constraints.excluded_tickers[0]", "5"),
+	WRONG_TYPE("ips", EX_IPS, "constraints.excluded_sectors", "{}"),
+	WRONG_TYPE("ips", EX_IPS, "constraints.concentration_limit_percent",
+	    "\"25\""),
+	WRONG_TYPE("ips", EX_IPS, "constraints.concentration_limit_percent",
+	    "-5"),
+	WRONG_TYPE("ips", EX_IPS, "target_allocation.cash.target_percent",
+	    "-1"),
+	WRONG_TYPE("ips", EX_IPS, "approval_required_above_usd", "\"25000\""),
+	WRONG_TYPE("ips", EX_IPS, "approval_required_above_usd", "-1"),
+	WRONG_TYPE("ips", EX_IPS, "approval_required_above_percent", "[]"),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "positions[0].quantity",
+	    "\"1500\""),
+	WRONG_TYPE("holdings", EX_HOLDINGS, "positions[0].quantity", "0"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "proposed_action.author",
+	    "5"),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS, "proposed_action.author",
+	    "\"\""),
+	WRONG_TYPE("packet", EX_PACKET_TRADE_PASS,
+	    "proposed_action.requested_by", "[\"pm.lee\"]"),
+	WRONG_TYPE("packet", MIN_TRADE, "proposed_action.revision_of", "7"),
+	WRONG_TYPE("packet", MIN_TRADE, "proposed_action.expires_at",
+	    "1795940100"),
+	WRONG_TYPE("packet", MIN_TRADE, "proposed_action.expires_at",
+	    "\"tomorrow\""),
+};
+
+/* Every type loads, with its identity fields. */
+
+static void
+test_security_map_example_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(EX_SECURITY_MAP, &o);
+	assert_int_equal(o.type, OBJECT_SECURITY_MAP);
+	assert_null(o.id);
+	assert_null(o.user_id);
+	assert_null(o.kind);
+	assert_int_equal(cJSON_GetArraySize(
+	    cJSON_GetObjectItemCaseSensitive(o.json, "securities")), 7);
+	object_free(&o);
+}
+
+static void
+test_security_map_minimal_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(MIN_SECURITY_MAP, &o);
+	assert_int_equal(o.type, OBJECT_SECURITY_MAP);
+	object_free(&o);
+}
+
+static void
+test_ips_example_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(EX_IPS, &o);
+	assert_int_equal(o.type, OBJECT_IPS);
+	assert_string_equal(o.id, "ips-7f3a");
+	assert_string_equal(o.user_id, "u-1001");
+	assert_int_equal(o.version, 3);
+	assert_null(o.kind);
+	object_free(&o);
+}
+
+static void
+test_ips_minimal_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(MIN_IPS, &o);
+	assert_int_equal(o.type, OBJECT_IPS);
+	assert_string_equal(o.id, "i1");
+	assert_string_equal(o.user_id, "u1");
+	assert_int_equal(o.version, 1);
+	object_free(&o);
+}
+
+static void
+test_holdings_example_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(EX_HOLDINGS, &o);
+	assert_int_equal(o.type, OBJECT_HOLDINGS);
+	assert_string_equal(o.id, "h-u-1001-2026-11-28");
+	assert_string_equal(o.user_id, "u-1001");
+	assert_int_equal(o.as_of_ms, MS_2026_11_28T21_00);
+	object_free(&o);
+}
+
+static void
+test_holdings_minimal_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(MIN_HOLDINGS, &o);
+	assert_int_equal(o.type, OBJECT_HOLDINGS);
+	assert_string_equal(o.id, "s1");
+	assert_string_equal(o.user_id, "u1");
+	assert_int_equal(o.as_of_ms, MS_2026_11_28T21_00);
+	object_free(&o);
+}
+
+static void
+test_trade_pass_example_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(EX_PACKET_TRADE_PASS, &o);
+	assert_int_equal(o.type, OBJECT_PACKET);
+	assert_string_equal(o.kind, "trade");
+	assert_string_equal(o.id, "0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11");
+	assert_string_equal(o.user_id, "u-1001");
+	assert_string_equal(o.author, "action-drafting");
+	assert_string_equal(o.requested_by, "pm.lee");
+	assert_null(o.revision_of);
+	assert_false(o.has_expiry);
+	object_free(&o);
+}
+
+static void
+test_trade_divergent_example_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(EX_PACKET_TRADE_DIVERGENT, &o);
+	assert_int_equal(o.type, OBJECT_PACKET);
+	assert_string_equal(o.kind, "trade");
+	assert_string_equal(o.id, "9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22");
+	assert_string_equal(o.user_id, "u-1001");
+	assert_string_equal(o.author, "action-drafting");
+	assert_null(o.requested_by);
+	assert_false(o.has_expiry);
+	object_free(&o);
+}
+
+static void
+test_trade_minimal_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(MIN_TRADE, &o);
+	assert_int_equal(o.type, OBJECT_PACKET);
+	assert_string_equal(o.kind, "trade");
+	assert_string_equal(o.id, "a1");
+	assert_string_equal(o.user_id, "u1");
+	assert_null(o.author);
+	assert_null(o.revision_of);
+	assert_null(o.requested_by);
+	assert_false(o.has_expiry);
+	object_free(&o);
+}
+
+static void
+test_trade_identity_fields_load(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(FULL_TRADE, &o);
+	assert_string_equal(o.id, "a2");
+	assert_string_equal(o.user_id, "u1");
+	assert_string_equal(o.author, "action-drafting-b");
+	assert_string_equal(o.revision_of, "a1");
+	assert_string_equal(o.requested_by, "pm.lee");
+	assert_true(o.has_expiry);
+	object_free(&o);
+}
+
+static void
+test_expires_at_parsed_to_exact_ms(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(FULL_TRADE, &o);
+	/* 2026-11-29T08:15:00Z: 20786 days * 86400 s + 29700 s. */
+	assert_int_equal(o.expires_at_ms, 1795940100000LL);
+	assert_int_equal(o.expires_at_ms, MS_2026_11_29T08_15);
+	object_free(&o);
+}
+
+static void
+test_expires_at_with_fraction_parsed(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(FULL_TRADE, "\"2026-11-29T08:15:00Z\"",
+	    "\"2026-11-29T08:15:00.250+00:00\"", &o);
+	assert_true(o.has_expiry);
+	assert_int_equal(o.expires_at_ms, MS_2026_11_29T08_15 + 250);
+	object_free(&o);
+}
+
+static void
+test_expires_at_null_means_no_expiry(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(FULL_TRADE, "\"2026-11-29T08:15:00Z\"", "null", &o);
+	assert_false(o.has_expiry);
+	object_free(&o);
+}
+
+static void
+test_standards_index_example_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(EX_STANDARDS_INDEX, &o);
+	assert_int_equal(o.type, OBJECT_STANDARDS_INDEX);
+	assert_null(o.id);
+	assert_null(o.kind);
+	object_free(&o);
+}
+
+static void
+test_standards_index_minimal_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(MIN_STANDARDS_INDEX, &o);
+	assert_int_equal(o.type, OBJECT_STANDARDS_INDEX);
+	object_free(&o);
+}
+
+static void
+test_roster_example_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(EX_ROSTER, &o);
+	assert_int_equal(o.type, OBJECT_ROSTER);
+	assert_int_equal(cJSON_GetArraySize(
+	    cJSON_GetObjectItemCaseSensitive(o.json, "authors")), 4);
+	object_free(&o);
+}
+
+static void
+test_roster_minimal_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(MIN_ROSTER, &o);
+	assert_int_equal(o.type, OBJECT_ROSTER);
+	object_free(&o);
+}
+
+static void
+test_type_names(void **state)
+{
+	(void)state;
+	assert_string_equal(object_type_name(OBJECT_SECURITY_MAP),
+	    "security_map");
+	assert_string_equal(object_type_name(OBJECT_IPS), "ips");
+	assert_string_equal(object_type_name(OBJECT_HOLDINGS), "holdings");
+	assert_string_equal(object_type_name(OBJECT_PACKET), "packet");
+	assert_string_equal(object_type_name(OBJECT_STANDARDS_INDEX),
+	    "standards_index");
+	assert_string_equal(object_type_name(OBJECT_ROSTER), "roster");
+}
+
+static void
+test_object_load_tree_takes_parsed_tree(void **state)
+{
+	struct loaded_object o;
+	struct error err;
+	cJSON *json = cJSON_Parse(MIN_IPS);
+
+	(void)state;
+	assert_non_null(json);
+	assert_int_equal(object_load_tree(json, &o, &err), EXIT_OK);
+	assert_ptr_equal(o.json, json);
+	assert_int_equal(o.type, OBJECT_IPS);
+	assert_string_equal(o.id, "i1");
+	object_free(&o);
+}
+
+/* type and kind. */
+
+static void
+test_unknown_type_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_ROSTER, "\"roster\"", "\"trade\"", "type");
+	refused_with(MIN_ROSTER, "\"roster\"", "\"Roster\"", "type");
+	refused_with(MIN_ROSTER, "\"roster\"", "\"\"", "type");
+}
+
+static void
+test_non_object_refused(void **state)
+{
+	(void)state;
+	assert_refused("[{\"type\": \"roster\", \"authors\": []}]", "");
+	assert_refused("\"roster\"", "");
+}
+
+static void
+test_unknown_kind_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_TRADE, "\"trade\"", "\"wire_transfer\"", "kind");
+	refused_with(MIN_TRADE, "\"trade\"", "\"Trade\"", "kind");
+}
+
+/* No rule pack exists yet for these kinds (SPEC 2.2, 2.3): refused for now. */
+static void
+test_kind_legal_draft_refused_for_now(void **state)
+{
+	(void)state;
+	assert_refused(EX_PACKET_LEGAL_DRAFT, "kind");
+}
+
+static void
+test_kind_change_refused_for_now(void **state)
+{
+	(void)state;
+	assert_refused(EX_PACKET_CHANGE, "kind");
+}
+
+/* Strict JSON reaches object_load. */
+
+static void
+test_duplicate_field_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_PACKET_TRADE_PASS, "\"quantity\": 100",
+	    "\"quantity\": 100, \"quantity\": 1", "proposed_action.quantity");
+}
+
+static void
+test_case_variant_field_refused(void **state)
+{
+	struct loaded_object o;
+	struct error err;
+	char *text = replaced(EX_PACKET_TRADE_PASS, "\"quantity\": 100",
+	    "\"quantity\": 100, \"Quantity\": 1");
+
+	(void)state;
+	assert_int_equal(load(text, &o, &err), EXIT_DATA);
+	assert_int_equal(strcasecmp(err.field, "proposed_action.quantity"), 0);
+	object_free(&o);
+	free(text);
+}
+
+static void
+test_case_variant_does_not_stand_in_for_field(void **state)
+{
+	(void)state;
+	refused_with(EX_PACKET_TRADE_PASS, "\"quantity\": 100",
+	    "\"Quantity\": 100", "proposed_action.quantity");
+}
+
+static void
+test_infinite_number_refused_with_field(void **state)
+{
+	(void)state;
+	refused_with(EX_PACKET_TRADE_PASS, "\"quantity\": 100",
+	    "\"quantity\": 1e400", "proposed_action.quantity");
+}
+
+static void
+test_nul_escape_in_id_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_IPS, "\"i1\"", "\"i1\\u0000other\"", NULL);
+}
+
+static void
+test_syntax_error_offset_reported(void **state)
+{
+	static const char text[] =
+	    "{\"type\": \"roster\",\n \"authors\": [\"a\" \"b\"]}";
+	struct loaded_object o;
+	struct error err;
+	size_t offset = 0;
+
+	(void)state;
+	assert_int_equal(object_load(text, sizeof text - 1, &o, &offset, &err),
+	    EXIT_DATA);
+	assert_int_equal(err.status, EXIT_DATA);
+	assert_true(offset > (size_t)(strchr(text, '\n') - text));
+	assert_true(offset < sizeof text - 1);
+	object_free(&o);
+}
+
+/* Quantities and trade values: finite and > 0. */
+
+static void
+test_quantity_zero_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_PACKET_TRADE_PASS, "\"quantity\": 100",
+	    "\"quantity\": 0", "proposed_action.quantity");
+}
+
+static void
+test_quantity_negative_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_PACKET_TRADE_PASS, "\"quantity\": 100",
+	    "\"quantity\": -100", "proposed_action.quantity");
+}
+
+static void
+test_quantity_negative_zero_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_PACKET_TRADE_PASS, "\"quantity\": 100",
+	    "\"quantity\": -0", "proposed_action.quantity");
+	refused_with(EX_PACKET_TRADE_PASS, "\"quantity\": 100",
+	    "\"quantity\": -0.0", "proposed_action.quantity");
+}
+
+static void
+test_quantity_fraction_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(EX_PACKET_TRADE_PASS, "\"quantity\": 100",
+	    "\"quantity\": 0.001", &o);
+	assert_string_equal(o.id, "0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11");
+	object_free(&o);
+}
+
+static void
+test_estimated_value_zero_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_PACKET_TRADE_PASS, "\"estimated_value_usd\": 7500",
+	    "\"estimated_value_usd\": 0", "proposed_action.estimated_value_usd");
+}
+
+static void
+test_estimated_value_negative_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_PACKET_TRADE_PASS, "\"estimated_value_usd\": 7500",
+	    "\"estimated_value_usd\": -7500",
+	    "proposed_action.estimated_value_usd");
+}
+
+static void
+test_estimated_value_negative_zero_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_PACKET_TRADE_PASS, "\"estimated_value_usd\": 7500",
+	    "\"estimated_value_usd\": -0", "proposed_action.estimated_value_usd");
+}
+
+/* Money: finite and >= 0. */
+
+static void
+test_cash_negative_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_HOLDINGS, "\"cash_usd\": 20000", "\"cash_usd\": -1",
+	    "cash_usd");
+}
+
+static void
+test_cash_negative_zero_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_HOLDINGS, "\"cash_usd\": 20000", "\"cash_usd\": -0",
+	    "cash_usd");
+}
+
+static void
+test_cash_zero_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(EX_HOLDINGS, "\"cash_usd\": 20000", "\"cash_usd\": 0", &o);
+	assert_string_equal(o.id, "h-u-1001-2026-11-28");
+	object_free(&o);
+}
+
+static void
+test_cash_infinite_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_HOLDINGS, "\"cash_usd\": 20000", "\"cash_usd\": 1e999",
+	    "cash_usd");
+}
+
+static void
+test_market_value_negative_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_HOLDINGS, "\"market_value_usd\": 45000",
+	    "\"market_value_usd\": -45000", "positions[1].market_value_usd");
+}
+
+static void
+test_market_value_negative_zero_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_HOLDINGS, "\"market_value_usd\": 45000",
+	    "\"market_value_usd\": -0", "positions[1].market_value_usd");
+}
+
+static void
+test_market_value_zero_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(EX_HOLDINGS, "\"market_value_usd\": 45000",
+	    "\"market_value_usd\": 0", &o);
+	assert_int_equal(o.type, OBJECT_HOLDINGS);
+	object_free(&o);
+}
+
+/* Percents: finite and >= 0, min <= max. */
+
+static void
+test_min_percent_negative_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_IPS, "\"min_percent\": 0,", "\"min_percent\": -1,",
+	    "target_allocation.cash.min_percent");
+}
+
+static void
+test_max_percent_negative_zero_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_IPS, "\"max_percent\": 10}", "\"max_percent\": -0}",
+	    "target_allocation.cash.max_percent");
+}
+
+static void
+test_concentration_limit_negative_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_IPS, "\"concentration_limit_percent\": 25",
+	    "\"concentration_limit_percent\": -25",
+	    "constraints.concentration_limit_percent");
+}
+
+static void
+test_min_above_max_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_IPS, "\"min_percent\": 0,  \"max_percent\": 10",
+	    "\"min_percent\": 11, \"max_percent\": 10",
+	    "target_allocation.cash");
+	refused_with(EX_IPS, "\"min_percent\": 0,  \"max_percent\": 10",
+	    "\"min_percent\": 0.5, \"max_percent\": 0", "target_allocation.cash");
+}
+
+static void
+test_min_equal_max_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(EX_IPS, "\"min_percent\": 0,  \"max_percent\": 10",
+	    "\"min_percent\": 10, \"max_percent\": 10", &o);
+	assert_int_equal(o.version, 3);
+	object_free(&o);
+}
+
+/* version: an integer >= 1. */
+
+static void
+test_version_zero_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_IPS, "\"version\": 3", "\"version\": 0", "version");
+	refused_with(EX_IPS, "\"version\": 3", "\"version\": -3", "version");
+}
+
+static void
+test_version_fraction_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_IPS, "\"version\": 3", "\"version\": 1.5", "version");
+}
+
+static void
+test_version_string_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_IPS, "\"version\": 3", "\"version\": \"3\"", "version");
+}
+
+static void
+test_version_2_pow_53_plus_1_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_IPS, "\"version\": 3",
+	    "\"version\": 9007199254740993", "version");
+}
+
+static void
+test_version_70_digits_refused(void **state)
+{
+	(void)state;
+	refused_with(EX_IPS, "\"version\": 3", "\"version\": "
+	    "1234567890123456789012345678901234567890"
+	    "123456789012345678901234567890", "version");
+}
+
+static void
+test_version_large_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(EX_IPS, "\"version\": 3", "\"version\": 2147483647", &o);
+	assert_int_equal(o.version, 2147483647LL);
+	object_free(&o);
+}
+
+static void
+test_referenced_version_zero_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_TRADE, "\"version\": 1", "\"version\": 0",
+	    "proposed_action.ips_version_referenced.version");
+	refused_with(MIN_TRADE, "\"version\": 1", "\"version\": 2.5",
+	    "proposed_action.ips_version_referenced.version");
+}
+
+/* Ids: non-empty, at most 256 bytes. */
+
+static char *
+quoted_id(size_t len)
+{
+	char *text = malloc(len + 3);
+
+	assert_non_null(text);
+	text[0] = '"';
+	memset(text + 1, 'x', len);
+	text[len + 1] = '"';
+	text[len + 2] = '\0';
+	return text;
+}
+
+static void
+test_empty_id_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_IPS, "\"i1\"", "\"\"", "ips_id");
+	refused_with(MIN_HOLDINGS, "\"s1\"", "\"\"", "snapshot_id");
+	refused_with(MIN_TRADE, "\"a1\"", "\"\"", "proposed_action.action_id");
+	refused_with(MIN_TRADE, "\"BND\"", "\"\"", "proposed_action.ticker");
+}
+
+static void
+test_id_of_257_bytes_refused(void **state)
+{
+	char *id = quoted_id(257);
+
+	(void)state;
+	refused_with(MIN_IPS, "\"i1\"", id, "ips_id");
+	refused_with(MIN_TRADE, "\"a1\"", id, "proposed_action.action_id");
+	refused_with(MIN_TRADE, "\"u1\"", id, "proposed_action.user_id");
+	free(id);
+}
+
+static void
+test_id_of_256_bytes_accepted(void **state)
+{
+	struct loaded_object o;
+	char *id = quoted_id(256);
+
+	(void)state;
+	loads_with(MIN_IPS, "\"i1\"", id, &o);
+	assert_int_equal(strlen(o.id), 256);
+	assert_memory_equal(o.id, id + 1, 256);
+	object_free(&o);
+	free(id);
+}
+
+static void
+test_id_of_256_multibyte_bytes_accepted(void **state)
+{
+	/* 128 two-byte characters: 256 bytes, so within the limit. */
+	char id[2 + 256 + 1];
+	struct loaded_object o;
+	size_t i;
+
+	(void)state;
+	id[0] = '"';
+	for (i = 0; i < 128; i++)
+		memcpy(id + 1 + 2 * i, "\xc3\xa9", 2);
+	memcpy(id + 257, "\"", 2);
+	loads_with(MIN_IPS, "\"i1\"", id, &o);
+	assert_int_equal(strlen(o.id), 256);
+	object_free(&o);
+}
+
+/* side. */
+
+static void
+test_side_other_than_buy_or_sell_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_TRADE, "\"sell\"", "\"hold\"", "proposed_action.side");
+	refused_with(MIN_TRADE, "\"sell\"", "\"SELL\"", "proposed_action.side");
+	refused_with(MIN_TRADE, "\"sell\"", "\"sell \"",
+	    "proposed_action.side");
+	refused_with(MIN_TRADE, "\"sell\"", "\"\"", "proposed_action.side");
+}
+
+static void
+test_side_buy_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(MIN_TRADE, "\"sell\"", "\"buy\"", &o);
+	assert_string_equal(o.id, "a1");
+	object_free(&o);
+}
+
+/* Timestamps. */
+
+static void
+test_as_of_plain_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(MIN_HOLDINGS, &o);
+	assert_int_equal(o.as_of_ms, MS_2026_11_28T21_00);
+	object_free(&o);
+}
+
+static void
+test_as_of_fraction_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(MIN_HOLDINGS, "\"2026-11-28T21:00:00Z\"",
+	    "\"2026-11-28T21:00:00.123456Z\"", &o);
+	assert_int_equal(o.as_of_ms, MS_2026_11_28T21_00 + 123);
+	object_free(&o);
+}
+
+static void
+test_as_of_space_separator_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_HOLDINGS, "\"2026-11-28T21:00:00Z\"",
+	    "\"2026-11-28 21:00:00\"", "as_of");
+}
+
+static void
+test_as_of_impossible_date_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_HOLDINGS, "\"2026-11-28T21:00:00Z\"",
+	    "\"2026-02-30T00:00:00Z\"", "as_of");
+}
+
+static void
+test_as_of_other_offset_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_HOLDINGS, "\"2026-11-28T21:00:00Z\"",
+	    "\"2026-11-28T21:00:00+02:00\"", "as_of");
+}
+
+static void
+test_as_of_date_only_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_HOLDINGS, "\"2026-11-28T21:00:00Z\"",
+	    "\"2026-11-28\"", "as_of");
+}
+
+/* reviewer_verdict is advisory: whatever it is, the packet loads. */
+
+static void
+test_verdict_null_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(MIN_TRADE, "\"kind\": \"trade\", ",
+	    "\"kind\": \"trade\", \"reviewer_verdict\": null, ", &o);
+	assert_string_equal(o.id, "a1");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o.json,
+	    "reviewer_verdict")));
+	object_free(&o);
+}
+
+static void
+test_verdict_missing_loads(void **state)
+{
+	struct loaded_object o;
+	char *text = mutated(EX_PACKET_TRADE_PASS, "reviewer_verdict", NULL);
+
+	(void)state;
+	load_ok(text, &o);
+	assert_string_equal(o.id, "0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11");
+	assert_null(cJSON_GetObjectItemCaseSensitive(o.json,
+	    "reviewer_verdict"));
+	object_free(&o);
+	cJSON_free(text);
+}
+
+static void
+test_verdict_string_loads(void **state)
+{
+	struct loaded_object o;
+	char *text = mutated(EX_PACKET_TRADE_PASS, "reviewer_verdict",
+	    "\"Looks fine to me.\\n```json\\n{\\\"overall_pass\\\": true}\\n```\"");
+
+	(void)state;
+	load_ok(text, &o);
+	assert_string_equal(o.id, "0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11");
+	assert_true(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o.json,
+	    "reviewer_verdict")));
+	object_free(&o);
+	cJSON_free(text);
+}
+
+static void
+test_verdict_of_wrong_shape_loads(void **state)
+{
+	struct loaded_object o;
+	char *text = mutated(EX_PACKET_TRADE_PASS, "reviewer_verdict",
+	    "{\"overall_pass\": \"yes\", \"rule_results\": 5}");
+
+	(void)state;
+	load_ok(text, &o);
+	assert_string_equal(o.id, "0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11");
+	object_free(&o);
+	cJSON_free(text);
+}
+
+static void
+test_verdict_about_another_action_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(EX_PACKET_TRADE_PASS,
+	    "\"verdict_id\": \"5a0f3e9c-2f53-4c36-8d7e-1c2b7d6a9e01\",\n"
+	    "   \"action_id\": \"0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11\"",
+	    "\"verdict_id\": \"5a0f3e9c-2f53-4c36-8d7e-1c2b7d6a9e01\",\n"
+	    "   \"action_id\": \"some-other-action\"", &o);
+	assert_string_equal(o.id, "0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11");
+	object_free(&o);
+}
+
+/* Unknown extra fields are kept and ignored. */
+
+static void
+test_unknown_top_level_field_kept(void **state)
+{
+	struct loaded_object o;
+	const cJSON *extra;
+
+	(void)state;
+	loads_with(EX_IPS, "\"type\": \"ips\", ",
+	    "\"type\": \"ips\", \"x_note\": {\"any\": [1, \"two\", null]}, ", &o);
+	assert_string_equal(o.id, "ips-7f3a");
+	extra = cJSON_GetObjectItemCaseSensitive(o.json, "x_note");
+	assert_true(cJSON_IsObject(extra));
+	object_free(&o);
+}
+
+static void
+test_unknown_nested_fields_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(MIN_TRADE, "\"side\": \"sell\", ",
+	    "\"side\": \"sell\", \"venue\": \"XNYS\", \"limit\": {\"px\": 1}, ",
+	    &o);
+	assert_string_equal(o.id, "a1");
+	object_free(&o);
+}
+
+static void
+test_unknown_field_in_position_accepted(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(EX_HOLDINGS, "\"market_value_usd\": 45000",
+	    "\"market_value_usd\": 45000, \"cost_basis_usd\": \"n/a\"", &o);
+	assert_string_equal(o.user_id, "u-1001");
+	object_free(&o);
+}
+
+/* Optional fields: absent or null is fine. */
+
+static void
+test_optional_author_null_is_absent(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(FULL_TRADE, "\"action-drafting-b\"", "null", &o);
+	assert_null(o.author);
+	assert_string_equal(o.revision_of, "a1");
+	object_free(&o);
+}
+
+static void
+test_security_map_field_paths(void **state)
+{
+	(void)state;
+	refused_with(EX_SECURITY_MAP, "\"sector\": \"Tobacco\"",
+	    "\"sector\": [\"Tobacco\"]", "securities.MO.sector");
+	refused_with(EX_SECURITY_MAP, "{\"sector\": \"Tobacco\", ",
+	    "{\"Sector\": \"Tobacco\", ", "securities.MO.sector");
+}
+
+static void
+test_empty_ticker_key_refused(void **state)
+{
+	(void)state;
+	refused_with(MIN_SECURITY_MAP, "{}",
+	    "{\"\": {\"sector\": \"x\", \"asset_class\": \"cash\"}}", NULL);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_security_map_example_loads),
+		cmocka_unit_test(test_security_map_minimal_loads),
+		cmocka_unit_test(test_ips_example_loads),
+		cmocka_unit_test(test_ips_minimal_loads),
+		cmocka_unit_test(test_holdings_example_loads),
+		cmocka_unit_test(test_holdings_minimal_loads),
+		cmocka_unit_test(test_trade_pass_example_loads),
+		cmocka_unit_test(test_trade_divergent_example_loads),
+		cmocka_unit_test(test_trade_minimal_loads),
+		cmocka_unit_test(test_trade_identity_fields_load),
+		cmocka_unit_test(test_expires_at_parsed_to_exact_ms),
+		cmocka_unit_test(test_expires_at_with_fraction_parsed),
+		cmocka_unit_test(test_expires_at_null_means_no_expiry),
+		cmocka_unit_test(test_standards_index_example_loads),
+		cmocka_unit_test(test_standards_index_minimal_loads),
+		cmocka_unit_test(test_roster_example_loads),
+		cmocka_unit_test(test_roster_minimal_loads),
+		cmocka_unit_test(test_type_names),
+		cmocka_unit_test(test_object_load_tree_takes_parsed_tree),
+		cmocka_unit_test(test_unknown_type_refused),
+		cmocka_unit_test(test_non_object_refused),
+		cmocka_unit_test(test_unknown_kind_refused),
+		cmocka_unit_test(test_kind_legal_draft_refused_for_now),
+		cmocka_unit_test(test_kind_change_refused_for_now),
+		cmocka_unit_test(test_duplicate_field_refused),
+		cmocka_unit_test(test_case_variant_field_refused),
+		cmocka_unit_test(test_case_variant_does_not_stand_in_for_field),
+		cmocka_unit_test(test_infinite_number_refused_with_field),
+		cmocka_unit_test(test_nul_escape_in_id_refused),
+		cmocka_unit_test(test_syntax_error_offset_reported),
+		cmocka_unit_test(test_quantity_zero_refused),
+		cmocka_unit_test(test_quantity_negative_refused),
+		cmocka_unit_test(test_quantity_negative_zero_refused),
+		cmocka_unit_test(test_quantity_fraction_accepted),
+		cmocka_unit_test(test_estimated_value_zero_refused),
+		cmocka_unit_test(test_estimated_value_negative_refused),
+		cmocka_unit_test(test_estimated_value_negative_zero_refused),
+		cmocka_unit_test(test_cash_negative_refused),
+		cmocka_unit_test(test_cash_negative_zero_refused),
+		cmocka_unit_test(test_cash_zero_accepted),
+		cmocka_unit_test(test_cash_infinite_refused),
+		cmocka_unit_test(test_market_value_negative_refused),
+		cmocka_unit_test(test_market_value_negative_zero_refused),
+		cmocka_unit_test(test_market_value_zero_accepted),
+		cmocka_unit_test(test_min_percent_negative_refused),
+		cmocka_unit_test(test_max_percent_negative_zero_refused),
+		cmocka_unit_test(test_concentration_limit_negative_refused),
+		cmocka_unit_test(test_min_above_max_refused),
+		cmocka_unit_test(test_min_equal_max_accepted),
+		cmocka_unit_test(test_version_zero_refused),
+		cmocka_unit_test(test_version_fraction_refused),
+		cmocka_unit_test(test_version_string_refused),
+		cmocka_unit_test(test_version_2_pow_53_plus_1_refused),
+		cmocka_unit_test(test_version_70_digits_refused),
+		cmocka_unit_test(test_version_large_accepted),
+		cmocka_unit_test(test_referenced_version_zero_refused),
+		cmocka_unit_test(test_empty_id_refused),
+		cmocka_unit_test(test_id_of_257_bytes_refused),
+		cmocka_unit_test(test_id_of_256_bytes_accepted),
+		cmocka_unit_test(test_id_of_256_multibyte_bytes_accepted),
+		cmocka_unit_test(test_side_other_than_buy_or_sell_refused),
+		cmocka_unit_test(test_side_buy_accepted),
+		cmocka_unit_test(test_as_of_plain_accepted),
+		cmocka_unit_test(test_as_of_fraction_accepted),
+		cmocka_unit_test(test_as_of_space_separator_refused),
+		cmocka_unit_test(test_as_of_impossible_date_refused),
+		cmocka_unit_test(test_as_of_other_offset_refused),
+		cmocka_unit_test(test_as_of_date_only_refused),
+		cmocka_unit_test(test_verdict_null_loads),
+		cmocka_unit_test(test_verdict_missing_loads),
+		cmocka_unit_test(test_verdict_string_loads),
+		cmocka_unit_test(test_verdict_of_wrong_shape_loads),
+		cmocka_unit_test(test_verdict_about_another_action_loads),
+		cmocka_unit_test(test_unknown_top_level_field_kept),
+		cmocka_unit_test(test_unknown_nested_fields_accepted),
+		cmocka_unit_test(test_unknown_field_in_position_accepted),
+		cmocka_unit_test(test_optional_author_null_is_absent),
+		cmocka_unit_test(test_security_map_field_paths),
+		cmocka_unit_test(test_empty_ticker_key_refused),
+	};
+	int failed = 0;
+
+	failed += cmocka_run_group_tests_name("object", tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("missing required fields",
+	    missing_field_tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("wrong JSON types",
+	    wrong_type_tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("optional fields",
+	    optional_field_tests, NULL, NULL);
+	return failed;
+}

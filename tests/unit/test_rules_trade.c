@@ -1,0 +1,1512 @@
+/*
+ * Unit tests for the trade rule pack (SPEC 2.1) and the local verdict it
+ * produces (SPEC 3): each rule's pass, fail and fail-closed cases, exact
+ * limit and band edges, case-insensitive names, high-stakes triggers and
+ * the local_verdict JSON shape.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "rule_pack.h"
+#include "timestamp.h"
+#include "verdict.h"
+
+#include "trade_fixture.h"
+
+#define EXCLUDED_TICKER "excluded_ticker"
+#define EXCLUDED_SECTOR "excluded_sector"
+#define CONCENTRATION "concentration_limit"
+#define BAND "allocation_band_direction"
+#define IPS_CURRENT "ips_version_current"
+
+static const char *const spec_order[] = {
+	EXCLUDED_TICKER, EXCLUDED_SECTOR, CONCENTRATION, BAND, IPS_CURRENT
+};
+
+/* ---- fixtures ---------------------------------------------------------- */
+
+static int
+setup_pass(void **state)
+{
+	struct trade_fixture *tf = calloc(1, sizeof *tf);
+
+	if (tf == NULL)
+		return -1;
+	tf_setup_pass(tf);
+	*state = tf;
+	return 0;
+}
+
+static int
+setup_divergent(void **state)
+{
+	struct trade_fixture *tf = calloc(1, sizeof *tf);
+
+	if (tf == NULL)
+		return -1;
+	tf_setup_divergent(tf);
+	*state = tf;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct trade_fixture *tf = *state;
+
+	tf_free(tf);
+	free(tf);
+	return 0;
+}
+
+#define TF(state) ((struct trade_fixture *)*(state))
+
+/* Every failing rule of the verdict says why. */
+static void
+assert_failures_explained(const struct trade_fixture *tf)
+{
+	const struct verdict *v = tf_verdict(tf);
+	size_t i;
+
+	for (i = 0; i < v->rule_count; i++) {
+		if (v->rules[i].passed)
+			continue;
+		assert_non_null(v->rules[i].detail);
+		assert_true(strlen(v->rules[i].detail) > 0);
+	}
+}
+
+static void
+assert_reasons(const struct trade_fixture *tf, bool required, size_t count)
+{
+	const struct verdict *v = tf_verdict(tf);
+	size_t i;
+
+	assert_int_equal(v->requires_human_approval, required);
+	assert_int_equal(v->reason_count, count);
+	for (i = 0; i < v->reason_count; i++) {
+		assert_non_null(v->high_stakes_reasons[i]);
+		assert_true(strlen(v->high_stakes_reasons[i]) > 0);
+	}
+}
+
+/* ---- the examples and the verdict's structure -------------------------- */
+
+static void
+test_pass_example_all_rules_pass(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	size_t i;
+
+	tf_run(tf);
+	for (i = 0; i < 5; i++)
+		tf_assert_passes(tf, spec_order[i]);
+	assert_true(tf_verdict(tf)->overall_pass);
+}
+
+static void
+test_rule_order_is_spec_order(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	const struct verdict *v;
+	size_t i;
+
+	tf_run(tf);
+	v = tf_verdict(tf);
+	assert_int_equal(v->rule_count, 5);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(v->rules[i].rule_id, spec_order[i]);
+}
+
+static void
+test_rule_order_is_spec_order_without_inputs(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	const struct verdict *v;
+	size_t i;
+
+	tf_drop_ips(tf);
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	v = tf_verdict(tf);
+	assert_int_equal(v->rule_count, 5);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(v->rules[i].rule_id, spec_order[i]);
+}
+
+static void
+test_divergent_example_rule_results(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_run(tf);
+	tf_assert_passes(tf, EXCLUDED_TICKER);
+	tf_assert_fails(tf, EXCLUDED_SECTOR);
+	tf_assert_passes(tf, CONCENTRATION);
+	tf_assert_fails(tf, BAND);
+	tf_assert_fails(tf, IPS_CURRENT);
+	assert_false(tf_verdict(tf)->overall_pass);
+}
+
+static void
+test_overall_pass_is_and_of_rules(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	const struct verdict *v;
+	bool all = true;
+	size_t i;
+
+	/* Only one rule fails: the ticker is excluded. */
+	tf_set_ips(tf, "constraints.excluded_tickers", "[\"BND\"]");
+	tf_run(tf);
+	v = tf_verdict(tf);
+	for (i = 0; i < v->rule_count; i++)
+		all = all && v->rules[i].passed;
+	assert_false(all);
+	assert_false(v->overall_pass);
+	tf_assert_fails(tf, EXCLUDED_TICKER);
+	tf_assert_passes(tf, EXCLUDED_SECTOR);
+	tf_assert_passes(tf, CONCENTRATION);
+	tf_assert_passes(tf, BAND);
+	tf_assert_passes(tf, IPS_CURRENT);
+}
+
+static void
+test_failing_rules_have_detail_divergent(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_run(tf);
+	assert_failures_explained(tf);
+}
+
+static void
+test_failing_rules_have_detail_without_inputs(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_ips(tf);
+	tf_drop_holdings(tf);
+	tf_trade(tf, "ZZZZ", "buy", "1000");
+	tf_run(tf);
+	assert_false(tf_verdict(tf)->overall_pass);
+	assert_failures_explained(tf);
+}
+
+static void
+test_failing_rules_have_detail_in_json(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *json, *rules, *rule, *passed, *detail;
+	int failing = 0;
+
+	tf_run(tf);
+	json = tf_verdict_json(tf);
+	rules = cJSON_GetObjectItemCaseSensitive(json, "rule_results");
+	assert_int_equal(cJSON_GetArraySize(rules), 5);
+	cJSON_ArrayForEach(rule, rules) {
+		passed = cJSON_GetObjectItemCaseSensitive(rule, "passed");
+		detail = cJSON_GetObjectItemCaseSensitive(rule, "detail");
+		assert_true(cJSON_IsBool(passed));
+		assert_true(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rule,
+		    "rule_id")));
+		assert_true(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rule,
+		    "description")));
+		if (cJSON_IsTrue(passed))
+			continue;
+		failing++;
+		assert_true(cJSON_IsString(detail));
+		assert_true(strlen(detail->valuestring) > 0);
+	}
+	assert_int_equal(failing, 3);
+	cJSON_Delete(json);
+}
+
+/* ---- rule 1: excluded_ticker ------------------------------------------- */
+
+static void
+test_excluded_ticker_passes_for_other_ticker(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_run(tf);
+	tf_assert_passes(tf, EXCLUDED_TICKER);
+}
+
+static void
+test_excluded_ticker_fails_for_listed_ticker(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "XOM", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_TICKER);
+	assert_true(tf_detail_has(tf, EXCLUDED_TICKER, "XOM"));
+}
+
+static void
+test_excluded_ticker_fails_for_sell_too(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "XOM", "sell", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_TICKER);
+}
+
+static void
+test_excluded_ticker_list_ignores_case(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "constraints.excluded_tickers", "[\"xom\"]");
+	tf_trade(tf, "XOM", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_TICKER);
+}
+
+static void
+test_excluded_ticker_packet_ignores_case(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "xOm", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_TICKER);
+}
+
+static void
+test_excluded_ticker_absent_list_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "constraints.excluded_tickers", NULL);
+	tf_trade(tf, "XOM", "buy", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, EXCLUDED_TICKER);
+}
+
+static void
+test_excluded_ticker_no_ips_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_ips(tf);
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_TICKER);
+}
+
+/* ---- rule 2: excluded_sector ------------------------------------------- */
+
+static void
+test_excluded_sector_passes_for_other_sector(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_run(tf);
+	tf_assert_passes(tf, EXCLUDED_SECTOR);
+}
+
+static void
+test_excluded_sector_fails_for_listed_sector(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "MO", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_SECTOR);
+	assert_true(tf_detail_has(tf, EXCLUDED_SECTOR, "Tobacco"));
+}
+
+static void
+test_excluded_sector_ticker_lookup_ignores_case(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "mo", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_SECTOR);
+	/* Found in the map, so not the "unknown sector" failure. */
+	assert_true(tf_detail_has(tf, EXCLUDED_SECTOR, "Tobacco"));
+}
+
+static void
+test_excluded_sector_list_ignores_case(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "constraints.excluded_sectors", "[\"tOBACCO\"]");
+	tf_trade(tf, "MO", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_SECTOR);
+}
+
+static void
+test_excluded_sector_unknown_ticker_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "ZZZZ", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_SECTOR);
+	assert_true(tf_detail_has(tf, EXCLUDED_SECTOR, "ZZZZ"));
+}
+
+static void
+test_excluded_sector_unknown_ticker_absent_list_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "constraints.excluded_sectors", NULL);
+	tf_trade(tf, "ZZZZ", "buy", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, EXCLUDED_SECTOR);
+}
+
+static void
+test_excluded_sector_unknown_ticker_empty_list_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "constraints.excluded_sectors", "[]");
+	tf_trade(tf, "ZZZZ", "buy", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, EXCLUDED_SECTOR);
+}
+
+static void
+test_excluded_sector_no_security_map_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	cJSON_Delete(tf->map);
+	tf->map = NULL;
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_SECTOR);
+}
+
+static void
+test_excluded_sector_no_ips_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_ips(tf);
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_SECTOR);
+}
+
+/* ---- rule 3: concentration_limit --------------------------------------- */
+
+static void
+test_concentration_passes_under_limit(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* (105000 + 7500) / 600000 = 18.75% <= 25% */
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_fails_over_limit(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* (300000 + 1000) / 600000 = 50.17% > 25% */
+	tf_trade(tf, "VTI", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_exactly_at_limit_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* (0 + 150000) x 100 == 25 x 600000 */
+	tf_trade(tf, "SGOV", "buy", "150000");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_one_cent_over_limit_fails(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "SGOV", "buy", "150000.01");
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_counts_held_value_at_limit(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* (105000 + 45000) x 100 == 25 x 600000 */
+	tf_trade(tf, "BND", "buy", "45000");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_counts_held_value_over_limit(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "BND", "buy", "45000.01");
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_held_ticker_ignores_case(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* Held as "bnd": 45000.01 only fails when the 105000 held counts. */
+	tf_set_holdings(tf, "positions.3.ticker", "\"bnd\"");
+	tf_trade(tf, "BND", "buy", "45000.01");
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_decimal_sum_exactly_at_limit_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* (0.1 + 0.2) x 100 == 75 x (0.3 + 0.1): doubles say 30.000000000000004 > 30 */
+	tf_holdings(tf, "0.3",
+	    "[{\"ticker\": \"BND\", \"market_value_usd\": 0.1}]");
+	tf_set_ips(tf, "constraints.concentration_limit_percent", "75");
+	tf_trade(tf, "BND", "buy", "0.2");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_decimal_sum_over_limit_fails(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "0.3",
+	    "[{\"ticker\": \"BND\", \"market_value_usd\": 0.1}]");
+	tf_set_ips(tf, "constraints.concentration_limit_percent", "75");
+	tf_trade(tf, "BND", "buy", "0.2000001");
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_sell_always_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* VTI is already 50% of the portfolio, twice the limit. */
+	tf_trade(tf, "VTI", "sell", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_sell_without_ips_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_ips(tf);
+	tf_trade(tf, "VTI", "sell", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_sell_without_holdings_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_holdings(tf);
+	tf_trade(tf, "VTI", "sell", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_sell_with_zero_total_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "0", "[]");
+	tf_trade(tf, "VTI", "sell", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_buy_without_ips_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_ips(tf);
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_buy_without_holdings_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_no_limit_passes_without_holdings(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "constraints.concentration_limit_percent", NULL);
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_no_limit_passes_for_large_buy(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "constraints.concentration_limit_percent", NULL);
+	tf_trade(tf, "VTI", "buy", "900000");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+static void
+test_concentration_zero_total_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "0", "[]");
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+}
+
+/* ---- rule 4: allocation_band_direction --------------------------------- */
+
+static void
+test_band_buy_below_min_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* fixed_income 105000 / 600000 = 17.5%, band 20-30 */
+	tf_run(tf);
+	tf_assert_passes(tf, BAND);
+}
+
+static void
+test_band_buy_above_max_fails(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* us_equity (300000 + 45000) / 600000 = 57.5%, band 45-55 */
+	tf_trade(tf, "VTI", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+	assert_true(tf_detail_has(tf, BAND, "us_equity"));
+}
+
+static void
+test_band_buy_exactly_at_max_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "target_allocation.us_equity.max_percent", "57.5");
+	tf_trade(tf, "VTI", "buy", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, BAND);
+}
+
+static void
+test_band_buy_just_above_max_fails(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "target_allocation.us_equity.max_percent", "57.49");
+	tf_trade(tf, "VTI", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_sell_exactly_at_min_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "target_allocation.fixed_income.min_percent", "17.5");
+	tf_trade(tf, "BND", "sell", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, BAND);
+}
+
+static void
+test_band_sell_below_min_fails(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* fixed_income 17.5% < 20% */
+	tf_trade(tf, "BND", "sell", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+	assert_true(tf_detail_has(tf, BAND, "fixed_income"));
+}
+
+static void
+test_band_sell_above_max_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* us_equity 57.5% > 55%: selling moves it toward the band. */
+	tf_trade(tf, "VTI", "sell", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, BAND);
+}
+
+static void
+test_band_counts_every_position_of_the_class(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* AAPL (45000) is us_equity too: 300000 alone is 50%, with it 57.5%. */
+	tf_set_ips(tf, "target_allocation.us_equity.max_percent", "57.4");
+	tf_trade(tf, "VTI", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_position_lookup_ignores_case(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* "vti" still maps to us_equity, keeping it at 57.5% > 55%. */
+	tf_set_holdings(tf, "positions.0.ticker", "\"vti\"");
+	tf_trade(tf, "VTI", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_ticker_lookup_ignores_case(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "vti", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+	assert_true(tf_detail_has(tf, BAND, "us_equity"));
+}
+
+static void
+test_band_asset_class_name_ignores_case(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* The map names the class "FIXED_INCOME"; the IPS band is fixed_income. */
+	tf_set(tf->map, "securities.BND.asset_class", "\"FIXED_INCOME\"");
+	tf_run(tf);
+	tf_assert_passes(tf, BAND);
+}
+
+static void
+test_band_cash_class_counts_cash_usd_over_max(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* No SGOV held: cash is 20000 / 600000 = 3.33% > 3 from cash_usd alone. */
+	tf_set_ips(tf, "target_allocation.cash.max_percent", "3");
+	tf_trade(tf, "SGOV", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_cash_class_within_max_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "target_allocation.cash.max_percent", "3.34");
+	tf_trade(tf, "SGOV", "buy", "1000");
+	tf_run(tf);
+	tf_assert_passes(tf, BAND);
+}
+
+static void
+test_band_decimal_buy_exactly_at_max_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* cash (0.1 + 0.2) x 100 == 75 x 0.4: doubles say above. */
+	tf_holdings(tf, "0.1",
+	    "[{\"ticker\": \"SGOV\", \"market_value_usd\": 0.2},"
+	    " {\"ticker\": \"VTI\", \"market_value_usd\": 0.1}]");
+	tf_set_ips(tf, "target_allocation.cash.max_percent", "75");
+	tf_trade(tf, "SGOV", "buy", "0.01");
+	tf_run(tf);
+	tf_assert_passes(tf, BAND);
+}
+
+static void
+test_band_decimal_buy_just_above_max_fails(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "0.1",
+	    "[{\"ticker\": \"SGOV\", \"market_value_usd\": 0.2},"
+	    " {\"ticker\": \"VTI\", \"market_value_usd\": 0.1}]");
+	tf_set_ips(tf, "target_allocation.cash.max_percent", "74.9999");
+	tf_trade(tf, "SGOV", "buy", "0.01");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_decimal_sell_exactly_at_min_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* cash (0.3 + 0.6) x 100 == 75 x 1.2: doubles say below. */
+	tf_holdings(tf, "0.3",
+	    "[{\"ticker\": \"SGOV\", \"market_value_usd\": 0.6},"
+	    " {\"ticker\": \"VTI\", \"market_value_usd\": 0.3}]");
+	tf_set_ips(tf, "target_allocation.cash.min_percent", "75");
+	tf_set_ips(tf, "target_allocation.cash.max_percent", "80");
+	tf_trade(tf, "SGOV", "sell", "0.01");
+	tf_run(tf);
+	tf_assert_passes(tf, BAND);
+}
+
+static void
+test_band_decimal_sell_just_below_min_fails(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "0.3",
+	    "[{\"ticker\": \"SGOV\", \"market_value_usd\": 0.6},"
+	    " {\"ticker\": \"VTI\", \"market_value_usd\": 0.3}]");
+	tf_set_ips(tf, "target_allocation.cash.min_percent", "75.0001");
+	tf_set_ips(tf, "target_allocation.cash.max_percent", "80");
+	tf_trade(tf, "SGOV", "sell", "0.01");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_unknown_ticker_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "ZZZZ", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+	assert_true(tf_detail_has(tf, BAND, "ZZZZ"));
+}
+
+static void
+test_band_unknown_ticker_sell_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "ZZZZ", "sell", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_class_absent_from_ips_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set(tf->map, "securities.BTC",
+	    "{\"sector\": \"Digital Assets\", \"asset_class\": \"crypto\"}");
+	tf_trade(tf, "BTC", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+	assert_true(tf_detail_has(tf, BAND, "crypto"));
+}
+
+static void
+test_band_no_holdings_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_no_holdings_sell_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_holdings(tf);
+	tf_trade(tf, "BND", "sell", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_zero_total_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "0", "[]");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+static void
+test_band_no_ips_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_ips(tf);
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+}
+
+/* ---- rule 5: ips_version_current --------------------------------------- */
+
+static void
+test_ips_current_passes_for_active_version(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_run(tf);
+	tf_assert_passes(tf, IPS_CURRENT);
+}
+
+static void
+test_ips_current_fails_for_older_version(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "ips_version_referenced.version", "2");
+	tf_run(tf);
+	tf_assert_fails(tf, IPS_CURRENT);
+}
+
+static void
+test_ips_current_fails_for_newer_active_ips(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "version", "4");
+	tf_run(tf);
+	tf_assert_fails(tf, IPS_CURRENT);
+}
+
+static void
+test_ips_current_fails_for_other_ips_id(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "ips_version_referenced.ips_id", "\"ips-0000\"");
+	tf_run(tf);
+	tf_assert_fails(tf, IPS_CURRENT);
+}
+
+static void
+test_ips_current_no_ips_fails_closed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_ips(tf);
+	tf_run(tf);
+	tf_assert_fails(tf, IPS_CURRENT);
+}
+
+/* ---- no IPS at all ----------------------------------------------------- */
+
+static void
+test_no_ips_buy_fails_every_rule(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	size_t i;
+
+	tf_drop_ips(tf);
+	tf_run(tf);
+	for (i = 0; i < 5; i++)
+		tf_assert_fails(tf, spec_order[i]);
+	assert_false(tf_verdict(tf)->overall_pass);
+	assert_true(tf_verdict(tf)->requires_human_approval);
+}
+
+static void
+test_no_ips_sell_fails_all_but_concentration(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_ips(tf);
+	tf_trade(tf, "BND", "sell", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, EXCLUDED_TICKER);
+	tf_assert_fails(tf, EXCLUDED_SECTOR);
+	tf_assert_passes(tf, CONCENTRATION);
+	tf_assert_fails(tf, BAND);
+	tf_assert_fails(tf, IPS_CURRENT);
+}
+
+/* ---- requires_human_approval and high_stakes_reasons ------------------- */
+
+static void
+test_stakes_pass_example_needs_no_human(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_run(tf);
+	assert_reasons(tf, false, 0);
+}
+
+static void
+test_stakes_failing_rules_only(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "constraints.excluded_tickers", "[\"BND\"]");
+	tf_run(tf);
+	assert_false(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, true, 1);
+	assert_non_null(strstr(tf_verdict(tf)->high_stakes_reasons[0],
+	    EXCLUDED_TICKER));
+}
+
+static void
+test_stakes_value_above_usd_threshold(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* 25000.01 / 600000 = 4.17% <= 5%; BND ends at 21.67% */
+	tf_set_action(tf, "estimated_value_usd", "25000.01");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, true, 1);
+}
+
+static void
+test_stakes_value_equal_to_usd_threshold_does_not_trigger(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "25000");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, false, 0);
+}
+
+static void
+test_stakes_share_above_percent_threshold(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* 30000.01 / 600000 > 5%; no usd threshold */
+	tf_set_ips(tf, "approval_required_above_usd", NULL);
+	tf_set_action(tf, "estimated_value_usd", "30000.01");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, true, 1);
+}
+
+static void
+test_stakes_share_equal_to_percent_threshold_does_not_trigger(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* 30000 x 100 == 5 x 600000 */
+	tf_set_ips(tf, "approval_required_above_usd", NULL);
+	tf_set_action(tf, "estimated_value_usd", "30000");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, false, 0);
+}
+
+static void
+test_stakes_usd_and_percent_both_listed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "30001");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, true, 2);
+}
+
+static void
+test_stakes_all_three_triggers_listed(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* divergent example: rules fail, 31000 > 25000, 5.17% > 5% */
+	tf_run(tf);
+	assert_false(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, true, 3);
+}
+
+static void
+test_stakes_absent_thresholds_never_trigger(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* 100000 is 4x the usual usd threshold and 16.7% of the portfolio. */
+	tf_set_ips(tf, "approval_required_above_usd", NULL);
+	tf_set_ips(tf, "approval_required_above_percent", NULL);
+	tf_trade(tf, "SGOV", "buy", "100000");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, false, 0);
+}
+
+static void
+test_stakes_same_trade_with_thresholds_triggers_both(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "SGOV", "buy", "100000");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, true, 2);
+}
+
+static void
+test_stakes_decimal_share_exactly_at_percent_does_not_trigger(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* 0.6 x 100 == 75 x (0.1 + 0.7): doubles say above. */
+	tf_holdings(tf, "0.1",
+	    "[{\"ticker\": \"VTI\", \"market_value_usd\": 0.7}]");
+	tf_set_ips(tf, "constraints.concentration_limit_percent", "75");
+	tf_set_ips(tf, "approval_required_above_percent", "75");
+	tf_trade(tf, "BND", "buy", "0.6");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, false, 0);
+}
+
+static void
+test_stakes_decimal_share_just_above_percent_triggers(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "0.1",
+	    "[{\"ticker\": \"VTI\", \"market_value_usd\": 0.7}]");
+	tf_set_ips(tf, "constraints.concentration_limit_percent", NULL);
+	tf_set_ips(tf, "approval_required_above_percent", "75");
+	tf_trade(tf, "BND", "buy", "0.6000001");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_reasons(tf, true, 1);
+}
+
+static void
+test_stakes_in_json_match_verdict(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *line, *reasons, *local;
+
+	tf_run(tf);
+	line = tf_outcome_json(tf);
+	reasons = cJSON_GetObjectItemCaseSensitive(line, "high_stakes_reasons");
+	local = cJSON_GetObjectItemCaseSensitive(line, "local_verdict");
+	assert_true(cJSON_IsArray(reasons));
+	assert_int_equal(cJSON_GetArraySize(reasons), 3);
+	assert_true(cJSON_IsString(cJSON_GetArrayItem(reasons, 0)));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(local,
+	    "requires_human_approval")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(local,
+	    "overall_pass")));
+	cJSON_Delete(line);
+}
+
+static void
+test_stakes_pass_example_json_has_empty_reasons(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *line, *reasons, *local;
+
+	tf_run(tf);
+	line = tf_outcome_json(tf);
+	reasons = cJSON_GetObjectItemCaseSensitive(line, "high_stakes_reasons");
+	local = cJSON_GetObjectItemCaseSensitive(line, "local_verdict");
+	assert_true(cJSON_IsArray(reasons));
+	assert_int_equal(cJSON_GetArraySize(reasons), 0);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(local,
+	    "requires_human_approval")));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(local,
+	    "overall_pass")));
+	cJSON_Delete(line);
+}
+
+/* ---- ips_version_checked_against --------------------------------------- */
+
+static void
+assert_ips_checked(cJSON *local, const char *ips_id, double version)
+{
+	cJSON *checked = cJSON_GetObjectItemCaseSensitive(local,
+	    "ips_version_checked_against");
+	cJSON *id = cJSON_GetObjectItemCaseSensitive(checked, "ips_id");
+	cJSON *ver = cJSON_GetObjectItemCaseSensitive(checked, "version");
+
+	assert_true(cJSON_IsObject(checked));
+	assert_int_equal(cJSON_GetArraySize(checked), 2);
+	assert_true(cJSON_IsString(id));
+	assert_string_equal(id->valuestring, ips_id);
+	assert_true(cJSON_IsNumber(ver));
+	assert_true(ver->valuedouble == version);
+}
+
+static void
+test_ips_checked_is_active_ips(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *local;
+
+	tf_run(tf);
+	local = tf_verdict_json(tf);
+	assert_ips_checked(local, "ips-7f3a", 3);
+	cJSON_Delete(local);
+}
+
+static void
+test_ips_checked_is_active_not_cited_version(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *local;
+
+	/* The divergent packet cites v2; the active IPS is v3. */
+	tf_run(tf);
+	local = tf_verdict_json(tf);
+	assert_ips_checked(local, "ips-7f3a", 3);
+	cJSON_Delete(local);
+}
+
+static void
+test_ips_checked_is_null_without_ips(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *local, *checked;
+
+	tf_drop_ips(tf);
+	tf_run(tf);
+	local = tf_verdict_json(tf);
+	checked = cJSON_GetObjectItemCaseSensitive(local,
+	    "ips_version_checked_against");
+	assert_non_null(checked);
+	assert_true(cJSON_IsNull(checked));
+	cJSON_Delete(local);
+}
+
+/* ---- local_verdict identity fields ------------------------------------- */
+
+static bool
+is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+static void
+assert_uuid_v4(const char *id)
+{
+	size_t i;
+
+	assert_int_equal(strlen(id), 36);
+	for (i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23)
+			assert_int_equal(id[i], '-');
+		else
+			assert_true(is_hex(id[i]));
+	}
+	assert_int_equal(id[14], '4');
+	assert_non_null(strchr("89abAB", id[19]));
+}
+
+static const char *
+string_of(cJSON *object, const char *key)
+{
+	cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+
+	if (!cJSON_IsString(item))
+		fail_msg("%s is not a string", key);
+	return item->valuestring;
+}
+
+static void
+test_verdict_id_is_uuid_v4(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *local;
+
+	tf_run(tf);
+	local = tf_verdict_json(tf);
+	assert_uuid_v4(string_of(local, "verdict_id"));
+	cJSON_Delete(local);
+}
+
+static void
+test_verdict_ids_differ_between_runs(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	struct trade_fixture other;
+	char first[37];
+
+	tf_run(tf);
+	strcpy(first, tf_verdict(tf)->verdict_id);
+	tf_setup_pass(&other);
+	tf_run(&other);
+	assert_uuid_v4(other.outcome.verdict.verdict_id);
+	assert_string_not_equal(first, other.outcome.verdict.verdict_id);
+	tf_free(&other);
+}
+
+static void
+test_verdict_action_id_is_packet_action_id(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *local;
+
+	tf_run(tf);
+	local = tf_verdict_json(tf);
+	assert_string_equal(string_of(local, "action_id"), TF_PASS_ACTION_ID);
+	cJSON_Delete(local);
+}
+
+static void
+test_verdict_skill_is_countersign(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *local, *skill;
+
+	tf_run(tf);
+	local = tf_verdict_json(tf);
+	skill = cJSON_GetObjectItemCaseSensitive(local,
+	    "reviewer_skill_version");
+	assert_true(cJSON_IsObject(skill));
+	assert_string_equal(string_of(skill, "skill_name"), "countersign");
+	assert_string_equal(string_of(skill, "skill_version"), PACKAGE_VERSION);
+	cJSON_Delete(local);
+}
+
+static void
+assert_iso8601_utc(const char *text)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+	size_t i, len = strlen(text);
+
+	assert_true(len >= sizeof shape);
+	for (i = 0; i + 1 < sizeof shape; i++) {
+		if (shape[i] == 'd')
+			assert_true(isdigit((unsigned char)text[i]));
+		else
+			assert_int_equal(text[i], shape[i]);
+	}
+	assert_int_equal(text[len - 1], 'Z');
+	if (text[sizeof shape - 1] == '.') {
+		for (i = sizeof shape; i < len - 1; i++)
+			assert_true(isdigit((unsigned char)text[i]));
+	} else {
+		assert_int_equal(len, sizeof shape);
+	}
+}
+
+static void
+test_verdict_reviewed_at_is_iso8601_utc(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *local;
+	long long ms = 0;
+
+	tf_run(tf);
+	local = tf_verdict_json(tf);
+	assert_iso8601_utc(string_of(local, "reviewed_at"));
+	assert_string_equal(string_of(local, "reviewed_at"), TF_NOW_TEXT);
+	assert_true(timestamp_parse(string_of(local, "reviewed_at"), &ms));
+	assert_true(ms == TF_NOW_MS);
+	cJSON_Delete(local);
+}
+
+static void
+test_verdict_json_has_spec_keys(void **state)
+{
+	static const char *const keys[] = {
+		"verdict_id", "action_id", "ips_version_checked_against",
+		"rule_results", "overall_pass", "requires_human_approval",
+		"reviewer_skill_version", "reviewed_at"
+	};
+	struct trade_fixture *tf = TF(state);
+	cJSON *local;
+	size_t i;
+
+	tf_run(tf);
+	local = tf_verdict_json(tf);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (cJSON_GetObjectItemCaseSensitive(local, keys[i]) == NULL)
+			fail_msg("local_verdict lacks %s", keys[i]);
+	assert_true(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(local,
+	    "overall_pass")));
+	assert_true(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(local,
+	    "requires_human_approval")));
+	cJSON_Delete(local);
+}
+
+static void
+test_verdict_json_rules_in_spec_order(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *local, *rules;
+	int i;
+
+	tf_run(tf);
+	local = tf_verdict_json(tf);
+	rules = cJSON_GetObjectItemCaseSensitive(local, "rule_results");
+	assert_int_equal(cJSON_GetArraySize(rules), 5);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(string_of(cJSON_GetArrayItem(rules, i),
+		    "rule_id"), spec_order[i]);
+	cJSON_Delete(local);
+}
+
+/* ---- main -------------------------------------------------------------- */
+
+#define PASS_TEST(f) cmocka_unit_test_setup_teardown(f, setup_pass, teardown)
+#define DIV_TEST(f) cmocka_unit_test_setup_teardown(f, setup_divergent, teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		PASS_TEST(test_pass_example_all_rules_pass),
+		PASS_TEST(test_rule_order_is_spec_order),
+		PASS_TEST(test_rule_order_is_spec_order_without_inputs),
+		DIV_TEST(test_divergent_example_rule_results),
+		PASS_TEST(test_overall_pass_is_and_of_rules),
+		DIV_TEST(test_failing_rules_have_detail_divergent),
+		PASS_TEST(test_failing_rules_have_detail_without_inputs),
+		DIV_TEST(test_failing_rules_have_detail_in_json),
+
+		PASS_TEST(test_excluded_ticker_passes_for_other_ticker),
+		PASS_TEST(test_excluded_ticker_fails_for_listed_ticker),
+		PASS_TEST(test_excluded_ticker_fails_for_sell_too),
+		PASS_TEST(test_excluded_ticker_list_ignores_case),
+		PASS_TEST(test_excluded_ticker_packet_ignores_case),
+		PASS_TEST(test_excluded_ticker_absent_list_passes),
+		PASS_TEST(test_excluded_ticker_no_ips_fails_closed),
+
+		PASS_TEST(test_excluded_sector_passes_for_other_sector),
+		PASS_TEST(test_excluded_sector_fails_for_listed_sector),
+		PASS_TEST(test_excluded_sector_ticker_lookup_ignores_case),
+		PASS_TEST(test_excluded_sector_list_ignores_case),
+		PASS_TEST(test_excluded_sector_unknown_ticker_fails_closed),
+		PASS_TEST(test_excluded_sector_unknown_ticker_absent_list_passes),
+		PASS_TEST(test_excluded_sector_unknown_ticker_empty_list_passes),
+		PASS_TEST(test_excluded_sector_no_security_map_fails_closed),
+		PASS_TEST(test_excluded_sector_no_ips_fails_closed),
+
+		PASS_TEST(test_concentration_passes_under_limit),
+		PASS_TEST(test_concentration_fails_over_limit),
+		PASS_TEST(test_concentration_exactly_at_limit_passes),
+		PASS_TEST(test_concentration_one_cent_over_limit_fails),
+		PASS_TEST(test_concentration_counts_held_value_at_limit),
+		PASS_TEST(test_concentration_counts_held_value_over_limit),
+		PASS_TEST(test_concentration_held_ticker_ignores_case),
+		PASS_TEST(test_concentration_decimal_sum_exactly_at_limit_passes),
+		PASS_TEST(test_concentration_decimal_sum_over_limit_fails),
+		PASS_TEST(test_concentration_sell_always_passes),
+		PASS_TEST(test_concentration_sell_without_ips_passes),
+		PASS_TEST(test_concentration_sell_without_holdings_passes),
+		PASS_TEST(test_concentration_sell_with_zero_total_passes),
+		PASS_TEST(test_concentration_buy_without_ips_fails_closed),
+		PASS_TEST(test_concentration_buy_without_holdings_fails_closed),
+		PASS_TEST(test_concentration_no_limit_passes_without_holdings),
+		PASS_TEST(test_concentration_no_limit_passes_for_large_buy),
+		PASS_TEST(test_concentration_zero_total_fails_closed),
+
+		PASS_TEST(test_band_buy_below_min_passes),
+		PASS_TEST(test_band_buy_above_max_fails),
+		PASS_TEST(test_band_buy_exactly_at_max_passes),
+		PASS_TEST(test_band_buy_just_above_max_fails),
+		PASS_TEST(test_band_sell_exactly_at_min_passes),
+		PASS_TEST(test_band_sell_below_min_fails),
+		PASS_TEST(test_band_sell_above_max_passes),
+		PASS_TEST(test_band_counts_every_position_of_the_class),
+		PASS_TEST(test_band_position_lookup_ignores_case),
+		PASS_TEST(test_band_ticker_lookup_ignores_case),
+		PASS_TEST(test_band_asset_class_name_ignores_case),
+		PASS_TEST(test_band_cash_class_counts_cash_usd_over_max),
+		PASS_TEST(test_band_cash_class_within_max_passes),
+		PASS_TEST(test_band_decimal_buy_exactly_at_max_passes),
+		PASS_TEST(test_band_decimal_buy_just_above_max_fails),
+		PASS_TEST(test_band_decimal_sell_exactly_at_min_passes),
+		PASS_TEST(test_band_decimal_sell_just_below_min_fails),
+		PASS_TEST(test_band_unknown_ticker_fails_closed),
+		PASS_TEST(test_band_unknown_ticker_sell_fails_closed),
+		PASS_TEST(test_band_class_absent_from_ips_fails_closed),
+		PASS_TEST(test_band_no_holdings_fails_closed),
+		PASS_TEST(test_band_no_holdings_sell_fails_closed),
+		PASS_TEST(test_band_zero_total_fails_closed),
+		PASS_TEST(test_band_no_ips_fails_closed),
+
+		PASS_TEST(test_ips_current_passes_for_active_version),
+		PASS_TEST(test_ips_current_fails_for_older_version),
+		PASS_TEST(test_ips_current_fails_for_newer_active_ips),
+		PASS_TEST(test_ips_current_fails_for_other_ips_id),
+		PASS_TEST(test_ips_current_no_ips_fails_closed),
+
+		PASS_TEST(test_no_ips_buy_fails_every_rule),
+		PASS_TEST(test_no_ips_sell_fails_all_but_concentration),
+
+		PASS_TEST(test_stakes_pass_example_needs_no_human),
+		PASS_TEST(test_stakes_failing_rules_only),
+		PASS_TEST(test_stakes_value_above_usd_threshold),
+		PASS_TEST(test_stakes_value_equal_to_usd_threshold_does_not_trigger),
+		PASS_TEST(test_stakes_share_above_percent_threshold),
+		PASS_TEST(test_stakes_share_equal_to_percent_threshold_does_not_trigger),
+		PASS_TEST(test_stakes_usd_and_percent_both_listed),
+		DIV_TEST(test_stakes_all_three_triggers_listed),
+		PASS_TEST(test_stakes_absent_thresholds_never_trigger),
+		PASS_TEST(test_stakes_same_trade_with_thresholds_triggers_both),
+		PASS_TEST(test_stakes_decimal_share_exactly_at_percent_does_not_trigger),
+		PASS_TEST(test_stakes_decimal_share_just_above_percent_triggers),
+		DIV_TEST(test_stakes_in_json_match_verdict),
+		PASS_TEST(test_stakes_pass_example_json_has_empty_reasons),
+
+		PASS_TEST(test_ips_checked_is_active_ips),
+		DIV_TEST(test_ips_checked_is_active_not_cited_version),
+		PASS_TEST(test_ips_checked_is_null_without_ips),
+
+		PASS_TEST(test_verdict_id_is_uuid_v4),
+		PASS_TEST(test_verdict_ids_differ_between_runs),
+		PASS_TEST(test_verdict_action_id_is_packet_action_id),
+		PASS_TEST(test_verdict_skill_is_countersign),
+		PASS_TEST(test_verdict_reviewed_at_is_iso8601_utc),
+		PASS_TEST(test_verdict_json_has_spec_keys),
+		PASS_TEST(test_verdict_json_rules_in_spec_order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,418 @@
+/* The store: schema and migrations, identity rules, and the check loads. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exit_codes.h"
+#include "json_fields.h"
+#include "store.h"
+
+static char dir[64];
+static char db_path[128];
+
+static int
+setup(void **state)
+{
+	snprintf(dir, sizeof dir, "/tmp/cs-store-XXXXXX");
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	snprintf(db_path, sizeof db_path, "%s/sub/dir/test.db", dir);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct store *
+open_new(void)
+{
+	struct store *s = NULL;
+	struct error err;
+
+	error_clear(&err);
+	assert_int_equal(store_open(db_path, STORE_CREATE, &s, &err), 0);
+	assert_non_null(s);
+	return s;
+}
+
+/* Imports one object in its own transaction; returns the status. */
+static int
+put(struct store *s, const char *json, enum store_put_result *result,
+    struct error *err)
+{
+	struct loaded_object o;
+	int rc;
+
+	error_clear(err);
+	rc = object_load(json, strlen(json), &o, NULL, err);
+	assert_int_equal(rc, 0);
+	assert_int_equal(store_begin(s, err), 0);
+	rc = store_put(s, &o, json, strlen(json), 1000, result, err);
+	if (rc == 0)
+		assert_int_equal(store_commit(s, err), 0);
+	else
+		store_rollback(s);
+	object_free(&o);
+	return rc;
+}
+
+static int
+sql_int(const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	int value = -1;
+
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		value = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return value;
+}
+
+static void
+sql_exec(const char *path, const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+#define IPS_V3 "{\"type\":\"ips\",\"ips_id\":\"ips-1\",\"user_id\":\"u-1\"," \
+	"\"version\":3,\"constraints\":{},\"target_allocation\":{}}"
+#define IPS_V2 "{\"type\":\"ips\",\"ips_id\":\"ips-1\",\"user_id\":\"u-1\"," \
+	"\"version\":2,\"constraints\":{},\"target_allocation\":{}}"
+#define HOLDINGS(id, as_of, cash) "{\"type\":\"holdings\",\"user_id\":\"u-1\"," \
+	"\"snapshot_id\":\"" id "\",\"as_of\":\"" as_of "\",\"cash_usd\":" cash \
+	",\"positions\":[]}"
+#define PACKET(id, ticker) "{\"type\":\"packet\",\"kind\":\"trade\"," \
+	"\"proposed_action\":{\"action_id\":\"" id "\",\"user_id\":\"u-1\"," \
+	"\"ticker\":\"" ticker "\",\"side\":\"buy\",\"quantity\":1," \
+	"\"estimated_value_usd\":10,\"ips_version_referenced\":" \
+	"{\"ips_id\":\"ips-1\",\"version\":3}}}"
+
+static void
+test_create_makes_directories_and_schema(void **state)
+{
+	struct store *s = open_new();
+
+	store_close(s);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 1);
+	assert_int_equal(access(db_path, R_OK | W_OK), 0);
+}
+
+static void
+test_existing_mode_refuses_a_missing_database(void **state)
+{
+	struct store *s = NULL;
+	struct error err;
+
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err),
+	    EXIT_STORAGE);
+	assert_null(s);
+	assert_int_equal(access(db_path, F_OK), -1);
+	assert_non_null(strstr(err.message, "no database"));
+}
+
+static void
+test_reopen_keeps_data(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	store_close(s);
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	assert_int_equal(result, STORE_PUT_SAME);
+	store_close(s);
+}
+
+static void
+test_newer_schema_is_refused(void **state)
+{
+	struct store *s = open_new();
+	struct error err;
+
+	store_close(s);
+	sql_exec(db_path, "UPDATE schema_version SET version = 99");
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err),
+	    EXIT_STORAGE);
+	assert_non_null(strstr(err.message, "newer"));
+}
+
+static void
+test_not_a_database_is_refused(void **state)
+{
+	char path[160];
+	struct store *s = NULL;
+	struct error err;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/garbage.db", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("this is not an SQLite database, just some text that is long "
+	    "enough to have a header of its own ......................", f);
+	fclose(f);
+	assert_int_equal(store_open(path, STORE_EXISTING, &s, &err),
+	    EXIT_STORAGE);
+	assert_null(s);
+}
+
+static void
+test_foreign_sqlite_database_is_refused(void **state)
+{
+	char path[160];
+	struct store *s = NULL;
+	struct error err;
+
+	snprintf(path, sizeof path, "%s/other.db", dir);
+	sql_exec(path, "CREATE TABLE t (x)");
+	assert_int_equal(store_open(path, STORE_CREATE, &s, &err),
+	    EXIT_STORAGE);
+	assert_non_null(strstr(err.message, "not a countersign"));
+}
+
+static void
+test_identical_reimport_is_a_no_op(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+	/* The same object, other key order and spacing. */
+	const char *reordered = "{ \"version\": 3, \"type\": \"ips\", "
+	    "\"user_id\": \"u-1\", \"ips_id\": \"ips-1\", "
+	    "\"target_allocation\": {}, \"constraints\": {} }";
+
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	assert_int_equal(result, STORE_PUT_NEW);
+	assert_int_equal(put(s, reordered, &result, &err), 0);
+	assert_int_equal(result, STORE_PUT_SAME);
+	assert_int_equal(put(s, PACKET("a-1", "MO"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-1", "MO"), &result, &err), 0);
+	assert_int_equal(result, STORE_PUT_SAME);
+	store_close(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM ips"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM action"), 1);
+}
+
+static void
+test_conflicts_are_refused(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	assert_int_equal(put(s, "{\"type\":\"ips\",\"ips_id\":\"ips-1\","
+	    "\"user_id\":\"u-1\",\"version\":3,\"constraints\":"
+	    "{\"excluded_tickers\":[\"XOM\"]},\"target_allocation\":{}}",
+	    &result, &err), EXIT_DATA);
+	assert_non_null(strstr(err.message, "conflict"));
+	assert_int_equal(put(s, HOLDINGS("h-1", "2026-11-28T21:00:00Z", "5"),
+	    &result, &err), 0);
+	assert_int_equal(put(s, HOLDINGS("h-1", "2026-11-28T21:00:00Z", "6"),
+	    &result, &err), EXIT_DATA);
+	assert_string_equal(err.field, "snapshot_id");
+	assert_int_equal(put(s, PACKET("a-1", "MO"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-1", "BND"), &result, &err), EXIT_DATA);
+	assert_string_equal(err.field, "proposed_action.action_id");
+	store_close(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM holdings"), 1);
+}
+
+static void
+test_check_loads_active_ips_and_current_holdings(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct check_data d;
+	struct error err;
+
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	assert_int_equal(put(s, IPS_V2, &result, &err), 0);	/* older, later */
+	/* .5 s later sorts after the whole second, unlike the strings. */
+	assert_int_equal(put(s, HOLDINGS("h-late", "2026-11-28T21:00:00.5Z",
+	    "2"), &result, &err), 0);
+	assert_int_equal(put(s, HOLDINGS("h-early", "2026-11-28T21:00:00Z",
+	    "1"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-1", "mo"), &result, &err), 0);
+	assert_int_equal(put(s, "{\"type\":\"security_map\",\"securities\":"
+	    "{\"MO\":{\"sector\":\"Tobacco\",\"asset_class\":\"us_equity\"}}}",
+	    &result, &err), 0);
+	assert_int_equal(store_load_check(s, "a-1", 5, &d, &err), 0);
+	assert_int_equal(json_member(d.ips, "version")->valuedouble, 3);
+	assert_string_equal(json_member(d.holdings, "snapshot_id")->valuestring,
+	    "h-late");
+	assert_string_equal(d.status, "pending");
+	assert_string_equal(json_member(json_member(d.securities, "MO"),
+	    "sector")->valuestring, "Tobacco");
+	assert_ptr_equal(d.input.ips, d.ips);
+	assert_int_equal(d.input.now_ms, 5);
+	check_data_free(&d);
+	store_close(s);
+}
+
+static void
+test_security_map_later_import_overrides(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct check_data d;
+	struct error err;
+
+	assert_int_equal(put(s, PACKET("a-1", "MO"), &result, &err), 0);
+	assert_int_equal(put(s, "{\"type\":\"security_map\",\"securities\":"
+	    "{\"MO\":{\"sector\":\"Tobacco\",\"asset_class\":\"us_equity\"}}}",
+	    &result, &err), 0);
+	assert_int_equal(put(s, "{\"type\":\"security_map\",\"securities\":"
+	    "{\"mo\":{\"sector\":\"Staples\",\"asset_class\":\"us_equity\"}}}",
+	    &result, &err), 0);
+	assert_int_equal(result, STORE_PUT_CHANGED);
+	assert_int_equal(store_load_check(s, "a-1", 5, &d, &err), 0);
+	assert_string_equal(json_member(json_member(d.securities, "MO"),
+	    "sector")->valuestring, "Staples");
+	check_data_free(&d);
+	store_close(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM security"), 1);
+}
+
+static void
+test_documents_are_replaced(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+
+	assert_int_equal(put(s, "{\"type\":\"roster\",\"authors\":[\"a\"]}",
+	    &result, &err), 0);
+	assert_int_equal(result, STORE_PUT_NEW);
+	assert_int_equal(put(s, "{\"type\":\"roster\",\"authors\":[\"a\"]}",
+	    &result, &err), 0);
+	assert_int_equal(result, STORE_PUT_SAME);
+	assert_int_equal(put(s, "{\"type\":\"roster\",\"authors\":[\"b\"]}",
+	    &result, &err), 0);
+	assert_int_equal(result, STORE_PUT_CHANGED);
+	store_close(s);
+	assert_int_equal(sql_int("SELECT count(*) FROM policy_document"), 1);
+}
+
+static void
+test_unknown_action_is_refused(void **state)
+{
+	struct store *s = open_new();
+	struct check_data d;
+	struct error err;
+
+	assert_int_equal(store_load_check(s, "nope", 5, &d, &err),
+	    EXIT_REFUSED);
+	assert_non_null(strstr(err.message, "unknown action"));
+	store_close(s);
+}
+
+static int
+count_ids(void *ctx, const char *action_id)
+{
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void
+test_each_action_skips_decided_unless_all(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+	int count = 0;
+
+	assert_int_equal(put(s, PACKET("a-1", "MO"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-2", "MO"), &result, &err), 0);
+	store_close(s);
+	sql_exec(db_path, "UPDATE action SET status = 'approved' "
+	    "WHERE action_id = 'a-1'");
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
+	assert_int_equal(store_each_action(s, false, count_ids, &count, &err), 0);
+	assert_int_equal(count, 1);
+	count = 0;
+	assert_int_equal(store_each_action(s, true, count_ids, &count, &err), 0);
+	assert_int_equal(count, 2);
+	store_close(s);
+}
+
+static void
+test_wal_mode_is_set(void **state)
+{
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	struct store *s = open_new();
+
+	store_close(s);
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1,
+	    &stmt, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(stmt, 0), "wal");
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+		    test_create_makes_directories_and_schema, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_existing_mode_refuses_a_missing_database, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_reopen_keeps_data, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_newer_schema_is_refused,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_database_is_refused,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_foreign_sqlite_database_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_identical_reimport_is_a_no_op, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_conflicts_are_refused,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_check_loads_active_ips_and_current_holdings, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_security_map_later_import_overrides, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_documents_are_replaced,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_action_is_refused,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_each_action_skips_decided_unless_all, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wal_mode_is_set, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
