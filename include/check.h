@@ -28,4 +28,10 @@ cJSON *check_outcome_json(const struct check_outcome *);
 cJSON *divergence_compute(const struct rule_pack *, const struct advisory *,
     const struct verdict *);
 
+/*
+ * SHA-256 of everything the rules read (packet, IPS, holdings, securities,
+ * standards, roster, judgments), so a replay can show it used the same.
+ */
+int check_inputs_sha256(const struct check_input *, char out[65]);
+
 #endif

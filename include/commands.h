@@ -16,6 +16,9 @@ struct invocation {
 	const char *db_option;		/* --db PATH, or NULL */
 	bool all;			/* list --all */
 	bool json;			/* list --json */
+	bool atomic;			/* batch --atomic */
+	bool csv;			/* audit export --csv */
+	const char *checkpoint;		/* audit verify --checkpoint SEQ:HASH */
 	char **operands;
 	int operand_count;
 };
@@ -24,6 +27,8 @@ int cmd_import(const struct invocation *);
 int cmd_check(const struct invocation *);
 int cmd_list(const struct invocation *);
 int cmd_demo(const struct invocation *);
+int cmd_batch(const struct invocation *);
+int cmd_audit(const struct invocation *);
 
 /* Imports files and directories into an open store; prints per-file results. */
 int import_paths(struct store *, char *const *paths, int count, FILE *out);

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "object.h"
 #include "rule_pack.h"
+#include "timestamp.h"
 
 struct store;
 
@@ -73,4 +74,74 @@ void check_data_free(struct check_data *);
 int store_each_action(struct store *, bool all,
     int (*fn)(void *ctx, const char *action_id), void *ctx, struct error *);
 
+
+
+/* ---- The audit log (SPEC 6) and decisions ---- */
+
+#define AUDIT_GENESIS_HASH \
+	"0000000000000000000000000000000000000000000000000000000000000000"
+
+struct audit_head {
+	long long seq;			/* 0 for an empty log */
+	char hash[65];
+};
+
+int store_audit_head(struct store *, struct audit_head *, struct error *);
+/* Appends a record inside the current transaction; *head becomes the new head. */
+int store_audit_append(struct store *, const char *record_json,
+    struct audit_head *head, struct error *);
+
+struct audit_report {
+	long long records;
+	long long decisions;
+	struct audit_head head;
+	long long bad_seq;		/* first bad seq, 0 when intact */
+	char problem[512];
+};
+
+/*
+ * Recomputes the chain, re-parses every record, checks each decided action
+ * has exactly one decision record and, when checkpoint_seq > 0, that the
+ * checkpoint row is still on the chain.  Returns 0 whether intact or not
+ * (report->bad_seq says); an error only when it could not read.
+ */
+int store_audit_verify(struct store *, long long checkpoint_seq,
+    const char *checkpoint_hash, struct audit_report *, struct error *);
+
+/* Calls fn for each record in order. */
+int store_audit_each(struct store *,
+    int (*fn)(void *ctx, long long seq, const char *record_json,
+    const char *prev_hash, const char *hash), void *ctx, struct error *);
+
+struct decision_row {
+	char decision_id[37];
+	char decision[8];		/* approve, reject */
+	char operator_login[257];
+	long long operator_uid;
+	char decided_at[TIMESTAMP_SIZE];
+	long long audit_seq;
+	const char *reassign_to;	/* borrowed; may be NULL */
+	bool escalate;
+};
+
+int store_decision_get(struct store *, const char *action_id,
+    struct decision_row *, bool *found, struct error *);
+/* Records the decision row and the action's new status, in the transaction. */
+int store_decision_insert(struct store *, const char *action_id,
+    const struct decision_row *, struct error *);
+/* The audit record of an action's decision (newly allocated), or NULL. */
+int store_decision_record(struct store *, const char *action_id,
+    char **record_json, struct error *);
+
+/* Loads the inputs a recorded decision used, for replay (audit replay). */
+int store_load_recorded(struct store *, const char *action_id,
+    const cJSON *rule_inputs, long long now_ms, struct check_data *,
+    struct error *);
+
+/* Savepoints inside the current transaction (batch --atomic). */
+int store_savepoint(struct store *, struct error *);
+int store_release(struct store *, struct error *);
+void store_rollback_savepoint(struct store *);
+/* Writes the audit head to syslog (authpriv) for an outside copy. */
+void store_audit_announce(const struct store *, const struct audit_head *);
 #endif

@@ -16,11 +16,13 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "decision.h"
 #include "exit_codes.h"
 #include "i18n.h"
 #include "json_strict.h"
 #include "object.h"
 #include "sanitize.h"
+#include "sha256.h"
 #include "timestamp.h"
 
 #define FILE_MAX_BYTES (64UL << 20)
@@ -104,29 +106,93 @@ blank(const char *s, size_t len)
 	return true;
 }
 
-/* Imports one object; *line is where it starts, for messages. */
+/* What one file's import carries from object to object. */
+struct import_context {
+	struct store *store;
+	const char *path;
+	long long now_ms;
+	struct operator_identity op;
+	struct audit_head head;		/* after the last policy record */
+	struct file_counts counts;
+};
+
+static bool
+is_policy(enum object_type type)
+{
+	return type == OBJECT_IPS || type == OBJECT_SECURITY_MAP ||
+	    type == OBJECT_STANDARDS_INDEX || type == OBJECT_ROSTER;
+}
+
+/*
+ * SPEC 6: a new or changed policy object is recorded in the audit log in
+ * the same transaction that stores it, so the log shows which policy was
+ * in force when each later decision was taken.
+ */
 static int
-import_object(struct store *store, const char *text, size_t len,
-    size_t *line_offset, struct file_counts *counts, long long now_ms,
-    struct error *err)
+record_policy(struct import_context *ctx, const struct loaded_object *o,
+    const char *text, size_t len, size_t line, struct error *err)
+{
+	char digest[65], when[TIMESTAMP_SIZE], *json;
+	cJSON *record = cJSON_CreateObject(), *item;
+	int rc;
+
+	if (record == NULL || sha256_hex(text, len, digest) != 0) {
+		cJSON_Delete(record);
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	timestamp_format(ctx->now_ms, when);
+	cJSON_AddStringToObject(record, "event", "policy_import");
+	cJSON_AddStringToObject(record, "type", object_type_name(o->type));
+	if (o->type == OBJECT_IPS) {
+		item = cJSON_AddObjectToObject(record, "identity");
+		cJSON_AddStringToObject(item, "ips_id", o->id);
+		cJSON_AddNumberToObject(item, "version", (double)o->version);
+	} else
+		cJSON_AddNullToObject(record, "identity");
+	cJSON_AddItemToObject(record, "object", cJSON_Duplicate(o->json, 1));
+	cJSON_AddStringToObject(record, "object_sha256", digest);
+	cJSON_AddStringToObject(record, "imported_at", when);
+	item = cJSON_AddObjectToObject(record, "operator");
+	cJSON_AddStringToObject(item, "login", ctx->op.login);
+	cJSON_AddNumberToObject(item, "uid", (double)ctx->op.uid);
+	item = cJSON_AddObjectToObject(record, "source");
+	cJSON_AddStringToObject(item, "file", ctx->path);
+	cJSON_AddNumberToObject(item, "line", (double)line);
+	item = cJSON_AddObjectToObject(record, "program");
+	cJSON_AddStringToObject(item, "name", "countersign");
+	cJSON_AddStringToObject(item, "version", PACKAGE_VERSION);
+	json = json_print(record);
+	cJSON_Delete(record);
+	if (json == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	rc = store_audit_append(ctx->store, json, &ctx->head, err);
+	free(json);
+	return rc;
+}
+
+/* Imports one object starting at line; *error_offset locates a bad byte. */
+static int
+import_object(struct import_context *ctx, const char *text, size_t len,
+    size_t line, size_t *error_offset, struct error *err)
 {
 	struct loaded_object o;
 	enum store_put_result result;
-	size_t error_offset = 0;
 	int rc;
 
-	rc = object_load(text, len, &o, &error_offset, err);
+	*error_offset = 0;
+	rc = object_load(text, len, &o, error_offset, err);
 	if (rc == 0)
-		rc = store_put(store, &o, text, len, now_ms, &result, err);
+		rc = store_put(ctx->store, &o, text, len, ctx->now_ms, &result,
+		    err);
+	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o.type))
+		rc = record_policy(ctx, &o, text, len, line, err);
 	object_free(&o);
-	if (rc != 0) {
-		*line_offset = error_offset;
+	if (rc != 0)
 		return rc;
-	}
 	if (result == STORE_PUT_SAME)
-		counts->unchanged++;
+		ctx->counts.unchanged++;
 	else
-		counts->added++;
+		ctx->counts.added++;
 	return 0;
 }
 
@@ -172,10 +238,9 @@ looks_like_json_lines(const char *text, size_t len)
 }
 
 static int
-import_text(struct store *store, const char *text, size_t len,
-    size_t *error_line, struct file_counts *counts, struct error *err)
+import_text(struct import_context *ctx, const char *text, size_t len,
+    size_t *error_line, struct error *err)
 {
-	long long now_ms = timestamp_now();
 	const char *line, *end;
 	size_t line_len, number, offset = 0;
 	int rc;
@@ -199,9 +264,7 @@ import_text(struct store *store, const char *text, size_t len,
 		    "the file holds no JSON object");
 	}
 	if (!looks_like_json_lines(text, len)) {
-		*error_line = 1;
-		rc = import_object(store, text, len, &offset, counts, now_ms,
-		    err);
+		rc = import_object(ctx, text, len, 1, &offset, err);
 		if (rc != 0)
 			*error_line = line_of(text, offset);
 		return rc;
@@ -214,8 +277,8 @@ import_text(struct store *store, const char *text, size_t len,
 		line_len = (size_t)(end - line);
 		if (blank(line, line_len))
 			continue;
-		if ((rc = import_object(store, line, line_len, &offset, counts,
-		    now_ms, err)) != 0) {
+		if ((rc = import_object(ctx, line, line_len, number, &offset,
+		    err)) != 0) {
 			*error_line = number;
 			return rc;
 		}
@@ -226,21 +289,28 @@ import_text(struct store *store, const char *text, size_t len,
 static int
 import_file(struct store *store, const char *path, FILE *out)
 {
-	struct file_counts counts = { 0, 0 };
+	struct import_context ctx;
 	struct error err;
 	size_t len = 0, error_line = 0;
 	char *text = NULL, *safe_path;
 	int rc;
 
 	error_clear(&err);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.store = store;
+	ctx.path = path;
+	ctx.now_ms = timestamp_now();
+	operator_current(&ctx.op);
 	safe_path = sanitize_str(path);
 	rc = read_file(path, &text, &len, &err);
 	if (rc == 0 && (rc = store_begin(store, &err)) == 0) {
-		rc = import_text(store, text, len, &error_line, &counts, &err);
+		rc = import_text(&ctx, text, len, &error_line, &err);
 		if (rc == 0)
 			rc = store_commit(store, &err);
 		else
 			store_rollback(store);
+		if (rc == 0)
+			store_audit_announce(store, &ctx.head);
 	}
 	free(text);
 	if (rc != 0) {
@@ -265,7 +335,7 @@ import_file(struct store *store, const char *path, FILE *out)
 		free(message);
 	} else
 		fprintf(out, _("%s: %zu imported, %zu unchanged\n"), safe_path,
-		    counts.added, counts.unchanged);
+		    ctx.counts.added, ctx.counts.unchanged);
 	free(safe_path);
 	return rc;
 }

@@ -13,7 +13,10 @@
 
 enum option_bit {
 	OPTION_ALL = 1 << 0,
-	OPTION_JSON = 1 << 1
+	OPTION_JSON = 1 << 1,
+	OPTION_ATOMIC = 1 << 2,
+	OPTION_CSV = 1 << 3,
+	OPTION_CHECKPOINT = 1 << 4
 };
 
 struct command {
@@ -32,6 +35,17 @@ static const struct command commands[] = {
 	    N_("the queue as a table, or JSON lines") },
 	{ "check", cmd_check, 0, -1, "check [ACTION_ID...]",
 	    N_("re-run the rules (all pending when none named), JSON lines") },
+	{ "batch", cmd_batch, OPTION_ATOMIC, 1, "batch [FILE] [--atomic]",
+	    N_("decisions from FILE or stdin, one JSON line each") },
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT, 2,
+	    "audit verify [--checkpoint SEQ:HASH]",
+	    N_("recompute the hash chain; exit 1 when broken") },
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT, 2,
+	    "audit export [--csv]",
+	    N_("the audit log as JSON lines, or CSV (one row per decision)") },
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT, 2,
+	    "audit replay ACTION_ID",
+	    N_("re-run a recorded decision's inputs with today's rules") },
 	{ "demo", cmd_demo, 0, 0, "demo",
 	    N_("the bundled demo data in a fresh temporary database") },
 };
@@ -52,6 +66,10 @@ usage(FILE *out)
 	    "                  $XDG_DATA_HOME/countersign/countersign.db)\n"
 	    "  --all           list: include decided actions\n"
 	    "  --json          list: JSON lines instead of a table\n"
+	    "  --atomic        batch: record every line or none\n"
+	    "  --csv           audit export: CSV, one row per decision\n"
+	    "  --checkpoint SEQ:HASH\n"
+	    "                  audit verify: also fail when that row left the chain\n"
 	    "  -h, --help      this help\n"
 	    "  -V, --version   the program version\n\n"
 	    "Exit status: 0 success, 1 a check failed or a decision was refused,\n"
@@ -77,6 +95,9 @@ main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "atomic", no_argument, NULL, 't' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "checkpoint", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -108,6 +129,18 @@ main(int argc, char **argv)
 			inv.json = true;
 			given |= OPTION_JSON;
 			break;
+		case 't':
+			inv.atomic = true;
+			given |= OPTION_ATOMIC;
+			break;
+		case 'c':
+			inv.csv = true;
+			given |= OPTION_CSV;
+			break;
+		case 'k':
+			inv.checkpoint = optarg;
+			given |= OPTION_CHECKPOINT;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -115,9 +148,9 @@ main(int argc, char **argv)
 			printf("countersign %s\n", PACKAGE_VERSION);
 			return EXIT_OK;
 		default:
-			if (optopt == 'd')
-				fprintf(stderr, _("countersign: --db needs a "
-				    "PATH\n"));
+			if (optopt == 'd' || optopt == 'k')
+				fprintf(stderr, _("countersign: %s needs a "
+				    "value\n"), argv[optind - 1]);
 			else
 				fprintf(stderr, _("countersign: unknown option "
 				    "%s\n"), argv[optind - 1]);

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "exit_codes.h"
 #include "json_fields.h"
+#include "sha256.h"
 
 static int
 add_entry(cJSON *list, const char *what, cJSON *advisory, cJSON *local,
@@ -246,4 +247,32 @@ check_outcome_json(const struct check_outcome *out)
 		cJSON_AddItemToArray(reasons, cJSON_CreateString(
 		    out->verdict.high_stakes_reasons[i]));
 	return line;
+}
+
+int
+check_inputs_sha256(const struct check_input *in, char out[65])
+{
+	const cJSON *trees[] = { in->packet, in->ips, in->holdings,
+	    in->securities, in->standards, in->roster, in->po_judgments };
+	enum { TREES = sizeof trees / sizeof trees[0] };
+	const void *parts[2 * TREES];
+	size_t lengths[2 * TREES], i;
+	char *printed[TREES] = { NULL };
+	int rc = -1;
+
+	for (i = 0; i < TREES; i++) {
+		printed[i] = trees[i] != NULL ?
+		    cJSON_PrintUnformatted(trees[i]) : strdup("null");
+		if (printed[i] == NULL)
+			goto done;
+		parts[2 * i] = printed[i];
+		lengths[2 * i] = strlen(printed[i]);
+		parts[2 * i + 1] = "\n";
+		lengths[2 * i + 1] = 1;
+	}
+	rc = sha256_hex_parts(parts, lengths, 2 * TREES, out);
+done:
+	for (i = 0; i < TREES; i++)
+		free(printed[i]);
+	return rc;
 }

@@ -53,6 +53,49 @@ static const char *const migrations[] = {
 	"    CHECK (status IN ('pending', 'approved', 'rejected')));"
 	"CREATE INDEX action_by_status ON action (status, imported_at_ms);"
 	"CREATE INDEX action_by_revision ON action (revision_of);",
+
+	/*
+	 * 2: the audit log (SPEC 6) and the decisions it records.  The
+	 * triggers catch bugs and careless hands; whoever can write the file
+	 * can drop them, which the hash chain and a copy of its head catch.
+	 */
+	"CREATE TABLE audit_log ("
+	"  seq INTEGER PRIMARY KEY,"
+	"  record_json TEXT NOT NULL,"
+	"  prev_hash TEXT NOT NULL,"
+	"  hash TEXT NOT NULL);"
+	"CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log"
+	" BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;"
+	"CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log"
+	" BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;"
+	/*
+	 * INSERT OR REPLACE deletes without firing delete triggers, so an
+	 * insert must extend the head: the next seq, chained to the last hash.
+	 */
+	"CREATE TRIGGER audit_log_append_only BEFORE INSERT ON audit_log"
+	" BEGIN SELECT RAISE(ABORT, 'audit_log: an insert must extend the head')"
+	"  WHERE NEW.seq IS NOT coalesce((SELECT max(seq) FROM audit_log), 0) + 1"
+	"   OR NEW.prev_hash IS NOT coalesce((SELECT hash FROM audit_log"
+	"    ORDER BY seq DESC LIMIT 1), '"
+	"0000000000000000000000000000000000000000000000000000000000000000');"
+	" END;"
+	"CREATE TABLE decision ("
+	"  action_id TEXT PRIMARY KEY REFERENCES action (action_id),"
+	"  decision_id TEXT NOT NULL UNIQUE,"
+	"  decision TEXT NOT NULL CHECK (decision IN ('approve', 'reject')),"
+	"  operator_login TEXT NOT NULL,"
+	"  operator_uid INTEGER NOT NULL,"
+	"  decided_at TEXT NOT NULL,"
+	"  audit_seq INTEGER NOT NULL REFERENCES audit_log (seq),"
+	"  reassign_to TEXT,"
+	"  escalate INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TRIGGER decision_no_update BEFORE UPDATE ON decision"
+	" BEGIN SELECT RAISE(ABORT, 'a decision is final'); END;"
+	"CREATE TRIGGER decision_no_delete BEFORE DELETE ON decision"
+	" BEGIN SELECT RAISE(ABORT, 'a decision is final'); END;"
+	"CREATE TRIGGER action_decided_once BEFORE UPDATE OF status ON action"
+	" WHEN OLD.status <> 'pending'"
+	" BEGIN SELECT RAISE(ABORT, 'the action is already decided'); END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

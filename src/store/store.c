@@ -55,6 +55,24 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " imported_at_ms = excluded.imported_at_ms",
 	[SQL_DOCUMENT_GET] =
 	    "SELECT raw_json FROM policy_document WHERE type = ?1",
+	[SQL_AUDIT_HEAD] =
+	    "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1",
+	[SQL_AUDIT_INSERT] =
+	    "INSERT INTO audit_log (seq, record_json, prev_hash, hash)"
+	    " VALUES (?1, ?2, ?3, ?4)",
+	[SQL_DECISION_GET] =
+	    "SELECT decision_id, decision, operator_login, operator_uid,"
+	    " decided_at, audit_seq, escalate FROM decision WHERE action_id = ?1",
+	[SQL_DECISION_INSERT] =
+	    "INSERT INTO decision (action_id, decision_id, decision,"
+	    " operator_login, operator_uid, decided_at, audit_seq, reassign_to,"
+	    " escalate) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	[SQL_ACTION_SET_STATUS] =
+	    "UPDATE action SET status = ?2 WHERE action_id = ?1"
+	    " AND status = 'pending'",
+	[SQL_DECISION_RECORD] =
+	    "SELECT l.record_json FROM decision d JOIN audit_log l"
+	    " ON l.seq = d.audit_seq WHERE d.action_id = ?1",
 	[SQL_DOCUMENT_PUT] =
 	    "INSERT INTO policy_document (type, raw_json, imported_at_ms)"
 	    " VALUES (?1, ?2, ?3) ON CONFLICT (type) DO UPDATE SET"
@@ -244,4 +262,29 @@ store_rollback(struct store *s)
 	if (sqlite3_get_autocommit(s->db) == 0)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	s->in_transaction = false;
+}
+
+int
+store_savepoint(struct store *s, struct error *err)
+{
+	if (sqlite3_exec(s->db, "SAVEPOINT decision", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return store_error(s, err, "starting a savepoint");
+	return 0;
+}
+
+int
+store_release(struct store *s, struct error *err)
+{
+	if (sqlite3_exec(s->db, "RELEASE decision", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return store_error(s, err, "releasing a savepoint");
+	return 0;
+}
+
+void
+store_rollback_savepoint(struct store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK TO decision; RELEASE decision", NULL,
+	    NULL, NULL);
 }

@@ -99,13 +99,11 @@ want_security(void *ctx, const char *ticker)
 	sqlite3_reset(stmt);
 }
 
-int
-store_load_check(struct store *s, const char *action_id, long long now_ms,
-    struct check_data *d, struct error *err)
+/* The action row and its packet; the policy trees are left to the caller. */
+static int
+load_action(struct store *s, const char *action_id, long long now_ms,
+    struct check_data *d, const struct rule_pack **pack, struct error *err)
 {
-	const struct rule_pack *pack;
-	struct securities_load load;
-	const cJSON *user;
 	sqlite3_stmt *stmt;
 	int rc;
 
@@ -119,29 +117,54 @@ store_load_check(struct store *s, const char *action_id, long long now_ms,
 		    action_id);
 	if (rc != SQLITE_ROW)
 		return store_error(s, err, "reading an action");
-	pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
+	*pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
 	d->packet = cJSON_Parse((const char *)sqlite3_column_text(stmt, 1));
 	d->status = text_copy((const char *)sqlite3_column_text(stmt, 2));
 	d->imported_at_ms = sqlite3_column_int64(stmt, 3);
 	d->has_expiry = sqlite3_column_type(stmt, 4) != SQLITE_NULL;
 	d->expires_at_ms = sqlite3_column_int64(stmt, 4);
 	sqlite3_reset(stmt);
-	if (pack == NULL || d->packet == NULL || d->status == NULL) {
-		rc = error_set(err, EXIT_STORAGE, NULL,
+	if (*pack == NULL || d->packet == NULL || d->status == NULL) {
+		check_data_free(d);
+		return error_set(err, EXIT_STORAGE, NULL,
 		    "%s: action %s cannot be read back", s->path, action_id);
-		goto fail;
 	}
-
 	d->input.packet = d->packet;
 	d->input.action = json_member(d->packet, "proposed_action");
 	d->input.now_ms = now_ms;
+	return 0;
+}
+
+/* Points the check input at the loaded trees. */
+static void
+link_input(struct check_data *d)
+{
+	d->input.ips = d->ips;
+	d->input.holdings = d->holdings;
+	d->input.securities = d->securities;
+	d->input.standards = d->standards;
+	d->input.roster = d->roster;
+}
+
+int
+store_load_check(struct store *s, const char *action_id, long long now_ms,
+    struct check_data *d, struct error *err)
+{
+	const struct rule_pack *pack;
+	struct securities_load load;
+	const cJSON *user;
+	const char *user_id;
+	int rc;
+
+	if ((rc = load_action(s, action_id, now_ms, d, &pack, err)) != 0)
+		return rc;
 	user = json_member(d->input.action, "user_id");
+	user_id = cJSON_IsString(user) ? user->valuestring : NULL;
 	if ((pack->needs & NEEDS_IPS) && (rc = load_by_user(s, SQL_IPS_ACTIVE,
-	    cJSON_IsString(user) ? user->valuestring : NULL, &d->ips, err)) != 0)
+	    user_id, &d->ips, err)) != 0)
 		goto fail;
 	if ((pack->needs & NEEDS_HOLDINGS) && (rc = load_by_user(s,
-	    SQL_HOLDINGS_CURRENT, cJSON_IsString(user) ? user->valuestring :
-	    NULL, &d->holdings, err)) != 0)
+	    SQL_HOLDINGS_CURRENT, user_id, &d->holdings, err)) != 0)
 		goto fail;
 	if ((pack->needs & NEEDS_STANDARDS) &&
 	    (rc = load_document(s, "standards_index", &d->standards, err)) != 0)
@@ -149,10 +172,7 @@ store_load_check(struct store *s, const char *action_id, long long now_ms,
 	if ((pack->needs & NEEDS_ROSTER) &&
 	    (rc = load_document(s, "roster", &d->roster, err)) != 0)
 		goto fail;
-	d->input.ips = d->ips;
-	d->input.holdings = d->holdings;
-	d->input.standards = d->standards;
-	d->input.roster = d->roster;
+	link_input(d);
 	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {
 		d->securities = cJSON_CreateObject();
 		load = (struct securities_load){ s, d->securities, err, 0 };
@@ -165,6 +185,64 @@ store_load_check(struct store *s, const char *action_id, long long now_ms,
 			goto fail;
 		d->input.securities = d->securities;
 	}
+	return 0;
+fail:
+	check_data_free(d);
+	return rc;
+}
+
+static int
+load_by_key(struct store *s, enum statement which, const char *key,
+    long long number, cJSON **out, struct error *err)
+{
+	sqlite3_stmt *stmt;
+
+	*out = NULL;
+	if (key == NULL)
+		return 0;
+	if ((stmt = store_statement(s, which, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+	if (which == SQL_IPS_GET)
+		sqlite3_bind_int64(stmt, 2, number);
+	return row_json(s, stmt, 0, out, err);
+}
+
+static cJSON *
+copy_member(const cJSON *object, const char *key)
+{
+	const cJSON *item = json_member(object, key);
+
+	return item == NULL || cJSON_IsNull(item) ? NULL :
+	    cJSON_Duplicate(item, 1);
+}
+
+int
+store_load_recorded(struct store *s, const char *action_id,
+    const cJSON *inputs, long long now_ms, struct check_data *d,
+    struct error *err)
+{
+	const struct rule_pack *pack;
+	const cJSON *ips = json_member(inputs, "ips");
+	const cJSON *ips_id = json_member(ips, "ips_id");
+	const cJSON *version = json_member(ips, "version");
+	const cJSON *snapshot = json_member(inputs, "holdings_snapshot_id");
+	int rc;
+
+	if ((rc = load_action(s, action_id, now_ms, d, &pack, err)) != 0)
+		return rc;
+	/* IPS versions and snapshots are immutable: the store still has them. */
+	if ((rc = load_by_key(s, SQL_IPS_GET, cJSON_IsString(ips_id) ?
+	    ips_id->valuestring : NULL, cJSON_IsNumber(version) ?
+	    (long long)version->valuedouble : 0, &d->ips, err)) != 0 ||
+	    (rc = load_by_key(s, SQL_HOLDINGS_GET, cJSON_IsString(snapshot) ?
+	    snapshot->valuestring : NULL, 0, &d->holdings, err)) != 0)
+		goto fail;
+	/* The security map, standards and roster change: the record kept them. */
+	d->securities = copy_member(inputs, "securities");
+	d->standards = copy_member(inputs, "standards_index");
+	d->roster = copy_member(inputs, "roster");
+	link_input(d);
 	return 0;
 fail:
 	check_data_free(d);

@@ -117,8 +117,29 @@ test_create_makes_directories_and_schema(void **state)
 	struct store *s = open_new();
 
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 1);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 2);
 	assert_int_equal(access(db_path, R_OK | W_OK), 0);
+}
+
+/* A version 1 database (before the audit log) is migrated, data kept. */
+static void
+test_version_1_is_migrated_forward(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	store_close(s);
+	sql_exec(db_path, "DROP TABLE decision; DROP TABLE audit_log;"
+	    "DROP TRIGGER action_decided_once;"
+	    "UPDATE schema_version SET version = 1");
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
+	store_close(s);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 2);
+	assert_int_equal(sql_int("SELECT count(*) FROM ips"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master "
+	    "WHERE name IN ('audit_log', 'decision')"), 2);
 }
 
 static void
@@ -384,6 +405,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
 		    test_create_makes_directories_and_schema, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_version_1_is_migrated_forward, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_existing_mode_refuses_a_missing_database, setup,
 		    teardown),

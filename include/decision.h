@@ -1,0 +1,55 @@
+/*
+ * Deciding (SPEC 5): the one path by which an approval or a rejection is
+ * recorded, used by batch mode and the TUI alike.
+ */
+#ifndef COUNTERSIGN_DECISION_H
+#define COUNTERSIGN_DECISION_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+
+#include "error.h"
+#include "store.h"
+
+enum decision_kind { DECISION_APPROVE, DECISION_REJECT };
+
+struct decision_request {
+	const char *action_id;
+	enum decision_kind decision;
+	const char *reason;		/* NULL or "" when none */
+	bool ack_high_stakes;
+	bool ack_divergence;
+	const char *reassign_to;	/* reject only; NULL when none */
+	bool escalate;			/* reject only */
+	const cJSON *po_judgments;	/* {"AC-3": "met"} or NULL */
+};
+
+/* Who is deciding: the real uid's login, whatever the environment says. */
+struct operator_identity {
+	char login[257];
+	long long uid;
+};
+
+void operator_current(struct operator_identity *);
+
+struct decision_outcome {
+	bool recorded;
+	char decision_id[37];
+	const char *code;		/* refusal code; NULL when recorded */
+	char message[1024];		/* why, for a refusal */
+	struct audit_head head;		/* the audit head after recording */
+};
+
+/*
+ * Re-checks the action inside one write transaction, applies every refusal
+ * of SPEC 5, and either records the decision (audit record, decision row,
+ * action status, commit) or records nothing.  With in_transaction the
+ * caller holds the transaction (batch --atomic): the work is done in a
+ * savepoint and neither committed nor announced here.  Returns 0 for a
+ * decision recorded or refused (see outcome), an exit_code on an error.
+ */
+int decision_record(struct store *, const struct decision_request *,
+    const struct operator_identity *, long long now_ms, bool in_transaction,
+    struct decision_outcome *, struct error *);
+
+#endif

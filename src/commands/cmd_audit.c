@@ -1,0 +1,366 @@
+/*
+ * countersign audit verify | export | replay (SPEC 6 and 7).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "i18n.h"
+#include "json_fields.h"
+#include "json_strict.h"
+#include "sanitize.h"
+
+/* "SEQ:HASH" with a positive seq and 64 lowercase hex digits. */
+static bool
+parse_checkpoint(const char *text, long long *seq, char hash[65])
+{
+	char *end;
+	size_t i;
+
+	if (text == NULL)
+		return false;
+	*seq = strtoll(text, &end, 10);
+	if (end == text || *end != ':' || *seq <= 0 || strlen(end + 1) != 64)
+		return false;
+	for (i = 0; i < 64; i++) {
+		char c = end[1 + i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return false;
+	}
+	memcpy(hash, end + 1, 65);
+	return true;
+}
+
+static int
+audit_verify(struct store *store, const struct invocation *inv)
+{
+	struct audit_report report;
+	long long seq = 0;
+	char hash[65] = "";
+	struct error err;
+	int rc;
+
+	error_clear(&err);
+	if (inv->checkpoint != NULL &&
+	    !parse_checkpoint(inv->checkpoint, &seq, hash)) {
+		fprintf(stderr, _("countersign: --checkpoint takes SEQ:HASH, "
+		    "a sequence number and 64 lowercase hex digits\n"));
+		return EXIT_USAGE;
+	}
+	if ((rc = store_audit_verify(store, seq, hash, &report, &err)) != 0) {
+		report_error(&err);
+		return rc;
+	}
+	if (report.bad_seq != 0) {
+		printf(_("audit log BROKEN at seq %lld: %s\n"), report.bad_seq,
+		    report.problem);
+		return EXIT_REFUSED;
+	}
+	printf(_("audit log intact: %lld records (%lld decisions), head "
+	    "seq %lld hash %s\n"), report.records, report.decisions,
+	    report.head.seq, report.head.hash);
+	return EXIT_OK;
+}
+
+/* RFC 4180 quoting, with formula triggers neutralised (SPEC 7). */
+static void
+csv_cell(const char *value, bool last)
+{
+	char *safe = sanitize_str(value ? value : "");
+	const char *p;
+
+	putchar('"');
+	/* A spreadsheet would read these as the start of a formula. */
+	if (value != NULL && value[0] != '\0' &&
+	    strchr("=+-@\t\r", value[0]) != NULL)
+		putchar('\'');
+	for (p = safe ? safe : ""; *p != '\0'; p++) {
+		if (*p == '"')
+			putchar('"');
+		putchar(*p);
+	}
+	putchar('"');
+	putchar(last ? '\n' : ',');
+	free(safe);
+}
+
+static const char *
+string_at(const cJSON *object, const char *key)
+{
+	const cJSON *item = json_member(object, key);
+
+	return cJSON_IsString(item) ? item->valuestring : "";
+}
+
+/* Joins an array's strings (or objects' "what") with "; ". */
+static char *
+joined(const cJSON *array, const char *key)
+{
+	const cJSON *item;
+	size_t size = 1;
+	char *out;
+
+	cJSON_ArrayForEach(item, array)
+		size += strlen(key ? string_at(item, key) :
+		    cJSON_IsString(item) ? item->valuestring : "") + 2;
+	if ((out = malloc(size)) == NULL)
+		return NULL;
+	out[0] = '\0';
+	cJSON_ArrayForEach(item, array) {
+		if (out[0] != '\0')
+			strcat(out, "; ");
+		strcat(out, key ? string_at(item, key) :
+		    cJSON_IsString(item) ? item->valuestring : "");
+	}
+	return out;
+}
+
+static int
+export_csv_row(void *ctx, long long seq, const char *record_json,
+    const char *prev_hash, const char *hash)
+{
+	cJSON *record = cJSON_Parse(record_json);
+	const cJSON *op, *local, *routing, *adv;
+	char number[32], *reasons, *divergence, *acks;
+
+	if (record == NULL || strcmp(string_at(record, "event"),
+	    "decision") != 0) {
+		cJSON_Delete(record);
+		return 0;
+	}
+	op = json_member(record, "operator");
+	local = json_member(record, "local_verdict");
+	routing = json_member(record, "routing");
+	adv = json_member(record, "advisory_verdict");
+	reasons = joined(json_member(record, "high_stakes_reasons"), NULL);
+	divergence = joined(json_member(record, "divergence"), "what");
+	acks = joined(json_member(record, "acknowledged"), NULL);
+	snprintf(number, sizeof number, "%lld", seq);
+	csv_cell(number, false);
+	csv_cell(string_at(record, "decided_at"), false);
+	csv_cell(string_at(record, "action_id"), false);
+	csv_cell(string_at(record, "kind"), false);
+	csv_cell(string_at(record, "decision"), false);
+	csv_cell(string_at(op, "login"), false);
+	snprintf(number, sizeof number, "%.0f",
+	    cJSON_IsNumber(json_member(op, "uid")) ?
+	    json_member(op, "uid")->valuedouble : -1);
+	csv_cell(number, false);
+	csv_cell(string_at(record, "reason"), false);
+	csv_cell(cJSON_IsTrue(json_member(local, "overall_pass")) ? "pass" :
+	    "fail", false);
+	csv_cell(cJSON_IsTrue(json_member(adv, "overall_pass")) ? "pass" :
+	    cJSON_IsFalse(json_member(adv, "overall_pass")) ? "fail" : "",
+	    false);
+	csv_cell(cJSON_IsTrue(json_member(record, "requires_human_approval")) ?
+	    "yes" : "no", false);
+	csv_cell(reasons, false);
+	csv_cell(divergence, false);
+	csv_cell(acks, false);
+	csv_cell(cJSON_IsString(json_member(routing, "reassign_to")) ?
+	    json_member(routing, "reassign_to")->valuestring :
+	    cJSON_IsTrue(json_member(routing, "escalate")) ? "escalate" : "",
+	    false);
+	csv_cell(string_at(record, "decision_id"), false);
+	csv_cell(hash, true);
+	free(reasons);
+	free(divergence);
+	free(acks);
+	cJSON_Delete(record);
+	return 0;
+}
+
+static int
+export_json_line(void *ctx, long long seq, const char *record_json,
+    const char *prev_hash, const char *hash)
+{
+	cJSON *line = cJSON_CreateObject(), *record;
+	char *text;
+
+	record = cJSON_Parse(record_json);
+	if (line == NULL)
+		return 0;
+	cJSON_AddNumberToObject(line, "seq", (double)seq);
+	cJSON_AddStringToObject(line, "prev_hash", prev_hash);
+	cJSON_AddStringToObject(line, "hash", hash);
+	if (record != NULL)
+		cJSON_AddItemToObject(line, "record", record);
+	else
+		cJSON_AddStringToObject(line, "record_json", record_json);
+	text = json_print(line);
+	if (text != NULL)
+		printf("%s\n", text);
+	free(text);
+	cJSON_Delete(line);
+	return 0;
+}
+
+static int
+audit_export(struct store *store, const struct invocation *inv)
+{
+	struct error err;
+	int rc;
+
+	error_clear(&err);
+	if (inv->csv)
+		printf("seq,decided_at,action_id,kind,decision,operator_login,"
+		    "operator_uid,reason,local_verdict,advisory_verdict,"
+		    "requires_human_approval,high_stakes_reasons,divergence,"
+		    "acknowledged,routing,decision_id,hash\n");
+	rc = store_audit_each(store, inv->csv ? export_csv_row :
+	    export_json_line, NULL, &err);
+	if (rc != 0)
+		report_error(&err);
+	return rc;
+}
+
+/* Rule ids and results, overall and stakes: what must be the same. */
+static bool
+same_verdict(const cJSON *recorded, const cJSON *now, char *why, size_t size)
+{
+	const cJSON *a = json_member(recorded, "rule_results");
+	const cJSON *b = json_member(now, "rule_results");
+	const cJSON *x, *y;
+	int i, n = cJSON_GetArraySize(a);
+
+	if (n != cJSON_GetArraySize(b)) {
+		snprintf(why, size, "%d rules then, %d now", n,
+		    cJSON_GetArraySize(b));
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		x = cJSON_GetArrayItem(a, i);
+		y = cJSON_GetArrayItem(b, i);
+		if (strcmp(string_at(x, "rule_id"), string_at(y, "rule_id")) !=
+		    0 || cJSON_IsTrue(json_member(x, "passed")) !=
+		    cJSON_IsTrue(json_member(y, "passed"))) {
+			snprintf(why, size, "rule %s: %s then, %s %s now",
+			    string_at(x, "rule_id"),
+			    cJSON_IsTrue(json_member(x, "passed")) ? "pass" :
+			    "fail", string_at(y, "rule_id"),
+			    cJSON_IsTrue(json_member(y, "passed")) ? "pass" :
+			    "fail");
+			return false;
+		}
+	}
+	if (cJSON_IsTrue(json_member(recorded, "overall_pass")) !=
+	    cJSON_IsTrue(json_member(now, "overall_pass")) ||
+	    cJSON_IsTrue(json_member(recorded, "requires_human_approval")) !=
+	    cJSON_IsTrue(json_member(now, "requires_human_approval"))) {
+		snprintf(why, size, "overall_pass or requires_human_approval "
+		    "differs");
+		return false;
+	}
+	return true;
+}
+
+static int
+audit_replay(struct store *store, const char *action_id)
+{
+	const cJSON *inputs, *recorded_digest, *decided_at;
+	struct check_outcome outcome;
+	struct check_data data;
+	cJSON *record = NULL, *now_json = NULL;
+	char *record_json = NULL, digest[65], why[512], *safe_id;
+	long long decided_ms = 0;
+	struct error err;
+	int rc;
+
+	error_clear(&err);
+	safe_id = sanitize_str(action_id);
+	if ((rc = store_decision_record(store, action_id, &record_json,
+	    &err)) != 0) {
+		report_error(&err);
+		free(safe_id);
+		return rc;
+	}
+	if (record_json == NULL || (record = cJSON_Parse(record_json)) == NULL) {
+		fprintf(stderr, _("countersign: no recorded decision for "
+		    "%s\n"), safe_id);
+		free(record_json);
+		free(safe_id);
+		return EXIT_REFUSED;
+	}
+	inputs = json_member(record, "rule_inputs");
+	recorded_digest = json_member(record, "rule_inputs_sha256");
+	decided_at = json_member(record, "decided_at");
+	if (cJSON_IsString(decided_at))
+		timestamp_parse(decided_at->valuestring, &decided_ms);
+	rc = store_load_recorded(store, action_id, inputs, decided_ms, &data,
+	    &err);
+	if (rc == 0) {
+		data.input.po_judgments = json_member(record, "po_judgments");
+		if (cJSON_IsNull(data.input.po_judgments))
+			data.input.po_judgments = NULL;
+		rc = check_run(&data.input, &outcome, &err);
+		if (rc != 0)
+			check_data_free(&data);
+	}
+	if (rc != 0) {
+		report_error(&err);
+		goto done;
+	}
+	if (check_inputs_sha256(&data.input, digest) != 0 ||
+	    !cJSON_IsString(recorded_digest) ||
+	    strcmp(digest, recorded_digest->valuestring) != 0) {
+		printf(_("%s: the rule inputs differ from those recorded "
+		    "(SHA-256 %s now)\n"), safe_id, digest);
+		rc = EXIT_REFUSED;
+	} else if (now_json = verdict_to_json(&outcome.verdict),
+	    !same_verdict(json_member(record, "local_verdict"), now_json, why,
+	    sizeof why)) {
+		printf(_("%s: today's rules reach a different verdict: %s\n"),
+		    safe_id, why);
+		rc = EXIT_REFUSED;
+	} else
+		printf(_("%s: same inputs, same verdict (%s)\n"), safe_id,
+		    outcome.verdict.overall_pass ? "pass" : "fail");
+	cJSON_Delete(now_json);
+	check_outcome_free(&outcome);
+	check_data_free(&data);
+done:
+	cJSON_Delete(record);
+	free(record_json);
+	free(safe_id);
+	return rc;
+}
+
+int
+cmd_audit(const struct invocation *inv)
+{
+	const char *what = inv->operand_count > 0 ? inv->operands[0] : "";
+	struct store *store;
+	struct error err;
+	int rc;
+
+	error_clear(&err);
+	if (!((strcmp(what, "verify") == 0 && inv->operand_count == 1 &&
+	    !inv->csv) ||
+	    (strcmp(what, "export") == 0 && inv->operand_count == 1 &&
+	    inv->checkpoint == NULL) ||
+	    (strcmp(what, "replay") == 0 && inv->operand_count == 2 &&
+	    !inv->csv && inv->checkpoint == NULL))) {
+		fprintf(stderr, _("Usage: countersign audit verify "
+		    "[--checkpoint SEQ:HASH]\n"
+		    "       countersign audit export [--csv]\n"
+		    "       countersign audit replay ACTION_ID\n"));
+		return EXIT_USAGE;
+	}
+	if ((rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0) {
+		report_error(&err);
+		return rc;
+	}
+	if (strcmp(what, "verify") == 0)
+		rc = audit_verify(store, inv);
+	else if (strcmp(what, "export") == 0)
+		rc = audit_export(store, inv);
+	else
+		rc = audit_replay(store, inv->operands[1]);
+	store_close(store);
+	return rc;
+}

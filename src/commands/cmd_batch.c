@@ -1,0 +1,350 @@
+/*
+ * countersign batch [FILE] [--atomic] (SPEC 8): one decision per JSON line,
+ * one JSON result line per input line, in order.  Never touches a terminal.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "decision.h"
+#include "exit_codes.h"
+#include "i18n.h"
+#include "json_fields.h"
+#include "json_strict.h"
+
+#define LINE_MAX_BYTES (1UL << 20)
+
+struct batch_line {
+	size_t number;
+	struct decision_request request;
+	cJSON *json;			/* owns the request's strings */
+	char *action_id;		/* for the result, even when malformed */
+	struct decision_outcome outcome;
+	const char *code;		/* bad_request, or the outcome's */
+	char message[sizeof ((struct error *)0)->field +
+	    sizeof ((struct error *)0)->message + 2];
+};
+
+static const char *const decisions[] = { "approve", "reject", NULL };
+static const char *const known_keys[] = { "action_id", "decision", "reason",
+    "acknowledge", "reassign_to", "escalate", "po_judgments", NULL };
+
+static int
+bad_request(struct batch_line *line, const struct error *err)
+{
+	line->code = "bad_request";
+	if (err->field[0] != '\0')
+		snprintf(line->message, sizeof line->message, "%s: %s",
+		    err->field, err->message);
+	else
+		snprintf(line->message, sizeof line->message, "%s",
+		    err->message);
+	return -1;
+}
+
+/* Parses one request line strictly; -1 (and a bad_request) when malformed. */
+static int
+parse_line(const char *text, size_t len, struct batch_line *line)
+{
+	const cJSON *member, *item, *acknowledge = NULL, *judgments = NULL;
+	struct decision_request *req = &line->request;
+	const char *decision = NULL;
+	struct error err;
+	size_t i;
+
+	error_clear(&err);
+	if (len > LINE_MAX_BYTES) {
+		error_set(&err, EXIT_DATA, NULL, "the line is over 1 MiB");
+		return bad_request(line, &err);
+	}
+	line->json = json_parse_strict(text, len, NULL, &err);
+	if (line->json == NULL)
+		return bad_request(line, &err);
+	if (!cJSON_IsObject(line->json)) {
+		error_set(&err, EXIT_DATA, NULL, "a request must be an object");
+		return bad_request(line, &err);
+	}
+	member = json_member(line->json, "action_id");
+	if (cJSON_IsString(member))
+		line->action_id = member->valuestring;
+	cJSON_ArrayForEach(member, line->json) {
+		for (i = 0; known_keys[i] != NULL; i++) {
+			if (strcmp(member->string, known_keys[i]) == 0)
+				break;
+		}
+		if (known_keys[i] == NULL) {
+			error_set(&err, EXIT_DATA, member->string,
+			    "unknown field");
+			return bad_request(line, &err);
+		}
+	}
+	if (field_id(line->json, "", "action_id", FIELD_REQUIRED,
+	    &req->action_id, &err) != 0 ||
+	    field_choice(line->json, "", "decision", FIELD_REQUIRED, decisions,
+	    &decision, &err) != 0 ||
+	    field_string(line->json, "", "reason", FIELD_OPTIONAL, &req->reason,
+	    &err) != 0 ||
+	    field_array(line->json, "", "acknowledge", FIELD_OPTIONAL,
+	    &acknowledge, &err) != 0 ||
+	    field_id(line->json, "", "reassign_to", FIELD_OPTIONAL,
+	    &req->reassign_to, &err) != 0 ||
+	    field_bool(line->json, "", "escalate", FIELD_OPTIONAL,
+	    &req->escalate, NULL, &err) != 0 ||
+	    field_object(line->json, "", "po_judgments", FIELD_OPTIONAL,
+	    &judgments, &err) != 0)
+		return bad_request(line, &err);
+	req->decision = strcmp(decision, "approve") == 0 ? DECISION_APPROVE :
+	    DECISION_REJECT;
+	cJSON_ArrayForEach(item, acknowledge) {
+		if (cJSON_IsString(item) &&
+		    strcmp(item->valuestring, "high_stakes") == 0)
+			req->ack_high_stakes = true;
+		else if (cJSON_IsString(item) &&
+		    strcmp(item->valuestring, "divergence") == 0)
+			req->ack_divergence = true;
+		else {
+			error_set(&err, EXIT_DATA, "acknowledge", "must hold only "
+			    "\"high_stakes\" and \"divergence\"");
+			return bad_request(line, &err);
+		}
+	}
+	cJSON_ArrayForEach(item, judgments) {
+		if (!cJSON_IsString(item) || (strcmp(item->valuestring, "met") !=
+		    0 && strcmp(item->valuestring, "unmet") != 0)) {
+			error_set(&err, EXIT_DATA, "po_judgments", "%s must be "
+			    "\"met\" or \"unmet\"", item->string);
+			return bad_request(line, &err);
+		}
+	}
+	req->po_judgments = judgments;
+	if (req->decision == DECISION_APPROVE &&
+	    (req->reassign_to != NULL || req->escalate)) {
+		error_set(&err, EXIT_DATA, NULL, "reassign_to and escalate "
+		    "belong to a rejection");
+		return bad_request(line, &err);
+	}
+	if (req->reassign_to != NULL && req->escalate) {
+		error_set(&err, EXIT_DATA, NULL, "a rejection either reassigns "
+		    "or escalates, not both");
+		return bad_request(line, &err);
+	}
+	return 0;
+}
+
+static void
+print_result(const struct batch_line *line, bool recorded)
+{
+	cJSON *result = cJSON_CreateObject();
+	char *text;
+
+	if (result == NULL)
+		return;
+	cJSON_AddNumberToObject(result, "line", (double)line->number);
+	if (line->action_id != NULL)
+		cJSON_AddStringToObject(result, "action_id", line->action_id);
+	else
+		cJSON_AddNullToObject(result, "action_id");
+	cJSON_AddStringToObject(result, "status", recorded ? "recorded" :
+	    "refused");
+	if (recorded)
+		cJSON_AddStringToObject(result, "decision_id",
+		    line->outcome.decision_id);
+	else
+		cJSON_AddNullToObject(result, "decision_id");
+	if (recorded) {
+		cJSON_AddNullToObject(result, "code");
+		cJSON_AddNullToObject(result, "message");
+	} else {
+		cJSON_AddStringToObject(result, "code", line->code);
+		cJSON_AddStringToObject(result, "message", line->message);
+	}
+	text = json_print(result);
+	if (text != NULL)
+		printf("%s\n", text);
+	fflush(stdout);
+	free(text);
+	cJSON_Delete(result);
+}
+
+/* Decides one parsed line; returns an exit_code only on a storage error. */
+static int
+decide_line(struct store *store, const struct operator_identity *op,
+    bool atomic, struct batch_line *line, struct error *err)
+{
+	int rc;
+
+	rc = decision_record(store, &line->request, op, timestamp_now(),
+	    atomic, &line->outcome, err);
+	if (rc != 0) {
+		line->code = "storage_error";
+		snprintf(line->message, sizeof line->message, "%s",
+		    err->message);
+		return rc;
+	}
+	if (!line->outcome.recorded) {
+		line->code = line->outcome.code;
+		snprintf(line->message, sizeof line->message, "%s",
+		    line->outcome.message);
+	}
+	return 0;
+}
+
+static void
+line_free(struct batch_line *line)
+{
+	cJSON_Delete(line->json);
+	memset(line, 0, sizeof *line);
+}
+
+static bool
+blank_line(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return false;
+	}
+	return true;
+}
+
+/*
+ * --atomic: every line in one transaction.  Results wait until the end,
+ * since a later refusal turns an earlier "recorded" into nothing.
+ */
+static int
+run_atomic(struct store *store, FILE *in, const struct operator_identity *op,
+    struct error *err)
+{
+	struct batch_line *lines = NULL, *grown;
+	size_t count = 0, cap = 0, number = 0, size = 0, i, failed_line = 0;
+	char *text = NULL;
+	ssize_t len;
+	int rc = 0;
+	struct audit_head head;
+
+	if ((rc = store_begin(store, err)) != 0)
+		return rc;
+	while ((len = getline(&text, &size, in)) >= 0) {
+		number++;
+		if (blank_line(text, (size_t)len))
+			continue;
+		if (count == cap) {
+			cap = cap ? cap * 2 : 64;
+			grown = realloc(lines, cap * sizeof *lines);
+			if (grown == NULL) {
+				rc = error_set(err, EXIT_STORAGE, NULL,
+				    "out of memory");
+				break;
+			}
+			lines = grown;
+		}
+		memset(&lines[count], 0, sizeof lines[count]);
+		lines[count].number = number;
+		if (parse_line(text, (size_t)len, &lines[count]) == 0 &&
+		    (rc = decide_line(store, op, true, &lines[count],
+		    err)) != 0) {
+			count++;
+			break;
+		}
+		if (lines[count].code != NULL && failed_line == 0)
+			failed_line = number;
+		count++;
+	}
+	free(text);
+	if (rc == 0 && failed_line == 0 && (rc = store_audit_head(store, &head,
+	    err)) == 0 && (rc = store_commit(store, err)) == 0)
+		store_audit_announce(store, &head);
+	else
+		store_rollback(store);
+	for (i = 0; i < count; i++) {
+		bool recorded = rc == 0 && failed_line == 0;
+
+		if (!recorded && lines[i].code == NULL) {
+			lines[i].code = "not_recorded";
+			if (rc != 0)
+				snprintf(lines[i].message,
+				    sizeof lines[i].message,
+				    "nothing was recorded: %s", err->message);
+			else
+				snprintf(lines[i].message,
+				    sizeof lines[i].message, "nothing was "
+				    "recorded (--atomic): line %zu was refused",
+				    failed_line);
+		}
+		print_result(&lines[i], recorded);
+		line_free(&lines[i]);
+	}
+	free(lines);
+	if (rc != 0)
+		return rc;
+	return failed_line == 0 ? EXIT_OK : EXIT_REFUSED;
+}
+
+static int
+run_each(struct store *store, FILE *in, const struct operator_identity *op,
+    struct error *err)
+{
+	struct batch_line line;
+	size_t number = 0, size = 0;
+	char *text = NULL;
+	ssize_t len;
+	int rc = 0, status = EXIT_OK;
+
+	while ((len = getline(&text, &size, in)) >= 0) {
+		number++;
+		if (blank_line(text, (size_t)len))
+			continue;
+		memset(&line, 0, sizeof line);
+		line.number = number;
+		if (parse_line(text, (size_t)len, &line) == 0)
+			rc = decide_line(store, op, false, &line, err);
+		print_result(&line, line.code == NULL);
+		if (line.code != NULL)
+			status = EXIT_REFUSED;
+		line_free(&line);
+		if (rc != 0)
+			break;	/* storage failed: later lines would fail too */
+	}
+	free(text);
+	return rc != 0 ? rc : status;
+}
+
+int
+cmd_batch(const struct invocation *inv)
+{
+	struct operator_identity op;
+	struct store *store;
+	struct error err;
+	FILE *in = stdin;
+	int rc;
+
+	error_clear(&err);
+	if (inv->operand_count == 1 && strcmp(inv->operands[0], "-") != 0) {
+		in = fopen(inv->operands[0], "r");
+		if (in == NULL) {
+			fprintf(stderr, "countersign: %s: %s\n", inv->operands[0],
+			    strerror(errno));
+			return EXIT_DATA;
+		}
+	}
+	if ((rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0) {
+		report_error(&err);
+		if (in != stdin)
+			fclose(in);
+		return rc;
+	}
+	operator_current(&op);
+	rc = inv->atomic ? run_atomic(store, in, &op, &err) :
+	    run_each(store, in, &op, &err);
+	if (rc != EXIT_OK && rc != EXIT_REFUSED)
+		report_error(&err);
+	store_close(store);
+	if (in != stdin)
+		fclose(in);
+	return rc;
+}

@@ -1,0 +1,362 @@
+/*
+ * The append-only, hash-chained audit log (SPEC 6): appending inside the
+ * caller's transaction, verifying the chain, and the decisions table that
+ * answers "who decided this, and when" without scanning the log.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "exit_codes.h"
+#include "json_strict.h"
+#include "sha256.h"
+#include "store_internal.h"
+
+int
+store_audit_head(struct store *s, struct audit_head *head, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	head->seq = 0;
+	snprintf(head->hash, sizeof head->hash, "%s", AUDIT_GENESIS_HASH);
+	if ((stmt = store_statement(s, SQL_AUDIT_HEAD, err)) == NULL)
+		return err->status;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		head->seq = sqlite3_column_int64(stmt, 0);
+		snprintf(head->hash, sizeof head->hash, "%s",
+		    (const char *)sqlite3_column_text(stmt, 1));
+	}
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_error(s, err, "reading the audit log head");
+	return 0;
+}
+
+int
+store_audit_append(struct store *s, const char *record_json,
+    struct audit_head *head, struct error *err)
+{
+	struct audit_head prev;
+	sqlite3_stmt *stmt;
+	char hash[SHA256_HEX_SIZE];
+	int rc;
+
+	/* Inside the writer's transaction, so the head cannot move under us. */
+	if ((rc = store_audit_head(s, &prev, err)) != 0)
+		return rc;
+	if (sha256_chain(prev.hash, record_json, hash) != 0)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "cannot compute SHA-256");
+	if ((stmt = store_statement(s, SQL_AUDIT_INSERT, err)) == NULL)
+		return err->status;
+	sqlite3_bind_int64(stmt, 1, prev.seq + 1);
+	sqlite3_bind_text(stmt, 2, record_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, prev.hash, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 4, hash, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "appending to the audit log");
+	head->seq = prev.seq + 1;
+	snprintf(head->hash, sizeof head->hash, "%s", hash);
+	return 0;
+}
+
+int
+store_audit_each(struct store *s,
+    int (*fn)(void *, long long, const char *, const char *, const char *),
+    void *ctx, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT seq, record_json, prev_hash, hash"
+	    " FROM audit_log ORDER BY seq", -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "reading the audit log");
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *record = (const char *)sqlite3_column_text(stmt, 1);
+		const char *prev = (const char *)sqlite3_column_text(stmt, 2);
+		const char *hash = (const char *)sqlite3_column_text(stmt, 3);
+
+		if ((rc = fn(ctx, sqlite3_column_int64(stmt, 0),
+		    record ? record : "", prev ? prev : "",
+		    hash ? hash : "")) != 0) {
+			sqlite3_finalize(stmt);
+			return rc;
+		}
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "reading the audit log");
+	return 0;
+}
+
+struct chain_walk {
+	struct audit_report *report;
+	struct audit_head last;
+	long long checkpoint_seq;
+	const char *checkpoint_hash;
+	bool checkpoint_seen;
+};
+
+static int
+walk_record(void *ctx, long long seq, const char *record, const char *prev,
+    const char *hash)
+{
+	struct chain_walk *walk = ctx;
+	struct audit_report *r = walk->report;
+	char expected[SHA256_HEX_SIZE];
+	struct error ignored;
+	cJSON *json;
+
+	if (r->bad_seq != 0)
+		return 0;
+	if (seq != walk->last.seq + 1) {
+		r->bad_seq = walk->last.seq + 1;
+		snprintf(r->problem, sizeof r->problem,
+		    "record %lld is missing (the next is %lld)",
+		    walk->last.seq + 1, seq);
+		return 0;
+	}
+	if (strcmp(prev, walk->last.hash) != 0) {
+		r->bad_seq = seq;
+		snprintf(r->problem, sizeof r->problem,
+		    "prev_hash does not match the hash of record %lld",
+		    walk->last.seq);
+		return 0;
+	}
+	if (sha256_chain(prev, record, expected) != 0 ||
+	    strcmp(expected, hash) != 0) {
+		r->bad_seq = seq;
+		snprintf(r->problem, sizeof r->problem,
+		    "hash does not match the record's contents");
+		return 0;
+	}
+	json = json_parse_strict(record, strlen(record), NULL, &ignored);
+	if (json == NULL || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+	    json, "event"))) {
+		r->bad_seq = seq;
+		snprintf(r->problem, sizeof r->problem,
+		    "the record is not a JSON object with an event");
+		cJSON_Delete(json);
+		return 0;
+	}
+	if (strcmp(cJSON_GetObjectItemCaseSensitive(json, "event")->valuestring,
+	    "decision") == 0)
+		r->decisions++;
+	cJSON_Delete(json);
+	if (seq == walk->checkpoint_seq) {
+		walk->checkpoint_seen = true;
+		if (strcmp(hash, walk->checkpoint_hash) != 0) {
+			r->bad_seq = seq;
+			snprintf(r->problem, sizeof r->problem,
+			    "the checkpoint's hash is no longer on the chain");
+			return 0;
+		}
+	}
+	r->records++;
+	walk->last.seq = seq;
+	snprintf(walk->last.hash, sizeof walk->last.hash, "%s", hash);
+	return 0;
+}
+
+/*
+ * Every decided action has exactly one decision record agreeing with its
+ * status, and every decision record is about a decided action.
+ */
+static int
+check_decisions(struct store *s, struct audit_report *r, struct error *err)
+{
+	static const char sql[] =
+	    "WITH d AS (SELECT json_extract(record_json, '$.action_id') AS id,"
+	    "  min(json_extract(record_json, '$.decision')) AS decision,"
+	    "  count(*) AS n, min(seq) AS seq FROM audit_log"
+	    "  WHERE json_extract(record_json, '$.event') = 'decision'"
+	    "  GROUP BY id)"
+	    " SELECT a.action_id, a.status, d.n, d.decision, d.seq FROM action a"
+	    " LEFT JOIN d ON d.id = a.action_id"
+	    " WHERE (a.status = 'pending' AND d.n IS NOT NULL)"
+	    "  OR (a.status <> 'pending' AND (d.n IS NULL OR d.n <> 1"
+	    "   OR d.decision IS NOT (CASE a.status WHEN 'approved' THEN"
+	    "    'approve' ELSE 'reject' END)))"
+	    " UNION ALL SELECT d.id, NULL, d.n, d.decision, d.seq FROM d"
+	    " WHERE d.id NOT IN (SELECT action_id FROM action)"
+	    " LIMIT 1";
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "checking decisions");
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(stmt, 0);
+		const char *status = (const char *)sqlite3_column_text(stmt, 1);
+		long long n = sqlite3_column_int64(stmt, 2);
+
+		r->bad_seq = sqlite3_column_type(stmt, 4) == SQLITE_NULL ?
+		    r->head.seq : sqlite3_column_int64(stmt, 4);
+		if (status == NULL)
+			snprintf(r->problem, sizeof r->problem,
+			    "a decision record names unknown action %.200s",
+			    id ? id : "(none)");
+		else if (n == 0)
+			snprintf(r->problem, sizeof r->problem,
+			    "action %.200s is %s but has no decision record",
+			    id, status);
+		else
+			snprintf(r->problem, sizeof r->problem,
+			    "action %.200s is %s but has %lld decision record(s)"
+			    " that do not agree", id, status, n);
+		if (r->bad_seq == 0)
+			r->bad_seq = 1;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_error(s, err, "checking decisions");
+	return 0;
+}
+
+int
+store_audit_verify(struct store *s, long long checkpoint_seq,
+    const char *checkpoint_hash, struct audit_report *r, struct error *err)
+{
+	struct chain_walk walk;
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	memset(&walk, 0, sizeof walk);
+	walk.report = r;
+	walk.checkpoint_seq = checkpoint_seq;
+	walk.checkpoint_hash = checkpoint_hash;
+	snprintf(walk.last.hash, sizeof walk.last.hash, "%s",
+	    AUDIT_GENESIS_HASH);
+	/* One read transaction: the chain and the decisions seen together. */
+	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return store_error(s, err, "starting to read");
+	rc = store_audit_each(s, walk_record, &walk, err);
+	r->head = walk.last;
+	if (rc == 0 && r->bad_seq == 0 && checkpoint_seq > 0 &&
+	    !walk.checkpoint_seen) {
+		r->bad_seq = checkpoint_seq;
+		snprintf(r->problem, sizeof r->problem,
+		    "the checkpoint's record is no longer on the chain "
+		    "(the log ends at %lld)", walk.last.seq);
+	}
+	if (rc == 0 && r->bad_seq == 0)
+		rc = check_decisions(s, r, err);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+int
+store_decision_get(struct store *s, const char *action_id,
+    struct decision_row *row, bool *found, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	memset(row, 0, sizeof *row);
+	*found = false;
+	if ((stmt = store_statement(s, SQL_DECISION_GET, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*found = true;
+		snprintf(row->decision_id, sizeof row->decision_id, "%s",
+		    (const char *)sqlite3_column_text(stmt, 0));
+		snprintf(row->decision, sizeof row->decision, "%s",
+		    (const char *)sqlite3_column_text(stmt, 1));
+		snprintf(row->operator_login, sizeof row->operator_login, "%s",
+		    (const char *)sqlite3_column_text(stmt, 2));
+		row->operator_uid = sqlite3_column_int64(stmt, 3);
+		snprintf(row->decided_at, sizeof row->decided_at, "%s",
+		    (const char *)sqlite3_column_text(stmt, 4));
+		row->audit_seq = sqlite3_column_int64(stmt, 5);
+		row->escalate = sqlite3_column_int(stmt, 6) != 0;
+	}
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_error(s, err, "reading a decision");
+	return 0;
+}
+
+int
+store_decision_insert(struct store *s, const char *action_id,
+    const struct decision_row *row, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if ((stmt = store_statement(s, SQL_DECISION_INSERT, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, row->decision_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, row->decision, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 4, row->operator_login, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 5, row->operator_uid);
+	sqlite3_bind_text(stmt, 6, row->decided_at, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 7, row->audit_seq);
+	if (row->reassign_to != NULL)
+		sqlite3_bind_text(stmt, 8, row->reassign_to, -1, SQLITE_STATIC);
+	sqlite3_bind_int(stmt, 9, row->escalate);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "recording a decision");
+	if ((stmt = store_statement(s, SQL_ACTION_SET_STATUS, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, strcmp(row->decision, "approve") == 0 ?
+	    "approved" : "rejected", -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE || sqlite3_changes(s->db) != 1)
+		return rc != SQLITE_DONE ? store_error(s, err,
+		    "recording a decision") : error_set(err, EXIT_STORAGE,
+		    NULL, "action %s was not pending", action_id);
+	return 0;
+}
+
+int
+store_decision_record(struct store *s, const char *action_id,
+    char **record_json, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	*record_json = NULL;
+	if ((stmt = store_statement(s, SQL_DECISION_RECORD, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*record_json = strdup((const char *)sqlite3_column_text(stmt, 0));
+		if (*record_json == NULL)
+			rc = SQLITE_NOMEM;
+	}
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_error(s, err, "reading a decision record");
+	return 0;
+}
+
+/*
+ * An outside copy of the head: whoever can write the database can rewrite
+ * the whole chain, but not the lines syslog already shipped.
+ */
+void
+store_audit_announce(const struct store *s, const struct audit_head *head)
+{
+	if (head->seq == 0)
+		return;
+	openlog("countersign", LOG_PID, LOG_AUTHPRIV);
+	syslog(LOG_INFO, "audit head seq=%lld hash=%s db=%s", head->seq,
+	    head->hash, s->path);
+	closelog();
+}
