@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "exit_codes.h"
@@ -67,19 +68,29 @@ audit_verify(struct store *store, const struct invocation *inv)
 	return EXIT_OK;
 }
 
-/* RFC 4180 quoting, with formula triggers neutralised (SPEC 7). */
+/*
+ * RFC 4180 quoting, with formula triggers neutralised (SPEC 7).  A file
+ * gets the exact text; a terminal gets it through the sanitizer, since
+ * a reason is free text that may carry escape sequences.
+ */
 static void
 csv_cell(const char *value, bool last)
 {
-	char *safe = sanitize_str(value ? value : "");
+	static int to_terminal = -1;
+	char *safe = NULL;
 	const char *p;
 
+	if (to_terminal == -1)
+		to_terminal = isatty(STDOUT_FILENO);
+	if (value == NULL)
+		value = "";
+	if (to_terminal)
+		safe = sanitize_str(value);
 	putchar('"');
 	/* A spreadsheet would read these as the start of a formula. */
-	if (value != NULL && value[0] != '\0' &&
-	    strchr("=+-@\t\r", value[0]) != NULL)
+	if (value[0] != '\0' && strchr("=+-@\t\r", value[0]) != NULL)
 		putchar('\'');
-	for (p = safe ? safe : ""; *p != '\0'; p++) {
+	for (p = safe != NULL ? safe : value; *p != '\0'; p++) {
 		if (*p == '"')
 			putchar('"');
 		putchar(*p);
@@ -208,10 +219,12 @@ audit_export(struct store *store, const struct invocation *inv)
 
 	error_clear(&err);
 	if (inv->csv)
-		printf("seq,decided_at,action_id,kind,decision,operator_login,"
-		    "operator_uid,reason,local_verdict,advisory_verdict,"
-		    "requires_human_approval,high_stakes_reasons,divergence,"
-		    "acknowledged,routing,decision_id,hash\n");
+		printf("\"seq\",\"decided_at\",\"action_id\",\"kind\","
+		    "\"decision\",\"operator_login\",\"operator_uid\","
+		    "\"reason\",\"local_verdict\",\"advisory_verdict\","
+		    "\"requires_human_approval\",\"high_stakes_reasons\","
+		    "\"divergence\",\"acknowledged\",\"routing\","
+		    "\"decision_id\",\"hash\"\n");
 	rc = store_audit_each(store, inv->csv ? export_csv_row :
 	    export_json_line, NULL, &err);
 	if (rc != 0)

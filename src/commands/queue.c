@@ -97,6 +97,9 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
 	row->divergence_count = (size_t)cJSON_GetArraySize(r.outcome.divergence);
 	row->divergent = row->divergence_count > 0;
 	row->expired = r.data.has_expiry && r.data.expires_at_ms < now_ms;
+	/* An expired action was not rejected, but it is no longer pending. */
+	if (row->expired && strcmp(row->status, "pending") == 0)
+		snprintf(row->status, sizeof row->status, "expired");
 	row->advisory = r.outcome.advisory.state != ADVISORY_AVAILABLE ? "n/a" :
 	    r.outcome.advisory.overall_pass ? "pass" : "fail";
 	row->imported_at_ms = r.data.imported_at_ms;

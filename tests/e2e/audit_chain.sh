@@ -1,0 +1,230 @@
+#!/bin/sh
+# SPEC 6 and 7: the audit hash chain recomputed outside countersign, the
+# database triggers, tampering, truncation and checkpoints, CSV export
+# neutralisation, and replay.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed"; exit 77; }
+command -v sha256sum >/dev/null 2>&1 || { echo "sha256sum is needed"; exit 77; }
+
+PASS=0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
+DIVERGENT=9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22
+ZEROS=0000000000000000000000000000000000000000000000000000000000000000
+out=$WORK/out
+
+# on DB ARGS...: countersign on another database.
+on() { d=$1; shift; "$COUNTERSIGN" --db "$d" "$@"; }
+q() { sqlite3 "$1" "$2"; }
+# expect_match WHAT FILE ERE
+expect_match() {
+	if grep -qE -- "$3" "$2"; then pass "$1"; else
+		fail "$1: /$3/ not in $2:"; sed 's/^/    /' "$2"; fi
+}
+variant() {
+	jq -c --arg id "$1" \
+		".proposed_action.action_id = \$id | .reviewer_verdict.action_id = \$id | $2" \
+		"${3:-$EXAMPLES/packet-trade-pass.json}"
+}
+
+### A log with policy imports and decisions of every shape.
+expect_status "import the trade examples and policies" 0 cs import \
+	"$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
+	"$EXAMPLES/holdings.json" "$EXAMPLES/packet-trade-pass.json" \
+	"$EXAMPLES/packet-trade-divergent.json" "$EXAMPLES/roster.json" \
+	"$EXAMPLES/standards_index.json"
+{
+	variant c1 '.'; variant c2 '.'; variant c3 '.'; variant c4 '.'
+	variant c5 '.'; variant c6 '.'; variant c7 '.'; variant c8 '.'
+} >"$WORK/variants.jsonl"
+cs import "$WORK/variants.jsonl" >/dev/null
+TAB=$(printf '\t')
+CR=$(printf '\r')
+jq -nc --arg pass "$PASS" --arg div "$DIVERGENT" '
+	{action_id: $pass, decision: "approve", reason: "Within band; rebalancing."},
+	{action_id: $div, decision: "reject", reason: "=HYPERLINK(\"http://x\",\"y\")", reassign_to: "action-drafting-b"},
+	{action_id: "c1", decision: "reject", reason: "-2+3"},
+	{action_id: "c2", decision: "reject", reason: "She said \"no\", twice"},
+	{action_id: "c3", decision: "reject", reason: "+1 for rejecting"},
+	{action_id: "c4", decision: "reject", reason: "@SUM(A1:A9)"},
+	{action_id: "c5", decision: "reject", reason: "\tcmd|/c calc"},
+	{action_id: "c6", decision: "reject", reason: "Caf\u00e9 \u2713 \u2014 non-ASCII, 1-2 safe", escalate: true},
+	{action_id: "c8", decision: "reject", reason: "\rX=1"}
+' >"$WORK/decisions.jsonl"
+expect_status "record nine decisions" 0 cs batch "$WORK/decisions.jsonl"
+expect_eq "all recorded" "$(jq -s -c '[.[].status] | unique' "$out")" '["recorded"]'
+printf '%s\n' '{"action_id":"c7","decision":"approve"}' >"$WORK/c7.jsonl"
+expect_status "a later approve" 0 cs batch "$WORK/c7.jsonl"
+APPROVE_SEQ=$(q "$DB" "SELECT seq FROM audit_log WHERE record_json LIKE '%\"action_id\":\"$PASS\"%' AND record_json LIKE '%\"event\":\"decision\"%'")
+expect_eq "the approve of the passing trade has one record" "$(printf '%s\n' "$APPROVE_SEQ" | grep -c .)" 1
+
+### 1. Recompute the whole chain outside countersign.
+expect_status "audit verify" 0 cs audit verify
+cp "$out" "$WORK/verify"
+N=$(q "$DB" "SELECT count(*) FROM audit_log")
+expect_eq "seq runs 1..N without gaps" \
+	"$(q "$DB" "SELECT min(seq) || ' ' || max(seq) FROM audit_log")" "1 $N"
+expect_eq "policy imports and decisions are both in the log" \
+	"$(cs audit export | jq -s -c '[.[].record.event] | unique')" '["decision","policy_import"]'
+prev=$ZEROS
+bad=0
+seq=1
+while [ "$seq" -le "$N" ]; do
+	rec=$(q "$DB" "SELECT record_json FROM audit_log WHERE seq = $seq")
+	stored_prev=$(q "$DB" "SELECT prev_hash FROM audit_log WHERE seq = $seq")
+	stored=$(q "$DB" "SELECT hash FROM audit_log WHERE seq = $seq")
+	bytes=$(q "$DB" "SELECT length(CAST(record_json AS BLOB)) FROM audit_log WHERE seq = $seq")
+	if [ "$(printf '%s' "$rec" | wc -c)" -ne "$bytes" ]; then
+		fail "seq $seq: could not read the record's exact bytes"; bad=1
+	fi
+	if [ "$stored_prev" != "$prev" ]; then
+		fail "seq $seq: prev_hash [$stored_prev] is not the previous hash [$prev]"; bad=1
+	fi
+	h=$(printf '%s\n%s' "$prev" "$rec" | sha256sum | cut -d' ' -f1)
+	if [ "$h" != "$stored" ]; then
+		fail "seq $seq: stored hash [$stored], recomputed [$h]"; bad=1
+	fi
+	prev=$h
+	seq=$((seq + 1))
+done
+expect_eq "every row's hash recomputes with sqlite3 and sha256sum ($N rows)" "$bad" 0
+expect_eq "the first prev_hash is 64 zeros" "$(q "$DB" "SELECT prev_hash FROM audit_log WHERE seq = 1")" "$ZEROS"
+expect_eq "hashes are lowercase hex" \
+	"$(q "$DB" "SELECT hash FROM audit_log" | grep -cvE '^[0-9a-f]{64}$' || true)" 0
+expect_contains "audit verify prints the recomputed head" "$WORK/verify" "$prev"
+cs audit export >"$WORK/export"
+expect_eq "audit export shows the same chain" \
+	"$(jq -r '[.seq, .prev_hash, .hash] | @tsv' "$WORK/export")" \
+	"$(q "$DB" "SELECT seq || '$TAB' || prev_hash || '$TAB' || hash FROM audit_log ORDER BY seq")"
+expect_eq "audit export's records are the stored JSON" \
+	"$(jq -c .record "$WORK/export" | sha256sum)" \
+	"$(q "$DB" "SELECT record_json FROM audit_log ORDER BY seq" | jq -c . | sha256sum)"
+
+### 2. The triggers refuse UPDATE, DELETE and INSERT OR REPLACE.
+snapshot() { q "$DB" "SELECT seq, record_json, prev_hash, hash FROM audit_log ORDER BY seq" | sha256sum; }
+before=$(snapshot)
+# sql_refused WHAT SQL: sqlite3 must exit non-zero on the main database.
+sql_refused() {
+	if sqlite3 "$DB" "$2" >"$WORK/out" 2>"$WORK/err"; then
+		fail "$1: sqlite3 exited 0"
+	else
+		pass "$1"
+	fi
+}
+sql_refused "UPDATE is refused" \
+	"UPDATE audit_log SET record_json = replace(record_json, 'approve', 'reject') WHERE seq = $APPROVE_SEQ"
+sql_refused "UPDATE of a hash is refused" "UPDATE audit_log SET hash = prev_hash"
+sql_refused "DELETE of the last row is refused" \
+	"DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)"
+sql_refused "DELETE of everything is refused" "DELETE FROM audit_log"
+sql_refused "INSERT OR REPLACE of row 1 (with its own prev_hash) is refused" \
+	"INSERT OR REPLACE INTO audit_log (seq, record_json, prev_hash, hash) VALUES (1, '{}', '$ZEROS', '$ZEROS')"
+sql_refused "INSERT OR REPLACE of row 1 citing the head is refused" \
+	"INSERT OR REPLACE INTO audit_log (seq, record_json, prev_hash, hash) SELECT 1, '{}', hash, hash FROM audit_log ORDER BY seq DESC LIMIT 1"
+sql_refused "REPLACE of the last row is refused" \
+	"REPLACE INTO audit_log (seq, record_json, prev_hash, hash) SELECT seq, '{}', prev_hash, hash FROM audit_log ORDER BY seq DESC LIMIT 1"
+sql_refused "an insert that does not extend the head is refused" \
+	"INSERT INTO audit_log (seq, record_json, prev_hash, hash) VALUES ((SELECT max(seq) + 1 FROM audit_log), '{}', '$ZEROS', '$ZEROS')"
+expect_eq "the log is unchanged" "$(snapshot)" "$before"
+expect_status "audit verify after the refused writes" 0 cs audit verify
+
+### 3. Tampering with a record is found, at its seq.
+cp "$DB" "$WORK/tampered.db"
+sqlite3 "$WORK/tampered.db" "DROP TRIGGER audit_log_no_update; UPDATE audit_log SET record_json = replace(record_json, 'approve', 'reject') WHERE seq = $APPROVE_SEQ"
+expect_eq "the record did change" \
+	"$(q "$WORK/tampered.db" "SELECT record_json FROM audit_log WHERE seq = $APPROVE_SEQ" | jq -r .decision)" reject
+expect_status "audit verify on the tampered log" 1 on "$WORK/tampered.db" audit verify
+expect_match "it names seq $APPROVE_SEQ" "$WORK/out" "seq $APPROVE_SEQ([^0-9]|$)"
+expect_status "a checkpoint at an earlier row does not hide it" 1 \
+	on "$WORK/tampered.db" audit verify --checkpoint "1:$(q "$DB" "SELECT hash FROM audit_log WHERE seq = 1")"
+
+cp "$DB" "$WORK/rehashed.db"
+# A wrong stored hash (record untouched) is found too.
+sqlite3 "$WORK/rehashed.db" "DROP TRIGGER audit_log_no_update; UPDATE audit_log SET hash = '$ZEROS' WHERE seq = $N"
+expect_status "a wrong stored hash on the last row" 1 on "$WORK/rehashed.db" audit verify
+expect_match "it names seq $N" "$WORK/out" "seq $N([^0-9]|$)"
+
+### 3b. Replay (before the IPS changes below).
+expect_status "audit replay of the approved trade" 0 cs audit replay "$PASS"
+expect_contains "same verdict" "$WORK/out" "same verdict"
+expect_status "audit replay of the rejected trade" 0 cs audit replay "$DIVERGENT"
+expect_contains "same verdict (rejected)" "$WORK/out" "same verdict"
+expect_status "audit replay of an undecided action" 1 cs audit replay no-such-action
+
+### 4. Truncation: the chain stays consistent, a checkpoint catches it.
+cp "$DB" "$WORK/decision-last.db"
+jq -c '.version = 4' "$EXAMPLES/ips.json" >"$WORK/ips-v4.json"
+expect_status "import a new IPS version last" 0 cs import "$WORK/ips-v4.json"
+LAST=$(q "$DB" "SELECT seq || ':' || hash FROM audit_log ORDER BY seq DESC LIMIT 1")
+expect_eq "the last row is a policy_import" \
+	"$(q "$DB" "SELECT record_json FROM audit_log ORDER BY seq DESC LIMIT 1" | jq -r .event)" policy_import
+expect_status "the checkpoint is on the chain" 0 cs audit verify --checkpoint "$LAST"
+FIRST=$(q "$DB" "SELECT seq || ':' || hash FROM audit_log WHERE seq = 1")
+expect_status "an early checkpoint is on the chain" 0 cs audit verify --checkpoint "$FIRST"
+expect_status "a checkpoint with the wrong hash" 1 cs audit verify --checkpoint "${LAST%%:*}:$ZEROS"
+expect_status "a checkpoint past the end" 1 cs audit verify --checkpoint "$((N + 50)):$ZEROS"
+cp "$DB" "$WORK/truncated.db"
+sqlite3 "$WORK/truncated.db" "DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq = ${LAST%%:*}"
+expect_eq "the row is gone" "$(q "$WORK/truncated.db" "SELECT count(*) FROM audit_log")" "$N"
+expect_status "plain audit verify on the truncated log" 0 on "$WORK/truncated.db" audit verify
+expect_status "audit verify --checkpoint on the truncated log" 1 \
+	on "$WORK/truncated.db" audit verify --checkpoint "$LAST"
+expect_match "it names the checkpoint's seq" "$WORK/out" "seq ${LAST%%:*}([^0-9]|$)"
+expect_status "an earlier checkpoint still holds" 0 on "$WORK/truncated.db" audit verify --checkpoint "$FIRST"
+
+# When the truncated row is a decision, the decided action gives it away.
+DLAST=$(q "$WORK/decision-last.db" "SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1")
+expect_eq "its last row is c7's approval" \
+	"$(q "$WORK/decision-last.db" "SELECT record_json FROM audit_log WHERE seq = $DLAST" | jq -r '.event + " " + .action_id')" "decision c7"
+sqlite3 "$WORK/decision-last.db" "DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq = $DLAST"
+expect_eq "the decision row is gone" \
+	"$(q "$WORK/decision-last.db" "SELECT count(*) FROM audit_log WHERE seq = $DLAST")" 0
+expect_status "audit verify without the last decision record" 1 on "$WORK/decision-last.db" audit verify
+expect_contains "it names the decided action" "$WORK/out" c7
+
+for bad in abc 5 "5:" ":$ZEROS" "x:$ZEROS" "5:$(printf '%063d' 0)" "5:${ZEROS}0" "5:$(printf '%064d' 0 | tr 0 g)"; do
+	expect_status "--checkpoint '$bad' is a usage error" 2 cs audit verify --checkpoint "$bad"
+done
+expect_status "--checkpoint without a value is a usage error" 2 cs audit verify --checkpoint
+
+### 5. CSV export neutralises formulas and quotes every cell.
+expect_status "audit export --csv" 0 cs audit export --csv
+cp "$out" "$WORK/csv"
+DECISIONS=$(cs audit export | jq -s '[.[] | select(.record.event == "decision")] | length')
+expect_eq "ten decisions so far" "$DECISIONS" 10
+expect_eq "a header then one row per decision" "$(wc -l <"$WORK/csv")" $((DECISIONS + 1))
+expect_eq "the header is the first line: it names the columns" \
+	"$(head -n 1 "$WORK/csv" | grep -c 'action_id.*reason\|reason.*action_id')" 1
+expect_eq "the header holds no decision id" \
+	"$(head -n 1 "$WORK/csv" | grep -cE '[0-9a-f]{8}-[0-9a-f]{4}-' || true)" 0
+expect_eq "every data cell is double-quoted" \
+	"$(tail -n +2 "$WORK/csv" | grep -cvE '^"([^"]|"")*"(,"([^"]|"")*")*$' || true)" 0
+row() { # row ACTION_ID: the CSV row of that action
+	grep -F "\"$1\"" "$WORK/csv" || true
+}
+expect_eq "each decision's action appears in exactly one row" \
+	"$(for a in "$PASS" "$DIVERGENT" c1 c2 c3 c4 c5 c6 c7 c8; do row "$a" | wc -l; done | sort -u)" 1
+row "$DIVERGENT" >"$WORK/row"
+expect_contains "=HYPERLINK is neutralised and its quotes doubled" "$WORK/row" \
+	',"'\''=HYPERLINK(""http://x"",""y"")"'
+row c1 >"$WORK/row"
+expect_contains "-2+3 is neutralised" "$WORK/row" ',"'\''-2+3"'
+row c2 >"$WORK/row"
+expect_contains "a double quote is doubled" "$WORK/row" ',"She said ""no"", twice"'
+row c3 >"$WORK/row"
+expect_contains "+ is neutralised" "$WORK/row" ',"'\''+1 for rejecting"'
+row c4 >"$WORK/row"
+expect_contains "@ is neutralised" "$WORK/row" ',"'\''@SUM(A1:A9)"'
+row c5 >"$WORK/row"
+# The tab itself may be kept or shown as a visible escape; the quote comes first.
+expect_match "a leading tab is neutralised" "$WORK/row" ",\"'(${TAB}|\\^I|\\\\t|\\\\x09)cmd\\|/c calc\""
+row c8 >"$WORK/row"
+expect_match "a leading CR is neutralised" "$WORK/row" ",\"'(${CR}|\\^M|\\\\r|\\\\x0[dD])X=1\""
+row c6 >"$WORK/row"
+expect_contains "UTF-8 passes through unchanged" "$WORK/row" ',"Café ✓ — non-ASCII, 1-2 safe"'
+row "$PASS" >"$WORK/row"
+expect_contains "a plain reason is left alone" "$WORK/row" ',"Within band; rebalancing."'
+expect_eq "no cell starts with a live formula character" \
+	"$(tail -n +2 "$WORK/csv" | grep -cE "(^|,)\"[=+@${TAB}${CR}-]" || true)" 0
+
+expect_status "audit verify at the end" 0 cs audit verify
+finish

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPEC 6 / issue 3: after each commit the new audit head goes to syslog
+# (facility authpriv), so a truncated log can be caught against it.  strace
+# shows what countersign sends; when nothing listens on /dev/log, a
+# throw-away socat listener takes the message.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+command -v strace >/dev/null 2>&1 || { echo "strace is needed"; exit 77; }
+listener=""
+if [ ! -e /dev/log ]; then
+	command -v socat >/dev/null 2>&1 && [ -w /dev ] || { echo "cannot listen on /dev/log"; exit 77; }
+	socat -u UNIX-RECV:/dev/log,mode=666 OPEN:"$WORK/syslog",creat,append &
+	listener=$!
+	tries=0
+	while [ ! -S /dev/log ] && [ $tries -lt 200 ]; do sleep 0.01; tries=$((tries + 1)); done
+fi
+cleanup() {
+	if [ -n "$listener" ]; then kill "$listener" 2>/dev/null || true; rm -f /dev/log; fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
+	"$EXAMPLES/holdings.json" "$EXAMPLES/packet-trade-pass.json" >/dev/null
+echo '{"action_id": "0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11", "decision": "approve"}' >"$WORK/d"
+strace -f -s 512 -e trace=sendto,sendmsg,write -o "$WORK/trace" \
+	"$COUNTERSIGN" --db "$DB" batch "$WORK/d" >/dev/null
+cs audit verify >"$WORK/verify"
+head=$(sed -n 's/.*head seq \([0-9]*\) hash \([0-9a-f]*\).*/seq=\1 hash=\2/p' "$WORK/verify")
+expect_eq "the head is known" "$(echo "$head" | cut -c1-6)" "seq=3 "
+expect_contains "the head was sent to syslog" "$WORK/trace" "audit head $head"
+# Facility authpriv (10 * 8) with severity info (6): priority 86.
+expect_contains "at authpriv.info" "$WORK/trace" '"<86>'
+if [ -n "$listener" ]; then
+	sleep 0.2
+	expect_contains "the listener received it" "$WORK/syslog" "audit head $head"
+fi
+finish
