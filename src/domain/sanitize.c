@@ -186,6 +186,29 @@ sanitize_into(struct output *output, const unsigned char *text, size_t len)
 	}
 }
 
+/*
+ * Most text is printable ASCII, which both transformations copy as it is:
+ * finding that out in one tight pass saves decoding it twice.
+ */
+static char *
+copy_if_printable_ascii(const char *text, size_t len)
+{
+	char	*copy;
+	size_t	 i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c < 0x20 || c > 0x7e)
+			return (NULL);
+	}
+	if ((copy = malloc(len + 1)) == NULL)
+		return (NULL);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return (copy);
+}
+
 char *
 sanitize(const char *text, size_t len)
 {
@@ -198,6 +221,9 @@ sanitize(const char *text, size_t len)
 		return (NULL);
 	}
 
+	if (text != NULL && (output.buffer = copy_if_printable_ascii(text,
+	    len)) != NULL)
+		return (output.buffer);
 	sanitize_into(&output, (const unsigned char *)text, len);
 	if ((output.buffer = malloc(output.length + 1)) == NULL)
 		return (NULL);
@@ -304,6 +330,9 @@ json_escape_controls(const char *json)
 		return (NULL);
 	}
 
+	/* JSON text from cJSON may also hold tabs and newlines: no matter. */
+	if ((output.buffer = copy_if_printable_ascii(json, len)) != NULL)
+		return (output.buffer);
 	json_escape_into(&output, (const unsigned char *)json, len);
 	if ((output.buffer = malloc(output.length + 1)) == NULL)
 		return (NULL);
