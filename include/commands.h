@@ -39,7 +39,7 @@ struct recheck {
 	struct check_outcome outcome;
 };
 int recheck_action(struct store *, const char *action_id, long long now_ms,
-    struct recheck *, struct error *);
+    const cJSON *po_judgments, struct recheck *, struct error *);
 void recheck_free(struct recheck *);
 
 /* One row of the queue, as `list` prints it and the TUI shows it. */

@@ -32,6 +32,12 @@ struct check_input {
 	const cJSON *standards;		/* standards_index object, or NULL */
 	const cJSON *roster;		/* roster object, or NULL */
 	const cJSON *po_judgments;	/* {"AC-3": "met"} at decision time, or NULL */
+	/*
+	 * For a packet with revision_of: the earlier versions, newest first,
+	 * each {action_id, author, status, reassign_to, escalate}; the chain
+	 * stops at an action that is not in the store (SPEC 2.4).
+	 */
+	const cJSON *revision_chain;
 	long long now_ms;
 };
 
@@ -73,6 +79,19 @@ struct rule_pack {
 	/* Reads packet.reviewer_verdict (may be NULL) into *advisory. */
 	int (*read_advisory)(const cJSON *reviewer_verdict, const char *action_id,
 	    struct advisory *);
+	/*
+	 * change: how many NEEDS-PO criteria the deciding human has not
+	 * judged (SPEC 5 po_judgment_required).  NULL for other kinds.
+	 */
+	int (*unjudged_criteria)(const struct check_input *,
+	    const struct advisory *);
+	/*
+	 * legal_draft: the SHA-256 of the text an approval approves (SPEC
+	 * 2.2).  Returns false when the kind approves no artifact.  NULL for
+	 * other kinds.
+	 */
+	bool (*approved_artifact)(const struct check_input *,
+	    const struct advisory *, char sha256[65]);
 	/* The user or author column of the queue. */
 	const char *(*who)(const cJSON *action);
 	/* A one-line summary of the action for the queue (untrusted text inside). */

@@ -24,7 +24,8 @@ check_one(void *ctx, const char *action_id)
 	char *text;
 	int rc;
 
-	rc = recheck_action(run->store, action_id, run->now_ms, &r, run->err);
+	rc = recheck_action(run->store, action_id, run->now_ms, NULL, &r,
+	    run->err);
 	if (rc == EXIT_REFUSED) {
 		/* An unknown action named on the command line: say so, go on. */
 		report_error(run->err);

@@ -39,8 +39,9 @@ blank_text(const char *s)
 {
 	if (s == NULL)
 		return true;
+	/* Every ASCII white space isspace() knows, in any locale. */
 	for (; *s != '\0'; s++) {
-		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+		if (strchr(" \t\n\v\f\r", *s) == NULL)
 			return false;
 	}
 	return true;
@@ -71,6 +72,23 @@ refuse(struct refusals *r, const char *code, const char *fmt, ...)
 		r->codes[r->count++] = code;
 }
 
+/* True when rule_id is the one and only failing rule. */
+static bool
+only_failing(const struct verdict *v, const char *rule_id)
+{
+	size_t i;
+	bool seen = false;
+
+	for (i = 0; i < v->rule_count; i++) {
+		if (v->rules[i].passed)
+			continue;
+		if (strcmp(v->rules[i].rule_id, rule_id) != 0)
+			return false;
+		seen = true;
+	}
+	return seen;
+}
+
 static void
 approve_refusals(const struct decision_request *req,
     const struct operator_identity *op, const struct recheck *rc,
@@ -81,8 +99,18 @@ approve_refusals(const struct decision_request *req,
 	    "requested_by");
 	char *failing, when[TIMESTAMP_SIZE];
 
-	/* po_judgment_required: the change pack adds it (SPEC 2.3). */
-	if (!v->overall_pass) {
+	/*
+	 * An unjudged NEEDS-PO criterion is its own refusal only when it is
+	 * all that fails: otherwise the failing rules are the news.
+	 */
+	if (rc->outcome.pack->unjudged_criteria != NULL &&
+	    rc->outcome.pack->unjudged_criteria(&rc->data.input,
+	    &rc->outcome.advisory) > 0 && only_failing(v, "needs_po_judged"))
+		refuse(r, "po_judgment_required", "%d NEEDS-PO criteria await "
+		    "your judgment (met or unmet)",
+		    rc->outcome.pack->unjudged_criteria(&rc->data.input,
+		    &rc->outcome.advisory));
+	else if (!v->overall_pass) {
 		failing = verdict_failing_rules(v);
 		refuse(r, "rules_failed", "local rules fail: %s",
 		    failing ? failing : "");
@@ -215,7 +243,14 @@ decision_record_json(const struct decision_request *req,
 	cJSON_AddItemToObject(record, "routing", routing_json(req));
 	cJSON_AddItemToObject(record, "po_judgments",
 	    copy_or_null(req->po_judgments));
-	cJSON_AddNullToObject(record, "approved_artifact_sha256");
+	if (req->decision == DECISION_APPROVE &&
+	    out->pack->approved_artifact != NULL &&
+	    out->pack->approved_artifact(&rc->data.input, &out->advisory,
+	    digest))
+		cJSON_AddStringToObject(record, "approved_artifact_sha256",
+		    digest);
+	else
+		cJSON_AddNullToObject(record, "approved_artifact_sha256");
 	item = cJSON_AddObjectToObject(record, "program");
 	cJSON_AddStringToObject(item, "name", "countersign");
 	cJSON_AddStringToObject(item, "version", PACKAGE_VERSION);
@@ -302,7 +337,8 @@ decision_record(struct store *store, const struct decision_request *req,
 	if (status != 0)
 		return status;
 
-	status = recheck_action(store, req->action_id, now_ms, &rc, err);
+	status = recheck_action(store, req->action_id, now_ms,
+	    req->po_judgments, &rc, err);
 	if (status == EXIT_REFUSED) {
 		refuse(&refusals, "unknown_action", "unknown action %s",
 		    req->action_id);

@@ -79,7 +79,7 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
 	int rc;
 
 	memset(row, 0, sizeof *row);
-	if ((rc = recheck_action(store, action_id, now_ms, &r, err)) != 0)
+	if ((rc = recheck_action(store, action_id, now_ms, NULL, &r, err)) != 0)
 		return rc;
 	pack = r.outcome.pack;
 	action = r.data.input.action;

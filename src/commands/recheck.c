@@ -7,7 +7,7 @@
 
 int
 recheck_action(struct store *store, const char *action_id, long long now_ms,
-    struct recheck *r, struct error *err)
+    const cJSON *po_judgments, struct recheck *r, struct error *err)
 {
 	int rc;
 
@@ -15,6 +15,7 @@ recheck_action(struct store *store, const char *action_id, long long now_ms,
 	if ((rc = store_load_check(store, action_id, now_ms, &r->data,
 	    err)) != 0)
 		return rc;
+	r->data.input.po_judgments = po_judgments;
 	if ((rc = check_run(&r->data.input, &r->outcome, err)) != 0) {
 		check_data_free(&r->data);
 		return rc;

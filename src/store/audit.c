@@ -186,6 +186,13 @@ check_decisions(struct store *s, struct audit_report *r, struct error *err)
 	    "    'approve' ELSE 'reject' END)))"
 	    " UNION ALL SELECT d.id, NULL, d.n, d.decision, d.seq FROM d"
 	    " WHERE d.id NOT IN (SELECT action_id FROM action)"
+	    /* The decision table must say what the record says. */
+	    " UNION ALL SELECT d.id, 'decided', -1, d.decision, d.seq FROM d"
+	    " LEFT JOIN decision x ON x.action_id = d.id"
+	    " WHERE x.action_id IS NULL OR x.audit_seq IS NOT d.seq"
+	    "  OR x.decision IS NOT d.decision OR x.decision_id IS NOT"
+	    "  (SELECT json_extract(record_json, '$.decision_id') FROM audit_log"
+	    "   WHERE seq = d.seq)"
 	    " LIMIT 1";
 	sqlite3_stmt *stmt;
 	int rc;
@@ -204,6 +211,10 @@ check_decisions(struct store *s, struct audit_report *r, struct error *err)
 			snprintf(r->problem, sizeof r->problem,
 			    "a decision record names unknown action %.200s",
 			    id ? id : "(none)");
+		else if (n == -1)
+			snprintf(r->problem, sizeof r->problem,
+			    "the decision row of action %.200s does not match "
+			    "its decision record", id);
 		else if (n == 0)
 			snprintf(r->problem, sizeof r->problem,
 			    "action %.200s is %s but has no decision record",

@@ -95,7 +95,14 @@ static const char *const migrations[] = {
 	" BEGIN SELECT RAISE(ABORT, 'a decision is final'); END;"
 	"CREATE TRIGGER action_decided_once BEFORE UPDATE OF status ON action"
 	" WHEN OLD.status <> 'pending'"
-	" BEGIN SELECT RAISE(ABORT, 'the action is already decided'); END;",
+	" BEGIN SELECT RAISE(ABORT, 'the action is already decided'); END;"
+	/* As for the log: REPLACE would delete without a delete trigger. */
+	"CREATE TRIGGER decision_no_replace BEFORE INSERT ON decision"
+	" WHEN EXISTS (SELECT 1 FROM decision WHERE action_id = NEW.action_id)"
+	" BEGIN SELECT RAISE(ABORT, 'a decision is final'); END;"
+	"CREATE TRIGGER action_no_replace BEFORE INSERT ON action"
+	" WHEN EXISTS (SELECT 1 FROM action WHERE action_id = NEW.action_id)"
+	" BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

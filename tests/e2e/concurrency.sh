@@ -4,16 +4,10 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 N=500
-cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
-	"$EXAMPLES/holdings.json" >/dev/null
-jq -c --argjson n "$N" 'range(0; $n) as $i
-	| .proposed_action.action_id = "c-\($i)"
-	| .reviewer_verdict.action_id = "c-\($i)"' \
-	"$EXAMPLES/packet-trade-pass.json" >"$WORK/packets.jsonl"
-cs import "$WORK/packets.jsonl" >/dev/null
+import_passing_trades c "$N"
 
 # Each process walks the actions in its own order, so they collide often.
-jq -nc --argjson n "$N" 'range(0; $n) | {action_id: "c-\(.)", decision: "approve"}' >"$WORK/d0"
+approvals c "$N" >"$WORK/d0"
 tac "$WORK/d0" >"$WORK/d1"
 awk 'NR % 2 == 0' "$WORK/d0" >"$WORK/d2"; awk 'NR % 2 == 1' "$WORK/d0" >>"$WORK/d2"
 awk 'NR % 2 == 1' "$WORK/d1" >"$WORK/d3"; awk 'NR % 2 == 0' "$WORK/d1" >>"$WORK/d3"

@@ -4,14 +4,8 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 N=2000
-cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
-	"$EXAMPLES/holdings.json" >/dev/null
-jq -c --argjson n "$N" 'range(0; $n) as $i
-	| .proposed_action.action_id = "k-\($i)"
-	| .reviewer_verdict.action_id = "k-\($i)"' \
-	"$EXAMPLES/packet-trade-pass.json" >"$WORK/packets.jsonl"
-cs import "$WORK/packets.jsonl" >/dev/null
-jq -nc --argjson n "$N" 'range(0; $n) | {action_id: "k-\(.)", decision: "approve"}' >"$WORK/decisions"
+import_passing_trades k "$N"
+approvals k "$N" >"$WORK/decisions"
 
 consistent() {
 	expect_status "$1: audit verify" 0 cs audit verify

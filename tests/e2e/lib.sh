@@ -55,3 +55,21 @@ finish() {
 	fi
 	echo "all checks passed"
 }
+
+# import_passing_trades PREFIX N: the policy examples and N copies of the
+# passing trade, PREFIX-0 .. PREFIX-(N-1), each with an agreeing advisory.
+import_passing_trades() {
+	cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
+		"$EXAMPLES/holdings.json" >/dev/null
+	jq -c --arg p "$1" --argjson n "$2" 'range(0; $n) as $i
+		| .proposed_action.action_id = "\($p)-\($i)"
+		| .reviewer_verdict.action_id = "\($p)-\($i)"' \
+		"$EXAMPLES/packet-trade-pass.json" >"$WORK/packets-$1.jsonl"
+	cs import "$WORK/packets-$1.jsonl" >/dev/null
+}
+
+# approvals PREFIX N: batch lines approving PREFIX-0 .. PREFIX-(N-1).
+approvals() {
+	jq -nc --arg p "$1" --argjson n "$2" \
+		'range(0; $n) | {action_id: "\($p)-\(.)", decision: "approve"}'
+}

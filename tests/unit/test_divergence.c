@@ -463,7 +463,7 @@ test_null_advisory_is_one_entry(void **state)
 {
 	struct trade_fixture *tf = TF(state);
 
-	tf_set(tf->packet, "reviewer_verdict", "null");
+	ex_set(tf->packet, "reviewer_verdict", "null");
 	tf_run(tf);
 	assert_only_unavailable(tf);
 	assert_int_equal(tf->outcome.advisory.state, ADVISORY_MISSING);
@@ -475,7 +475,7 @@ test_missing_advisory_with_failing_local_is_one_entry(void **state)
 	struct trade_fixture *tf = TF(state);
 
 	/* The divergent trade fails three rules; still a single entry. */
-	tf_set(tf->packet, "reviewer_verdict", "null");
+	ex_set(tf->packet, "reviewer_verdict", "null");
 	tf_run(tf);
 	assert_false(tf_verdict(tf)->overall_pass);
 	assert_only_unavailable(tf);
@@ -486,7 +486,7 @@ test_string_advisory_is_one_entry(void **state)
 {
 	struct trade_fixture *tf = TF(state);
 
-	tf_set(tf->packet, "reviewer_verdict", "\"overall_pass: true\"");
+	ex_set(tf->packet, "reviewer_verdict", "\"overall_pass: true\"");
 	tf_run(tf);
 	assert_only_unavailable(tf);
 	assert_int_equal(tf->outcome.advisory.state, ADVISORY_UNPARSEABLE);
@@ -497,7 +497,7 @@ test_array_advisory_is_one_entry(void **state)
 {
 	struct trade_fixture *tf = TF(state);
 
-	tf_set(tf->packet, "reviewer_verdict", "[true]");
+	ex_set(tf->packet, "reviewer_verdict", "[true]");
 	tf_run(tf);
 	assert_only_unavailable(tf);
 }
@@ -580,7 +580,7 @@ test_unavailable_entry_has_spec_shape(void **state)
 	struct trade_fixture *tf = TF(state);
 	const cJSON *note;
 
-	tf_set(tf->packet, "reviewer_verdict", "null");
+	ex_set(tf->packet, "reviewer_verdict", "null");
 	tf_run(tf);
 	assert_only_unavailable(tf);
 	note = cJSON_GetObjectItemCaseSensitive(entry_of(tf,
@@ -599,16 +599,16 @@ test_other_action_advisory_is_one_entry(void **state)
 	struct trade_fixture *tf = TF(state);
 	const cJSON *advisory, *local;
 
-	tf_set_advisory(tf, "action_id", "\"" TF_DIVERGENT_ACTION_ID "\"");
+	tf_set_advisory(tf, "action_id", "\"" EX_DIVERGENT_ACTION_ID "\"");
 	tf_run(tf);
 	assert_only(tf, "action_id");
 	assert_int_equal(tf->outcome.advisory.state, ADVISORY_OTHER_ACTION);
 	advisory = side_of(tf, "action_id", "advisory");
 	local = side_of(tf, "action_id", "local");
 	assert_true(cJSON_IsString(advisory));
-	assert_string_equal(advisory->valuestring, TF_DIVERGENT_ACTION_ID);
+	assert_string_equal(advisory->valuestring, EX_DIVERGENT_ACTION_ID);
 	assert_true(cJSON_IsString(local));
-	assert_string_equal(local->valuestring, TF_PASS_ACTION_ID);
+	assert_string_equal(local->valuestring, EX_PASS_ACTION_ID);
 }
 
 static void
@@ -617,7 +617,7 @@ test_other_action_hides_every_other_difference(void **state)
 	struct trade_fixture *tf = TF(state);
 
 	/* The divergent example differs in six ways; only action_id is listed. */
-	tf_set_advisory(tf, "action_id", "\"" TF_PASS_ACTION_ID "\"");
+	tf_set_advisory(tf, "action_id", "\"" EX_PASS_ACTION_ID "\"");
 	tf_run(tf);
 	assert_only(tf, "action_id");
 }
@@ -655,7 +655,7 @@ test_outcome_json_values(void **state)
 	line = tf_outcome_json(tf);
 	item = cJSON_GetObjectItemCaseSensitive(line, "action_id");
 	assert_true(cJSON_IsString(item));
-	assert_string_equal(item->valuestring, TF_DIVERGENT_ACTION_ID);
+	assert_string_equal(item->valuestring, EX_DIVERGENT_ACTION_ID);
 	item = cJSON_GetObjectItemCaseSensitive(line, "kind");
 	assert_true(cJSON_IsString(item));
 	assert_string_equal(item->valuestring, "trade");

@@ -727,7 +727,7 @@ test_band_asset_class_name_ignores_case(void **state)
 	struct trade_fixture *tf = TF(state);
 
 	/* The map names the class "FIXED_INCOME"; the IPS band is fixed_income. */
-	tf_set(tf->map, "securities.BND.asset_class", "\"FIXED_INCOME\"");
+	ex_set(tf->map, "securities.BND.asset_class", "\"FIXED_INCOME\"");
 	tf_run(tf);
 	tf_assert_passes(tf, BAND);
 }
@@ -841,7 +841,7 @@ test_band_class_absent_from_ips_fails_closed(void **state)
 {
 	struct trade_fixture *tf = TF(state);
 
-	tf_set(tf->map, "securities.BTC",
+	ex_set(tf->map, "securities.BTC",
 	    "{\"sector\": \"Digital Assets\", \"asset_class\": \"crypto\"}");
 	tf_trade(tf, "BTC", "buy", "1000");
 	tf_run(tf);
@@ -1292,7 +1292,7 @@ test_verdict_action_id_is_packet_action_id(void **state)
 
 	tf_run(tf);
 	local = tf_verdict_json(tf);
-	assert_string_equal(string_of(local, "action_id"), TF_PASS_ACTION_ID);
+	assert_string_equal(string_of(local, "action_id"), EX_PASS_ACTION_ID);
 	cJSON_Delete(local);
 }
 
@@ -1344,9 +1344,9 @@ test_verdict_reviewed_at_is_iso8601_utc(void **state)
 	tf_run(tf);
 	local = tf_verdict_json(tf);
 	assert_iso8601_utc(string_of(local, "reviewed_at"));
-	assert_string_equal(string_of(local, "reviewed_at"), TF_NOW_TEXT);
+	assert_string_equal(string_of(local, "reviewed_at"), EX_NOW_TEXT);
 	assert_true(timestamp_parse(string_of(local, "reviewed_at"), &ms));
-	assert_true(ms == TF_NOW_MS);
+	assert_true(ms == EX_NOW_MS);
 	cJSON_Delete(local);
 }
 

@@ -132,7 +132,7 @@ test_version_1_is_migrated_forward(void **state)
 	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
 	store_close(s);
 	sql_exec(db_path, "DROP TABLE decision; DROP TABLE audit_log;"
-	    "DROP TRIGGER action_decided_once;"
+	    "DROP TRIGGER action_decided_once; DROP TRIGGER action_no_replace;"
 	    "UPDATE schema_version SET version = 1");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	store_close(s);
