@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
+#include "detail.h"
 #include "error.h"
 #include "verdict.h"
 
@@ -96,6 +97,12 @@ struct rule_pack {
 	const char *(*who)(const cJSON *action);
 	/* A one-line summary of the action for the queue (untrusted text inside). */
 	void (*summarize)(const cJSON *action, char *buf, size_t size);
+	/*
+	 * The proposal as the detail view shows it, before the generic rule
+	 * table, divergence and stakes: the kind's own fields, in its terms.
+	 */
+	int (*describe)(const struct check_input *, const struct advisory *,
+	    struct detail *);
 };
 
 const struct rule_pack *rule_pack_find(const char *kind);
