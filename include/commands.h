@@ -52,7 +52,8 @@ struct queue_row {
 	bool high_stakes;
 	bool local_fail;
 	bool divergent;
-	bool locked_out;
+	bool locked_out;		/* the author is locked out (SPEC 2.4) */
+	bool deadlocked;		/* only escalation is left */
 	bool expired;
 	const char *advisory;		/* "pass", "fail" or "n/a" */
 	long long imported_at_ms;

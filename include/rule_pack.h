@@ -18,8 +18,7 @@ enum pack_needs {
 	NEEDS_IPS = 1 << 0,		/* active IPS of action.user_id */
 	NEEDS_HOLDINGS = 1 << 1,	/* current holdings of action.user_id */
 	NEEDS_SECURITIES = 1 << 2,	/* security map entries it names */
-	NEEDS_STANDARDS = 1 << 3,	/* the standards index */
-	NEEDS_ROSTER = 1 << 4
+	NEEDS_STANDARDS = 1 << 3	/* the standards index */
 };
 
 /* Everything one evaluation may look at; the store fills it. */
@@ -31,7 +30,7 @@ struct check_input {
 	/* ticker -> {sector, asset_class}; looked up ignoring case; or NULL */
 	const cJSON *securities;
 	const cJSON *standards;		/* standards_index object, or NULL */
-	const cJSON *roster;		/* roster object, or NULL */
+	const cJSON *roster;		/* roster object, or NULL; always loaded */
 	const cJSON *po_judgments;	/* {"AC-3": "met"} at decision time, or NULL */
 	/*
 	 * For a packet with revision_of: the earlier versions, newest first,

@@ -55,6 +55,7 @@ struct check_data {
 	cJSON *securities;
 	cJSON *standards;
 	cJSON *roster;
+	cJSON *revision_chain;
 	char *status;			/* pending, approved, rejected */
 	long long imported_at_ms;
 	bool has_expiry;

@@ -51,16 +51,16 @@ format_age(char *buf, size_t size, long long ms)
 static void
 print_row(const struct list_run *run, const struct queue_row *row)
 {
-	char flags[6], age[16], *id;
+	char flags[7], age[16], *id;
 	size_t i;
 
-	snprintf(flags, sizeof flags, "%c%c%c%c%c",
+	snprintf(flags, sizeof flags, "%c%c%c%c%c%c",
 	    row->high_stakes ? 'H' : ' ', row->local_fail ? 'x' : ' ',
 	    row->divergent ? '!' : ' ', row->locked_out ? 'L' : ' ',
-	    row->expired ? 'E' : ' ');
+	    row->deadlocked ? 'D' : ' ', row->expired ? 'E' : ' ');
 	format_age(age, sizeof age, run->now_ms - row->imported_at_ms);
 	id = sanitize_str(row->action_id);
-	printf("%s  ", flags);
+	printf("%s ", flags);
 	print_cell(row->kind, 7);
 	printf(" ");
 	print_cell(id ? id : "", 10);
@@ -99,6 +99,8 @@ print_json(const struct queue_row *row)
 		cJSON_AddItemToArray(flags, cJSON_CreateString("divergence"));
 	if (row->locked_out)
 		cJSON_AddItemToArray(flags, cJSON_CreateString("locked_out"));
+	if (row->deadlocked)
+		cJSON_AddItemToArray(flags, cJSON_CreateString("deadlocked"));
 	if (row->expired)
 		cJSON_AddItemToArray(flags, cJSON_CreateString("expired"));
 	cJSON_AddStringToObject(line, "who", row->who);

@@ -18,6 +18,7 @@
 #include "exit_codes.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "lockout.h"
 #include "text.h"
 
 void
@@ -139,10 +140,19 @@ approve_refusals(const struct decision_request *req,
 }
 
 static void
-reject_refusals(const struct decision_request *req, struct refusals *r)
+reject_refusals(const struct decision_request *req, const struct recheck *rc,
+    struct refusals *r)
 {
+	const char *why = NULL;
+
 	if (blank_text(req->reason))
 		refuse(r, "reason_required", "a rejection needs a reason");
+	if (req->reassign_to != NULL &&
+	    !lockout_may_reassign(&rc->data.input, req->reassign_to, &why))
+		refuse(r, "reassignee_locked_out", "%s %s%s", req->reassign_to,
+		    why, lockout_deadlocked(&rc->data.input) ? "; every "
+		    "roster author is locked out, so the revision can only be "
+		    "escalated" : "");
 }
 
 static cJSON *
@@ -192,6 +202,8 @@ rule_inputs_json(const struct check_input *in)
 	cJSON_AddItemToObject(inputs, "standards_index",
 	    copy_or_null(in->standards));
 	cJSON_AddItemToObject(inputs, "roster", copy_or_null(in->roster));
+	cJSON_AddItemToObject(inputs, "revision_chain",
+	    copy_or_null(in->revision_chain));
 	return inputs;
 }
 
@@ -241,6 +253,12 @@ decision_record_json(const struct decision_request *req,
 		cJSON_AddItemToArray(item, cJSON_CreateString(
 		    out->verdict.high_stakes_reasons[i]));
 	cJSON_AddItemToObject(record, "routing", routing_json(req));
+	/* Who may write the next version, as this decision leaves it. */
+	item = cJSON_AddObjectToObject(record, "lockout");
+	cJSON_AddItemToObject(item, "locked_out", lockout_authors(
+	    &rc->data.input, req->decision == DECISION_REJECT));
+	cJSON_AddBoolToObject(item, "deadlocked",
+	    lockout_deadlocked(&rc->data.input));
 	cJSON_AddItemToObject(record, "po_judgments",
 	    copy_or_null(req->po_judgments));
 	if (req->decision == DECISION_APPROVE &&
@@ -360,7 +378,7 @@ decision_record(struct store *store, const struct decision_request *req,
 	if (req->decision == DECISION_APPROVE)
 		approve_refusals(req, op, &rc, now_ms, &refusals);
 	else
-		reject_refusals(req, &refusals);
+		reject_refusals(req, &rc, &refusals);
 	if (refusals.count == 0)
 		status = record(store, req, op, &rc, now_ms, out, err);
 done:

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "json_fields.h"
+#include "lockout.h"
 #include "sanitize.h"
 #include "text.h"
 
@@ -72,6 +73,7 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
     struct queue_row *row, struct error *err)
 {
 	const struct rule_pack *pack;
+	const struct rule_result *lockout;
 	const cJSON *action;
 	struct recheck r;
 	const char *who;
@@ -96,6 +98,9 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
 	row->local_fail = !r.outcome.verdict.overall_pass;
 	row->divergence_count = (size_t)cJSON_GetArraySize(r.outcome.divergence);
 	row->divergent = row->divergence_count > 0;
+	lockout = verdict_rule(&r.outcome.verdict, "author_lockout");
+	row->locked_out = lockout != NULL && !lockout->passed;
+	row->deadlocked = lockout_deadlocked(&r.data.input);
 	row->expired = r.data.has_expiry && r.data.expires_at_ms < now_ms;
 	/* An expired action was not rejected, but it is no longer pending. */
 	if (row->expired && strcmp(row->status, "pending") == 0)

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "exit_codes.h"
 #include "json_fields.h"
+#include "lockout.h"
 #include "sha256.h"
 
 static int
@@ -193,6 +194,9 @@ check_run(const struct check_input *in, struct check_outcome *out,
 		goto nomem;
 	if (out->pack->evaluate(in, &out->advisory, &out->verdict) != 0)
 		goto nomem;
+	/* Every kind: after its own rules, the lockout of SPEC 2.4. */
+	if (lockout_rule(in, &out->verdict) != 0)
+		goto nomem;
 	verdict_finish(&out->verdict);
 	if (out->pack->assess_stakes != NULL) {
 		if (out->pack->assess_stakes(in, &out->verdict) != 0)
@@ -253,7 +257,8 @@ int
 check_inputs_sha256(const struct check_input *in, char out[65])
 {
 	const cJSON *trees[] = { in->packet, in->ips, in->holdings,
-	    in->securities, in->standards, in->roster, in->po_judgments };
+	    in->securities, in->standards, in->roster, in->po_judgments,
+	    in->revision_chain };
 	enum { TREES = sizeof trees / sizeof trees[0] };
 	const void *parts[2 * TREES];
 	size_t lengths[2 * TREES], i;

@@ -73,6 +73,11 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_DECISION_RECORD] =
 	    "SELECT l.record_json FROM decision d JOIN audit_log l"
 	    " ON l.seq = d.audit_seq WHERE d.action_id = ?1",
+	[SQL_REVISION_STEP] =
+	    "SELECT a.action_id, a.author, a.status, a.revision_of,"
+	    " d.reassign_to, d.escalate FROM action a"
+	    " LEFT JOIN decision d ON d.action_id = a.action_id"
+	    " WHERE a.action_id = ?1",
 	[SQL_DOCUMENT_PUT] =
 	    "INSERT INTO policy_document (type, raw_json, imported_at_ms)"
 	    " VALUES (?1, ?2, ?3) ON CONFLICT (type) DO UPDATE SET"

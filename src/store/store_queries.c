@@ -135,6 +135,68 @@ load_action(struct store *s, const char *action_id, long long now_ms,
 	return 0;
 }
 
+/* A revision chain never reasonably gets this long; a loop would. */
+#define CHAIN_MAX 1000
+
+/*
+ * The earlier versions of an action, newest first (SPEC 2.4), as the
+ * lockout rule reads them.  Stops at an action the store does not have.
+ */
+static int
+load_revision_chain(struct store *s, const char *revision_of, cJSON **out,
+    struct error *err)
+{
+	char *next = text_copy(revision_of);
+	sqlite3_stmt *stmt;
+	cJSON *chain, *version;
+	int rc = 0, steps = 0;
+	const char *text;
+
+	*out = chain = cJSON_CreateArray();
+	if (chain == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	while (next != NULL && steps++ < CHAIN_MAX) {
+		if ((stmt = store_statement(s, SQL_REVISION_STEP, err)) == NULL) {
+			rc = err->status;
+			break;
+		}
+		sqlite3_bind_text(stmt, 1, next, -1, SQLITE_TRANSIENT);
+		free(next);
+		next = NULL;
+		rc = sqlite3_step(stmt);
+		if (rc == SQLITE_DONE) {
+			rc = 0;
+			break;
+		}
+		if (rc != SQLITE_ROW) {
+			rc = store_error(s, err, "reading a revision chain");
+			break;
+		}
+		rc = 0;
+		version = cJSON_CreateObject();
+		cJSON_AddItemToArray(chain, version);
+		cJSON_AddStringToObject(version, "action_id",
+		    (const char *)sqlite3_column_text(stmt, 0));
+		if ((text = (const char *)sqlite3_column_text(stmt, 1)) != NULL)
+			cJSON_AddStringToObject(version, "author", text);
+		else
+			cJSON_AddNullToObject(version, "author");
+		cJSON_AddStringToObject(version, "status",
+		    (const char *)sqlite3_column_text(stmt, 2));
+		if ((text = (const char *)sqlite3_column_text(stmt, 4)) != NULL)
+			cJSON_AddStringToObject(version, "reassign_to", text);
+		else
+			cJSON_AddNullToObject(version, "reassign_to");
+		cJSON_AddBoolToObject(version, "escalate",
+		    sqlite3_column_int(stmt, 5) != 0);
+		if ((text = (const char *)sqlite3_column_text(stmt, 3)) != NULL)
+			next = text_copy(text);
+		sqlite3_reset(stmt);
+	}
+	free(next);
+	return rc;
+}
+
 /* Points the check input at the loaded trees. */
 static void
 link_input(struct check_data *d)
@@ -144,6 +206,7 @@ link_input(struct check_data *d)
 	d->input.securities = d->securities;
 	d->input.standards = d->standards;
 	d->input.roster = d->roster;
+	d->input.revision_chain = d->revision_chain;
 }
 
 int
@@ -152,7 +215,7 @@ store_load_check(struct store *s, const char *action_id, long long now_ms,
 {
 	const struct rule_pack *pack;
 	struct securities_load load;
-	const cJSON *user;
+	const cJSON *user, *revision_of;
 	const char *user_id;
 	int rc;
 
@@ -169,8 +232,12 @@ store_load_check(struct store *s, const char *action_id, long long now_ms,
 	if ((pack->needs & NEEDS_STANDARDS) &&
 	    (rc = load_document(s, "standards_index", &d->standards, err)) != 0)
 		goto fail;
-	if ((pack->needs & NEEDS_ROSTER) &&
-	    (rc = load_document(s, "roster", &d->roster, err)) != 0)
+	/* The lockout of SPEC 2.4 applies to every kind. */
+	if ((rc = load_document(s, "roster", &d->roster, err)) != 0)
+		goto fail;
+	revision_of = json_member(d->input.action, "revision_of");
+	if (cJSON_IsString(revision_of) && (rc = load_revision_chain(s,
+	    revision_of->valuestring, &d->revision_chain, err)) != 0)
 		goto fail;
 	link_input(d);
 	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {
@@ -242,6 +309,7 @@ store_load_recorded(struct store *s, const char *action_id,
 	d->securities = copy_member(inputs, "securities");
 	d->standards = copy_member(inputs, "standards_index");
 	d->roster = copy_member(inputs, "roster");
+	d->revision_chain = copy_member(inputs, "revision_chain");
 	link_input(d);
 	return 0;
 fail:
@@ -258,6 +326,7 @@ check_data_free(struct check_data *d)
 	cJSON_Delete(d->securities);
 	cJSON_Delete(d->standards);
 	cJSON_Delete(d->roster);
+	cJSON_Delete(d->revision_chain);
 	free(d->status);
 	memset(d, 0, sizeof *d);
 }

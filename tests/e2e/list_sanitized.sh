@@ -27,5 +27,5 @@ expect_contains "the advisory's ESC sequence is shown escaped" "$WORK/list" \
 expect_contains "CR and BS are visible" "$WORK/list" 'u^M^Hx\e]52'
 expect_contains "CSI in an id is visible" "$WORK/list" 'evil\e[2J'
 expect_eq "one table line per action plus divergences" \
-	"$(grep -c '^[ Hx!LE]\{5\}  trade' "$WORK/list")" 3
+	"$(grep -c '^[ Hx!LDE]\{6\} trade' "$WORK/list")" 3
 finish
