@@ -29,6 +29,11 @@ int cmd_list(const struct invocation *);
 int cmd_demo(const struct invocation *);
 int cmd_batch(const struct invocation *);
 int cmd_audit(const struct invocation *);
+/* The review screens (src/tui); exit 2 without a usable terminal. */
+int tui_run(const struct invocation *);
+
+/* Decides every request line of a file, results to out (NULL: none). */
+int batch_file(struct store *, const char *path, FILE *out, struct error *);
 
 /* Imports files and directories into an open store; prints per-file results. */
 int import_paths(struct store *, char *const *paths, int count, FILE *out);
@@ -42,27 +47,15 @@ int recheck_action(struct store *, const char *action_id, long long now_ms,
     const cJSON *po_judgments, struct recheck *, struct error *);
 void recheck_free(struct recheck *);
 
-/* One row of the queue, as `list` prints it and the TUI shows it. */
-struct queue_row {
-	char action_id[257];
-	char kind[32];
-	char status[16];
-	char *who;			/* sanitized */
-	char *summary;			/* sanitized */
-	bool high_stakes;
-	bool local_fail;
-	bool divergent;
-	bool locked_out;		/* the author is locked out (SPEC 2.4) */
-	bool deadlocked;		/* only escalation is left */
-	bool expired;
-	const char *advisory;		/* "pass", "fail" or "n/a" */
-	long long imported_at_ms;
-	size_t divergence_count;
-	char **notes;			/* one sanitized line per divergence */
-};
+/* Re-checks an action into a queue row (with divergence notes). */
 int queue_row_build(struct store *, const char *action_id, long long now_ms,
     struct queue_row *, struct error *);
-void queue_row_free(struct queue_row *);
+/*
+ * Brings the queue index up to date: re-checks every pending action whose
+ * row is missing or older than the policy in force.  Returns how many.
+ */
+int queue_refresh(struct store *, long long now_ms, long *refreshed,
+    struct error *);
 
 /* Opens the store the invocation names; prints nothing. */
 int open_store(const struct invocation *, enum store_open_mode,

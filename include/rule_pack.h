@@ -86,6 +86,13 @@ struct rule_pack {
 	int (*unjudged_criteria)(const struct check_input *,
 	    const struct advisory *);
 	/*
+	 * change: the criteria awaiting the deciding human's judgment, as an
+	 * array of {id, text} (newly allocated), for the approve dialog.
+	 * NULL for other kinds.
+	 */
+	cJSON *(*judgment_criteria)(const struct check_input *,
+	    const struct advisory *);
+	/*
 	 * legal_draft: the SHA-256 of the text an approval approves (SPEC
 	 * 2.2).  Returns false when the kind approves no artifact.  NULL for
 	 * other kinds.

@@ -139,6 +139,74 @@ int store_load_recorded(struct store *, const char *action_id,
     const cJSON *rule_inputs, long long now_ms, struct check_data *,
     struct error *);
 
+/* One row of the queue, as `list` prints it and the TUI shows it. */
+struct queue_row {
+	char action_id[257];
+	char kind[32];
+	char status[16];
+	char *who;			/* sanitized */
+	char *summary;			/* sanitized */
+	bool high_stakes;
+	bool local_fail;
+	bool divergent;
+	bool locked_out;		/* the author is locked out (SPEC 2.4) */
+	bool deadlocked;		/* only escalation is left */
+	bool expired;
+	const char *advisory;		/* "pass", "fail" or "n/a" */
+	long long imported_at_ms;
+	size_t divergence_count;
+	char **notes;			/* one sanitized line per divergence */
+	bool has_expiry;
+	long long expires_at_ms;
+};
+
+void queue_row_free(struct queue_row *);
+
+/* ---- The queue index (schema 3): what the review screens page through ---- */
+
+enum queue_filter {
+	QUEUE_ALL,
+	QUEUE_NEEDS_CARE,		/* local failure or divergence */
+	QUEUE_ADVISORY_PASS_LOCAL_FAIL,
+	QUEUE_HIGH_STAKES,
+	QUEUE_CLEAN,			/* bulk-eligible */
+	QUEUE_FILTER_COUNT
+};
+
+enum queue_sort {
+	QUEUE_BY_CARE,			/* failures and divergences, then stakes, then oldest */
+	QUEUE_OLDEST,
+	QUEUE_NEWEST,
+	QUEUE_BY_KIND,
+	QUEUE_SORT_COUNT
+};
+
+struct queue_query {
+	enum queue_filter filter;
+	enum queue_sort sort;
+	const char *search;		/* substring of id, who or summary; or NULL */
+	long long now_ms;		/* what "expired" means */
+};
+
+/* The policy epoch: bumped by every policy import, so index rows go stale. */
+int store_policy_epoch(struct store *, long long *epoch, struct error *);
+int store_bump_epoch(struct store *, struct error *);
+/* Marks the index rows of actions revising action_id stale. */
+int store_queue_mark_revisions(struct store *, const char *action_id,
+    struct error *);
+/* Calls fn for each pending action whose index row is missing or stale. */
+int store_queue_each_stale(struct store *,
+    int (*fn)(void *ctx, const char *action_id), void *ctx, struct error *);
+int store_queue_put(struct store *, const struct queue_row *, long long epoch,
+    struct error *);
+int store_queue_count(struct store *, const struct queue_query *,
+    long *count, struct error *);
+/* Up to limit rows from offset; *got says how many (rows to queue_row_free). */
+int store_queue_page(struct store *, const struct queue_query *, long offset,
+    long limit, struct queue_row *rows, long *got, struct error *);
+/* Changes whenever another connection commits (PRAGMA data_version). */
+int store_data_version(struct store *, long long *version, struct error *);
+
 /* Savepoints inside the current transaction (batch --atomic). */
 int store_savepoint(struct store *, struct error *);
 int store_release(struct store *, struct error *);

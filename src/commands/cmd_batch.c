@@ -136,7 +136,7 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 }
 
 static void
-print_result(const struct batch_line *line, bool recorded)
+print_result(FILE *out, const struct batch_line *line, bool recorded)
 {
 	cJSON *result = cJSON_CreateObject();
 	char *text;
@@ -163,9 +163,10 @@ print_result(const struct batch_line *line, bool recorded)
 		cJSON_AddStringToObject(result, "message", line->message);
 	}
 	text = json_print(result);
-	if (text != NULL)
-		printf("%s\n", text);
-	fflush(stdout);
+	if (text != NULL && out != NULL) {
+		fprintf(out, "%s\n", text);
+		fflush(out);
+	}
 	free(text);
 	cJSON_Delete(result);
 }
@@ -217,8 +218,8 @@ blank_line(const char *s, size_t len)
  * since a later refusal turns an earlier "recorded" into nothing.
  */
 static int
-run_atomic(struct store *store, FILE *in, const struct operator_identity *op,
-    struct error *err)
+run_atomic(struct store *store, FILE *in, FILE *out,
+    const struct operator_identity *op, struct error *err)
 {
 	struct batch_line *lines = NULL, *grown;
 	size_t count = 0, cap = 0, number = 0, size = 0, i, failed_line = 0;
@@ -276,7 +277,7 @@ run_atomic(struct store *store, FILE *in, const struct operator_identity *op,
 				    "recorded (--atomic): line %zu was refused",
 				    failed_line);
 		}
-		print_result(&lines[i], recorded);
+		print_result(out, &lines[i], recorded);
 		line_free(&lines[i]);
 	}
 	free(lines);
@@ -286,8 +287,8 @@ run_atomic(struct store *store, FILE *in, const struct operator_identity *op,
 }
 
 static int
-run_each(struct store *store, FILE *in, const struct operator_identity *op,
-    struct error *err)
+run_each(struct store *store, FILE *in, FILE *out,
+    const struct operator_identity *op, struct error *err)
 {
 	struct batch_line line;
 	size_t number = 0, size = 0;
@@ -303,7 +304,7 @@ run_each(struct store *store, FILE *in, const struct operator_identity *op,
 		line.number = number;
 		if (parse_line(text, (size_t)len, &line) == 0)
 			rc = decide_line(store, op, false, &line, err);
-		print_result(&line, line.code == NULL);
+		print_result(out, &line, line.code == NULL);
 		if (line.code != NULL)
 			status = EXIT_REFUSED;
 		line_free(&line);
@@ -339,12 +340,29 @@ cmd_batch(const struct invocation *inv)
 		return rc;
 	}
 	operator_current(&op);
-	rc = inv->atomic ? run_atomic(store, in, &op, &err) :
-	    run_each(store, in, &op, &err);
+	rc = inv->atomic ? run_atomic(store, in, stdout, &op, &err) :
+	    run_each(store, in, stdout, &op, &err);
 	if (rc != EXIT_OK && rc != EXIT_REFUSED)
 		report_error(&err);
 	store_close(store);
 	if (in != stdin)
 		fclose(in);
+	return rc;
+}
+
+int
+batch_file(struct store *store, const char *path, FILE *out,
+    struct error *err)
+{
+	struct operator_identity op;
+	FILE *in = fopen(path, "r");
+	int rc;
+
+	if (in == NULL)
+		return error_set(err, EXIT_DATA, NULL, "%s: %s", path,
+		    strerror(errno));
+	operator_current(&op);
+	rc = run_each(store, in, out, &op, err);
+	fclose(in);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "timestamp.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/countersign"
@@ -47,7 +48,8 @@ remove_database(const char *dir, const char *db)
 int
 cmd_demo(const struct invocation *inv)
 {
-	char dir[PATH_MAX], db[PATH_MAX], demo[PATH_MAX];
+	char dir[PATH_MAX], db[PATH_MAX], demo[PATH_MAX], decisions[PATH_MAX];
+	bool interactive;
 	const char *tmp = getenv("TMPDIR");
 	struct invocation demo_inv = *inv;
 	char *paths[1] = { demo };
@@ -74,19 +76,31 @@ cmd_demo(const struct invocation *inv)
 		remove_database(dir, db);
 		return rc;
 	}
-	printf(_("Demo database: %s (removed on exit)\n"), db);
-	rc = import_paths(store, paths, 1, stdout);
+	interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	rc = import_paths(store, paths, 1, interactive ? NULL : stdout);
+	/* The demo's history: a rejection, so that a revision is locked out. */
+	if (rc == EXIT_OK && snprintf(decisions, sizeof decisions,
+	    "%s/demo/decisions.batch", data_dir()) < (int)sizeof decisions &&
+	    access(decisions, R_OK) == 0 &&
+	    batch_file(store, decisions, NULL, &err) > EXIT_REFUSED) {
+		report_error(&err);
+		rc = err.status;
+	}
+	if (rc == EXIT_OK)
+		queue_refresh(store, timestamp_now(), NULL, &err);
 	store_close(store);
-	if (rc == EXIT_OK) {
-		demo_inv.db_option = db;
-		demo_inv.operand_count = 0;
-		demo_inv.json = false;
-		printf("\n");
+	demo_inv.db_option = db;
+	demo_inv.operand_count = 0;
+	demo_inv.json = false;
+	if (rc == EXIT_OK && interactive)
+		rc = tui_run(&demo_inv);
+	else if (rc == EXIT_OK) {
+		/* No terminal: show what the screens would. */
+		printf(_("Demo database: %s (removed on exit)\n\n"), db);
 		cmd_list(&demo_inv);
 		printf(_("\nRe-check results (countersign check):\n"));
 		fflush(stdout);
 		cmd_check(&demo_inv);
-		rc = EXIT_OK;
 	}
 	remove_database(dir, db);
 	return rc;

@@ -113,6 +113,7 @@ struct import_context {
 	long long now_ms;
 	struct operator_identity op;
 	struct audit_head head;		/* after the last policy record */
+	bool epoch_bumped;
 	struct file_counts counts;
 };
 
@@ -186,6 +187,12 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 		    err);
 	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o.type))
 		rc = record_policy(ctx, &o, text, len, line, err);
+	/* New policy or holdings change what the queue's flags say. */
+	if (rc == 0 && result != STORE_PUT_SAME && o.type != OBJECT_PACKET &&
+	    !ctx->epoch_bumped) {
+		rc = store_bump_epoch(ctx->store, err);
+		ctx->epoch_bumped = rc == 0;
+	}
 	object_free(&o);
 	if (rc != 0)
 		return rc;
@@ -333,7 +340,7 @@ import_file(struct store *store, const char *path, FILE *out)
 		    "this file\n"), safe_path);
 		free(field);
 		free(message);
-	} else
+	} else if (out != NULL)
 		fprintf(out, _("%s: %zu imported, %zu unchanged\n"), safe_path,
 		    ctx.counts.added, ctx.counts.unchanged);
 	free(safe_path);
@@ -452,8 +459,17 @@ import_paths(struct store *store, char *const *paths, int count, FILE *out)
 {
 	int worst = EXIT_OK, i;
 
+	struct error err;
+	long refreshed;
+
 	for (i = 0; i < count; i++)
 		import_path(store, paths[i], NULL, out, &worst);
+	/* The review screens open on an index that is already current. */
+	error_clear(&err);
+	if (queue_refresh(store, timestamp_now(), &refreshed, &err) != 0) {
+		report_error(&err);
+		worst = EXIT_STORAGE;
+	}
 	return worst;
 }
 

@@ -99,18 +99,19 @@ approve_refusals(const struct decision_request *req,
 	const cJSON *requested_by = json_member(rc->data.input.action,
 	    "requested_by");
 	char *failing, when[TIMESTAMP_SIZE];
+	int unjudged;
 
 	/*
 	 * An unjudged NEEDS-PO criterion is its own refusal only when it is
 	 * all that fails: otherwise the failing rules are the news.
 	 */
-	if (rc->outcome.pack->unjudged_criteria != NULL &&
+	unjudged = rc->outcome.pack->unjudged_criteria != NULL ?
 	    rc->outcome.pack->unjudged_criteria(&rc->data.input,
-	    &rc->outcome.advisory) > 0 && only_failing(v, "needs_po_judged"))
-		refuse(r, "po_judgment_required", "%d NEEDS-PO criteria await "
-		    "your judgment (met or unmet)",
-		    rc->outcome.pack->unjudged_criteria(&rc->data.input,
-		    &rc->outcome.advisory));
+	    &rc->outcome.advisory) : 0;
+	if (unjudged > 0 && only_failing(v, "needs_po_judged"))
+		refuse(r, "po_judgment_required", "%d NEEDS-PO criteri%s "
+		    "await%s your judgment (met or unmet)", unjudged,
+		    unjudged == 1 ? "on" : "a", unjudged == 1 ? "s" : "");
 	else if (!v->overall_pass) {
 		failing = verdict_failing_rules(v);
 		refuse(r, "rules_failed", "local rules fail: %s",
@@ -313,6 +314,10 @@ record(struct store *store, const struct decision_request *req,
 		return status;
 	row.audit_seq = out->head.seq;
 	if ((status = store_decision_insert(store, req->action_id, &row,
+	    err)) != 0)
+		return status;
+	/* Its revisions' lockout changed with it. */
+	if ((status = store_queue_mark_revisions(store, req->action_id,
 	    err)) != 0)
 		return status;
 	snprintf(out->decision_id, sizeof out->decision_id, "%s",

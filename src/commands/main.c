@@ -29,6 +29,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "review", tui_run, 0, 0, "review",
+	    N_("the review screens over the pending queue (the default)") },
 	{ "import", cmd_import, 0, -1, "import PATH...",
 	    N_("import files or directories of *.json / *.jsonl") },
 	{ "list", cmd_list, OPTION_ALL | OPTION_JSON, 0, "list [--all] [--json]",
@@ -158,12 +160,10 @@ main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, _("countersign: the review screen is not "
-		    "available yet; use list, check or import\n"));
-		fprintf(stderr, _("Try 'countersign --help'.\n"));
-		return EXIT_USAGE;
-	}
+	if (optind >= argc)
+		return given != 0 ? (fprintf(stderr, _("countersign: an "
+		    "option given does not apply to the review screen\n")),
+		    EXIT_USAGE) : tui_run(&inv);
 	command = find_command(argv[optind]);
 	if (command == NULL) {
 		fprintf(stderr, _("countersign: unknown command '%s'\n"),

@@ -137,3 +137,47 @@ queue_row_free(struct queue_row *row)
 	row->who = row->summary = NULL;
 	row->notes = NULL;
 }
+
+struct refresh {
+	struct store *store;
+	long long now_ms;
+	long long epoch;
+	long count;
+	struct error *err;
+};
+
+static int
+refresh_one(void *ctx, const char *action_id)
+{
+	struct refresh *r = ctx;
+	struct queue_row row;
+	int rc;
+
+	if ((rc = queue_row_build(r->store, action_id, r->now_ms, &row,
+	    r->err)) != 0)
+		return rc;
+	rc = store_queue_put(r->store, &row, r->epoch, r->err);
+	queue_row_free(&row);
+	r->count++;
+	return rc;
+}
+
+int
+queue_refresh(struct store *store, long long now_ms, long *refreshed,
+    struct error *err)
+{
+	struct refresh r = { store, now_ms, 0, 0, err };
+	int rc;
+
+	if ((rc = store_begin(store, err)) != 0)
+		return rc;
+	if ((rc = store_policy_epoch(store, &r.epoch, err)) == 0)
+		rc = store_queue_each_stale(store, refresh_one, &r, err);
+	if (rc == 0)
+		rc = store_commit(store, err);
+	else
+		store_rollback(store);
+	if (refreshed != NULL)
+		*refreshed = r.count;
+	return rc;
+}

@@ -10,6 +10,9 @@
 #include "sanitize.h"
 #include "text.h"
 
+/* 4 million cells: 16 MB, two drafts of 2,000 lines each. */
+#define DIFF_CELLS_MAX (4u << 20)
+
 static int
 append(struct detail *d, enum detail_style style, char *sanitized)
 {
@@ -118,7 +121,11 @@ detail_add_diff(struct detail *d, const char *old_text, const char *new_text)
 	unsigned *table = NULL;
 	int rc = -1;
 
-	if (a == NULL || b == NULL || n > 20000 || m > 20000 ||
+	/*
+	 * The table is (n + 1) x (m + 1) cells: bound the product, not each
+	 * side, so a hostile pair of drafts cannot ask for gigabytes.
+	 */
+	if (a == NULL || b == NULL || (n + 1) > DIFF_CELLS_MAX / (m + 1) ||
 	    (table = calloc((n + 1) * (m + 1), sizeof *table)) == NULL)
 		goto done;
 #define CELL(x, y) table[(x) * (m + 1) + (y)]

@@ -1,1 +1,135 @@
-/* being written */
+/*
+ * The first complete JSON object in raw model output (SPEC 2.2).
+ *
+ * Every '{' is a candidate, in order.  From a candidate we find where its
+ * structure closes, honouring strings and their escapes, and hand exactly
+ * that span to json_parse_strict(); the first span that parses to an
+ * object is the answer.  A candidate that fails is dropped and the search
+ * goes on from the byte after its '{', so a stray brace in prose, or a
+ * broken object, cannot hide a good one that follows.
+ *
+ * Model output is untrusted, so the scan must stay cheap on hostile text
+ * (a megabyte of '{', unterminated strings, deep nesting).  A scan gives a
+ * candidate up as soon as the span could not be JSON anyway: a byte that
+ * JSON does not allow outside a string, a raw control byte inside one, a
+ * bracket that closes the wrong thing, or nesting deeper than MAX_DEPTH.
+ * Giving up there reaches the same answer as parsing the span would (the
+ * parse would fail), but bounds the work: every live scan at a given byte
+ * is at a different depth or a different string state, so no byte is
+ * scanned or parsed more than about 2 * MAX_DEPTH times.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "error.h"
+#include "json_extract.h"
+#include "json_strict.h"
+
+/*
+ * Deeper than any verdict needs (a legal review nests three levels) and
+ * far below cJSON's own limit of 1000, which would make hostile input cost
+ * a thousand scans per byte.
+ */
+#define MAX_DEPTH 32
+
+/* The bytes RFC 8259 allows between tokens and inside literals and numbers. */
+static const bool outside_string[256] = {
+	[' '] = true, ['\t'] = true, ['\n'] = true, ['\r'] = true,
+	[':'] = true, [','] = true, ['+'] = true, ['-'] = true, ['.'] = true,
+	['0'] = true, ['1'] = true, ['2'] = true, ['3'] = true, ['4'] = true,
+	['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
+	['e'] = true, ['E'] = true,
+	/* true, false, null */
+	['t'] = true, ['r'] = true, ['u'] = true, ['f'] = true, ['a'] = true,
+	['l'] = true, ['s'] = true, ['n'] = true
+};
+
+/* After '{' comes either a key or the '}' of an empty object. */
+static bool
+may_open_object(const char *text, size_t len, size_t at)
+{
+	size_t i;
+
+	for (i = at + 1; i < len; i++) {
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' &&
+		    text[i] != '\r')
+			return text[i] == '"' || text[i] == '}';
+	}
+	return false;
+}
+
+/*
+ * The end (one past the closing brace) of the structure opened at
+ * text[start], or 0 when it never closes or cannot be JSON.
+ */
+static size_t
+span_end(const char *text, size_t len, size_t start)
+{
+	char closers[MAX_DEPTH];
+	size_t depth = 0, i;
+	bool in_string = false;
+	unsigned char c;
+
+	for (i = start; i < len; i++) {
+		c = (unsigned char)text[i];
+		if (in_string) {
+			if (c == '\\')
+				i++;	/* skips the escaped byte */
+			else if (c == '"')
+				in_string = false;
+			else if (c < 0x20)
+				return 0;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_string = true;
+			break;
+		case '{':
+		case '[':
+			if (depth == MAX_DEPTH)
+				return 0;
+			closers[depth++] = c == '{' ? '}' : ']';
+			break;
+		case '}':
+		case ']':
+			if (depth == 0 || closers[--depth] != (char)c)
+				return 0;
+			if (depth == 0)
+				return i + 1;
+			break;
+		default:
+			if (!outside_string[c])
+				return 0;
+			break;
+		}
+	}
+	return 0;
+}
+
+cJSON *
+json_first_object(const char *text, size_t len)
+{
+	const char *brace;
+	struct error err;
+	size_t at = 0, end;
+	cJSON *json;
+
+	if (text == NULL)
+		return NULL;
+	while (at < len && (brace = memchr(text + at, '{', len - at)) != NULL) {
+		at = (size_t)(brace - text);
+		if (may_open_object(text, len, at) &&
+		    (end = span_end(text, len, at)) != 0) {
+			json = json_parse_strict(text + at, end - at, NULL,
+			    &err);
+			if (cJSON_IsObject(json))
+				return json;
+			cJSON_Delete(json);
+		}
+		at++;
+	}
+	return NULL;
+}

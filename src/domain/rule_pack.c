@@ -7,9 +7,13 @@
 #include "rule_pack.h"
 
 extern const struct rule_pack rules_trade;
+extern const struct rule_pack rules_legal_draft;
+extern const struct rule_pack rules_change;
 
 static const struct rule_pack *const packs[] = {
 	&rules_trade,
+	&rules_legal_draft,
+	&rules_change,
 };
 
 const struct rule_pack *

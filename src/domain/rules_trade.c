@@ -548,6 +548,48 @@ trade_summarize(const cJSON *action, char *buf, size_t size)
 	    cJSON_IsNumber(quantity) ? quantity->valuedouble : 0, money);
 }
 
+/* The proposal in the officer's terms: size against the portfolio, policy used. */
+static int
+trade_describe(const struct check_input *in, const struct advisory *advisory,
+    struct detail *d)
+{
+	char summary[256], money[MONEY_SIZE], share[32];
+	const cJSON *cited = json_member(in->action, "ips_version_referenced");
+	const cJSON *cited_version = json_member(cited, "version");
+	const char *rationale = string_member(in->action, "rationale");
+	struct trade t;
+	int rc;
+
+	trade_summarize(in->action, summary, sizeof summary);
+	if (!trade_read(in, &t))
+		return detail_add(d, DETAIL_ALERT, "%s (figures unreadable)",
+		    summary);
+	if (t.holdings != NULL && !decimal_is_zero(t.total)) {
+		format_usd(money, sizeof money, t.total_usd);
+		format_percent(share, sizeof share,
+		    decimal_percent(t.value, t.total));
+		rc = detail_add(d, DETAIL_HEADING, "%s = %s of a %s portfolio",
+		    summary, share, money);
+	} else
+		rc = detail_add(d, DETAIL_HEADING, "%s (no portfolio total: "
+		    "no holdings)", summary);
+	if (rc == 0 && t.ips != NULL)
+		rc = detail_add(d, DETAIL_PLAIN, "user %s \xc2\xb7 IPS %s v%lld "
+		    "(packet cites %s v%.0f) \xc2\xb7 holdings %s", t.user_id,
+		    t.ips_id, t.ips_version, string_member(cited, "ips_id") ?
+		    string_member(cited, "ips_id") : "?",
+		    cJSON_IsNumber(cited_version) ? cited_version->valuedouble :
+		    0, string_member(t.holdings, "snapshot_id") ?
+		    string_member(t.holdings, "snapshot_id") : "none");
+	else if (rc == 0)
+		rc = detail_add(d, DETAIL_ALERT, "user %s has no IPS imported",
+		    t.user_id);
+	if (rc == 0 && rationale != NULL)
+		rc = detail_add_text(d, DETAIL_PLAIN, "Rationale: ", rationale);
+	(void)advisory;
+	return rc;
+}
+
 const struct rule_pack rules_trade = {
 	.kind = "trade",
 	.needs = NEEDS_IPS | NEEDS_HOLDINGS | NEEDS_SECURITIES,
@@ -559,4 +601,5 @@ const struct rule_pack rules_trade = {
 	.read_advisory = trade_read_advisory,
 	.who = trade_who,
 	.summarize = trade_summarize,
+	.describe = trade_describe,
 };

@@ -857,17 +857,38 @@ test_unknown_kind_refused(void **state)
 
 /* No rule pack exists yet for these kinds (SPEC 2.2, 2.3): refused for now. */
 static void
-test_kind_legal_draft_refused_for_now(void **state)
+test_kind_legal_draft_loads(void **state)
 {
+	struct loaded_object o;
+
 	(void)state;
-	assert_refused(EX_PACKET_LEGAL_DRAFT, "kind");
+	load_ok(EX_PACKET_LEGAL_DRAFT, &o);
+	assert_int_equal(o.type, OBJECT_PACKET);
+	assert_string_equal(o.kind, "legal_draft");
+	assert_string_equal(o.id, "legal-2026-0042");
+	assert_string_equal(o.author, "drafting-graph");
+	object_free(&o);
+	refused_with(EX_PACKET_LEGAL_DRAFT,
+	    "   \"draft_text\": \"IN THE COURT OF THE CIVIL JUDGE ...\\n1. "
+	    "The plaintiff supplied goods ...\",\n", "",
+	    "proposed_action.draft_text");
 }
 
 static void
-test_kind_change_refused_for_now(void **state)
+test_kind_change_loads(void **state)
 {
+	struct loaded_object o;
+
 	(void)state;
-	assert_refused(EX_PACKET_CHANGE, "kind");
+	load_ok(EX_PACKET_CHANGE, &o);
+	assert_int_equal(o.type, OBJECT_PACKET);
+	assert_string_equal(o.kind, "change");
+	assert_string_equal(o.id, "NB-412");
+	assert_string_equal(o.author, "developer-agent");
+	assert_string_equal(o.requested_by, "po.kim");
+	object_free(&o);
+	refused_with(EX_PACKET_CHANGE, "\"ci_status\": \"green\"",
+	    "\"ci_status\": \"purple\"", "proposed_action.ci_status");
 }
 
 /* Strict JSON reaches object_load. */
@@ -1504,8 +1525,8 @@ main(void)
 		cmocka_unit_test(test_unknown_type_refused),
 		cmocka_unit_test(test_non_object_refused),
 		cmocka_unit_test(test_unknown_kind_refused),
-		cmocka_unit_test(test_kind_legal_draft_refused_for_now),
-		cmocka_unit_test(test_kind_change_refused_for_now),
+		cmocka_unit_test(test_kind_legal_draft_loads),
+		cmocka_unit_test(test_kind_change_loads),
 		cmocka_unit_test(test_duplicate_field_refused),
 		cmocka_unit_test(test_case_variant_field_refused),
 		cmocka_unit_test(test_case_variant_does_not_stand_in_for_field),

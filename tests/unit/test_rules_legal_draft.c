@@ -1,2 +1,838 @@
+/*
+ * Unit tests for the legal_draft rule pack (src/domain/rules_legal_draft.c)
+ * through check_run(), as the commands use it: the SPEC example, every
+ * rule passing and failing, the advisory as an object, as raw model output
+ * and missing, the approved artifact's digest, the detail view and the
+ * validation of the proposed action.
+ */
 #include "config.h"
-int main(void) { return 77; }
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+
+#include "check.h"
+#include "detail.h"
+#include "error.h"
+#include "exit_codes.h"
+#include "object.h"
+#include "rule_pack.h"
+#include "verdict.h"
+
+/* examples/packet-legal-draft.json, verbatim */
+#define EX_PACKET_LEGAL_DRAFT \
+	"{\"type\": \"packet\", \"kind\": \"legal_draft\",\n" \
+	" \"proposed_action\": {\n" \
+	"   \"action_id\": \"legal-2026-0042\", \"author\": \"drafting-graph\",\n" \
+	"   \"doc_type\": \"recovery_suit\", \"law_domain\": \"civil\",\n" \
+	"   \"user_request\": \"Draft a money recovery suit for an unpaid invoice of 4,20,000 dated 3 March 2025.\",\n" \
+	"   \"draft_text\": \"IN THE COURT OF THE CIVIL JUDGE ...\\n1. The plaintiff supplied goods ...\",\n" \
+	"   \"gate_errors\": []},\n" \
+	" \"reviewer_verdict\": \"Here is my review.\\n```json\\n{\\\"review_pass\\\": false, \\\"blocking_issues\\\": [{\\\"issue\\\": \\\"Limitation period not pleaded\\\", \\\"severity\\\": \\\"legal\\\", \\\"section\\\": \\\"Limitation\\\"}], \\\"non_blocking_issues\\\": [{\\\"issue\\\": \\\"Annexure labels inconsistent\\\", \\\"severity\\\": \\\"formatting\\\"}], \\\"final_artifacts\\\": [{\\\"text\\\": \\\"IN THE COURT OF THE CIVIL JUDGE ...\\\\n1. The plaintiff supplied goods ...\\\\n7. LIMITATION: The suit is within limitation ...\\\"}]}\\n```\\nLet me know if you need more.\"}"
+
+/*
+ * Computed outside the program:
+ *   printf 'IN THE COURT OF THE CIVIL JUDGE ...\n1. The plaintiff supplied
+ *   goods ...\n7. LIMITATION: The suit is within limitation ...' | sha256sum
+ * and the same without the third line for the draft.
+ */
+#define FIXED_SHA256 \
+	"8745e79d82c5c9c1b6094403c821204d4964a36682859f58d4b5d26b04ced2b0"
+#define DRAFT_SHA256 \
+	"cf8d83ae5bb65f2bd8948c4a152880d1680f15f5e046e10751194619533509e2"
+
+#define DRAFT_JSON \
+	"\"IN THE COURT OF THE CIVIL JUDGE ...\\n1. The plaintiff supplied goods ...\""
+#define FIXED_JSON \
+	"\"IN THE COURT OF THE CIVIL JUDGE ...\\n1. The plaintiff supplied goods ...\\n7. LIMITATION: The suit is within limitation ...\""
+
+#define LEGAL_ISSUE \
+	"{\"issue\": \"Limitation period not pleaded\", \"severity\": \"legal\", " \
+	"\"section\": \"Limitation\"}"
+#define FORMAT_ISSUE \
+	"{\"issue\": \"Annexure labels inconsistent\", \"severity\": \"formatting\"}"
+#define FIX "[{\"text\": " FIXED_JSON "}]"
+
+#define NOW_MS 1795940104123LL
+
+static const char *const rule_order[] = { "advisory_parseable",
+	"no_unfixed_legal_issues", "gates_clear", "review_pass_consistent" };
+
+struct run {
+	cJSON *packet;
+	struct check_input in;
+	struct check_outcome out;
+	struct error err;
+};
+
+/* Checks a packet given as JSON text; the check itself must succeed. */
+static void
+run_packet(struct run *r, const char *packet)
+{
+	memset(r, 0, sizeof *r);
+	r->packet = cJSON_Parse(packet);
+	if (r->packet == NULL)
+		fail_msg("fixture JSON does not parse: %.60s", packet);
+	r->in.packet = r->packet;
+	r->in.action = cJSON_GetObjectItemCaseSensitive(r->packet,
+	    "proposed_action");
+	assert_non_null(r->in.action);
+	r->in.now_ms = NOW_MS;
+	if (check_run(&r->in, &r->out, &r->err) != 0)
+		fail_msg("check_run failed: %s: %s", r->err.field,
+		    r->err.message);
+	assert_string_equal(r->out.pack->kind, "legal_draft");
+}
+
+/*
+ * A packet like the example with reviewer_verdict (JSON text, or NULL to
+ * leave it out) and gate_errors (JSON text, or NULL to leave it out).
+ */
+static char *
+packet_text(const char *verdict, const char *gates)
+{
+	static const char fmt[] = "{\"type\": \"packet\", \"kind\": "
+	    "\"legal_draft\", \"proposed_action\": {\"action_id\": "
+	    "\"legal-2026-0042\", \"author\": \"drafting-graph\", "
+	    "\"doc_type\": \"recovery_suit\", \"law_domain\": \"civil\", "
+	    "\"user_request\": \"Draft a money recovery suit.\", "
+	    "\"draft_text\": " DRAFT_JSON "%s%s}%s%s}";
+	char *text;
+	int len;
+
+	len = snprintf(NULL, 0, fmt, gates ? ", \"gate_errors\": " : "",
+	    gates ? gates : "", verdict ? ", \"reviewer_verdict\": " : "",
+	    verdict ? verdict : "");
+	assert_true(len > 0);
+	text = malloc((size_t)len + 1);
+	assert_non_null(text);
+	snprintf(text, (size_t)len + 1, fmt,
+	    gates ? ", \"gate_errors\": " : "", gates ? gates : "",
+	    verdict ? ", \"reviewer_verdict\": " : "", verdict ? verdict : "");
+	return text;
+}
+
+/* A verdict object; artifacts NULL leaves final_artifacts out. */
+static char *
+verdict_text(const char *review_pass, const char *blocking,
+    const char *non_blocking, const char *artifacts)
+{
+	char *text;
+	int len;
+
+	len = snprintf(NULL, 0, "{\"review_pass\": %s, \"blocking_issues\": "
+	    "%s, \"non_blocking_issues\": %s%s%s}", review_pass, blocking,
+	    non_blocking, artifacts ? ", \"final_artifacts\": " : "",
+	    artifacts ? artifacts : "");
+	assert_true(len > 0);
+	text = malloc((size_t)len + 1);
+	assert_non_null(text);
+	snprintf(text, (size_t)len + 1, "{\"review_pass\": %s, "
+	    "\"blocking_issues\": %s, \"non_blocking_issues\": %s%s%s}",
+	    review_pass, blocking, non_blocking,
+	    artifacts ? ", \"final_artifacts\": " : "",
+	    artifacts ? artifacts : "");
+	return text;
+}
+
+static void
+run_with(struct run *r, const char *verdict, const char *gates)
+{
+	char *packet = packet_text(verdict, gates);
+
+	run_packet(r, packet);
+	free(packet);
+}
+
+/* Runs a packet whose verdict object is built from the four parts. */
+static void
+run_verdict(struct run *r, const char *review_pass, const char *blocking,
+    const char *non_blocking, const char *artifacts)
+{
+	char *verdict = verdict_text(review_pass, blocking, non_blocking,
+	    artifacts);
+
+	run_with(r, verdict, "[]");
+	free(verdict);
+}
+
+static void
+run_free(struct run *r)
+{
+	check_outcome_free(&r->out);
+	cJSON_Delete(r->packet);
+}
+
+static const struct rule_result *
+rule(const struct run *r, const char *rule_id)
+{
+	const struct rule_result *result = verdict_rule(&r->out.verdict,
+	    rule_id);
+
+	if (result == NULL)
+		fail_msg("no rule %s in the local verdict", rule_id);
+	return result;
+}
+
+static void
+assert_rule(const struct run *r, const char *rule_id, bool passed)
+{
+	const struct rule_result *result = rule(r, rule_id);
+
+	if (result->passed != passed)
+		fail_msg("%s: passed %d, want %d (detail: %s)", rule_id,
+		    result->passed, passed,
+		    result->detail ? result->detail : "none");
+	assert_non_null(result->description);
+	assert_true(strlen(result->description) > 0);
+	if (!passed) {
+		assert_non_null(result->detail);
+		assert_true(strlen(result->detail) > 0);
+	}
+}
+
+/* The detail of rule_id contains text. */
+static void
+assert_detail_has(const struct run *r, const char *rule_id, const char *text)
+{
+	const struct rule_result *result = rule(r, rule_id);
+
+	if (result->detail == NULL || strstr(result->detail, text) == NULL)
+		fail_msg("%s detail \"%s\" lacks \"%s\"", rule_id,
+		    result->detail ? result->detail : "(none)", text);
+}
+
+/* The divergence is exactly one entry about what. */
+static const cJSON *
+single_divergence(const struct run *r, const char *what)
+{
+	const cJSON *entry;
+
+	assert_int_equal(cJSON_GetArraySize(r->out.divergence), 1);
+	entry = cJSON_GetArrayItem(r->out.divergence, 0);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
+	    "what")->valuestring, what);
+	return entry;
+}
+
+/* ---- The SPEC example ---- */
+
+static void
+test_example_passes_every_rule(void **state)
+{
+	struct run r;
+	size_t i;
+
+	(void)state;
+	run_packet(&r, EX_PACKET_LEGAL_DRAFT);
+	assert_int_equal(r.out.verdict.rule_count, 4);
+	for (i = 0; i < 4; i++) {
+		assert_string_equal(r.out.verdict.rules[i].rule_id,
+		    rule_order[i]);
+		assert_rule(&r, rule_order[i], true);
+	}
+	assert_true(r.out.verdict.overall_pass);
+	assert_false(r.out.verdict.requires_human_approval);
+	assert_int_equal(r.out.verdict.reason_count, 0);
+	assert_null(r.out.verdict.ips_checked);
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_false(r.out.advisory.overall_pass);
+	run_free(&r);
+}
+
+static void
+test_example_diverges_on_overall_pass_only(void **state)
+{
+	const cJSON *entry;
+	struct run r;
+
+	(void)state;
+	run_packet(&r, EX_PACKET_LEGAL_DRAFT);
+	entry = single_divergence(&r, "overall_pass");
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(entry,
+	    "advisory")));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(entry,
+	    "local")));
+	run_free(&r);
+}
+
+static void
+test_example_approves_the_fixed_text(void **state)
+{
+	char digest[65];
+	struct run r;
+
+	(void)state;
+	run_packet(&r, EX_PACKET_LEGAL_DRAFT);
+	assert_non_null(r.out.pack->approved_artifact);
+	assert_true(r.out.pack->approved_artifact(&r.in, &r.out.advisory,
+	    digest));
+	assert_string_equal(digest, FIXED_SHA256);
+	assert_string_not_equal(digest, DRAFT_SHA256);
+	run_free(&r);
+}
+
+static void
+test_without_fix_the_draft_is_approved(void **state)
+{
+	char digest[65];
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "true", "[]", "[" FORMAT_ISSUE "]", "[]");
+	assert_true(r.out.verdict.overall_pass);
+	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
+	assert_true(r.out.pack->approved_artifact(&r.in, &r.out.advisory,
+	    digest));
+	assert_string_equal(digest, DRAFT_SHA256);
+	run_free(&r);
+}
+
+static void
+test_who_and_summary(void **state)
+{
+	char summary[128];
+	struct run r;
+
+	(void)state;
+	run_packet(&r, EX_PACKET_LEGAL_DRAFT);
+	assert_string_equal(r.out.pack->who(r.in.action), "drafting-graph");
+	r.out.pack->summarize(r.in.action, summary, sizeof summary);
+	assert_string_equal(summary, "recovery_suit (civil)");
+	run_free(&r);
+}
+
+/* ---- The advisory's forms ---- */
+
+static void
+test_advisory_as_object(void **state)
+{
+	char *verdict = verdict_text("false", "[" LEGAL_ISSUE "]",
+	    "[" FORMAT_ISSUE "]", FIX);
+	char digest[65];
+	struct run r;
+
+	(void)state;
+	run_with(&r, verdict, "[]");
+	free(verdict);
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_null(r.out.advisory.owned);
+	assert_true(r.out.verdict.overall_pass);
+	assert_detail_has(&r, "advisory_parseable", "object");
+	single_divergence(&r, "overall_pass");
+	assert_true(r.out.pack->approved_artifact(&r.in, &r.out.advisory,
+	    digest));
+	assert_string_equal(digest, FIXED_SHA256);
+	run_free(&r);
+}
+
+static void
+test_advisory_as_fenced_string(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_with(&r, "\"Sure.\\n```json\\n{\\\"review_pass\\\": true, "
+	    "\\\"blocking_issues\\\": [], \\\"non_blocking_issues\\\": [], "
+	    "\\\"final_artifacts\\\": []}\\n```\\nDone.\"", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_non_null(r.out.advisory.owned);
+	assert_true(r.out.advisory.overall_pass);
+	assert_true(r.out.verdict.overall_pass);
+	assert_detail_has(&r, "advisory_parseable", "first JSON object");
+	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
+	run_free(&r);
+}
+
+/* With no verdict: rule 1 fails, rule 2 fails closed, rule 4 passes. */
+static void
+assert_no_verdict(const struct run *r)
+{
+	const cJSON *entry;
+
+	assert_rule(r, "advisory_parseable", false);
+	assert_rule(r, "no_unfixed_legal_issues", false);
+	assert_detail_has(r, "no_unfixed_legal_issues", "no verdict to read");
+	assert_rule(r, "gates_clear", true);
+	assert_rule(r, "review_pass_consistent", true);
+	assert_false(r->out.verdict.overall_pass);
+	assert_true(r->out.verdict.requires_human_approval);
+	entry = single_divergence(r, "advisory_verdict");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(entry,
+	    "advisory")));
+}
+
+static void
+test_advisory_unparseable_string(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_with(&r, "\"I could not review this {document}, sorry.\"", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
+	assert_no_verdict(&r);
+	assert_detail_has(&r, "advisory_parseable", "no complete JSON object");
+	run_free(&r);
+}
+
+static void
+test_advisory_missing(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_with(&r, NULL, "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_MISSING);
+	assert_no_verdict(&r);
+	assert_detail_has(&r, "advisory_parseable", "no review verdict");
+	run_free(&r);
+	run_with(&r, "null", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_MISSING);
+	assert_no_verdict(&r);
+	run_free(&r);
+}
+
+static void
+test_advisory_of_another_type(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_with(&r, "42", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
+	assert_no_verdict(&r);
+	assert_detail_has(&r, "advisory_parseable", "not an object");
+	run_free(&r);
+}
+
+static void
+test_advisory_of_wrong_shape_names_the_field(void **state)
+{
+	struct run r;
+
+	(void)state;
+	/* An object, but a severity the SPEC does not have (case counts). */
+	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": "
+	    "[{\"issue\": \"x\", \"severity\": \"Legal\"}], "
+	    "\"non_blocking_issues\": []}", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
+	assert_no_verdict(&r);
+	assert_detail_has(&r, "advisory_parseable",
+	    "blocking_issues[0].severity");
+	run_free(&r);
+	/* In raw output: review_pass as a string. */
+	run_with(&r, "\"{\\\"review_pass\\\": \\\"yes\\\", "
+	    "\\\"blocking_issues\\\": [], \\\"non_blocking_issues\\\": []}\"",
+	    "[]");
+	assert_no_verdict(&r);
+	assert_detail_has(&r, "advisory_parseable", "review_pass");
+	run_free(&r);
+	/* No non_blocking_issues at all. */
+	run_with(&r, "{\"review_pass\": false, \"blocking_issues\": []}", "[]");
+	assert_no_verdict(&r);
+	assert_detail_has(&r, "advisory_parseable", "non_blocking_issues");
+	run_free(&r);
+	/* final_artifacts item without text. */
+	run_with(&r, "{\"review_pass\": false, \"blocking_issues\": [], "
+	    "\"non_blocking_issues\": [], \"final_artifacts\": [{}]}", "[]");
+	assert_no_verdict(&r);
+	assert_detail_has(&r, "advisory_parseable", "final_artifacts[0].text");
+	run_free(&r);
+}
+
+static void
+test_first_object_in_output_is_the_verdict(void **state)
+{
+	struct run r;
+
+	(void)state;
+	/* SPEC 2.2: the first complete object, even when a later one fits. */
+	run_with(&r, "\"Example: {\\\"n\\\": 1}. Verdict: {\\\"review_pass\\\": "
+	    "true, \\\"blocking_issues\\\": [], \\\"non_blocking_issues\\\": "
+	    "[]}\"", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
+	assert_rule(&r, "advisory_parseable", false);
+	assert_detail_has(&r, "advisory_parseable", "is not a verdict");
+	run_free(&r);
+}
+
+/* ---- Rule 2: no_unfixed_legal_issues ---- */
+
+static void
+test_unfixed_legal_issue_fails(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "false", "[" FORMAT_ISSUE ", " LEGAL_ISSUE "]", "[]",
+	    "[]");
+	assert_rule(&r, "advisory_parseable", true);
+	assert_rule(&r, "no_unfixed_legal_issues", false);
+	assert_detail_has(&r, "no_unfixed_legal_issues",
+	    "Limitation period not pleaded");
+	assert_rule(&r, "review_pass_consistent", true);
+	assert_false(r.out.verdict.overall_pass);
+	assert_true(r.out.verdict.requires_human_approval);
+	/* Both fail the draft: they agree. */
+	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
+	run_free(&r);
+}
+
+static void
+test_missing_final_artifacts_counts_as_no_fix(void **state)
+{
+	char digest[65];
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "false", "[" LEGAL_ISSUE "]", "[]", NULL);
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_rule(&r, "no_unfixed_legal_issues", false);
+	assert_true(r.out.pack->approved_artifact(&r.in, &r.out.advisory,
+	    digest));
+	assert_string_equal(digest, DRAFT_SHA256);
+	run_free(&r);
+}
+
+static void
+test_fixed_legal_issue_passes(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "true", "[" LEGAL_ISSUE "]", "[]", FIX);
+	assert_rule(&r, "no_unfixed_legal_issues", true);
+	assert_rule(&r, "review_pass_consistent", true);
+	assert_true(r.out.verdict.overall_pass);
+	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
+	run_free(&r);
+}
+
+static void
+test_formatting_issues_never_block(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "false", "[" FORMAT_ISSUE ", " FORMAT_ISSUE "]",
+	    "[" LEGAL_ISSUE "]", "[]");
+	assert_rule(&r, "no_unfixed_legal_issues", true);
+	assert_true(r.out.verdict.overall_pass);
+	single_divergence(&r, "overall_pass");
+	run_free(&r);
+}
+
+static void
+test_long_issue_is_clipped_on_a_character(void **state)
+{
+	char issue[700], blocking[800];
+	const char *detail, *quote, *end;
+	struct run r;
+	size_t i;
+
+	(void)state;
+	/* 300 two-byte characters: a byte cut would split one. */
+	for (i = 0; i < 300; i++)
+		memcpy(issue + 2 * i, "\xc3\xa9", 2);
+	issue[600] = '\0';
+	snprintf(blocking, sizeof blocking, "[{\"issue\": \"%s\", "
+	    "\"severity\": \"legal\"}]", issue);
+	run_verdict(&r, "false", blocking, "[]", "[]");
+	assert_rule(&r, "no_unfixed_legal_issues", false);
+	detail = rule(&r, "no_unfixed_legal_issues")->detail;
+	quote = strchr(detail, '"');
+	assert_non_null(quote);
+	end = strstr(quote, "...\"");
+	assert_non_null(end);
+	/* Whole characters only, and far fewer than 300 of them. */
+	assert_int_equal((end - quote - 1) % 2, 0);
+	assert_true(end - quote - 1 <= 160);
+	assert_true(end - quote - 1 > 100);
+	run_free(&r);
+}
+
+/* ---- Rule 3: gates_clear ---- */
+
+static void
+test_gate_errors_fail(void **state)
+{
+	char *verdict = verdict_text("true", "[]", "[]", "[]");
+	struct run r;
+
+	(void)state;
+	run_with(&r, verdict, "[{\"gate\": \"citation_check\", \"message\": "
+	    "\"Section 34 cited twice\"}, {\"gate\": \"party_names\", "
+	    "\"message\": \"Defendant unnamed\"}]");
+	free(verdict);
+	assert_rule(&r, "gates_clear", false);
+	assert_detail_has(&r, "gates_clear", "2 gate errors");
+	assert_detail_has(&r, "gates_clear", "citation_check, party_names");
+	assert_rule(&r, "advisory_parseable", true);
+	assert_rule(&r, "no_unfixed_legal_issues", true);
+	assert_false(r.out.verdict.overall_pass);
+	assert_true(r.out.verdict.requires_human_approval);
+	/* The advisory passes what fails locally. */
+	single_divergence(&r, "overall_pass");
+	run_free(&r);
+}
+
+static void
+test_absent_gate_errors_pass(void **state)
+{
+	char *verdict = verdict_text("true", "[]", "[]", "[]");
+	struct run r;
+
+	(void)state;
+	run_with(&r, verdict, NULL);
+	free(verdict);
+	assert_rule(&r, "gates_clear", true);
+	assert_true(r.out.verdict.overall_pass);
+	run_free(&r);
+}
+
+/* ---- Rule 4: review_pass_consistent ---- */
+
+static void
+test_review_passing_unfixed_legal_issue_fails(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "true", "[" LEGAL_ISSUE "]", "[]", "[]");
+	assert_rule(&r, "no_unfixed_legal_issues", false);
+	assert_rule(&r, "review_pass_consistent", false);
+	assert_detail_has(&r, "review_pass_consistent", "review_pass true");
+	assert_false(r.out.verdict.overall_pass);
+	single_divergence(&r, "overall_pass");
+	run_free(&r);
+}
+
+static void
+test_review_passing_clean_draft_is_consistent(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "true", "[]", "[]", "[]");
+	assert_rule(&r, "review_pass_consistent", true);
+	assert_true(r.out.verdict.overall_pass);
+	assert_false(r.out.verdict.requires_human_approval);
+	run_free(&r);
+}
+
+/* ---- The detail view ---- */
+
+static bool
+has_line(const struct detail *d, enum detail_style style, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < d->count; i++) {
+		if (d->lines[i].style == style &&
+		    strstr(d->lines[i].text, text) != NULL)
+			return true;
+	}
+	return false;
+}
+
+/* Index of the first line containing text, or -1. */
+static long
+line_of(const struct detail *d, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < d->count; i++) {
+		if (strstr(d->lines[i].text, text) != NULL)
+			return (long)i;
+	}
+	return -1;
+}
+
+static void
+describe(const struct run *r, struct detail *d)
+{
+	memset(d, 0, sizeof *d);
+	assert_non_null(r->out.pack->describe);
+	assert_int_equal(r->out.pack->describe(&r->in, &r->out.advisory, d), 0);
+}
+
+static void
+test_describe_example_shows_fix_and_diff(void **state)
+{
+	struct detail d;
+	struct run r;
+
+	(void)state;
+	run_packet(&r, EX_PACKET_LEGAL_DRAFT);
+	describe(&r, &d);
+	assert_true(has_line(&d, DETAIL_PLAIN, "4,20,000 dated 3 March 2025"));
+	assert_true(has_line(&d, DETAIL_PLAIN, "recovery_suit (civil)"));
+	assert_true(has_line(&d, DETAIL_HEADING, "Approving approves the "
+	    "FIXED text (final_artifacts[0]), not the draft"));
+	assert_true(has_line(&d, DETAIL_ADDED, "7. LIMITATION"));
+	/* The draft's lines stay: context, not removals. */
+	assert_true(has_line(&d, DETAIL_DIM, "1. The plaintiff supplied"));
+	assert_false(has_line(&d, DETAIL_REMOVED, ""));
+	/* The legal blocking issue is loud; the formatting one is not. */
+	assert_true(has_line(&d, DETAIL_ALERT, "[legal] Limitation: "
+	    "Limitation period not pleaded"));
+	assert_false(has_line(&d, DETAIL_ALERT, "Annexure"));
+	assert_true(line_of(&d, "Annexure labels inconsistent") >= 0);
+	/* The diff comes after the heading that says what is approved. */
+	assert_true(line_of(&d, "7. LIMITATION") >
+	    line_of(&d, "Approving approves the FIXED text"));
+	detail_free(&d);
+	run_free(&r);
+}
+
+static void
+test_describe_groups_legal_first(void **state)
+{
+	struct detail d;
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "false", "[" FORMAT_ISSUE ", " LEGAL_ISSUE "]", "[]",
+	    "[]");
+	describe(&r, &d);
+	assert_true(line_of(&d, "Limitation period") >= 0);
+	assert_true(line_of(&d, "Limitation period") <
+	    line_of(&d, "Annexure labels"));
+	/* No fix: the draft is what an approval approves, and no diff. */
+	assert_false(has_line(&d, DETAIL_HEADING, "FIXED text"));
+	assert_false(has_line(&d, DETAIL_ADDED, ""));
+	assert_true(has_line(&d, DETAIL_HEADING, "what an approval approves"));
+	detail_free(&d);
+	run_free(&r);
+}
+
+static void
+test_describe_sanitizes_and_shows_gates(void **state)
+{
+	struct detail d;
+	struct run r;
+	size_t i;
+
+	(void)state;
+	run_with(&r, NULL, "[{\"gate\": \"cite\\u001b]0;owned\\u0007\", "
+	    "\"message\": \"bad \\u202e text\"}]");
+	describe(&r, &d);
+	assert_true(has_line(&d, DETAIL_ALERT, "cite\\e]0;owned^G: bad "
+	    "<U+202E> text"));
+	assert_true(has_line(&d, DETAIL_ALERT, "no verdict received"));
+	for (i = 0; i < d.count; i++)
+		assert_null(strchr(d.lines[i].text, '\x1b'));
+	detail_free(&d);
+	run_free(&r);
+}
+
+/* ---- Validation of the proposed action ---- */
+
+/* EX_PACKET_LEGAL_DRAFT with one substitution, loaded: the refused field. */
+static void
+assert_refused(const char *needle, const char *replacement, const char *field)
+{
+	const char *at = strstr(EX_PACKET_LEGAL_DRAFT, needle);
+	struct loaded_object o;
+	struct error err;
+	size_t before;
+	char *text;
+	int rc;
+
+	assert_non_null(at);
+	before = (size_t)(at - EX_PACKET_LEGAL_DRAFT);
+	text = malloc(strlen(EX_PACKET_LEGAL_DRAFT) + strlen(replacement) + 1);
+	assert_non_null(text);
+	memcpy(text, EX_PACKET_LEGAL_DRAFT, before);
+	strcpy(text + before, replacement);
+	strcat(text, at + strlen(needle));
+	rc = object_load(text, strlen(text), &o, NULL, &err);
+	free(text);
+	object_free(&o);
+	if (rc != EXIT_DATA || strcmp(err.field, field) != 0)
+		fail_msg("rc %d field \"%s\" (want \"%s\"): %s", rc, err.field,
+		    field, err.message);
+}
+
+static void
+test_example_loads(void **state)
+{
+	struct loaded_object o;
+	struct error err;
+
+	(void)state;
+	assert_int_equal(object_load(EX_PACKET_LEGAL_DRAFT,
+	    strlen(EX_PACKET_LEGAL_DRAFT), &o, NULL, &err), EXIT_OK);
+	assert_string_equal(o.kind, "legal_draft");
+	assert_string_equal(o.id, "legal-2026-0042");
+	assert_string_equal(o.author, "drafting-graph");
+	object_free(&o);
+}
+
+static void
+test_validation_names_the_field(void **state)
+{
+	(void)state;
+	assert_refused("\"draft_text\": \"IN THE COURT OF THE CIVIL JUDGE "
+	    "...\\n1. The plaintiff supplied goods ...\",", "",
+	    "proposed_action.draft_text");
+	assert_refused("\"doc_type\": \"recovery_suit\"", "\"doc_type\": 7",
+	    "proposed_action.doc_type");
+	assert_refused("\"law_domain\": \"civil\",", "",
+	    "proposed_action.law_domain");
+	assert_refused("\"user_request\"", "\"user_request_\"",
+	    "proposed_action.user_request");
+	assert_refused("\"gate_errors\": []", "\"gate_errors\": \"none\"",
+	    "proposed_action.gate_errors");
+	assert_refused("\"gate_errors\": []", "\"gate_errors\": [\"x\"]",
+	    "proposed_action.gate_errors[0]");
+	assert_refused("\"gate_errors\": []",
+	    "\"gate_errors\": [{\"gate\": 1, \"message\": \"m\"}]",
+	    "proposed_action.gate_errors[0].gate");
+	assert_refused("\"gate_errors\": []",
+	    "\"gate_errors\": [{\"gate\": \"g\"}]",
+	    "proposed_action.gate_errors[0].message");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_example_passes_every_rule),
+		cmocka_unit_test(test_example_diverges_on_overall_pass_only),
+		cmocka_unit_test(test_example_approves_the_fixed_text),
+		cmocka_unit_test(test_without_fix_the_draft_is_approved),
+		cmocka_unit_test(test_who_and_summary),
+		cmocka_unit_test(test_advisory_as_object),
+		cmocka_unit_test(test_advisory_as_fenced_string),
+		cmocka_unit_test(test_advisory_unparseable_string),
+		cmocka_unit_test(test_advisory_missing),
+		cmocka_unit_test(test_advisory_of_another_type),
+		cmocka_unit_test(test_advisory_of_wrong_shape_names_the_field),
+		cmocka_unit_test(test_first_object_in_output_is_the_verdict),
+		cmocka_unit_test(test_unfixed_legal_issue_fails),
+		cmocka_unit_test(test_missing_final_artifacts_counts_as_no_fix),
+		cmocka_unit_test(test_fixed_legal_issue_passes),
+		cmocka_unit_test(test_formatting_issues_never_block),
+		cmocka_unit_test(test_long_issue_is_clipped_on_a_character),
+		cmocka_unit_test(test_gate_errors_fail),
+		cmocka_unit_test(test_absent_gate_errors_pass),
+		cmocka_unit_test(test_review_passing_unfixed_legal_issue_fails),
+		cmocka_unit_test(test_review_passing_clean_draft_is_consistent),
+		cmocka_unit_test(test_describe_example_shows_fix_and_diff),
+		cmocka_unit_test(test_describe_groups_legal_first),
+		cmocka_unit_test(test_describe_sanitizes_and_shows_gates),
+		cmocka_unit_test(test_example_loads),
+		cmocka_unit_test(test_validation_names_the_field),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,436 @@
+/*
+ * Reading a change packet (SPEC 1 and 2.3): the proposed change as import
+ * validates it, the reviewer's verdict as the gate parses it, and the
+ * lookups that the rules (rules_change.c) and the view
+ * (rules_change_describe.c) must both make the same way.
+ */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "json_fields.h"
+#include "rule_pack.h"
+#include "rules_change.h"
+
+#define PATH_SIZE 256
+/* A path with an index and a key after it ("...[12].id"). */
+#define ELEMENT_SIZE (PATH_SIZE + 32)
+
+static const char *const ci_states[] = { "green", "red", "pending", NULL };
+static const char *const outcomes[] = { "accepted", "sent_back", "needs_po",
+    "block", NULL };
+static const char *const ac_states[] = { "MET", "UNMET", "NEEDS-PO", NULL };
+static const char *const gap_classes[] = { "missing_standard",
+    "missing_fact", NULL };
+
+const char *
+change_string(const cJSON *object, const char *key)
+{
+	const cJSON *item = json_member(object, key);
+
+	return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+const char *
+change_text(const cJSON *object, const char *key)
+{
+	const char *s = change_string(object, key);
+
+	return s != NULL ? s : "";
+}
+
+static bool
+one_of(const char *value, const char *const *choices)
+{
+	size_t i;
+
+	for (i = 0; value != NULL && choices[i] != NULL; i++) {
+		if (strcmp(value, choices[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* White space only counts as nothing, as a reason does in the gate. */
+static bool
+blank(const char *s)
+{
+	if (s == NULL)
+		return true;
+	for (; *s != '\0'; s++) {
+		if (strchr(" \t\n\v\f\r", *s) == NULL)
+			return false;
+	}
+	return true;
+}
+
+/* ---- criteria, looked up by id ---- */
+
+/*
+ * Criteria sorted by id, so that a packet with thousands of criteria and
+ * results (the verdict is untrusted model output) is matched in n log n.
+ */
+struct criterion_entry {
+	const char *id;
+	size_t index;		/* in acceptance_criteria */
+};
+
+static int
+entry_compare(const void *a, const void *b)
+{
+	const struct criterion_entry *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	if (c != 0)
+		return c;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+static int
+entry_find(const void *key, const void *member)
+{
+	const struct criterion_entry *entry = member;
+
+	return strcmp(key, entry->id);
+}
+
+/* The sorted criteria, *count of them; NULL when out of memory. */
+static struct criterion_entry *
+criteria_sorted(const cJSON *criteria, size_t *count)
+{
+	struct criterion_entry *entries;
+	const cJSON *criterion;
+	size_t n = (size_t)cJSON_GetArraySize(criteria);
+
+	*count = 0;
+	if ((entries = calloc(n + 1, sizeof *entries)) == NULL)
+		return NULL;
+	cJSON_ArrayForEach(criterion, criteria) {
+		entries[*count].id = change_text(criterion, "id");
+		entries[*count].index = *count;
+		(*count)++;
+	}
+	qsort(entries, *count, sizeof *entries, entry_compare);
+	return entries;
+}
+
+/* The index of criterion id, or NO_CRITERION. */
+static size_t
+criteria_find(const struct criterion_entry *entries, size_t count,
+    const char *id)
+{
+	const struct criterion_entry *found;
+
+	if (id == NULL || count == 0)
+		return NO_CRITERION;
+	found = bsearch(id, entries, count, sizeof *entries, entry_find);
+	return found != NULL ? found->index : NO_CRITERION;
+}
+
+static int
+ref_compare(const void *a, const void *b)
+{
+	const struct result_ref *x = a, *y = b;
+
+	if (x->criterion != y->criterion)
+		return x->criterion < y->criterion ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+struct result_ref *
+change_results_sorted(const cJSON *criteria, const cJSON *results,
+    size_t *count)
+{
+	struct criterion_entry *entries;
+	struct result_ref *refs;
+	const cJSON *result;
+	size_t n, i = 0;
+
+	*count = 0;
+	if ((entries = criteria_sorted(criteria, &n)) == NULL)
+		return NULL;
+	refs = calloc((size_t)cJSON_GetArraySize(results) + 1, sizeof *refs);
+	if (refs == NULL) {
+		free(entries);
+		return NULL;
+	}
+	cJSON_ArrayForEach(result, results) {
+		refs[i].criterion = criteria_find(entries, n,
+		    change_string(result, "ac_id"));
+		refs[i].order = i;
+		refs[i].result = result;
+		i++;
+	}
+	free(entries);
+	qsort(refs, i, sizeof *refs, ref_compare);
+	*count = i;
+	return refs;
+}
+
+/* ---- validation (SPEC 1 and 2.3) ---- */
+
+/* Criterion ids must be unique: a result could not say which it judged. */
+static int
+criteria_unique(const cJSON *criteria, const char *path, struct error *err)
+{
+	struct criterion_entry *entries, *later = NULL;
+	char field[ELEMENT_SIZE];
+	size_t count, i;
+
+	if ((entries = criteria_sorted(criteria, &count)) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	/* Name the duplicate that comes first in the file. */
+	for (i = 1; i < count; i++) {
+		if (strcmp(entries[i - 1].id, entries[i].id) == 0 &&
+		    (later == NULL || entries[i].index < later->index))
+			later = &entries[i];
+	}
+	if (later != NULL) {
+		snprintf(field, sizeof field, "%s[%zu].id", path, later->index);
+		error_set(err, EXIT_DATA, field, "duplicate criterion id "
+		    "\"%.64s\"", later->id);
+	}
+	free(entries);
+	return later != NULL ? EXIT_DATA : 0;
+}
+
+static int
+criteria_validate(const cJSON *criteria, const char *path, struct error *err)
+{
+	char element[ELEMENT_SIZE];
+	const cJSON *criterion;
+	const char *text;
+	size_t index = 0;
+	int rc;
+
+	cJSON_ArrayForEach(criterion, criteria) {
+		snprintf(element, sizeof element, "%s[%zu]", path, index++);
+		if (!cJSON_IsObject(criterion))
+			return error_set(err, EXIT_DATA, element,
+			    "must be an object with id and text");
+		if ((rc = field_id(criterion, element, "id", FIELD_REQUIRED,
+		    &text, err)) != 0 ||
+		    (rc = field_string(criterion, element, "text",
+		    FIELD_REQUIRED, &text, err)) != 0)
+			return rc;
+	}
+	return criteria_unique(criteria, path, err);
+}
+
+int
+change_validate(const cJSON *action, const char *path, struct error *err)
+{
+	const cJSON *criteria = NULL, *files;
+	char criteria_path[PATH_SIZE];
+	const char *text;
+	int rc;
+
+	if ((rc = field_string(action, path, "title", FIELD_REQUIRED, &text,
+	    err)) != 0 ||
+	    (rc = field_array(action, path, "acceptance_criteria",
+	    FIELD_REQUIRED, &criteria, err)) != 0 ||
+	    (rc = field_string_array(action, path, "changed_files",
+	    FIELD_REQUIRED, false, &files, err)) != 0 ||
+	    (rc = field_choice(action, path, "ci_status", FIELD_REQUIRED,
+	    ci_states, &text, err)) != 0 ||
+	    (rc = field_string(action, path, "pr_url", FIELD_OPTIONAL, &text,
+	    err)) != 0)
+		return rc;
+	field_path(criteria_path, sizeof criteria_path, path,
+	    "acceptance_criteria");
+	return criteria_validate(criteria, criteria_path, err);
+}
+
+/* ---- the advisory verdict (SPEC 2.3 and 4) ---- */
+
+/* A string, or {command, output} with both strings. */
+static bool
+evidence_readable(const cJSON *evidence)
+{
+	if (cJSON_IsString(evidence))
+		return true;
+	return cJSON_IsObject(evidence) &&
+	    cJSON_IsString(json_member(evidence, "command")) &&
+	    cJSON_IsString(json_member(evidence, "output"));
+}
+
+static bool
+results_readable(const cJSON *results)
+{
+	const cJSON *result;
+
+	if (!cJSON_IsArray(results))
+		return false;
+	cJSON_ArrayForEach(result, results) {
+		if (!cJSON_IsString(json_member(result, "ac_id")) ||
+		    !one_of(change_string(result, "state"), ac_states) ||
+		    !evidence_readable(json_member(result, "evidence")))
+			return false;
+	}
+	return true;
+}
+
+/* Absent or null lists read as empty: see change_read_advisory(). */
+static bool
+absent(const cJSON *item)
+{
+	return item == NULL || cJSON_IsNull(item);
+}
+
+static bool
+standards_readable(const cJSON *standards)
+{
+	const cJSON *standard, *note;
+
+	if (absent(standards))
+		return true;
+	if (!cJSON_IsArray(standards))
+		return false;
+	cJSON_ArrayForEach(standard, standards) {
+		note = json_member(standard, "note");
+		if (!cJSON_IsString(json_member(standard, "id")) ||
+		    !cJSON_IsBool(json_member(standard, "met")) ||
+		    !(absent(note) || cJSON_IsString(note)))
+			return false;
+	}
+	return true;
+}
+
+static bool
+gaps_readable(const cJSON *gaps)
+{
+	const cJSON *gap;
+
+	if (absent(gaps))
+		return true;
+	if (!cJSON_IsArray(gaps))
+		return false;
+	cJSON_ArrayForEach(gap, gaps) {
+		if (!one_of(change_string(gap, "class"), gap_classes) ||
+		    !cJSON_IsString(json_member(gap, "text")))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Parseable: an object with a known outcome and readable ac_results.  A
+ * reviewer that found no standard to assess or no gap may leave standards
+ * or gaps out: they read as empty, which costs nothing, since an
+ * applicable standard the verdict does not list fails rule 5 anyway.
+ * The change shape has no action_id, but a verdict that names another
+ * action is about another action (SPEC 1) whatever its kind.
+ */
+int
+change_read_advisory(const cJSON *verdict, const char *action_id,
+    struct advisory *advisory)
+{
+	const char *about;
+
+	memset(advisory, 0, sizeof *advisory);
+	if (absent(verdict)) {
+		advisory->state = ADVISORY_MISSING;
+		return 0;
+	}
+	advisory->state = ADVISORY_UNPARSEABLE;
+	if (!cJSON_IsObject(verdict) ||
+	    !one_of(change_string(verdict, "outcome"), outcomes) ||
+	    !results_readable(json_member(verdict, "ac_results")) ||
+	    !standards_readable(json_member(verdict, "standards")) ||
+	    !gaps_readable(json_member(verdict, "gaps")))
+		return 0;
+	about = change_string(verdict, "action_id");
+	if (about != NULL && strcmp(about, action_id) != 0) {
+		advisory->state = ADVISORY_OTHER_ACTION;
+		advisory->other_action_id = about;
+		return 0;
+	}
+	advisory->state = ADVISORY_AVAILABLE;
+	advisory->verdict = verdict;
+	advisory->overall_pass = one_of(change_string(verdict, "outcome"),
+	    (const char *const[]){ "accepted", "needs_po", NULL });
+	return 0;
+}
+
+/* ---- what the rules share ---- */
+
+bool
+change_evidence_empty(const cJSON *evidence)
+{
+	if (cJSON_IsString(evidence))
+		return blank(evidence->valuestring);
+	/* A command with no output still says how to reproduce the claim. */
+	return blank(change_string(evidence, "command")) &&
+	    blank(change_string(evidence, "output"));
+}
+
+const char *
+change_judgment(const cJSON *po_judgments, const char *ac_id)
+{
+	const char *judgment;
+
+	if (ac_id == NULL)
+		return NULL;
+	judgment = change_string(po_judgments, ac_id);
+	return one_of(judgment, (const char *const[]){ "met", "unmet",
+	    NULL }) ? judgment : NULL;
+}
+
+/*
+ * fnmatch(3) without FNM_PATHNAME, so `*` crosses `/`.  A leading "**" "/"
+ * also matches no directory at all, as in git: "**" "/" "*.md" covers
+ * README.md.  Both widen what applies, which is the safe direction.
+ */
+static bool
+glob_matches(const char *pattern, const char *file)
+{
+	if (fnmatch(pattern, file, 0) == 0)
+		return true;
+	return strncmp(pattern, "**/", 3) == 0 &&
+	    fnmatch(pattern + 3, file, 0) == 0;
+}
+
+bool
+change_standard_applies(const cJSON *standard, const cJSON *changed_files,
+    const char **pattern, const char **file)
+{
+	const cJSON *glob, *changed;
+
+	cJSON_ArrayForEach(glob, json_member(json_member(standard,
+	    "applies_to"), "file_patterns")) {
+		if (!cJSON_IsString(glob))
+			continue;
+		cJSON_ArrayForEach(changed, changed_files) {
+			if (cJSON_IsString(changed) &&
+			    glob_matches(glob->valuestring,
+			    changed->valuestring)) {
+				*pattern = glob->valuestring;
+				*file = changed->valuestring;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Two entries for one standard that disagree: the "not met" one counts. */
+enum standard_claim
+change_standard_claim(const cJSON *verdict_standards, const char *id)
+{
+	enum standard_claim claim = CLAIM_ABSENT;
+	const cJSON *entry;
+
+	cJSON_ArrayForEach(entry, verdict_standards) {
+		if (strcmp(change_text(entry, "id"), id) != 0)
+			continue;
+		if (!cJSON_IsTrue(json_member(entry, "met")))
+			return CLAIM_NOT_MET;
+		claim = CLAIM_MET;
+	}
+	return claim;
+}
+

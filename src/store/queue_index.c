@@ -1,0 +1,276 @@
+/*
+ * The queue index: one row per checked action with its flags and the
+ * sanitized text the queue shows, so that a queue of 100,000 opens by
+ * reading one screenful.  Rows are a cache of the re-check, never a
+ * substitute for it: opening or deciding an action re-checks it.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "store_internal.h"
+#include "text.h"
+
+enum queue_flag {
+	FLAG_HIGH_STAKES = 1,
+	FLAG_LOCAL_FAIL = 2,
+	FLAG_DIVERGENT = 4,
+	FLAG_LOCKED_OUT = 8,
+	FLAG_DEADLOCKED = 16
+};
+
+int
+store_policy_epoch(struct store *s, long long *epoch, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	*epoch = 0;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key ="
+	    " 'policy_epoch'", -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "reading the policy epoch");
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*epoch = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : store_error(s, err,
+	    "reading the policy epoch");
+}
+
+int
+store_bump_epoch(struct store *s, struct error *err)
+{
+	if (sqlite3_exec(s->db, "UPDATE meta SET value = value + 1"
+	    " WHERE key = 'policy_epoch'", NULL, NULL, NULL) != SQLITE_OK)
+		return store_error(s, err, "bumping the policy epoch");
+	return 0;
+}
+
+int
+store_queue_mark_revisions(struct store *s, const char *action_id,
+    struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "UPDATE queue_index SET epoch = 0"
+	    " WHERE action_id IN (SELECT action_id FROM action"
+	    " WHERE revision_of = ?1)", -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "marking revisions");
+	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : store_error(s, err, "marking revisions");
+}
+
+int
+store_queue_each_stale(struct store *s,
+    int (*fn)(void *ctx, const char *action_id), void *ctx, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	char **ids = NULL, **grown;
+	size_t count = 0, i;
+	int rc = 0;
+
+	/* Collected first: fn writes rows, which must not disturb the scan. */
+	if (sqlite3_prepare_v2(s->db, "SELECT a.action_id FROM action a"
+	    " LEFT JOIN queue_index q ON q.action_id = a.action_id"
+	    " WHERE a.status = 'pending' AND (q.action_id IS NULL OR q.epoch <>"
+	    " (SELECT value FROM meta WHERE key = 'policy_epoch'))"
+	    " ORDER BY a.imported_at_ms, a.rowid", -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "finding stale queue rows");
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		grown = realloc(ids, (count + 1) * sizeof *ids);
+		if (grown == NULL)
+			break;
+		ids = grown;
+		if ((ids[count] = text_copy((const char *)
+		    sqlite3_column_text(stmt, 0))) == NULL)
+			break;
+		count++;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		rc = rc == SQLITE_ROW ? error_set(err, EXIT_STORAGE, NULL,
+		    "out of memory") : store_error(s, err,
+		    "finding stale queue rows");
+	else
+		rc = 0;
+	for (i = 0; i < count; i++) {
+		if (rc == 0)
+			rc = fn(ctx, ids[i]);
+		free(ids[i]);
+	}
+	free(ids);
+	return rc;
+}
+
+int
+store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
+    struct error *err)
+{
+	sqlite3_stmt *stmt;
+	unsigned flags = (row->high_stakes ? FLAG_HIGH_STAKES : 0) |
+	    (row->local_fail ? FLAG_LOCAL_FAIL : 0) |
+	    (row->divergent ? FLAG_DIVERGENT : 0) |
+	    (row->locked_out ? FLAG_LOCKED_OUT : 0) |
+	    (row->deadlocked ? FLAG_DEADLOCKED : 0);
+	int care = row->local_fail || row->divergent ? 2 :
+	    row->high_stakes ? 1 : 0, rc;
+
+	if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO queue_index"
+	    " (action_id, epoch, care, flags, who, summary, advisory,"
+	    " divergence_count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
+	    &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "indexing the queue");
+	sqlite3_bind_text(stmt, 1, row->action_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 2, epoch);
+	sqlite3_bind_int(stmt, 3, care);
+	sqlite3_bind_int(stmt, 4, (int)flags);
+	sqlite3_bind_text(stmt, 5, row->who, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 6, row->summary, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 7, row->advisory, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 8, (long long)row->divergence_count);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : store_error(s, err, "indexing the queue");
+}
+
+/* An action past its expires_at (?1 is now): it sinks to the bottom. */
+#define EXPIRED_SQL "(a.expires_at_ms IS NOT NULL AND a.expires_at_ms < ?1)"
+
+/*
+ * The query's text: ?1 now, ?2 the search or NULL, and for a page ?3
+ * LIMIT and ?4 OFFSET (tail NULL); a count passes tail "".
+ */
+static void
+query_sql(const struct queue_query *q, const char *select, const char *tail,
+    char *buf, size_t size)
+{
+	static const char *const filters[QUEUE_FILTER_COUNT] = {
+		[QUEUE_ALL] = "",
+		[QUEUE_NEEDS_CARE] = " AND (q.flags & 6) <> 0",
+		[QUEUE_ADVISORY_PASS_LOCAL_FAIL] =
+		    " AND q.advisory = 'pass' AND (q.flags & 2) <> 0",
+		[QUEUE_HIGH_STAKES] = " AND (q.flags & 1) <> 0",
+		[QUEUE_CLEAN] = " AND (q.flags & 7) = 0 AND NOT " EXPIRED_SQL,
+	};
+	static const char *const orders[QUEUE_SORT_COUNT] = {
+		[QUEUE_BY_CARE] = " ORDER BY " EXPIRED_SQL ", q.care DESC,"
+		    " a.imported_at_ms, a.rowid",
+		[QUEUE_OLDEST] = " ORDER BY a.imported_at_ms, a.rowid",
+		[QUEUE_NEWEST] = " ORDER BY a.imported_at_ms DESC, a.rowid DESC",
+		[QUEUE_BY_KIND] = " ORDER BY a.kind, a.action_id",
+	};
+
+	snprintf(buf, size, "%s FROM queue_index q JOIN action a"
+	    " ON a.action_id = q.action_id WHERE a.status = 'pending'"
+	    " AND (?2 IS NULL OR instr(lower(a.action_id || ' ' || q.who ||"
+	    " ' ' || q.summary), lower(?2)) > 0)%s%s", select,
+	    filters[q->filter], tail != NULL ? tail : orders[q->sort]);
+	if (tail == NULL)
+		snprintf(buf + strlen(buf), size - strlen(buf),
+		    " LIMIT ?3 OFFSET ?4");
+}
+
+static int
+prepare(struct store *s, const struct queue_query *q, const char *select,
+    const char *tail, sqlite3_stmt **stmt, struct error *err)
+{
+	char sql[1536];
+
+	query_sql(q, select, tail, sql, sizeof sql);
+	if (sqlite3_prepare_v2(s->db, sql, -1, stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "reading the queue");
+	sqlite3_bind_int64(*stmt, 1, q->now_ms);
+	if (q->search != NULL && *q->search != '\0')
+		sqlite3_bind_text(*stmt, 2, q->search, -1, SQLITE_STATIC);
+	return 0;
+}
+
+int
+store_queue_count(struct store *s, const struct queue_query *q, long *count,
+    struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	*count = 0;
+	if ((rc = prepare(s, q, "SELECT count(*)", "", &stmt, err)) != 0)
+		return rc;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*count = (long)sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : store_error(s, err, "counting the queue");
+}
+
+int
+store_queue_page(struct store *s, const struct queue_query *q, long offset,
+    long limit, struct queue_row *rows, long *got, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	struct queue_row *row;
+	unsigned flags;
+	int rc;
+
+	*got = 0;
+	if ((rc = prepare(s, q, "SELECT a.action_id, a.kind, q.flags, q.who,"
+	    " q.summary, q.advisory, q.divergence_count, a.imported_at_ms,"
+	    " a.expires_at_ms", NULL, &stmt, err)) != 0)
+		return rc;
+	sqlite3_bind_int64(stmt, 3, limit);
+	sqlite3_bind_int64(stmt, 4, offset);
+	while (*got < limit && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		row = &rows[*got];
+		memset(row, 0, sizeof *row);
+		snprintf(row->action_id, sizeof row->action_id, "%s",
+		    (const char *)sqlite3_column_text(stmt, 0));
+		snprintf(row->kind, sizeof row->kind, "%s",
+		    (const char *)sqlite3_column_text(stmt, 1));
+		snprintf(row->status, sizeof row->status, "pending");
+		flags = (unsigned)sqlite3_column_int(stmt, 2);
+		row->high_stakes = flags & FLAG_HIGH_STAKES;
+		row->local_fail = flags & FLAG_LOCAL_FAIL;
+		row->divergent = flags & FLAG_DIVERGENT;
+		row->locked_out = flags & FLAG_LOCKED_OUT;
+		row->deadlocked = flags & FLAG_DEADLOCKED;
+		row->who = text_copy((const char *)sqlite3_column_text(stmt, 3));
+		row->summary = text_copy((const char *)
+		    sqlite3_column_text(stmt, 4));
+		row->advisory = strcmp((const char *)sqlite3_column_text(stmt,
+		    5), "pass") == 0 ? "pass" : strcmp((const char *)
+		    sqlite3_column_text(stmt, 5), "fail") == 0 ? "fail" : "n/a";
+		row->divergence_count = (size_t)sqlite3_column_int64(stmt, 6);
+		row->imported_at_ms = sqlite3_column_int64(stmt, 7);
+		row->has_expiry = sqlite3_column_type(stmt, 8) != SQLITE_NULL;
+		row->expires_at_ms = sqlite3_column_int64(stmt, 8);
+		row->expired = row->has_expiry && row->expires_at_ms < q->now_ms;
+		if (row->expired)
+			snprintf(row->status, sizeof row->status, "expired");
+		(*got)++;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_error(s, err, "reading the queue");
+	return 0;
+}
+
+int
+store_data_version(struct store *s, long long *version, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "PRAGMA data_version", -1, &stmt,
+	    NULL) != SQLITE_OK)
+		return store_error(s, err, "reading the data version");
+	rc = sqlite3_step(stmt);
+	*version = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : store_error(s, err,
+	    "reading the data version");
+}

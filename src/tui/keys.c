@@ -1,0 +1,160 @@
+/*
+ * The key table: what each key does in each view.  Dispatch and the help
+ * screen both read it, so help can never describe a key that does not
+ * work (tig's habit).
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <stdio.h>
+
+#include "i18n.h"
+#include "tui.h"
+
+enum key_views {
+	IN_QUEUE = 1 << VIEW_QUEUE,
+	IN_DETAIL = 1 << VIEW_DETAIL,
+	IN_HELP = 1 << VIEW_HELP,
+	IN_HISTORY = 1 << VIEW_HISTORY,
+	IN_PAGES = IN_HELP | IN_HISTORY
+};
+
+struct key_binding {
+	int key;
+	const char *name;
+	unsigned views;
+	const char *help;
+	void (*run)(struct tui *);
+};
+
+static void quit(struct tui *t) { t->quit = true; }
+static void back(struct tui *t) { t->view = VIEW_QUEUE; tui_reload(t); }
+static void down(struct tui *t) { queue_move(t, 1); }
+static void up(struct tui *t) { queue_move(t, -1); }
+static void page_down(struct tui *t) { queue_move(t, LINES - 6); }
+static void page_up(struct tui *t) { queue_move(t, -(LINES - 6)); }
+static void first(struct tui *t) { queue_move(t, -t->count); }
+static void last(struct tui *t) { queue_move(t, t->count); }
+static void scroll_down(struct tui *t) { detail_scroll(t, 1); }
+static void scroll_up(struct tui *t) { detail_scroll(t, -1); }
+static void scroll_page_down(struct tui *t) { detail_scroll(t, LINES - 3); }
+static void scroll_page_up(struct tui *t) { detail_scroll(t, -(LINES - 3)); }
+static void next_action(struct tui *t) { detail_step(t, 1); }
+static void previous_action(struct tui *t) { detail_step(t, -1); }
+
+static void
+open_current(struct tui *t)
+{
+	struct queue_row *row = queue_current(t);
+
+	if (row != NULL)
+		detail_open(t, row->action_id);
+}
+
+static const char *
+current_id(struct tui *t)
+{
+	struct queue_row *row;
+
+	if (t->view == VIEW_DETAIL)
+		return t->detail_id;
+	row = queue_current(t);
+	return row != NULL ? row->action_id : NULL;
+}
+
+static void
+approve(struct tui *t)
+{
+	const char *id = current_id(t);
+
+	if (id != NULL)
+		dialog_approve(t, id);
+}
+
+static void
+reject(struct tui *t)
+{
+	const char *id = current_id(t);
+
+	if (id != NULL)
+		dialog_reject(t, id);
+}
+
+static const struct key_binding bindings[] = {
+	{ '\r', "Enter", IN_QUEUE, N_("open the selected action"), open_current },
+	{ 'a', "a", IN_QUEUE | IN_DETAIL, N_("approve (asks to confirm)"), approve },
+	{ 'r', "r", IN_QUEUE | IN_DETAIL, N_("reject (asks for a reason)"), reject },
+	{ 't', "t", IN_QUEUE, N_("tag or untag the selected action"), queue_toggle_tag },
+	{ 'A', "A", IN_QUEUE, N_("approve every tagged, clean action"), queue_bulk_approve },
+	{ 'R', "R", IN_QUEUE, N_("reject every tagged action, one reason"), queue_bulk_reject },
+	{ '/', "/", IN_QUEUE, N_("search id, user, author and summary"), queue_search },
+	{ 'f', "f", IN_QUEUE, N_("cycle filters"), queue_cycle_filter },
+	{ 's', "s", IN_QUEUE, N_("cycle sort orders"), queue_cycle_sort },
+	{ 'j', "j", IN_QUEUE, N_("down"), down },
+	{ KEY_DOWN, "Down", IN_QUEUE, N_("down"), down },
+	{ 'k', "k", IN_QUEUE, N_("up"), up },
+	{ KEY_UP, "Up", IN_QUEUE, N_("up"), up },
+	{ KEY_NPAGE, "PgDn", IN_QUEUE, N_("page down"), page_down },
+	{ KEY_PPAGE, "PgUp", IN_QUEUE, N_("page up"), page_up },
+	{ 'g', "g", IN_QUEUE, N_("first action"), first },
+	{ 'G', "G", IN_QUEUE, N_("last action"), last },
+	{ 'n', "n", IN_DETAIL, N_("next action"), next_action },
+	{ 'p', "p", IN_DETAIL, N_("previous action"), previous_action },
+	{ 'j', "j", IN_DETAIL | IN_PAGES, N_("scroll down"), scroll_down },
+	{ KEY_DOWN, "Down", IN_DETAIL | IN_PAGES, N_("scroll down"), scroll_down },
+	{ 'k', "k", IN_DETAIL | IN_PAGES, N_("scroll up"), scroll_up },
+	{ KEY_UP, "Up", IN_DETAIL | IN_PAGES, N_("scroll up"), scroll_up },
+	{ ' ', "Space", IN_DETAIL | IN_PAGES, N_("page down"), scroll_page_down },
+	{ KEY_NPAGE, "PgDn", IN_DETAIL | IN_PAGES, N_("page down"), scroll_page_down },
+	{ KEY_PPAGE, "PgUp", IN_DETAIL | IN_PAGES, N_("page up"), scroll_page_up },
+	{ 'h', "h", IN_QUEUE, N_("history: decided actions and their audit records"), history_open },
+	{ '?', "?", IN_QUEUE | IN_DETAIL | IN_HISTORY, N_("this help"), help_open },
+	{ 'q', "q", IN_DETAIL | IN_PAGES, N_("back to the queue"), back },
+	{ 27, "Esc", IN_DETAIL | IN_PAGES, N_("back to the queue"), back },
+	{ 'q', "q", IN_QUEUE, N_("quit"), quit },
+};
+
+bool
+keys_dispatch(struct tui *t, int key)
+{
+	size_t i;
+
+	if (key == '\n' || key == KEY_ENTER)
+		key = '\r';
+	for (i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
+		if (bindings[i].key == key &&
+		    (bindings[i].views & (1u << t->view)) != 0) {
+			t->notice[0] = '\0';
+			bindings[i].run(t);
+			return true;
+		}
+	}
+	return false;
+}
+
+void
+keys_help(struct tui *t, struct detail *d)
+{
+	static const struct { unsigned view; const char *title; } sections[] = {
+		{ IN_QUEUE, N_("Queue") },
+		{ IN_DETAIL, N_("Detail") },
+		{ IN_HISTORY, N_("History and help") },
+	};
+	size_t s, i;
+
+	for (s = 0; s < sizeof sections / sizeof sections[0]; s++) {
+		detail_add(d, DETAIL_HEADING, "%s", _(sections[s].title));
+		for (i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
+			if ((bindings[i].views & sections[s].view) != 0)
+				detail_add(d, DETAIL_PLAIN, "  %-8s %s",
+				    bindings[i].name, _(bindings[i].help));
+		}
+		detail_add(d, DETAIL_PLAIN, "%s", "");
+	}
+	detail_add(d, DETAIL_HEADING, "%s", _("Flags"));
+	detail_add(d, DETAIL_PLAIN, "  %s", _("H high stakes  x local rules "
+	    "fail  ! divergence  L author locked out"));
+	detail_add(d, DETAIL_PLAIN, "  %s", _("D deadlocked (only escalation) "
+	    " E expired  * tagged"));
+	(void)t;
+}

@@ -1,0 +1,317 @@
+/*
+ * countersign review: the terminal, its signals, and the loop that reads
+ * keys and watches for other officers' decisions.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exit_codes.h"
+#include "i18n.h"
+#include "sanitize.h"
+#include "text.h"
+#include "timestamp.h"
+#include "tui.h"
+
+/* Other officers' work shows up within this long. */
+#define WATCH_INTERVAL_MS 1000
+#define POLL_MS 250
+
+volatile sig_atomic_t tui_signalled;
+
+static void
+on_signal(int signo)
+{
+	tui_signalled = signo;
+}
+
+void
+tui_notice(struct tui *t, const char *fmt, ...)
+{
+	char raw[512], *safe;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	safe = sanitize_str(raw);
+	snprintf(t->notice, sizeof t->notice, "%s", safe ? safe : "");
+	free(safe);
+}
+
+/* The header's counts, over the whole pending queue. */
+static void
+count_queue(struct tui *t)
+{
+	struct queue_query q = { QUEUE_ALL, QUEUE_BY_CARE, NULL, t->query.now_ms };
+	struct error err;
+
+	store_queue_count(t->store, &q, &t->pending, &err);
+	q.filter = QUEUE_HIGH_STAKES;
+	store_queue_count(t->store, &q, &t->high_stakes, &err);
+	q.filter = QUEUE_NEEDS_CARE;
+	store_queue_count(t->store, &q, &t->divergent, &err);
+}
+
+void
+tui_reload(struct tui *t)
+{
+	struct error err;
+	long visible = LINES - 5;
+
+	t->query.now_ms = timestamp_now();
+	t->query.search = t->search[0] != '\0' ? t->search : NULL;
+	if (store_queue_count(t->store, &t->query, &t->count, &err) != 0) {
+		tui_notice(t, "%s", err.message);
+		t->count = 0;
+	}
+	count_queue(t);
+	if (t->cursor >= t->count)
+		t->cursor = t->count > 0 ? t->count - 1 : 0;
+	if (t->cursor < 0)
+		t->cursor = 0;
+	if (visible < 1)
+		visible = 1;
+	if (visible > PAGE_MAX)
+		visible = PAGE_MAX;
+	if (t->cursor < t->top)
+		t->top = t->cursor;
+	if (t->cursor >= t->top + visible)
+		t->top = t->cursor - visible + 1;
+	queue_free_page(t);
+	if (store_queue_page(t->store, &t->query, t->top, visible, t->page,
+	    &t->page_count, &err) != 0)
+		tui_notice(t, "%s", err.message);
+}
+
+/* A one-line text entry on the bottom line; 1 on Enter, 0 on Esc. */
+int
+tui_prompt(struct tui *t, const char *label, char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+	int ch;
+
+	for (;;) {
+		draw_clear_line(LINES - 1);
+		draw_text(LINES - 1, 0, label, COLS, A_BOLD);
+		draw_untrusted(LINES - 1, (int)strlen(label), buf,
+		    COLS - (int)strlen(label) - 1, A_NORMAL);
+		refresh();
+		ch = getch();
+		if (tui_signalled != 0)
+			return 0;
+		if (ch == '\n' || ch == KEY_ENTER || ch == '\r')
+			return 1;
+		if (ch == 27)
+			return 0;
+		if (ch == 21) {		/* ^U clears, as in a shell */
+			len = 0;
+			buf[0] = '\0';
+		} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) &&
+		    len > 0) {
+			/* Remove a whole UTF-8 character. */
+			do
+				len--;
+			while (len > 0 && (buf[len] & 0xC0) == 0x80);
+			buf[len] = '\0';
+		} else if (ch >= 32 && ch < 256 && ch != 127 && len + 1 < size) {
+			buf[len++] = (char)ch;
+			buf[len] = '\0';
+		}
+	}
+}
+
+/* Decisions made elsewhere: refresh the index and say what left the queue. */
+static void
+watch(struct tui *t)
+{
+	struct decision_row row;
+	long long version, now = timestamp_now(), when;
+	struct error err;
+	bool found;
+	long i, n = t->page_count;
+	char (*ids)[257];
+
+	t->checked_at_ms = now;
+	if (store_data_version(t->store, &version, &err) != 0 ||
+	    version == t->data_version)
+		return;
+	t->data_version = version;
+	ids = calloc((size_t)(n > 0 ? n : 1), sizeof *ids);
+	for (i = 0; ids != NULL && i < n; i++)
+		memcpy(ids[i], t->page[i].action_id, sizeof ids[i]);
+	queue_refresh(t->store, now, NULL, &err);
+	tui_reload(t);
+	for (i = 0; ids != NULL && i < n; i++) {
+		if (store_decision_get(t->store, ids[i], &row, &found, &err) != 0 ||
+		    !found)
+			continue;
+		if (timestamp_parse(row.decided_at, &when))
+			tui_notice(t, "%.8s %s by %s %llds ago", ids[i],
+			    strcmp(row.decision, "approve") == 0 ? "approved" :
+			    "rejected", row.operator_login,
+			    (long long)((now - when) / 1000));
+	}
+	free(ids);
+	store_data_version(t->store, &t->data_version, &err);
+}
+
+static void
+draw(struct tui *t)
+{
+	erase();
+	switch (t->view) {
+	case VIEW_QUEUE:
+		queue_draw(t);
+		break;
+	case VIEW_DETAIL:
+		detail_draw(t);
+		break;
+	case VIEW_HELP:
+	case VIEW_HISTORY:
+		history_draw(t);
+		break;
+	}
+	refresh();
+}
+
+/*
+ * poll() first: a vanished terminal shows as POLLHUP or POLLERR, where
+ * getch() alone would return ERR forever and spin.
+ */
+static void
+loop(struct tui *t)
+{
+	struct pollfd fd = { STDIN_FILENO, POLLIN, 0 };
+	int ch, rc;
+
+	while (!t->quit && tui_signalled == 0) {
+		draw(t);
+		rc = poll(&fd, 1, POLL_MS);
+		if (tui_signalled != 0)
+			break;
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc > 0 && (fd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+			break;
+		nodelay(stdscr, TRUE);
+		while (!t->quit && (ch = getch()) != ERR) {
+			nodelay(stdscr, FALSE);
+			if (ch == KEY_RESIZE)
+				tui_reload(t);
+			else
+				keys_dispatch(t, ch);
+			/* A dialog opened by the next key shows over this state. */
+			draw(t);
+			nodelay(stdscr, TRUE);
+			if (tui_signalled != 0)
+				break;
+		}
+		nodelay(stdscr, FALSE);
+		if (timestamp_now() - t->checked_at_ms >= WATCH_INTERVAL_MS)
+			watch(t);
+	}
+}
+
+static void
+install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: poll() must wake up to see the flag. */
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void
+setup_colors(struct tui *t)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	t->color = has_colors() && (no_color == NULL || *no_color == '\0');
+	if (!t->color)
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(1, COLOR_RED, -1);
+	init_pair(2, COLOR_GREEN, -1);
+	init_pair(3, COLOR_YELLOW, -1);
+}
+
+int
+tui_run(const struct invocation *inv)
+{
+	struct tui *t;
+	struct error err;
+	SCREEN *screen;
+	int rc;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, _("countersign: the review screen needs a "
+		    "terminal on stdin and stdout; for scripts use "
+		    "'countersign batch'\n"));
+		return EXIT_USAGE;
+	}
+	if ((t = calloc(1, sizeof *t)) == NULL)
+		return EXIT_STORAGE;
+	error_clear(&err);
+	if ((rc = open_store(inv, STORE_EXISTING, &t->store, &err)) != 0) {
+		report_error(&err);
+		free(t);
+		return rc;
+	}
+	/* A queue index from before the last policy import is brought up to date. */
+	if ((rc = queue_refresh(t->store, timestamp_now(), NULL, &err)) != 0) {
+		report_error(&err);
+		store_close(t->store);
+		free(t);
+		return rc;
+	}
+	screen = newterm(NULL, stdout, stdin);
+	if (screen == NULL) {
+		fprintf(stderr, _("countersign: cannot use this terminal "
+		    "(TERM=%s); for scripts use 'countersign batch'\n"),
+		    getenv("TERM") ? getenv("TERM") : "");
+		store_close(t->store);
+		free(t);
+		return EXIT_USAGE;
+	}
+	set_term(screen);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(50);
+	curs_set(0);
+	setup_colors(t);
+	install_signals();
+	operator_current(&t->op);
+	t->db_path = store_path(t->store);
+	t->query.sort = QUEUE_BY_CARE;
+	store_data_version(t->store, &t->data_version, &err);
+	t->checked_at_ms = timestamp_now();
+	tui_reload(t);
+	loop(t);
+
+	endwin();
+	delscreen(screen);
+	queue_free_page(t);
+	queue_clear_tags(t);
+	detail_free(&t->detail);
+	detail_free(&t->history);
+	store_close(t->store);
+	free(t);
+	return EXIT_OK;
+}

@@ -1,0 +1,109 @@
+/*
+ * The review screens: views over the same functions the commands use.
+ * Only files in this folder include curses; they draw text that is
+ * already sanitized (queue rows, detail lines) or sanitize it themselves.
+ */
+#ifndef COUNTERSIGN_TUI_H
+#define COUNTERSIGN_TUI_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "commands.h"
+#include "decision.h"
+#include "detail.h"
+#include "store.h"
+
+enum tui_view { VIEW_QUEUE, VIEW_DETAIL, VIEW_HELP, VIEW_HISTORY };
+
+#define PAGE_MAX 256		/* rows on one screen, whatever its height */
+
+struct tui {
+	struct store *store;
+	struct operator_identity op;
+	const char *db_path;
+	bool color;
+	bool quit;
+	enum tui_view view;
+
+	/* The queue: a query over the index and the rows on screen. */
+	struct queue_query query;
+	char search[128];
+	long count;			/* rows the query matches */
+	long top;			/* offset of the first row on screen */
+	long cursor;			/* offset of the selected row */
+	struct queue_row page[PAGE_MAX];
+	long page_count;
+	long pending, high_stakes, divergent;
+	long long data_version;
+	long long checked_at_ms;	/* last look for other officers' work */
+
+	char **tags;			/* action ids */
+	size_t tag_count;
+
+	/* The detail view of one action. */
+	char detail_id[257];
+	struct detail detail;
+	long detail_top;
+	bool detail_blocked;		/* approval is refused as it stands */
+
+	/* History: the audit records of decisions, newest first. */
+	struct detail history;
+	long history_top;
+
+	char notice[512];		/* sanitized */
+};
+
+extern volatile sig_atomic_t tui_signalled;
+
+/* tui.c */
+void tui_notice(struct tui *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void tui_reload(struct tui *);
+int tui_prompt(struct tui *, const char *label, char *buf, size_t size);
+
+/* draw.c */
+void draw_text(int y, int x, const char *sanitized, int width, int attr);
+void draw_untrusted(int y, int x, const char *raw, int width, int attr);
+int draw_wrapped(int y, int x, const char *sanitized, int width, int attr,
+    int max_rows);
+void draw_clear_line(int y);
+int style_attr(const struct tui *, enum detail_style);
+
+/* keys.c: one table drives dispatch and the help screen. */
+bool keys_dispatch(struct tui *, int key);
+void keys_help(struct tui *, struct detail *);
+
+/* view_queue.c */
+void queue_draw(struct tui *);
+void queue_move(struct tui *, long delta);
+struct queue_row *queue_current(struct tui *);
+bool queue_tagged(const struct tui *, const char *action_id);
+void queue_toggle_tag(struct tui *);
+void queue_cycle_filter(struct tui *);
+void queue_cycle_sort(struct tui *);
+void queue_search(struct tui *);
+void queue_bulk_approve(struct tui *);
+void queue_bulk_reject(struct tui *);
+void queue_free_page(struct tui *);
+void queue_clear_tags(struct tui *);
+
+/* view_detail.c */
+void detail_open(struct tui *, const char *action_id);
+void detail_draw(struct tui *);
+void detail_scroll(struct tui *, long delta);
+void detail_step(struct tui *, int direction);
+/* Wrapped lines from top, with a footer (or the notice) on the last line. */
+void page_draw(struct tui *, const struct detail *, long top,
+    const char *footer);
+
+/* view_history.c */
+void history_open(struct tui *);
+void history_draw(struct tui *);
+void help_open(struct tui *);
+
+/* dialog.c: the approve and reject confirmations. */
+void dialog_approve(struct tui *, const char *action_id);
+void dialog_reject(struct tui *, const char *action_id);
+
+#endif

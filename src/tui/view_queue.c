@@ -1,0 +1,342 @@
+/* The queue: one line per pending action, most care first. */
+#include "config.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "sanitize.h"
+#include "text.h"
+#include "timestamp.h"
+#include "tui.h"
+
+static const char *const filter_names[QUEUE_FILTER_COUNT] = {
+	N_("all"), N_("needs care (x or !)"), N_("advisory pass, local fail"),
+	N_("high stakes"), N_("clean (bulk-eligible)"),
+};
+static const char *const sort_names[QUEUE_SORT_COUNT] = {
+	N_("most care first"), N_("oldest first"), N_("newest first"),
+	N_("by kind"),
+};
+
+void
+queue_free_page(struct tui *t)
+{
+	long i;
+
+	for (i = 0; i < t->page_count; i++)
+		queue_row_free(&t->page[i]);
+	t->page_count = 0;
+}
+
+struct queue_row *
+queue_current(struct tui *t)
+{
+	long i = t->cursor - t->top;
+
+	return i >= 0 && i < t->page_count ? &t->page[i] : NULL;
+}
+
+void
+queue_move(struct tui *t, long delta)
+{
+	t->cursor += delta;
+	tui_reload(t);
+}
+
+bool
+queue_tagged(const struct tui *t, const char *action_id)
+{
+	size_t i;
+
+	for (i = 0; i < t->tag_count; i++) {
+		if (strcmp(t->tags[i], action_id) == 0)
+			return true;
+	}
+	return false;
+}
+
+void
+queue_clear_tags(struct tui *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->tag_count; i++)
+		free(t->tags[i]);
+	free(t->tags);
+	t->tags = NULL;
+	t->tag_count = 0;
+}
+
+void
+queue_toggle_tag(struct tui *t)
+{
+	struct queue_row *row = queue_current(t);
+	char **grown;
+	size_t i;
+
+	if (row == NULL)
+		return;
+	for (i = 0; i < t->tag_count; i++) {
+		if (strcmp(t->tags[i], row->action_id) == 0) {
+			free(t->tags[i]);
+			t->tags[i] = t->tags[--t->tag_count];
+			queue_move(t, 1);
+			return;
+		}
+	}
+	grown = realloc(t->tags, (t->tag_count + 1) * sizeof *grown);
+	if (grown == NULL)
+		return;
+	t->tags = grown;
+	if ((t->tags[t->tag_count] = text_copy(row->action_id)) != NULL)
+		t->tag_count++;
+	queue_move(t, 1);
+}
+
+void
+queue_cycle_filter(struct tui *t)
+{
+	t->query.filter = (t->query.filter + 1) % QUEUE_FILTER_COUNT;
+	t->cursor = t->top = 0;
+	tui_reload(t);
+	tui_notice(t, _("filter: %s"), _(filter_names[t->query.filter]));
+}
+
+void
+queue_cycle_sort(struct tui *t)
+{
+	t->query.sort = (t->query.sort + 1) % QUEUE_SORT_COUNT;
+	t->cursor = t->top = 0;
+	tui_reload(t);
+	tui_notice(t, _("sort: %s"), _(sort_names[t->query.sort]));
+}
+
+void
+queue_search(struct tui *t)
+{
+	char text[sizeof t->search];
+
+	snprintf(text, sizeof text, "%s", t->search);
+	if (tui_prompt(t, _("search: "), text, sizeof text))
+		snprintf(t->search, sizeof t->search, "%s", text);
+	else
+		t->search[0] = '\0';
+	t->cursor = t->top = 0;
+	tui_reload(t);
+}
+
+/* The tagged actions the current query shows: "visible" in the words. */
+static char **
+visible_tagged(struct tui *t, size_t *count)
+{
+	struct queue_row rows[PAGE_MAX];
+	char **ids = calloc(t->tag_count + 1, sizeof *ids);
+	long offset, got, i;
+	struct error err;
+
+	*count = 0;
+	if (ids == NULL)
+		return NULL;
+	for (offset = 0; offset < t->count; offset += PAGE_MAX) {
+		if (store_queue_page(t->store, &t->query, offset, PAGE_MAX, rows,
+		    &got, &err) != 0 || got == 0)
+			break;
+		for (i = 0; i < got; i++) {
+			if (queue_tagged(t, rows[i].action_id) &&
+			    *count < t->tag_count)
+				ids[(*count)++] = text_copy(rows[i].action_id);
+			queue_row_free(&rows[i]);
+		}
+	}
+	return ids;
+}
+
+static void
+free_ids(char **ids, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+/*
+ * Bulk approval applies only to what needs no acknowledgement: each tagged,
+ * visible action is re-checked in the decision path, and anything that
+ * fails, diverges or is high stakes is left pending and reported.
+ */
+void
+queue_bulk_approve(struct tui *t)
+{
+	struct decision_request req;
+	struct decision_outcome out;
+	struct recheck rc;
+	struct error err;
+	size_t count, i, approved = 0, left = 0;
+	char **ids = visible_tagged(t, &count), first_left[64] = "";
+	bool eligible;
+
+	for (i = 0; ids != NULL && i < count; i++) {
+		eligible = false;
+		if (recheck_action(t->store, ids[i], timestamp_now(), NULL, &rc,
+		    &err) == 0) {
+			eligible = rc.outcome.verdict.overall_pass &&
+			    !rc.outcome.verdict.requires_human_approval &&
+			    cJSON_GetArraySize(rc.outcome.divergence) == 0;
+			recheck_free(&rc);
+		}
+		memset(&req, 0, sizeof req);
+		req.action_id = ids[i];
+		req.decision = DECISION_APPROVE;
+		if (eligible && decision_record(t->store, &req, &t->op,
+		    timestamp_now(), false, &out, &err) == 0 && out.recorded) {
+			approved++;
+			continue;
+		}
+		if (left++ == 0)
+			snprintf(first_left, sizeof first_left, "%.8s", ids[i]);
+	}
+	free_ids(ids, count);
+	queue_clear_tags(t);
+	tui_reload(t);
+	if (left > 0)
+		tui_notice(t, _("%zu approved; %zu left pending (not clean: "
+		    "local failure, divergence, high stakes or expired), "
+		    "e.g. %s"), approved, left, first_left);
+	else
+		tui_notice(t, _("%zu approved"), approved);
+}
+
+void
+queue_bulk_reject(struct tui *t)
+{
+	struct decision_request req;
+	struct decision_outcome out;
+	struct error err;
+	size_t count, i, rejected = 0, refused = 0;
+	char reason[256] = "", **ids;
+
+	if (t->tag_count == 0) {
+		tui_notice(t, _("nothing is tagged (t tags an action)"));
+		return;
+	}
+	if (!tui_prompt(t, _("reason for rejecting every tagged action: "),
+	    reason, sizeof reason))
+		return;
+	ids = visible_tagged(t, &count);
+	for (i = 0; ids != NULL && i < count; i++) {
+		memset(&req, 0, sizeof req);
+		req.action_id = ids[i];
+		req.decision = DECISION_REJECT;
+		req.reason = reason;
+		if (decision_record(t->store, &req, &t->op, timestamp_now(),
+		    false, &out, &err) == 0 && out.recorded)
+			rejected++;
+		else
+			refused++;
+	}
+	free_ids(ids, count);
+	queue_clear_tags(t);
+	tui_reload(t);
+	tui_notice(t, _("%zu rejected, %zu refused"), rejected, refused);
+}
+
+static void
+format_age(char *buf, size_t size, long long ms)
+{
+	long long s = ms > 0 ? ms / 1000 : 0;
+
+	if (s < 60)
+		snprintf(buf, size, "%llds", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%lldm", s / 60);
+	else if (s < 86400)
+		snprintf(buf, size, "%lldh", s / 3600);
+	else
+		snprintf(buf, size, "%lldd", s / 86400);
+}
+
+static void
+draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
+    int summary_width)
+{
+	char flags[8], age[16];
+	int attr = selected ? A_REVERSE : A_NORMAL, x = 0;
+
+	snprintf(flags, sizeof flags, "%c%c%c%c%c%c",
+	    row->high_stakes ? 'H' : ' ', row->local_fail ? 'x' : ' ',
+	    row->divergent ? '!' : ' ', row->locked_out ? 'L' : ' ',
+	    row->deadlocked ? 'D' : ' ', row->expired ? 'E' : ' ');
+	format_age(age, sizeof age, t->query.now_ms - row->imported_at_ms);
+	draw_text(y, x, selected ? ">" : " ", 1, attr);
+	draw_text(y, x + 1, queue_tagged(t, row->action_id) ? "*" : " ", 1,
+	    attr | A_BOLD);
+	draw_text(y, x + 2, flags, 6, attr | A_BOLD);
+	draw_text(y, x + 8, " ", 1, attr);
+	draw_text(y, x + 9, row->kind, 7, attr);
+	draw_text(y, x + 16, " ", 1, attr);
+	draw_untrusted(y, x + 17, row->action_id, 9, attr);
+	draw_text(y, x + 26, " ", 1, attr);
+	draw_text(y, x + 27, row->who, 12, attr);
+	draw_text(y, x + 39, " ", 1, attr);
+	draw_text(y, x + 40, row->summary, summary_width, attr);
+	x = 40 + summary_width;
+	draw_text(y, x, " ", 1, attr);
+	draw_text(y, x + 1, row->advisory, 5, attr);
+	draw_text(y, x + 6, row->local_fail ? "FAIL" : "pass", 4,
+	    row->local_fail ? (int)((unsigned)(attr | A_BOLD) ^ A_REVERSE) :
+	    attr);
+	draw_text(y, x + 10, " ", 1, attr);
+	draw_text(y, x + 11, age, 4, attr);
+}
+
+void
+queue_draw(struct tui *t)
+{
+	char header[256];
+	int y, summary_width = COLS - 55;
+	long i;
+
+	if (summary_width < 4)
+		summary_width = 4;
+	snprintf(header, sizeof header, _("countersign  %ld pending \xc2\xb7 "
+	    "%ld high stakes \xc2\xb7 %ld need care"), t->pending,
+	    t->high_stakes, t->divergent);
+	/* The operator and database on the right, when there is room. */
+	if (COLS >= 80) {
+		char who[300];
+
+		draw_text(0, 0, header, COLS - 24, A_BOLD);
+		snprintf(who, sizeof who, "  %s  %s", t->op.login, t->db_path);
+		draw_untrusted(0, COLS - 24, who, 24, A_BOLD);
+	} else
+		draw_text(0, 0, header, COLS, A_BOLD);
+	draw_text(1, 0, _("  FLAGS  KIND    ID        WHO          SUMMARY"),
+	    COLS, A_UNDERLINE);
+	draw_text(1, 40 + summary_width, _(" ADV  LOCAL AGE"), 15, A_UNDERLINE);
+	for (i = 0, y = 2; i < t->page_count && y < LINES - 3; i++, y++)
+		draw_row(t, y, &t->page[i], t->top + i == t->cursor,
+		    summary_width);
+	if (t->page_count == 0)
+		draw_text(3, 2, t->search[0] != '\0' || t->query.filter !=
+		    QUEUE_ALL ? _("Nothing matches.") : _("No pending actions."),
+		    COLS - 2, A_NORMAL);
+	draw_text(LINES - 3, 0, _("H high stakes  x local fail  ! divergence"
+	    "  L locked out  D deadlocked  E expired  * tagged"), COLS, A_DIM);
+	draw_text(LINES - 2, 0, _("a approve  r reject  Enter open  t tag  "
+	    "/ search  f filter  s sort  ? help  q quit"), COLS, A_NORMAL);
+	if (t->notice[0] != '\0')
+		draw_text(LINES - 1, 0, t->notice, COLS, A_BOLD);
+	else {
+		snprintf(header, sizeof header, _("filter: %s \xc2\xb7 sort: %s"
+		    "%s%s"), _(filter_names[t->query.filter]),
+		    _(sort_names[t->query.sort]), t->search[0] ? " \xc2\xb7 "
+		    "search: " : "", t->search);
+		/* The search is typed text: shown through the sanitizer too. */
+		draw_untrusted(LINES - 1, 0, header, COLS, A_DIM);
+	}
+}

@@ -1,0 +1,125 @@
+#!/bin/sh
+# The review screens in a real terminal (tmux): the queue and its flags,
+# the detail, approving, refusing, acknowledging, rejecting, bulk approval,
+# terminal injection, resizing, other officers' decisions and SIGHUP.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+. "$TOP_SRCDIR/tests/e2e/tui_lib.sh"
+
+DEMO="$TOP_SRCDIR/data/demo"
+cs import "$DEMO" >/dev/null
+cs batch "$DEMO/decisions.batch" >/dev/null
+PASS=0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
+DIVERGENT=9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22
+recorded() { cs audit export | jq -r --arg id "$1" 'select(.record.action_id == $id) | .record | "\(.decision) \(.reason // "")"'; }
+
+expect_status "no terminal: refused, batch suggested" 2 cs
+expect_contains "it says so" "$WORK/err" "countersign batch"
+
+tui_start 80 24
+screen >"$WORK/queue"
+expect_contains "the header counts the queue" "$WORK/queue" "8 pending"
+expect_eq "failing, divergent, locked-out row first" "$(sed -n 3p "$WORK/queue" | cut -c3-8)" "Hx!L  "
+expect_contains "high stakes alone" "$WORK/queue" "  H      trade   7c41e2a0"
+expect_contains "deadlocked" "$WORK/queue" "      D  trade"
+expect_eq "expired is last" "$(grep -n 'trade' "$WORK/queue" | tail -1 | cut -c1-20 | grep -c ' E trade')" 1
+expect_contains "legend" "$WORK/queue" "H high stakes  x local fail  ! divergence"
+
+# Detail of the divergent trade: both verdicts, rule by rule.
+keys /; keys "$DIVERGENT" Enter
+wait_for "> Hx!    trade   9d2e7b10"
+keys Enter
+expect_screen "detail shows both verdicts" "RULE                        ADVISORY LOCAL"
+expect_screen "excluded_sector: advisory pass, local FAIL" "excluded_sector             pass     FAIL"
+expect_screen "the advisory's escape sequence, escaped" 'advisory said: \e[2J\e]0;approved^GAll clear'
+keys a
+expect_screen "approve dialog opens" "Approve $DIVERGENT"
+keys Enter
+expect_screen "a failing trade is refused" "Refused (rules_failed)"
+expect_eq "and nothing is recorded" "$(recorded "$DIVERGENT")" ""
+keys Escape
+wait_for "a approve (blocked"
+
+# Reject it with a standard reason.
+keys r
+expect_screen "reject dialog" "Reject $DIVERGENT"
+keys 1 Enter
+expect_screen "rejected" "rejected (decision"
+expect_eq "recorded with the standard reason" "$(recorded "$DIVERGENT")" "reject Violates an exclusion"
+
+# Approve the passing trade: a, Enter.
+keys /; keys C-u "$PASS" Enter
+wait_for "0b6c1d52"
+keys a
+expect_screen "approve dialog" "Approve $PASS"
+keys Enter
+expect_screen "approved" "approved (decision"
+expect_eq "recorded in the audit log" "$(recorded "$PASS")" "approve "
+
+# High stakes need an acknowledgement and a reason.
+keys /; keys C-u 7c41e2a0 Enter
+wait_for "7c41e2a0"
+keys a
+expect_screen "the dialog lists the high stakes" "HIGH STAKES"
+keys Enter
+expect_screen "refused without the acknowledgement" "Refused (high_stakes_unacknowledged)"
+keys h
+expect_screen "acknowledged" "[x] I have reviewed the high stakes"
+keys Tab "Checked the size with the client" Enter Enter
+expect_screen "recorded" "approved (decision"
+expect_eq "with its reason" "$(recorded 7c41e2a0-0a8b-4b55-9d3e-1f2a3b4c5d60)" "approve Checked the size with the client"
+
+# Bulk approve: a clean tagged item is approved, an unclean one left.
+keys /; keys C-u Enter
+wait_for "4a1f0c33"
+keys /; keys C-u 4a1f0c33 Enter; wait_for "4a1f0c33"; keys t
+keys /; keys C-u 9f3b77c2 Enter; wait_for "9f3b77c2"; keys t
+keys /; keys C-u Enter
+wait_for "*"
+keys A
+expect_screen "bulk approval reports what it left" "1 approved; 1 left pending"
+expect_eq "the clean one is approved" "$(recorded 4a1f0c33-8e2d-4f6a-b1c9-7d5e3a2b1c04)" "approve "
+expect_eq "the unclean one is not" "$(recorded 9f3b77c2-6d1a-4e8b-a0c5-3e9d2f1b7a66)" ""
+
+# An injection packet moves nothing and sets no title.
+tm select-pane -t 0 -T "cs-title"
+keys /; keys C-u 9f3b77c2 Enter; wait_for "9f3b77c2"; keys Enter
+expect_screen "its rationale shows escaped" 'Rationale: Quality tech name.\e]52;c;Y3VybCBldmlsfHNo^G'
+expect_screen "its advisory detail shows escaped" '\e]0;approved^G\e[2J All clear^M'
+expect_eq "the pane title is unchanged" "$(tm display-message -p -t 0 '#{pane_title}')" "cs-title"
+expect_eq "the first line is still the detail header" "$(screen | head -1 | cut -c1-14)" "trade 9f3b77c2"
+keys q
+
+# Resize to 60x20 and back.
+tm resize-window -t 0 -x 60 -y 20
+sleep 0.3
+expect_eq "60 columns: the header fits" "$(screen | head -1 | cut -c1-12)" "countersign "
+expect_eq "60 columns: nothing wider" "$(screen | awk '{ if (length($0) > 60) n++ } END { print n + 0 }')" 0
+expect_screen "20 rows: the key line is on screen" "a approve  r reject"
+tm resize-window -t 0 -x 80 -y 24
+sleep 0.3
+expect_screen "80x24 again: the operator is back in the header" "root  "
+
+# Another officer decides: the queue notices within two seconds.
+keys /; keys C-u Enter
+wait_for "rev-77ab"
+cs batch >/dev/null <<EOB
+{"action_id": "rev-77ab-v2b", "decision": "reject", "reason": "Elsewhere", "escalate": true}
+EOB
+expect_screen "the queue says who decided" "rev-77ab rejected by root"
+
+# SIGHUP ends it, terminal restored, within a second.
+kill -HUP "$(tui_pid)"
+expect_eq "SIGHUP ends it within a second, exit 0" "$(tui_exit_status)" 0
+expect_eq "the terminal is restored: the queue is gone from it" \
+	"$(screen | grep -c 'pending' || true)" 0
+
+# A vanished terminal (the SSH connection drops) ends it too, no busy loop.
+tui_start 80 24
+pid=$(tui_pid)
+tm kill-server
+tries=0
+while alive "$pid" && [ $tries -lt 20 ]; do sleep 0.05; tries=$((tries + 1)); done
+expect_eq "a vanished terminal ends it within a second" \
+	"$(alive "$pid" && echo running || echo gone)" gone
+expect_status "the chain verifies" 0 cs audit verify
+finish

@@ -1,0 +1,62 @@
+# Driving the real binary in tmux, as tig's tests drive tig: keys in,
+# screen text out.  Sourced after lib.sh.
+command -v tmux >/dev/null 2>&1 || { echo "tmux is needed"; exit 77; }
+
+TMUX_SOCKET="cs-test-$$"
+tm() { tmux -L "$TMUX_SOCKET" "$@"; }
+
+# tui_start COLS ROWS ARGS...: countersign on $DB in a fresh pane.
+tui_start() {
+	cols=$1 rows=$2
+	shift 2
+	tm kill-server 2>/dev/null || true
+	rm -f "$WORK/tui-exit"
+	# The shell records how countersign ended; the pane stays for a look.
+	tm -f /dev/null new-session -d -x "$cols" -y "$rows" \
+		"env COUNTERSIGN_DATA_DIR='$TOP_SRCDIR/data' '$COUNTERSIGN' --db '$DB' $*; echo \$? >'$WORK/tui-exit'; sleep 60"
+	wait_for "pending"
+}
+
+screen() { tm capture-pane -p -t 0; }
+keys() { tm send-keys -t 0 "$@"; }
+
+# wait_for TEXT: until the screen shows TEXT (5 s at most).
+wait_for() {
+	tries=0
+	while ! screen 2>/dev/null | grep -qF -- "$1"; do
+		tries=$((tries + 1))
+		if [ $tries -gt 100 ]; then
+			fail "screen never showed [$1]:"
+			screen | sed 's/^/    /'
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# expect_screen WHAT TEXT
+expect_screen() {
+	if wait_for "$2"; then pass "$1"; fi
+}
+
+tui_stop() { tm kill-server 2>/dev/null || true; }
+
+# tui_pid: the countersign process in the pane.
+tui_pid() { pgrep -P "$(tm list-panes -t 0 -F '#{pane_pid}')" countersign; }
+
+# tui_exit_status: how it ended, waiting up to a second; "running" if not.
+tui_exit_status() {
+	tries=0
+	while [ ! -s "$WORK/tui-exit" ] && [ $tries -lt 20 ]; do
+		sleep 0.05
+		tries=$((tries + 1))
+	done
+	if [ -s "$WORK/tui-exit" ]; then cat "$WORK/tui-exit"; else echo running; fi
+}
+trap 'tui_stop; rm -rf "$WORK"' EXIT
+
+# alive PID: running, not merely a zombie waiting for its parent.
+alive() {
+	kill -0 "$1" 2>/dev/null &&
+		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
