@@ -194,13 +194,16 @@ int store_bump_epoch(struct store *, struct error *);
 /* Marks the index rows of actions revising action_id stale. */
 int store_queue_mark_revisions(struct store *, const char *action_id,
     struct error *);
-/* Calls fn for each pending action whose index row is missing or stale. */
-int store_queue_each_stale(struct store *,
+/* Calls fn for each pending action whose index row is stale or has expired. */
+int store_queue_each_stale(struct store *, long long now_ms,
     int (*fn)(void *ctx, const char *action_id), void *ctx, struct error *);
 int store_queue_put(struct store *, const struct queue_row *, long long epoch,
     struct error *);
 int store_queue_count(struct store *, const struct queue_query *,
     long *count, struct error *);
+/* The header's figures in one pass: pending, high stakes, needing care. */
+int store_queue_totals(struct store *, long *pending, long *high_stakes,
+    long *needs_care, struct error *);
 /* Up to limit rows from offset; *got says how many (rows to queue_row_free). */
 int store_queue_page(struct store *, const struct queue_query *, long offset,
     long limit, struct queue_row *rows, long *got, struct error *);

@@ -172,7 +172,8 @@ queue_refresh(struct store *store, long long now_ms, long *refreshed,
 	if ((rc = store_begin(store, err)) != 0)
 		return rc;
 	if ((rc = store_policy_epoch(store, &r.epoch, err)) == 0)
-		rc = store_queue_each_stale(store, refresh_one, &r, err);
+		rc = store_queue_each_stale(store, now_ms, refresh_one, &r,
+		    err);
 	if (rc == 0)
 		rc = store_commit(store, err);
 	else

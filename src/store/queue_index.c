@@ -67,7 +67,7 @@ store_queue_mark_revisions(struct store *s, const char *action_id,
 }
 
 int
-store_queue_each_stale(struct store *s,
+store_queue_each_stale(struct store *s, long long now_ms,
     int (*fn)(void *ctx, const char *action_id), void *ctx, struct error *err)
 {
 	sqlite3_stmt *stmt;
@@ -75,13 +75,18 @@ store_queue_each_stale(struct store *s,
 	size_t count = 0, i;
 	int rc = 0;
 
-	/* Collected first: fn writes rows, which must not disturb the scan. */
-	if (sqlite3_prepare_v2(s->db, "SELECT a.action_id FROM action a"
-	    " LEFT JOIN queue_index q ON q.action_id = a.action_id"
-	    " WHERE a.status = 'pending' AND (q.action_id IS NULL OR q.epoch <>"
-	    " (SELECT value FROM meta WHERE key = 'policy_epoch'))"
-	    " ORDER BY a.imported_at_ms, a.rowid", -1, &stmt, NULL) != SQLITE_OK)
+	/*
+	 * Both halves use an index: rows checked under an older policy, and
+	 * rows whose expiry has passed since they were checked.  Collected
+	 * first: fn writes rows, which must not disturb the scan.
+	 */
+	if (sqlite3_prepare_v2(s->db, "SELECT action_id FROM queue_index"
+	    " WHERE epoch <> (SELECT value FROM meta WHERE key = 'policy_epoch')"
+	    " UNION SELECT action_id FROM queue_index WHERE expires_at_ms"
+	    " IS NOT NULL AND expires_at_ms < ?1 AND care >= 0", -1, &stmt,
+	    NULL) != SQLITE_OK)
 		return store_error(s, err, "finding stale queue rows");
+	sqlite3_bind_int64(stmt, 1, now_ms);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		grown = realloc(ids, (count + 1) * sizeof *ids);
 		if (grown == NULL)
@@ -118,13 +123,14 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	    (row->divergent ? FLAG_DIVERGENT : 0) |
 	    (row->locked_out ? FLAG_LOCKED_OUT : 0) |
 	    (row->deadlocked ? FLAG_DEADLOCKED : 0);
-	int care = row->local_fail || row->divergent ? 2 :
+	/* Expired actions sink below everything; they cannot be approved. */
+	int care = row->expired ? -1 : row->local_fail || row->divergent ? 2 :
 	    row->high_stakes ? 1 : 0, rc;
 
-	if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO queue_index"
-	    " (action_id, epoch, care, flags, who, summary, advisory,"
-	    " divergence_count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
-	    &stmt, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, "UPDATE queue_index SET epoch = ?2,"
+	    " care = ?3, flags = ?4, who = ?5, summary = ?6, advisory = ?7,"
+	    " divergence_count = ?8 WHERE action_id = ?1", -1, &stmt,
+	    NULL) != SQLITE_OK)
 		return store_error(s, err, "indexing the queue");
 	sqlite3_bind_text(stmt, 1, row->action_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 2, epoch);
@@ -139,12 +145,13 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	return rc == SQLITE_DONE ? 0 : store_error(s, err, "indexing the queue");
 }
 
-/* An action past its expires_at (?1 is now): it sinks to the bottom. */
-#define EXPIRED_SQL "(a.expires_at_ms IS NOT NULL AND a.expires_at_ms < ?1)"
+/* An action past its expires_at (?1 is now). */
+#define EXPIRED_SQL "(q.expires_at_ms IS NOT NULL AND q.expires_at_ms < ?1)"
 
 /*
  * The query's text: ?1 now, ?2 the search or NULL, and for a page ?3
- * LIMIT and ?4 OFFSET (tail NULL); a count passes tail "".
+ * LIMIT and ?4 OFFSET (tail NULL); a count passes tail "".  Every order
+ * has an index, so a page of a long queue reads a page of rows.
  */
 static void
 query_sql(const struct queue_query *q, const char *select, const char *tail,
@@ -159,18 +166,16 @@ query_sql(const struct queue_query *q, const char *select, const char *tail,
 		[QUEUE_CLEAN] = " AND (q.flags & 7) = 0 AND NOT " EXPIRED_SQL,
 	};
 	static const char *const orders[QUEUE_SORT_COUNT] = {
-		[QUEUE_BY_CARE] = " ORDER BY " EXPIRED_SQL ", q.care DESC,"
-		    " a.imported_at_ms, a.rowid",
-		[QUEUE_OLDEST] = " ORDER BY a.imported_at_ms, a.rowid",
-		[QUEUE_NEWEST] = " ORDER BY a.imported_at_ms DESC, a.rowid DESC",
-		[QUEUE_BY_KIND] = " ORDER BY a.kind, a.action_id",
+		[QUEUE_BY_CARE] = " ORDER BY q.care DESC, q.imported_at_ms",
+		[QUEUE_OLDEST] = " ORDER BY q.imported_at_ms",
+		[QUEUE_NEWEST] = " ORDER BY q.imported_at_ms DESC",
+		[QUEUE_BY_KIND] = " ORDER BY q.kind, q.action_id",
 	};
 
-	snprintf(buf, size, "%s FROM queue_index q JOIN action a"
-	    " ON a.action_id = q.action_id WHERE a.status = 'pending'"
-	    " AND (?2 IS NULL OR instr(lower(a.action_id || ' ' || q.who ||"
-	    " ' ' || q.summary), lower(?2)) > 0)%s%s", select,
-	    filters[q->filter], tail != NULL ? tail : orders[q->sort]);
+	snprintf(buf, size, "%s FROM queue_index q WHERE (?2 IS NULL OR"
+	    " instr(lower(q.action_id || ' ' || q.who || ' ' || q.summary),"
+	    " lower(?2)) > 0)%s%s", select, filters[q->filter],
+	    tail != NULL ? tail : orders[q->sort]);
 	if (tail == NULL)
 		snprintf(buf + strlen(buf), size - strlen(buf),
 		    " LIMIT ?3 OFFSET ?4");
@@ -209,6 +214,28 @@ store_queue_count(struct store *s, const struct queue_query *q, long *count,
 }
 
 int
+store_queue_totals(struct store *s, long *pending, long *high_stakes,
+    long *needs_care, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	*pending = *high_stakes = *needs_care = 0;
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*), total((flags & 1) <> 0),"
+	    " total((flags & 6) <> 0) FROM queue_index", -1, &stmt, NULL) !=
+	    SQLITE_OK)
+		return store_error(s, err, "counting the queue");
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*pending = (long)sqlite3_column_int64(stmt, 0);
+		*high_stakes = (long)sqlite3_column_double(stmt, 1);
+		*needs_care = (long)sqlite3_column_double(stmt, 2);
+	}
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : store_error(s, err, "counting the queue");
+}
+
+int
 store_queue_page(struct store *s, const struct queue_query *q, long offset,
     long limit, struct queue_row *rows, long *got, struct error *err)
 {
@@ -218,9 +245,9 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 	int rc;
 
 	*got = 0;
-	if ((rc = prepare(s, q, "SELECT a.action_id, a.kind, q.flags, q.who,"
-	    " q.summary, q.advisory, q.divergence_count, a.imported_at_ms,"
-	    " a.expires_at_ms", NULL, &stmt, err)) != 0)
+	if ((rc = prepare(s, q, "SELECT q.action_id, q.kind, q.flags, q.who,"
+	    " q.summary, q.advisory, q.divergence_count, q.imported_at_ms,"
+	    " q.expires_at_ms", NULL, &stmt, err)) != 0)
 		return rc;
 	sqlite3_bind_int64(stmt, 3, limit);
 	sqlite3_bind_int64(stmt, 4, offset);

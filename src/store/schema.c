@@ -112,15 +112,27 @@ static const char *const migrations[] = {
 	 */
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
 	"INSERT INTO meta VALUES ('policy_epoch', 1);"
+	/* One row per pending action; epoch 0 until first checked. */
 	"CREATE TABLE queue_index ("
 	"  action_id TEXT PRIMARY KEY REFERENCES action (action_id),"
+	"  kind TEXT NOT NULL,"
 	"  epoch INTEGER NOT NULL,"
-	"  care INTEGER NOT NULL,"
+	"  care INTEGER NOT NULL,"		/* -1 expired, 0, 1 stakes, 2 fail */
 	"  flags INTEGER NOT NULL,"
 	"  who TEXT NOT NULL,"
 	"  summary TEXT NOT NULL,"
 	"  advisory TEXT NOT NULL,"
-	"  divergence_count INTEGER NOT NULL);",
+	"  divergence_count INTEGER NOT NULL,"
+	"  imported_at_ms INTEGER NOT NULL,"
+	"  expires_at_ms INTEGER);"
+	"CREATE INDEX queue_by_care ON queue_index (care DESC, imported_at_ms);"
+	"CREATE INDEX queue_by_age ON queue_index (imported_at_ms);"
+	"CREATE INDEX queue_by_kind ON queue_index (kind, action_id);"
+	"CREATE INDEX queue_by_epoch ON queue_index (epoch);"
+	"CREATE INDEX queue_by_expiry ON queue_index (expires_at_ms)"
+	"  WHERE expires_at_ms IS NOT NULL;"
+	"INSERT INTO queue_index SELECT action_id, kind, 0, 0, 0, '', '', 'n/a',"
+	"  0, imported_at_ms, expires_at_ms FROM action WHERE status = 'pending';",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -78,6 +78,13 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " d.reassign_to, d.escalate FROM action a"
 	    " LEFT JOIN decision d ON d.action_id = a.action_id"
 	    " WHERE a.action_id = ?1",
+	/* A new action waits in the queue index, unchecked (epoch 0). */
+	[SQL_QUEUE_ADD] =
+	    "INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
+	    " summary, advisory, divergence_count, imported_at_ms,"
+	    " expires_at_ms) VALUES (?1, ?2, 0, 0, 0, '', '', 'n/a', 0, ?3, ?4)",
+	[SQL_QUEUE_REMOVE] =
+	    "DELETE FROM queue_index WHERE action_id = ?1",
 	[SQL_DOCUMENT_PUT] =
 	    "INSERT INTO policy_document (type, raw_json, imported_at_ms)"
 	    " VALUES (?1, ?2, ?3) ON CONFLICT (type) DO UPDATE SET"

@@ -46,20 +46,6 @@ tui_notice(struct tui *t, const char *fmt, ...)
 	free(safe);
 }
 
-/* The header's counts, over the whole pending queue. */
-static void
-count_queue(struct tui *t)
-{
-	struct queue_query q = { QUEUE_ALL, QUEUE_BY_CARE, NULL, t->query.now_ms };
-	struct error err;
-
-	store_queue_count(t->store, &q, &t->pending, &err);
-	q.filter = QUEUE_HIGH_STAKES;
-	store_queue_count(t->store, &q, &t->high_stakes, &err);
-	q.filter = QUEUE_NEEDS_CARE;
-	store_queue_count(t->store, &q, &t->divergent, &err);
-}
-
 void
 tui_reload(struct tui *t)
 {
@@ -68,11 +54,16 @@ tui_reload(struct tui *t)
 
 	t->query.now_ms = timestamp_now();
 	t->query.search = t->search[0] != '\0' ? t->search : NULL;
-	if (store_queue_count(t->store, &t->query, &t->count, &err) != 0) {
+	if (store_queue_totals(t->store, &t->pending, &t->high_stakes,
+	    &t->divergent, &err) != 0)
+		tui_notice(t, "%s", err.message);
+	/* Unfiltered, the query matches the whole queue: no second count. */
+	if (t->query.filter == QUEUE_ALL && t->query.search == NULL)
+		t->count = t->pending;
+	else if (store_queue_count(t->store, &t->query, &t->count, &err) != 0) {
 		tui_notice(t, "%s", err.message);
 		t->count = 0;
 	}
-	count_queue(t);
 	if (t->cursor >= t->count)
 		t->cursor = t->count > 0 ? t->count - 1 : 0;
 	if (t->cursor < 0)
