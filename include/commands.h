@@ -32,6 +32,10 @@ int cmd_audit(const struct invocation *);
 /* The review screens (src/tui); exit 2 without a usable terminal. */
 int tui_run(const struct invocation *);
 
+/* Parses one batch request line: 0, or -1 with the bad_request message. */
+int batch_parse_request(const char *text, size_t len, char *message,
+    size_t size);
+
 /* Decides every request line of a file, results to out (NULL: none). */
 int batch_file(struct store *, const char *path, FILE *out, struct error *);
 

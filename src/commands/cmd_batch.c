@@ -366,3 +366,17 @@ batch_file(struct store *store, const char *path, FILE *out,
 	fclose(in);
 	return rc;
 }
+
+int
+batch_parse_request(const char *text, size_t len, char *message, size_t size)
+{
+	struct batch_line line;
+	int rc;
+
+	memset(&line, 0, sizeof line);
+	rc = parse_line(text, len, &line);
+	if (rc != 0 && message != NULL)
+		snprintf(message, size, "%s", line.message);
+	line_free(&line);
+	return rc;
+}

@@ -12,8 +12,15 @@ tui_start() {
 	tm kill-server 2>/dev/null || true
 	rm -f "$WORK/tui-exit"
 	# The shell records how countersign ended; the pane stays for a look.
-	tm -f /dev/null new-session -d -x "$cols" -y "$rows" \
-		"env COUNTERSIGN_DATA_DIR='$TOP_SRCDIR/data' '$COUNTERSIGN' --db '$DB' $*; echo \$? >'$WORK/tui-exit'; sleep 60"
+	# A tmux server starting beside another test's can fail to come up
+	# ("server exited unexpectedly"): try again rather than fail the test.
+	for attempt in 1 2 3; do
+		if tm -f /dev/null new-session -d -x "$cols" -y "$rows" \
+		    "env COUNTERSIGN_DATA_DIR='$TOP_SRCDIR/data' '$COUNTERSIGN' --db '$DB' $*; echo \$? >'$WORK/tui-exit'; sleep 60"; then
+			break
+		fi
+		sleep 0.5
+	done
 	wait_for "pending"
 }
 
