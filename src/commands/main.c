@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ struct command {
 
 static const struct command commands[] = {
 	{ "review", tui_run, 0, 0, "review",
+	    /* L10N: one-line summaries of the commands in --help, printed
+	       after a 26-column usage column that is not translated (it is
+	       what the user types): keep each short. */
 	    N_("the review screens over the pending queue (the default)") },
 	{ "import", cmd_import, 0, -1, "import PATH...",
 	    N_("import files or directories of *.json / *.jsonl") },
@@ -57,12 +61,20 @@ usage(FILE *out)
 {
 	size_t i;
 
+	/* L10N: keep "countersign", "--db", "PATH", "COMMAND" and "ARGS"
+	   as they are: they are what is typed. */
 	fprintf(out, _("Usage: countersign [--db PATH] COMMAND [ARGS]\n\n"
 	    "The human approval gate for machine-reviewed actions.\n\n"
 	    "Commands:\n"));
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(out, "  %-26s %s\n", commands[i].usage,
 		    _(commands[i].summary));
+	/* L10N: translate only the descriptions: the option names
+	   (--db, --all, --json, --atomic, --csv, --checkpoint, -h, --help,
+	   -V, --version), PATH, SEQ:HASH, $COUNTERSIGN_DB and the path
+	   stay as they are, and the descriptions start in column 19.  The
+	   words before each colon ("list:", "batch:", "audit export:",
+	   "audit verify:") are command words and stay too. */
 	fprintf(out, _("\nOptions:\n"
 	    "  --db PATH       the database (else $COUNTERSIGN_DB, else\n"
 	    "                  $XDG_DATA_HOME/countersign/countersign.db)\n"
@@ -109,6 +121,11 @@ main(int argc, char **argv)
 	unsigned given = 0;
 	int c;
 
+	/*
+	 * Past a file size limit a write should fail (and be reported, exit
+	 * 4, nothing recorded), not kill the process mid-transaction.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	setlocale(LC_ALL, "");
 	/* Numbers in JSON and audit records never follow the locale. */
 	setlocale(LC_NUMERIC, "C");
@@ -151,6 +168,7 @@ main(int argc, char **argv)
 			return EXIT_OK;
 		default:
 			if (optopt == 'd' || optopt == 'k')
+				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "
 				    "value\n"), argv[optind - 1]);
 			else
@@ -172,6 +190,8 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if ((given & ~command->options) != 0) {
+		/* L10N: %1$s is a command word (e.g. list), %2$s its usage
+		   line (e.g. "list [--all] [--json]"), both untranslated. */
 		fprintf(stderr, _("countersign: an option given does not "
 		    "apply to '%s'\nUsage: countersign %s\n"), command->name,
 		    command->usage);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +123,42 @@ make_parents(const char *path, struct error *err)
 	return 0;
 }
 
+/*
+ * In a setgid directory the database is shared by a group: create it
+ * group-writable whatever the umask, since SQLite gives the -wal and -shm
+ * files the database's own permissions.  This runs before SQLite opens
+ * the file, so closing our descriptor cannot drop any of its locks.
+ */
+static int
+create_shared(const char *path, struct error *err)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+	int fd;
+
+	snprintf(dir, sizeof dir, "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) != 0 || !(st.st_mode & S_ISGID))
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0660);
+	if (fd < 0)
+		return errno == EEXIST ? 0 : error_set(err, EXIT_STORAGE, NULL,
+		    "cannot create %s: %s", path, strerror(errno));
+	if (fchmod(fd, 0660) != 0) {
+		close(fd);
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "cannot make %s group-writable: %s", path, strerror(errno));
+	}
+	close(fd);
+	return 0;
+}
+
 int
 store_default_path(const char *option, char *buf, size_t size,
     struct error *err)
@@ -163,6 +200,8 @@ store_open(const char *path, enum store_open_mode mode, struct store **out,
 			    "no database at %s (%s); import something first "
 			    "or give --db", path, strerror(errno));
 		if ((rc = make_parents(path, err)) != 0)
+			return rc;
+		if ((rc = create_shared(path, err)) != 0)
 			return rc;
 		flags |= SQLITE_OPEN_CREATE;
 	} else if (!S_ISREG(st.st_mode))

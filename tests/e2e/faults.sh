@@ -1,0 +1,84 @@
+#!/bin/sh
+# Faults: SIGKILL in the middle of an import, a write that fails (a file
+# size limit stands in for a full disk), and databases that cannot be
+# used.  Each time: a clear refusal, exit 4 where storage failed, nothing
+# partial, the database intact.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+intact() {
+	expect_eq "$1: integrity_check" "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok
+	expect_status "$1: audit verify" 0 cs audit verify
+}
+
+cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" "$EXAMPLES/holdings.json" >/dev/null
+jq -c 'range(0; 20000) as $i | .proposed_action.action_id = "f-\($i)" | .reviewer_verdict.action_id = "f-\($i)"' \
+	"$EXAMPLES/packet-trade-pass.json" >"$WORK/big.jsonl"
+
+# SIGKILL during an import: the file is in wholly or not at all.
+for delay in 0.05 0.15 0.3 0.6 1.0; do
+	"$COUNTERSIGN" --db "$DB" import "$WORK/big.jsonl" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	n=$(sqlite3 "$DB" 'SELECT count(*) FROM action')
+	case $n in
+	0|20000) pass "killed after ${delay}s: all or nothing ($n actions)" ;;
+	*) fail "killed after ${delay}s: $n actions, a partial import" ;;
+	esac
+	intact "killed after ${delay}s"
+	sqlite3 "$DB" "DELETE FROM queue_index; DROP TRIGGER action_no_replace; DELETE FROM action;" 2>/dev/null || true
+	cs import "$EXAMPLES/ips.json" >/dev/null 2>&1 || true
+done
+
+# A write that fails: past the file size limit, nothing is stored.
+rm -f "$DB" "$DB-wal" "$DB-shm"
+cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" "$EXAMPLES/holdings.json" >/dev/null
+sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+dump >"$WORK/before"
+blocks=$(( $(stat -c %s "$DB") / 512 + 40 ))
+set +e
+(ulimit -f "$blocks"; "$COUNTERSIGN" --db "$DB" import "$WORK/big.jsonl") >"$WORK/out" 2>"$WORK/err"
+status=$?
+set -e
+expect_eq "a failed write: exit 4" "$status" 4
+expect_contains "it says what failed" "$WORK/err" "countersign: "
+expect_contains "and that nothing was imported" "$WORK/err" "nothing imported from this file"
+dump >"$WORK/after"
+if cmp -s "$WORK/before" "$WORK/after"; then pass "a failed write changed nothing"; else fail "a failed write changed the database"; fi
+intact "after a failed write"
+
+# The same for a batch of decisions: each is whole or absent.
+cs import "$EXAMPLES/packet-trade-pass.json" >/dev/null
+sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+echo '{"action_id": "0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11", "decision": "approve"}' >"$WORK/d"
+set +e
+(ulimit -f 1; "$COUNTERSIGN" --db "$DB" batch "$WORK/d") >"$WORK/out" 2>"$WORK/err"
+status=$?
+set -e
+expect_eq "a decision that cannot be written: exit 4" "$status" 4
+# Whether the limit bites as the connection opens or as the decision is
+# written, it is reported: on stderr, and as storage_error for a line.
+if grep -q storage_error "$WORK/out" || grep -q 'countersign: .*error' "$WORK/err"; then
+	pass "the failure is reported"
+else
+	fail "the failure is not reported"
+fi
+expect_eq "the action is still pending" \
+	"$(sqlite3 "$DB" "SELECT status FROM action WHERE action_id LIKE '0b6c%'")" pending
+intact "after a failed decision"
+
+# Databases that cannot be used.
+expect_status "a missing database" 4 "$COUNTERSIGN" --db "$WORK/no/such/dir/x.db" list
+expect_contains "is named" "$WORK/err" "no database at $WORK/no/such/dir/x.db"
+expect_eq "and not created" "$(test -e "$WORK/no" && echo yes || echo no)" no
+printf 'SQLite format 3\000but not really a database, just bytes' >"$WORK/fake.db"
+expect_status "a file that only looks like SQLite" 4 "$COUNTERSIGN" --db "$WORK/fake.db" list
+cp "$DB" "$WORK/newer.db"
+sqlite3 "$WORK/newer.db" 'UPDATE schema_version SET version = 99'
+expect_status "a database from a newer countersign" 4 "$COUNTERSIGN" --db "$WORK/newer.db" list
+expect_contains "says so" "$WORK/err" "newer than this countersign understands"
+expect_eq "and leaves it alone" "$(sqlite3 "$WORK/newer.db" 'SELECT version FROM schema_version')" 99
+mkdir "$WORK/dir.db"
+expect_status "a directory where the database should be" 4 "$COUNTERSIGN" --db "$WORK/dir.db" list
+finish
