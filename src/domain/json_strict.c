@@ -25,6 +25,10 @@ check_bytes(const char *text, size_t len, size_t *where, struct error *err)
 	int n;
 
 	while (i < len) {
+		if (s[i] != '\0' && s[i] < 0x80) {
+			i++;	/* ASCII, nearly all of it: no decoding needed */
+			continue;
+		}
 		if (s[i] == '\0') {
 			*where = i;
 			return error_set(err, EXIT_DATA, NULL,
@@ -158,17 +162,48 @@ compare_names(const void *a, const void *b)
 }
 
 /*
+ * Where a value sits, as a chain up to the root; rendered as a dotted
+ * path ("a.b[2].c") only when there is an error to report, since
+ * formatting a path for every node of every packet costs more than the
+ * checks themselves.
+ */
+struct path_node {
+	const struct path_node *parent;
+	const char *key;		/* NULL for an array element */
+	size_t index;
+};
+
+static void
+render_path(const struct path_node *node, char *buf, size_t size)
+{
+	char tail[PATH_SIZE];
+
+	if (node == NULL) {
+		buf[0] = '\0';
+		return;
+	}
+	render_path(node->parent, buf, size);
+	if (node->key != NULL)
+		snprintf(tail, sizeof tail, "%s%s", buf[0] != '\0' ? "." : "",
+		    node->key);
+	else
+		snprintf(tail, sizeof tail, "[%zu]", node->index);
+	strncat(buf, tail, size - strlen(buf) - 1);
+}
+
+/*
  * Keys equal but for case are refused along with exact duplicates: a
  * reader that ignores case (cJSON_GetObjectItem does) would otherwise see
  * a different value from the one the checks saw.
  */
 static int
-check_keys(const cJSON *object, const char *path, struct error *err)
+check_keys(const cJSON *object, const struct path_node *at, struct error *err)
 {
 	const cJSON *child;
 	const char *small[16], **names = small;
 	size_t count = 0, i;
 	char field[PATH_SIZE];
+	struct path_node node = { at, NULL, 0 };
 	int rc = 0;
 
 	for (child = object->child; child != NULL; child = child->next)
@@ -178,7 +213,7 @@ check_keys(const cJSON *object, const char *path, struct error *err)
 	if (count > sizeof small / sizeof small[0]) {
 		names = malloc(count * sizeof *names);
 		if (names == NULL)
-			return error_set(err, EXIT_DATA, path, "out of memory");
+			return error_set(err, EXIT_DATA, NULL, "out of memory");
 	}
 	i = 0;
 	for (child = object->child; child != NULL; child = child->next)
@@ -186,7 +221,8 @@ check_keys(const cJSON *object, const char *path, struct error *err)
 	qsort(names, count, sizeof *names, compare_names);
 	for (i = 1; i < count; i++) {
 		if (compare_names(&names[i - 1], &names[i]) == 0) {
-			field_path(field, sizeof field, path, names[i]);
+			node.key = names[i];
+			render_path(&node, field, sizeof field);
 			rc = error_set(err, EXIT_DATA, field,
 			    strcmp(names[i - 1], names[i]) == 0 ?
 			    "duplicate key" :
@@ -200,27 +236,26 @@ check_keys(const cJSON *object, const char *path, struct error *err)
 }
 
 static int
-check_tree(const cJSON *item, const char *path, struct error *err)
+check_tree(const cJSON *item, const struct path_node *at, struct error *err)
 {
 	const cJSON *child;
-	char child_path[PATH_SIZE];
-	size_t index = 0;
+	struct path_node node = { at, NULL, 0 };
+	char field[PATH_SIZE];
 	int rc;
 
-	if (cJSON_IsNumber(item) && !isfinite(item->valuedouble))
-		return error_set(err, EXIT_DATA, path,
+	if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
+		render_path(at, field, sizeof field);
+		return error_set(err, EXIT_DATA, field,
 		    "number is out of range (not finite)");
-	if (cJSON_IsObject(item) && (rc = check_keys(item, path, err)) != 0)
+	}
+	if (cJSON_IsObject(item) && (rc = check_keys(item, at, err)) != 0)
 		return rc;
-	for (child = item->child; child != NULL; child = child->next, index++) {
+	for (child = item->child; child != NULL; child = child->next) {
 		if (cJSON_IsObject(item))
-			field_path(child_path, sizeof child_path, path,
-			    child->string);
-		else
-			snprintf(child_path, sizeof child_path, "%s[%zu]", path,
-			    index);
-		if ((rc = check_tree(child, child_path, err)) != 0)
+			node.key = child->string;
+		if ((rc = check_tree(child, &node, err)) != 0)
 			return rc;
+		node.index++;
 	}
 	return 0;
 }
@@ -267,7 +302,7 @@ json_parse_strict(const char *text, size_t len, size_t *error_offset,
 			return NULL;
 		}
 	}
-	if (check_tree(json, "", err) != 0) {
+	if (check_tree(json, NULL, err) != 0) {
 		cJSON_Delete(json);
 		return NULL;
 	}

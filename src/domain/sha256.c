@@ -6,6 +6,14 @@
 
 #include "sha256.h"
 
+/*
+ * OpenSSL 3 looks the algorithm up on every EVP_sha256() use and
+ * allocates a context per digest; audit verify hashes a million records,
+ * so both are fetched once.  countersign is single-threaded.
+ */
+static EVP_MD *sha256_md;
+static EVP_MD_CTX *sha256_ctx;
+
 int
 sha256_hex_parts(const void *const *parts, const size_t *lengths,
     size_t count, char out[SHA256_HEX_SIZE])
@@ -13,17 +21,18 @@ sha256_hex_parts(const void *const *parts, const size_t *lengths,
 	static const char digits[] = "0123456789abcdef";
 	unsigned char digest[EVP_MAX_MD_SIZE];
 	unsigned int digest_len = 0, i;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	int ok;
 	size_t part;
 
-	if (ctx == NULL)
+	if (sha256_md == NULL &&
+	    (sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL)) == NULL)
 		return -1;
-	ok = EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	if (sha256_ctx == NULL && (sha256_ctx = EVP_MD_CTX_new()) == NULL)
+		return -1;
+	ok = EVP_DigestInit_ex(sha256_ctx, sha256_md, NULL);
 	for (part = 0; ok && part < count; part++)
-		ok = EVP_DigestUpdate(ctx, parts[part], lengths[part]);
-	ok = ok && EVP_DigestFinal_ex(ctx, digest, &digest_len);
-	EVP_MD_CTX_free(ctx);
+		ok = EVP_DigestUpdate(sha256_ctx, parts[part], lengths[part]);
+	ok = ok && EVP_DigestFinal_ex(sha256_ctx, digest, &digest_len);
 	if (!ok || digest_len != 32)
 		return -1;
 	for (i = 0; i < digest_len; i++) {
