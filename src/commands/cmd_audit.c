@@ -49,6 +49,7 @@ audit_verify(struct store *store, const struct invocation *inv)
 	error_clear(&err);
 	if (inv->checkpoint != NULL &&
 	    !parse_checkpoint(inv->checkpoint, &seq, hash)) {
+		/* L10N: keep --checkpoint and SEQ:HASH as they are */
 		fprintf(stderr, _("countersign: --checkpoint takes SEQ:HASH, "
 		    "a sequence number and 64 lowercase hex digits\n"));
 		return EXIT_USAGE;
@@ -58,10 +59,14 @@ audit_verify(struct store *store, const struct invocation *inv)
 		return rc;
 	}
 	if (report.bad_seq != 0) {
+		/* L10N: %1$lld is the sequence number of the first bad record,
+		   %2$s what is wrong with it (not translated) */
 		printf(_("audit log BROKEN at seq %lld: %s\n"), report.bad_seq,
 		    report.problem);
 		return EXIT_REFUSED;
 	}
+	/* L10N: the records in the audit log, how many are decisions, and
+	   the sequence number and SHA-256 hash of the last one (the head) */
 	printf(_("audit log intact: %lld records (%lld decisions), head "
 	    "seq %lld hash %s\n"), report.records, report.decisions,
 	    report.head.seq, report.head.hash);
@@ -242,7 +247,9 @@ same_verdict(const cJSON *recorded, const cJSON *now, char *why, size_t size)
 	int i, n = cJSON_GetArraySize(a);
 
 	if (n != cJSON_GetArraySize(b)) {
-		snprintf(why, size, "%d rules then, %d now", n,
+		/* L10N: audit replay: how many rules the recorded verdict had
+		   and how many today's rules have */
+		snprintf(why, size, _("%d rules then, %d now"), n,
 		    cJSON_GetArraySize(b));
 		return false;
 	}
@@ -252,12 +259,15 @@ same_verdict(const cJSON *recorded, const cJSON *now, char *why, size_t size)
 		if (strcmp(string_at(x, "rule_id"), string_at(y, "rule_id")) !=
 		    0 || cJSON_IsTrue(json_member(x, "passed")) !=
 		    cJSON_IsTrue(json_member(y, "passed"))) {
-			snprintf(why, size, "rule %s: %s then, %s %s now",
+			/* L10N: audit replay: %1$s the recorded rule id, %2$s
+			   its result then ("pass" or "fail"), %3$s the rule id
+			   today, %4$s its result now */
+			snprintf(why, size, _("rule %s: %s then, %s %s now"),
 			    string_at(x, "rule_id"),
-			    cJSON_IsTrue(json_member(x, "passed")) ? "pass" :
-			    "fail", string_at(y, "rule_id"),
-			    cJSON_IsTrue(json_member(y, "passed")) ? "pass" :
-			    "fail");
+			    cJSON_IsTrue(json_member(x, "passed")) ? _("pass") :
+			    _("fail"), string_at(y, "rule_id"),
+			    cJSON_IsTrue(json_member(y, "passed")) ? _("pass") :
+			    _("fail"));
 			return false;
 		}
 	}
@@ -265,8 +275,10 @@ same_verdict(const cJSON *recorded, const cJSON *now, char *why, size_t size)
 	    cJSON_IsTrue(json_member(now, "overall_pass")) ||
 	    cJSON_IsTrue(json_member(recorded, "requires_human_approval")) !=
 	    cJSON_IsTrue(json_member(now, "requires_human_approval"))) {
-		snprintf(why, size, "overall_pass or requires_human_approval "
-		    "differs");
+		/* L10N: overall_pass and requires_human_approval are field
+		   names: keep them */
+		snprintf(why, size, _("overall_pass or requires_human_approval "
+		    "differs"));
 		return false;
 	}
 	return true;
@@ -293,6 +305,7 @@ audit_replay(struct store *store, const char *action_id)
 		return rc;
 	}
 	if (record_json == NULL || (record = cJSON_Parse(record_json)) == NULL) {
+		/* L10N: %s is an action id */
 		fprintf(stderr, _("countersign: no recorded decision for "
 		    "%s\n"), safe_id);
 		free(record_json);
@@ -321,18 +334,24 @@ audit_replay(struct store *store, const char *action_id)
 	if (check_inputs_sha256(&data.input, digest) != 0 ||
 	    !cJSON_IsString(recorded_digest) ||
 	    strcmp(digest, recorded_digest->valuestring) != 0) {
+		/* L10N: audit replay: %1$s the action id, %2$s the SHA-256 of
+		   the rule inputs found now */
 		printf(_("%s: the rule inputs differ from those recorded "
 		    "(SHA-256 %s now)\n"), safe_id, digest);
 		rc = EXIT_REFUSED;
 	} else if (now_json = verdict_to_json(&outcome.verdict),
 	    !same_verdict(json_member(record, "local_verdict"), now_json, why,
 	    sizeof why)) {
+		/* L10N: audit replay: %1$s the action id, %2$s what differs */
 		printf(_("%s: today's rules reach a different verdict: %s\n"),
 		    safe_id, why);
 		rc = EXIT_REFUSED;
-	} else
-		printf(_("%s: same inputs, same verdict (%s)\n"), safe_id,
-		    outcome.verdict.overall_pass ? "pass" : "fail");
+	} else if (outcome.verdict.overall_pass)
+		/* L10N: audit replay agrees; %s is the action id */
+		printf(_("%s: same inputs, same verdict (pass)\n"), safe_id);
+	else
+		/* L10N: audit replay agrees; %s is the action id */
+		printf(_("%s: same inputs, same verdict (fail)\n"), safe_id);
 	cJSON_Delete(now_json);
 	check_outcome_free(&outcome);
 	check_data_free(&data);
@@ -358,6 +377,7 @@ cmd_audit(const struct invocation *inv)
 	    inv->checkpoint == NULL) ||
 	    (strcmp(what, "replay") == 0 && inv->operand_count == 2 &&
 	    !inv->csv && inv->checkpoint == NULL))) {
+		/* L10N: the words after "countersign" are typed: keep them */
 		fprintf(stderr, _("Usage: countersign audit verify "
 		    "[--checkpoint SEQ:HASH]\n"
 		    "       countersign audit export [--csv]\n"

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "i18n.h"
 #include "json_strict.h"
 
 struct check_run {
@@ -44,7 +45,7 @@ check_one(void *ctx, const char *action_id)
 	cJSON_Delete(line);
 	recheck_free(&r);
 	return text == NULL ? error_set(run->err, EXIT_STORAGE, NULL,
-	    "out of memory") : 0;
+	    _("out of memory")) : 0;
 }
 
 int

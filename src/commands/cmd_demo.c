@@ -67,7 +67,8 @@ cmd_demo(const struct invocation *inv)
 	if (snprintf(db, sizeof db, "%s/demo.db", dir) >= (int)sizeof db ||
 	    snprintf(demo, sizeof demo, "%s/demo", data_dir()) >=
 	    (int)sizeof demo) {
-		fprintf(stderr, "countersign: the temporary path is too long\n");
+		fprintf(stderr, _("countersign: the temporary path is too "
+		    "long\n"));
 		rmdir(dir);
 		return EXIT_STORAGE;
 	}
@@ -96,8 +97,10 @@ cmd_demo(const struct invocation *inv)
 		rc = tui_run(&demo_inv);
 	else if (rc == EXIT_OK) {
 		/* No terminal: show what the screens would. */
+		/* L10N: %s is the path of the temporary demo database */
 		printf(_("Demo database: %s (removed on exit)\n\n"), db);
 		cmd_list(&demo_inv);
+		/* L10N: "countersign check" is the command: keep it */
 		printf(_("\nRe-check results (countersign check):\n"));
 		fflush(stdout);
 		cmd_check(&demo_inv);

@@ -45,22 +45,23 @@ read_file(const char *path, char **text, size_t *len, struct error *err)
 	*text = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
-		return error_set(err, EXIT_DATA, NULL, "cannot open: %s",
+		/* L10N: %s is the system's reason (strerror) */
+		return error_set(err, EXIT_DATA, NULL, _("cannot open: %s"),
 		    strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return error_set(err, EXIT_DATA, NULL, "not a regular file");
+		return error_set(err, EXIT_DATA, NULL, _("not a regular file"));
 	}
 	if ((unsigned long long)st.st_size > FILE_MAX_BYTES) {
 		close(fd);
 		return error_set(err, EXIT_DATA, NULL,
-		    "the file is %lld bytes; at most 64 MiB is imported",
+		    _("the file is %lld bytes; at most 64 MiB is imported"),
 		    (long long)st.st_size);
 	}
 	*text = malloc((size_t)st.st_size + 1);
 	if (*text == NULL) {
 		close(fd);
-		return error_set(err, EXIT_DATA, NULL, "out of memory");
+		return error_set(err, EXIT_DATA, NULL, _("out of memory"));
 	}
 	while (done < (size_t)st.st_size) {
 		n = read(fd, *text + done, (size_t)st.st_size - done);
@@ -75,7 +76,7 @@ read_file(const char *path, char **text, size_t *len, struct error *err)
 		free(*text);
 		*text = NULL;
 		return error_set(err, EXIT_DATA, NULL,
-		    "the file changed size while it was read");
+		    _("the file changed size while it was read"));
 	}
 	(*text)[done] = '\0';
 	*len = done;
@@ -139,7 +140,7 @@ record_policy(struct import_context *ctx, const struct loaded_object *o,
 
 	if (record == NULL || sha256_hex(text, len, digest) != 0) {
 		cJSON_Delete(record);
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+		return error_set(err, EXIT_STORAGE, NULL, _("out of memory"));
 	}
 	timestamp_format(ctx->now_ms, when);
 	cJSON_AddStringToObject(record, "event", "policy_import");
@@ -165,7 +166,7 @@ record_policy(struct import_context *ctx, const struct loaded_object *o,
 	json = json_print(record);
 	cJSON_Delete(record);
 	if (json == NULL)
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+		return error_set(err, EXIT_STORAGE, NULL, _("out of memory"));
 	rc = store_audit_append(ctx->store, json, &ctx->head, err);
 	free(json);
 	return rc;
@@ -261,14 +262,14 @@ import_text(struct import_context *ctx, const char *text, size_t len,
 		if ((size_t)(end - line) > LINE_MAX_BYTES) {
 			*error_line = number;
 			return error_set(err, EXIT_DATA, NULL,
-			    "the line is %zu bytes; at most 1 MiB is allowed",
+			    _("the line is %zu bytes; at most 1 MiB is allowed"),
 			    (size_t)(end - line));
 		}
 	}
 	if (blank(text, len)) {
 		*error_line = 1;
 		return error_set(err, EXIT_DATA, NULL,
-		    "the file holds no JSON object");
+		    _("the file holds no JSON object"));
 	}
 	if (!looks_like_json_lines(text, len)) {
 		rc = import_object(ctx, text, len, 1, &offset, err);
@@ -336,11 +337,14 @@ import_file(struct store *store, const char *path, FILE *out)
 		else
 			fprintf(stderr, "countersign: %s: %s\n", safe_path,
 			    message);
+		/* L10N: %s is the file's path */
 		fprintf(stderr, _("countersign: %s: nothing imported from "
 		    "this file\n"), safe_path);
 		free(field);
 		free(message);
 	} else if (out != NULL)
+		/* L10N: after importing one file: its path, how many objects
+		   were new or changed, how many were already there */
 		fprintf(out, _("%s: %zu imported, %zu unchanged\n"), safe_path,
 		    ctx.counts.added, ctx.counts.unchanged);
 	free(safe_path);
@@ -414,7 +418,7 @@ import_directory(struct store *store, const char *dir, struct stat *st,
 			dir_len--;
 		if (snprintf(path, sizeof path, "%.*s/%s", (int)dir_len, dir,
 		    names[i]) >= (int)sizeof path) {
-			fprintf(stderr, "countersign: a path is too long\n");
+			fprintf(stderr, _("countersign: a path is too long\n"));
 			*worst = EXIT_DATA;
 			free(names[i]);
 			continue;

@@ -39,13 +39,16 @@ format_age(char *buf, size_t size, long long ms)
 	long long s = ms > 0 ? ms / 1000 : 0;
 
 	if (s < 60)
-		snprintf(buf, size, "%llds", s);
+		/* L10N: how long an action has waited, in seconds, minutes,
+		   hours or days: a number and a unit in a 4-column cell, so
+		   keep the unit to one letter */
+		snprintf(buf, size, _("%llds"), s);
 	else if (s < 3600)
-		snprintf(buf, size, "%lldm", s / 60);
+		snprintf(buf, size, _("%lldm"), s / 60);
 	else if (s < 86400)
-		snprintf(buf, size, "%lldh", s / 3600);
+		snprintf(buf, size, _("%lldh"), s / 3600);
 	else
-		snprintf(buf, size, "%lldd", s / 86400);
+		snprintf(buf, size, _("%lldd"), s / 86400);
 }
 
 static void
@@ -68,8 +71,12 @@ print_row(const struct list_run *run, const struct queue_row *row)
 	print_cell(row->who, 12);
 	printf(" ");
 	print_cell(row->summary, 28);
-	printf(" %-4s %-5s %4s", row->advisory,
-	    row->local_fail ? "FAIL" : "pass", age);
+	printf(" %-4s %-5s %4s", _(row->advisory),
+	    /* L10N: "pass", "fail", "FAIL" and "n/a" are verdicts in
+	       4-column cells of the queue (advisory and local verdict): at
+	       most 4 characters, no accented letters (the columns are
+	       counted in bytes); "FAIL" is upper case to stand out */
+	    row->local_fail ? _("FAIL") : _("pass"), age);
 	if (run->inv->all)
 		printf("  %s", row->status);
 	printf("\n");
@@ -136,9 +143,16 @@ list_one(void *ctx, const char *action_id)
 		print_json(&row);
 	else {
 		if (run->rows == 0) {
-			printf("FLG    KIND    ID         WHO          SUMMARY"
-			    "                      ADV  LOCAL  AGE%s\n",
-			    run->inv->all ? "  STATUS" : "");
+			/* L10N: the column headings of "countersign list".
+			   Each heading starts where its column starts: FLG at
+			   0 (flags), KIND at 7, ID at 15, WHO at 26, SUMMARY at
+			   39, ADV (the advisory verdict) at 68, LOCAL (the local
+			   verdict) at 73, AGE at 80.  Keep the positions and no
+			   accented letters (the columns are counted in bytes).
+			   %s is the STATUS heading or nothing. */
+			printf(_("FLG    KIND    ID         WHO          SUMMARY"
+			    "                      ADV  LOCAL  AGE%s\n"),
+			    run->inv->all ? _("  STATUS") : "");
 		}
 		print_row(run, &row);
 	}

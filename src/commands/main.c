@@ -119,6 +119,7 @@ main(int argc, char **argv)
 	struct invocation inv;
 	const struct command *command;
 	unsigned given = 0;
+	const char *localedir;
 	int c;
 
 	/*
@@ -130,7 +131,10 @@ main(int argc, char **argv)
 	/* Numbers in JSON and audit records never follow the locale. */
 	setlocale(LC_NUMERIC, "C");
 #if ENABLE_NLS
-	bindtextdomain(PACKAGE, LOCALEDIR);
+	/* A build tree's catalogues, for tests; else the installed ones. */
+	localedir = getenv("COUNTERSIGN_LOCALEDIR");
+	bindtextdomain(PACKAGE, localedir != NULL && *localedir != '\0' ?
+	    localedir : LOCALEDIR);
 	textdomain(PACKAGE);
 #endif
 	memset(&inv, 0, sizeof inv);

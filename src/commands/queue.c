@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "i18n.h"
 #include "json_fields.h"
 #include "lockout.h"
 #include "sanitize.h"
@@ -18,10 +19,17 @@ shown(const char *what, const cJSON *value)
 	bool verdict = strcmp(what, "requires_human_approval") != 0;
 
 	if (cJSON_IsBool(value) && verdict)
-		return cJSON_IsTrue(value) ? "pass" : "FAIL";
+		return cJSON_IsTrue(value) ? _("pass") : _("FAIL");
+	/* L10N: whether a verdict requires human approval, in a note such
+	   as "requires_human_approval: advisory no, local yes" */
 	if (cJSON_IsBool(value))
-		return cJSON_IsTrue(value) ? "yes" : "no";
-	return value == NULL || cJSON_IsNull(value) ? "lacks it" : "differs";
+		return cJSON_IsTrue(value) ? _("yes") : _("no");
+	/* L10N: what the advisory verdict says about a rule it does not
+	   have ("lacks it") or a value it has otherwise ("differs"), in a
+	   note such as "allocation_band_direction: advisory lacks it, local
+	   FAIL" */
+	return value == NULL || cJSON_IsNull(value) ? _("lacks it") :
+	    _("differs");
 }
 
 /* The advisory's own detail for a rule, which the officer must see escaped. */
@@ -55,9 +63,13 @@ divergence_note(const struct check_outcome *outcome, const cJSON *entry)
 		said = advisory_detail(&outcome->advisory, what);
 	if (cJSON_IsBool(advisory) || cJSON_IsBool(local) ||
 	    cJSON_IsNull(advisory))
-		line = text_printf("%s: advisory %s, local %s%s%s", what,
-		    shown(what, advisory), shown(what, local), said ? "; advisory said: " :
-		    "", said ? said : "");
+		/* L10N: a divergence under its row in "countersign list":
+		   %1$s a rule id (or overall_pass, requires_human_approval),
+		   %2$s the advisory's result, %3$s the local one (pass, FAIL,
+		   yes, no, lacks it), then "; advisory said: ..." or nothing */
+		line = text_printf(_("%s: advisory %s, local %s%s%s"), what,
+		    shown(what, advisory), shown(what, local), said ?
+		    _("; advisory said: ") : "", said ? said : "");
 	else
 		line = text_printf("%s: %s", what,
 		    json_member(entry, "note")->valuestring);
@@ -105,8 +117,11 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
 	/* An expired action was not rejected, but it is no longer pending. */
 	if (row->expired && strcmp(row->status, "pending") == 0)
 		snprintf(row->status, sizeof row->status, "expired");
-	row->advisory = r.outcome.advisory.state != ADVISORY_AVAILABLE ? "n/a" :
-	    r.outcome.advisory.overall_pass ? "pass" : "fail";
+	/* L10N: the advisory's overall verdict in the 4-column ADV cell of
+	   the queue: "n/a" when there is no readable advisory */
+	row->advisory = r.outcome.advisory.state != ADVISORY_AVAILABLE ?
+	    N_("n/a") : r.outcome.advisory.overall_pass ? N_("pass") :
+	    N_("fail");
 	row->imported_at_ms = r.data.imported_at_ms;
 	row->notes = calloc(row->divergence_count + 1, sizeof *row->notes);
 	if (row->notes != NULL) {
@@ -119,7 +134,7 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
 	recheck_free(&r);
 	if (row->who == NULL || row->summary == NULL || row->notes == NULL) {
 		queue_row_free(row);
-		return error_set(err, 4, NULL, "out of memory");
+		return error_set(err, 4, NULL, _("out of memory"));
 	}
 	return 0;
 }

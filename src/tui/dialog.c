@@ -111,6 +111,9 @@ static void
 report(struct tui *t, const struct decision_outcome *out, const char *verb,
     const char *action_id)
 {
+	/* L10N: after a decision: %1$.8s the action id (8 characters),
+	   %2$s "approved" or "rejected" (translated on their own), %3$.8s
+	   the first 8 characters of the decision id */
 	tui_notice(t, _("%.8s %s (decision %.8s)"), action_id, verb,
 	    out->decision_id);
 	t->view = VIEW_QUEUE;
@@ -147,29 +150,38 @@ approve_draw(WINDOW **w, const struct approve_state *s, const char *id,
 	    (s->refusal[0] != '\0' ? 2 : 0));
 	if (*w == NULL)
 		return -1;
+	/* L10N: title of the approve dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Approve %s"), id);
 	put_untrusted(*w, 0, line, A_BOLD);
 	if (!v->overall_pass) {
 		failing = verdict_failing_rules(v);
+		/* L10N: %s lists the failing rule ids */
 		snprintf(line, sizeof line, _("LOCAL RULES FAIL: %s"),
 		    failing ? failing : "");
 		free(failing);
 		put_untrusted(*w, y++, line, A_BOLD | A_REVERSE);
 	}
 	if (v->requires_human_approval) {
+		/* L10N: a label and the first reason why the action is high
+		   stakes (the reason is not translated) */
 		snprintf(line, sizeof line, _("HIGH STAKES  %s"),
 		    v->reason_count > 0 ? v->high_stakes_reasons[0] : "");
 		put_untrusted(*w, y++, line, A_BOLD);
 		for (r = 1; r < v->reason_count; r++)
 			put_untrusted(*w, y++, v->high_stakes_reasons[r], A_NORMAL);
+		/* L10N: a check box: %c is x when ticked.  The key is h
+		   whatever the language: keep "h" */
 		snprintf(line, sizeof line, _("[%c] I have reviewed the high "
 		    "stakes   (press h)"), s->ack_high_stakes ? 'x' : ' ');
 		put(*w, y++, line, A_NORMAL);
 	}
 	if (divergence > 0) {
+		/* L10N: %d is how many differences there are */
 		snprintf(line, sizeof line, _("DIVERGENCE  %d difference(s) "
 		    "with the advisory verdict"), divergence);
 		put(*w, y++, line, A_BOLD);
+		/* L10N: a check box: %c is x when ticked.  The key is d
+		   whatever the language: keep "d" */
 		snprintf(line, sizeof line, _("[%c] I have reviewed the "
 		    "divergence   (press d)"), s->ack_divergence ? 'x' : ' ');
 		put(*w, y++, line, A_NORMAL);
@@ -185,19 +197,27 @@ approve_draw(WINDOW **w, const struct approve_state *s, const char *id,
 		snprintf(line, sizeof line, "%s %s %s: %s", i == s->judging ?
 		    ">" : " ", cJSON_GetStringValue(json_member(c, "id")),
 		    cJSON_GetStringValue(json_member(c, "text")),
-		    judged ? judged : _("m met / u unmet"));
+		    /* L10N: how a NEEDS-PO criterion of a change is judged:
+		       the keys m and u stay whatever the language */
+		    judged == NULL ? _("m met / u unmet") :
+		    /* L10N: the judgment made of a NEEDS-PO criterion */
+		    strcmp(judged, "met") == 0 ? _("met") : _("unmet"));
 		put_untrusted(*w, y++, line, i == s->judging ? A_BOLD : A_NORMAL);
 	}
 	for (r = 0; r < reason_count; r++) {
 		snprintf(line, sizeof line, "%zu %s", r + 1, reasons[r]);
 		put_untrusted(*w, y++, line, A_DIM);
 	}
+	/* L10N: %1$s is "required" or "optional", %2$s the reason chosen
+	   so far; Tab is the key */
 	snprintf(line, sizeof line, _("Reason (%s, Tab to type): %s"),
+	    /* L10N: whether the approval needs a reason */
 	    v->requires_human_approval ? _("required") : _("optional"),
 	    s->reason);
 	put_untrusted(*w, y++, line, A_NORMAL);
 	if (s->refusal[0] != '\0')
 		put_untrusted(*w, y++, s->refusal, A_BOLD | A_REVERSE);
+	/* L10N: the keys of a dialog: Enter and Esc are key names */
 	put(*w, getmaxy(*w) - 2, _("Enter confirm \xc2\xb7 Esc cancel"), A_DIM);
 	wrefresh(*w);
 	return y;
@@ -251,6 +271,7 @@ dialog_approve(struct tui *t, const char *action_id)
 			snprintf(s.reason, sizeof s.reason, "%s",
 			    reasons[ch - '1']);
 		else if (ch == '\t')
+			/* L10N: label of the line where a reason is typed */
 			edit_text(w, reason_row, _("Reason: "), s.reason,
 			    sizeof s.reason);
 		else if (confirm_key(ch)) {
@@ -269,9 +290,14 @@ dialog_approve(struct tui *t, const char *action_id)
 				    err.message);
 			else if (!out.recorded)
 				snprintf(s.refusal, sizeof s.refusal,
+				    /* L10N: %1$s is the refusal code (e.g.
+				       rules_failed, not translated), %2$s its
+				       message (not translated either) */
 				    _("Refused (%s): %s"), out.code,
 				    out.message);
 			else {
+				/* L10N: the verb in "%.8s %s (decision
+				   %.8s)" */
 				report(t, &out, _("approved"), id);
 				break;
 			}
@@ -336,6 +362,7 @@ dialog_reject(struct tui *t, const char *action_id)
 		if ((w = dialog_window(9 + (int)reason_count +
 		    (refusal[0] != '\0' ? 2 : 0))) == NULL)
 			break;
+		/* L10N: title of the reject dialog; %s is the action id */
 		snprintf(line, sizeof line, _("Reject %s"), id);
 		put_untrusted(w, 0, line, A_BOLD);
 		y = 1;
@@ -345,18 +372,29 @@ dialog_reject(struct tui *t, const char *action_id)
 			put_untrusted(w, y++, line, strcmp(reason, reasons[r]) ?
 			    A_NORMAL : A_BOLD);
 		}
+		/* L10N: 0 is the key that lets the officer type a reason */
 		put(w, y++, _("0 Other (type it)"), A_NORMAL);
+		/* L10N: the reason chosen so far, or "(required)" */
 		snprintf(line, sizeof line, _("Reason: %s"), reason[0] ? reason :
+		    /* L10N: in place of a reason not given yet */
 		    _("(required)"));
 		put_untrusted(w, y++, line, A_BOLD);
 		if (deadlocked)
+			/* L10N: a revision is the next version of the rejected
+			   action; a roster lists the authors who may write one */
 			put(w, y++, _("Revision: every roster author is locked "
 			    "out; only escalation is possible"), A_BOLD);
 		else {
+			/* L10N: who writes the revision: %s is an author's
+			   name, "escalate" or "none" */
 			snprintf(line, sizeof line, _("Revision: %s"),
 			    route == ROUTE_REASSIGN ? assignee : route ==
+			    /* L10N: the revision goes to a superior
+			       ("escalate") or to no one ("none") */
 			    ROUTE_ESCALATE ? _("escalate") : _("none"));
 			put_untrusted(w, y++, line, A_BOLD);
+			/* L10N: the keys r, e and n stay whatever the
+			   language */
 			put(w, y++, _("  r reassign (cycles eligible authors)  "
 			    "e escalate  n no revision"), A_NORMAL);
 		}
@@ -380,6 +418,8 @@ dialog_reject(struct tui *t, const char *action_id)
 				    cJSON_GetArraySize(eligible))->valuestring);
 				next++;
 			} else
+				/* L10N: label of the line where an author's
+				   name is typed */
 				edit_text(w, y, _("Reassign to: "), assignee,
 				    sizeof assignee);
 			route = assignee[0] != '\0' ? ROUTE_REASSIGN : ROUTE_NONE;
@@ -402,6 +442,8 @@ dialog_reject(struct tui *t, const char *action_id)
 				snprintf(refusal, sizeof refusal,
 				    _("Refused (%s): %s"), out.code, out.message);
 			else {
+				/* L10N: the verb in "%.8s %s (decision
+				   %.8s)" */
 				report(t, &out, _("rejected"), id);
 				break;
 			}

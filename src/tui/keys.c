@@ -81,7 +81,10 @@ reject(struct tui *t)
 }
 
 static const struct key_binding bindings[] = {
-	{ '\r', "Enter", IN_QUEUE, N_("open the selected action"), open_current },
+	/* L10N: the key names ("Enter", "Down", "Space", ...) name keys on
+	   the keyboard, in an 8-column column of the help screen; the
+	   descriptions follow them.  The keys themselves never change. */
+	{ '\r', N_("Enter"), IN_QUEUE, N_("open the selected action"), open_current },
 	{ 'a', "a", IN_QUEUE | IN_DETAIL, N_("approve (asks to confirm)"), approve },
 	{ 'r', "r", IN_QUEUE | IN_DETAIL, N_("reject (asks for a reason)"), reject },
 	{ 't', "t", IN_QUEUE, N_("tag or untag the selected action"), queue_toggle_tag },
@@ -91,26 +94,26 @@ static const struct key_binding bindings[] = {
 	{ 'f', "f", IN_QUEUE, N_("cycle filters"), queue_cycle_filter },
 	{ 's', "s", IN_QUEUE, N_("cycle sort orders"), queue_cycle_sort },
 	{ 'j', "j", IN_QUEUE, N_("down"), down },
-	{ KEY_DOWN, "Down", IN_QUEUE, N_("down"), down },
+	{ KEY_DOWN, N_("Down"), IN_QUEUE, N_("down"), down },
 	{ 'k', "k", IN_QUEUE, N_("up"), up },
-	{ KEY_UP, "Up", IN_QUEUE, N_("up"), up },
-	{ KEY_NPAGE, "PgDn", IN_QUEUE, N_("page down"), page_down },
-	{ KEY_PPAGE, "PgUp", IN_QUEUE, N_("page up"), page_up },
+	{ KEY_UP, N_("Up"), IN_QUEUE, N_("up"), up },
+	{ KEY_NPAGE, N_("PgDn"), IN_QUEUE, N_("page down"), page_down },
+	{ KEY_PPAGE, N_("PgUp"), IN_QUEUE, N_("page up"), page_up },
 	{ 'g', "g", IN_QUEUE, N_("first action"), first },
 	{ 'G', "G", IN_QUEUE, N_("last action"), last },
 	{ 'n', "n", IN_DETAIL, N_("next action"), next_action },
 	{ 'p', "p", IN_DETAIL, N_("previous action"), previous_action },
 	{ 'j', "j", IN_DETAIL | IN_PAGES, N_("scroll down"), scroll_down },
-	{ KEY_DOWN, "Down", IN_DETAIL | IN_PAGES, N_("scroll down"), scroll_down },
+	{ KEY_DOWN, N_("Down"), IN_DETAIL | IN_PAGES, N_("scroll down"), scroll_down },
 	{ 'k', "k", IN_DETAIL | IN_PAGES, N_("scroll up"), scroll_up },
-	{ KEY_UP, "Up", IN_DETAIL | IN_PAGES, N_("scroll up"), scroll_up },
-	{ ' ', "Space", IN_DETAIL | IN_PAGES, N_("page down"), scroll_page_down },
-	{ KEY_NPAGE, "PgDn", IN_DETAIL | IN_PAGES, N_("page down"), scroll_page_down },
-	{ KEY_PPAGE, "PgUp", IN_DETAIL | IN_PAGES, N_("page up"), scroll_page_up },
+	{ KEY_UP, N_("Up"), IN_DETAIL | IN_PAGES, N_("scroll up"), scroll_up },
+	{ ' ', N_("Space"), IN_DETAIL | IN_PAGES, N_("page down"), scroll_page_down },
+	{ KEY_NPAGE, N_("PgDn"), IN_DETAIL | IN_PAGES, N_("page down"), scroll_page_down },
+	{ KEY_PPAGE, N_("PgUp"), IN_DETAIL | IN_PAGES, N_("page up"), scroll_page_up },
 	{ 'h', "h", IN_QUEUE, N_("history: decided actions and their audit records"), history_open },
 	{ '?', "?", IN_QUEUE | IN_DETAIL | IN_HISTORY, N_("this help"), help_open },
 	{ 'q', "q", IN_DETAIL | IN_PAGES, N_("back to the queue"), back },
-	{ 27, "Esc", IN_DETAIL | IN_PAGES, N_("back to the queue"), back },
+	{ 27, N_("Esc"), IN_DETAIL | IN_PAGES, N_("back to the queue"), back },
 	{ 'q', "q", IN_QUEUE, N_("quit"), quit },
 };
 
@@ -136,6 +139,9 @@ void
 keys_help(struct tui *t, struct detail *d)
 {
 	static const struct { unsigned view; const char *title; } sections[] = {
+		/* L10N: headings of the help screen: the keys of the queue,
+		   of the detail of one action, and of the history and help
+		   pages */
 		{ IN_QUEUE, N_("Queue") },
 		{ IN_DETAIL, N_("Detail") },
 		{ IN_HISTORY, N_("History and help") },
@@ -147,13 +153,18 @@ keys_help(struct tui *t, struct detail *d)
 		for (i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
 			if ((bindings[i].views & sections[s].view) != 0)
 				detail_add(d, DETAIL_PLAIN, "  %-8s %s",
-				    bindings[i].name, _(bindings[i].help));
+				    _(bindings[i].name), _(bindings[i].help));
 		}
 		detail_add(d, DETAIL_PLAIN, "%s", "");
 	}
+	/* L10N: heading of the legend of the queue's flag letters */
 	detail_add(d, DETAIL_HEADING, "%s", _("Flags"));
+	/* L10N: the flag letters H, x, !, L, D, E and * are what the queue
+	   shows whatever the language: keep each letter, translate what
+	   it means */
 	detail_add(d, DETAIL_PLAIN, "  %s", _("H high stakes  x local rules "
 	    "fail  ! divergence  L author locked out"));
+	/* L10N: flag letters D, E and *: keep the letters */
 	detail_add(d, DETAIL_PLAIN, "  %s", _("D deadlocked (only escalation) "
 	    " E expired  * tagged"));
 	(void)t;

@@ -145,9 +145,15 @@ watch(struct tui *t)
 		    !found)
 			continue;
 		if (timestamp_parse(row.decided_at, &when))
-			tui_notice(t, "%.8s %s by %s %llds ago", ids[i],
-			    strcmp(row.decision, "approve") == 0 ? "approved" :
-			    "rejected", row.operator_login,
+			tui_notice(t, strcmp(row.decision, "approve") == 0 ?
+			    /* L10N: another officer decided an action on
+			       screen: %1$.8s the action id (8 characters),
+			       %2$s the officer's login, %3$lld the seconds
+			       since */
+			    _("%.8s approved by %s %llds ago") :
+			    /* L10N: as above, for a rejection */
+			    _("%.8s rejected by %s %llds ago"), ids[i],
+			    row.operator_login,
 			    (long long)((now - when) / 1000));
 	}
 	free(ids);
@@ -250,6 +256,7 @@ tui_run(const struct invocation *inv)
 	int rc;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		/* L10N: 'countersign batch' is a command: keep it */
 		fprintf(stderr, _("countersign: the review screen needs a "
 		    "terminal on stdin and stdout; for scripts use "
 		    "'countersign batch'\n"));
@@ -272,6 +279,7 @@ tui_run(const struct invocation *inv)
 	}
 	screen = newterm(NULL, stdout, stdin);
 	if (screen == NULL) {
+		/* L10N: %s is the value of $TERM; keep 'countersign batch' */
 		fprintf(stderr, _("countersign: cannot use this terminal "
 		    "(TERM=%s); for scripts use 'countersign batch'\n"),
 		    getenv("TERM") ? getenv("TERM") : "");

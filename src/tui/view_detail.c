@@ -51,6 +51,10 @@ rule_table(struct detail *d, const struct check_outcome *out)
 	const char *said;
 	size_t i;
 
+	/* L10N: column headings of the rule table in the detail: the rule
+	   id (27 columns), the advisory's result (8 columns), the local
+	   result (6 columns) and why the local rule failed.  Columns are
+	   counted in bytes: no accented letters in the first three */
 	detail_add(d, DETAIL_HEADING, "%-27s %-8s %-6s %s", _("RULE"),
 	    _("ADVISORY"), _("LOCAL"), _("WHY (local)"));
 	for (i = 0; i < v->rule_count; i++) {
@@ -59,13 +63,20 @@ rule_table(struct detail *d, const struct check_outcome *out)
 		adv = advisory_result(&out->advisory, r->rule_id);
 		detail_add(d, r->passed ? DETAIL_PLAIN : DETAIL_ALERT,
 		    "%-27s %-8s %-6s %s", r->rule_id, adv == NULL ?
-		    "n/a" : cJSON_IsTrue(json_member(adv, "passed")) ?
-		    "pass" : "FAIL", r->passed ? "pass" : "FAIL",
+		    /* L10N: "n/a" (no advisory result), "pass" and "FAIL" are
+		       verdicts in 4-column cells of the queue and of this
+		       table: at most 4 characters, no accented letters;
+		       "FAIL" is upper case to stand out */
+		    _("n/a") : cJSON_IsTrue(json_member(adv, "passed")) ?
+		    _("pass") : _("FAIL"), r->passed ? _("pass") : _("FAIL"),
 		    r->detail ? r->detail : "");
 		said = member_string(adv, "detail");
 		if (said != NULL && *said != '\0')
-			detail_add(d, DETAIL_DIM, "%-27s advisory said: %s", "",
-			    said);
+			/* L10N: under a rule's row: %1$-27s is blank padding
+			   that keeps the text under the ADVISORY column (keep
+			   it first), %2$s the advisory's own words */
+			detail_add(d, DETAIL_DIM, _("%-27s advisory said: %s"),
+			    "", said);
 	}
 }
 
@@ -76,10 +87,14 @@ divergence_section(struct detail *d, const struct check_outcome *out)
 	int n = cJSON_GetArraySize(out->divergence);
 
 	if (n == 0) {
+		/* L10N: a section label of the detail, then what it says;
+		   the labels DIVERGENCE and HIGH STAKES line up at 13
+		   columns */
 		detail_add(d, DETAIL_PLAIN, "%s", _("DIVERGENCE   none: the "
 		    "advisory verdict agrees"));
 		return;
 	}
+	/* L10N: %d is how many differences there are */
 	detail_add(d, DETAIL_ALERT, _("DIVERGENCE   %d difference(s) with the "
 	    "advisory verdict"), n);
 	cJSON_ArrayForEach(entry, out->divergence)
@@ -93,6 +108,7 @@ stakes_section(struct detail *d, const struct verdict *v)
 	size_t i;
 
 	if (!v->requires_human_approval) {
+		/* L10N: a section label of the detail and its value */
 		detail_add(d, DETAIL_PLAIN, "%s", _("HIGH STAKES  no"));
 		return;
 	}
@@ -111,8 +127,11 @@ revisions_section(struct detail *d, const struct check_input *in)
 
 	if (in->revision_chain == NULL)
 		return;
+	/* L10N: the versions of an action, the one shown first */
 	detail_add(d, DETAIL_HEADING, "%s", _("REVISIONS (newest first)"));
-	detail_add(d, DETAIL_PLAIN, "  %-24s %-20s %s", "this action",
+	/* L10N: stands for the action shown, in a 24-column cell where the
+	   earlier versions show their action ids */
+	detail_add(d, DETAIL_PLAIN, "  %-24s %-20s %s", _("this action"),
 	    member_string(in->action, "author") ?
 	    member_string(in->action, "author") : "?", "pending");
 	cJSON_ArrayForEach(version, in->revision_chain)
@@ -121,13 +140,19 @@ revisions_section(struct detail *d, const struct check_input *in)
 		    member_string(version, "author") ?
 		    member_string(version, "author") : "?",
 		    member_string(version, "status"),
-		    member_string(version, "reassign_to") ? ", reassigned to " :
+		    member_string(version, "reassign_to") ?
+		    /* L10N: after the status of an earlier version: who it
+		       was reassigned to (a name follows), or that it was
+		       escalated */
+		    _(", reassigned to ") :
 		    cJSON_IsTrue(json_member(version, "escalate")) ?
-		    ", escalated" : "",
+		    _(", escalated") : "",
 		    member_string(version, "reassign_to") ?
 		    member_string(version, "reassign_to") : "");
 	locked = lockout_authors(in, false);
 	list = locked != NULL ? cJSON_PrintUnformatted(locked) : NULL;
+	/* L10N: %1$s is a JSON list of author names, %2$s the next
+	   message or nothing */
 	detail_add(d, DETAIL_PLAIN, _("  locked out: %s%s"), list ? list : "[]",
 	    lockout_deadlocked(in) ? _("; rejecting it leaves only "
 	    "escalation (deadlocked)") : "");
@@ -155,6 +180,7 @@ detail_open(struct tui *t, const char *action_id)
 	detail_add(&t->detail, DETAIL_HEADING, "%s %s   %s \xc2\xb7 %s",
 	    r.outcome.pack->kind, action_id, r.data.status,
 	    member_string(in->action, "author") ?
+	    /* L10N: in the detail's heading, in place of the author */
 	    member_string(in->action, "author") : _("no author"));
 	if (r.outcome.pack->describe != NULL)
 		r.outcome.pack->describe(in, &r.outcome.advisory, &t->detail);
@@ -167,6 +193,7 @@ detail_open(struct tui *t, const char *action_id)
 	t->detail_blocked = !r.outcome.verdict.overall_pass;
 	if (t->detail_blocked) {
 		failing = verdict_failing_rules(&r.outcome.verdict);
+		/* L10N: %s lists the failing rule ids */
 		detail_add(&t->detail, DETAIL_ALERT, _("Approval is blocked: "
 		    "local rules fail (%s)"), failing ? failing : "");
 		free(failing);
@@ -219,6 +246,8 @@ page_draw(struct tui *t, const struct detail *d, long top, const char *footer)
 void
 detail_draw(struct tui *t)
 {
+	/* L10N: the keys of the detail: a, r, n, p, ? and q stay
+	   whatever the language */
 	page_draw(t, &t->detail, t->detail_top, t->detail_blocked ?
 	    _("a approve (blocked: rules fail)  r reject  n/p next/prev  "
 	    "? help  q back") : _("a approve  r reject  n/p next/prev  "

@@ -58,17 +58,30 @@ describe_record(struct detail *d, long long seq, const char *json,
 	if (record == NULL)
 		return;
 	detail_add(d, strcmp(text_of(record, "decision"), "approve") == 0 ?
-	    DETAIL_HEADING : DETAIL_ALERT, "#%lld %s %s %s by %s", seq,
-	    text_of(record, "decided_at"), strcmp(text_of(record, "decision"),
-	    "approve") == 0 ? "APPROVED" : "REJECTED",
-	    text_of(record, "action_id"), text_of(op, "login"));
+	    DETAIL_HEADING : DETAIL_ALERT, strcmp(text_of(record, "decision"),
+	    "approve") == 0 ?
+	    /* L10N: a decision in the history: %1$lld the audit sequence
+	       number, %2$s when (ISO 8601), %3$s the action id, %4$s the
+	       officer's login */
+	    _("#%lld %s APPROVED %s by %s") :
+	    /* L10N: as above, for a rejection */
+	    _("#%lld %s REJECTED %s by %s"), seq,
+	    text_of(record, "decided_at"), text_of(record, "action_id"),
+	    text_of(op, "login"));
+	/* L10N: the reason recorded, or "(none)" */
 	detail_add(d, DETAIL_PLAIN, _("    reason: %s"),
 	    cJSON_IsString(json_member(record, "reason")) ?
+	    /* L10N: in place of a reason when none was recorded */
 	    text_of(record, "reason") : _("(none)"));
 	acks = cJSON_PrintUnformatted(json_member(record, "acknowledged"));
+	/* L10N: %1$s the local verdict ("pass" or "FAIL"), %2$d how many
+	   divergences, %3$s a JSON list of what was acknowledged
+	   (high_stakes, divergence: not translated), %4$.16s the start of
+	   the record's hash */
 	detail_add(d, DETAIL_DIM, _("    local %s \xc2\xb7 %d divergence(s) "
 	    "\xc2\xb7 acknowledged %s \xc2\xb7 hash %.16s\xe2\x80\xa6"),
-	    cJSON_IsTrue(json_member(local, "overall_pass")) ? "pass" : "FAIL",
+	    cJSON_IsTrue(json_member(local, "overall_pass")) ? _("pass") :
+	    _("FAIL"),
 	    cJSON_GetArraySize(json_member(record, "divergence")),
 	    acks ? acks : "[]", hash);
 	cJSON_free(acks);
@@ -117,6 +130,8 @@ help_open(struct tui *t)
 void
 history_draw(struct tui *t)
 {
+	/* L10N: the keys of the history and help pages: j, k, Space and q
+	   stay whatever the language */
 	page_draw(t, &t->history, t->history_top, _("j/k scroll  "
 	    "Space page  q back"));
 }

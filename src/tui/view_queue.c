@@ -12,10 +12,12 @@
 #include "timestamp.h"
 #include "tui.h"
 
+/* L10N: the queue's filters, shown as "filter: %s" */
 static const char *const filter_names[QUEUE_FILTER_COUNT] = {
 	N_("all"), N_("needs care (x or !)"), N_("advisory pass, local fail"),
 	N_("high stakes"), N_("clean (bulk-eligible)"),
 };
+/* L10N: the queue's sort orders, shown as "sort: %s" */
 static const char *const sort_names[QUEUE_SORT_COUNT] = {
 	N_("most care first"), N_("oldest first"), N_("newest first"),
 	N_("by kind"),
@@ -102,6 +104,7 @@ queue_cycle_filter(struct tui *t)
 	t->query.filter = (t->query.filter + 1) % QUEUE_FILTER_COUNT;
 	t->cursor = t->top = 0;
 	tui_reload(t);
+	/* L10N: %s is the name of a filter */
 	tui_notice(t, _("filter: %s"), _(filter_names[t->query.filter]));
 }
 
@@ -111,6 +114,7 @@ queue_cycle_sort(struct tui *t)
 	t->query.sort = (t->query.sort + 1) % QUEUE_SORT_COUNT;
 	t->cursor = t->top = 0;
 	tui_reload(t);
+	/* L10N: %s is the name of a sort order */
 	tui_notice(t, _("sort: %s"), _(sort_names[t->query.sort]));
 }
 
@@ -120,6 +124,7 @@ queue_search(struct tui *t)
 	char text[sizeof t->search];
 
 	snprintf(text, sizeof text, "%s", t->search);
+	/* L10N: label of the line where a search is typed */
 	if (tui_prompt(t, _("search: "), text, sizeof text))
 		snprintf(t->search, sizeof t->search, "%s", text);
 	else
@@ -204,10 +209,13 @@ queue_bulk_approve(struct tui *t)
 	queue_clear_tags(t);
 	tui_reload(t);
 	if (left > 0)
+		/* L10N: after bulk approval: how many were approved, how many
+		   were left, and the first 8 characters of one left */
 		tui_notice(t, _("%zu approved; %zu left pending (not clean: "
 		    "local failure, divergence, high stakes or expired), "
 		    "e.g. %s"), approved, left, first_left);
 	else
+		/* L10N: after bulk approval: how many were approved */
 		tui_notice(t, _("%zu approved"), approved);
 }
 
@@ -221,6 +229,7 @@ queue_bulk_reject(struct tui *t)
 	char reason[256] = "", **ids;
 
 	if (t->tag_count == 0) {
+		/* L10N: t is the key that tags: keep it */
 		tui_notice(t, _("nothing is tagged (t tags an action)"));
 		return;
 	}
@@ -242,6 +251,8 @@ queue_bulk_reject(struct tui *t)
 	free_ids(ids, count);
 	queue_clear_tags(t);
 	tui_reload(t);
+	/* L10N: after bulk rejection: how many were rejected, how many
+	   refused */
 	tui_notice(t, _("%zu rejected, %zu refused"), rejected, refused);
 }
 
@@ -251,13 +262,16 @@ format_age(char *buf, size_t size, long long ms)
 	long long s = ms > 0 ? ms / 1000 : 0;
 
 	if (s < 60)
-		snprintf(buf, size, "%llds", s);
+		/* L10N: how long an action has waited, in seconds, minutes,
+		   hours or days: a number and a unit in a 4-column cell, so
+		   keep the unit to one letter */
+		snprintf(buf, size, _("%llds"), s);
 	else if (s < 3600)
-		snprintf(buf, size, "%lldm", s / 60);
+		snprintf(buf, size, _("%lldm"), s / 60);
 	else if (s < 86400)
-		snprintf(buf, size, "%lldh", s / 3600);
+		snprintf(buf, size, _("%lldh"), s / 3600);
 	else
-		snprintf(buf, size, "%lldd", s / 86400);
+		snprintf(buf, size, _("%lldd"), s / 86400);
 }
 
 static void
@@ -286,8 +300,8 @@ draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
 	draw_text(y, x + 40, row->summary, summary_width, attr);
 	x = 40 + summary_width;
 	draw_text(y, x, " ", 1, attr);
-	draw_text(y, x + 1, row->advisory, 5, attr);
-	draw_text(y, x + 6, row->local_fail ? "FAIL" : "pass", 4,
+	draw_text(y, x + 1, _(row->advisory), 5, attr);
+	draw_text(y, x + 6, row->local_fail ? _("FAIL") : _("pass"), 4,
 	    row->local_fail ? (int)((unsigned)(attr | A_BOLD) ^ A_REVERSE) :
 	    attr);
 	draw_text(y, x + 10, " ", 1, attr);
@@ -303,6 +317,9 @@ queue_draw(struct tui *t)
 
 	if (summary_width < 4)
 		summary_width = 4;
+	/* L10N: the first line of the queue: how many actions are pending,
+	   how many of them are high stakes, how many need care (a local
+	   failure or a divergence) */
 	snprintf(header, sizeof header, _("countersign  %ld pending \xc2\xb7 "
 	    "%ld high stakes \xc2\xb7 %ld need care"), t->pending,
 	    t->high_stakes, t->divergent);
@@ -315,8 +332,13 @@ queue_draw(struct tui *t)
 		draw_untrusted(0, COLS - 24, who, 24, A_BOLD);
 	} else
 		draw_text(0, 0, header, COLS, A_BOLD);
+	/* L10N: column headings of the queue; each starts where its column
+	   does: FLAGS at 2, KIND at 9, ID at 17, WHO at 27, SUMMARY at 40 */
 	draw_text(1, 0, _("  FLAGS  KIND    ID        WHO          SUMMARY"),
 	    COLS, A_UNDERLINE);
+	/* L10N: the last column headings of the queue, in 15 columns: the
+	   advisory verdict (ADV, at 1), the local one (LOCAL, at 6) and how
+	   long the action has waited (AGE, at 11) */
 	draw_text(1, 40 + summary_width, _(" ADV  LOCAL AGE"), 15, A_UNDERLINE);
 	for (i = 0, y = 2; i < t->page_count && y < LINES - 3; i++, y++)
 		draw_row(t, y, &t->page[i], t->top + i == t->cursor,
@@ -325,17 +347,24 @@ queue_draw(struct tui *t)
 		draw_text(3, 2, t->search[0] != '\0' || t->query.filter !=
 		    QUEUE_ALL ? _("Nothing matches.") : _("No pending actions."),
 		    COLS - 2, A_NORMAL);
+	/* L10N: the legend of the flag letters H, x, !, L, D, E and *:
+	   keep the letters, translate what they mean */
 	draw_text(LINES - 3, 0, _("H high stakes  x local fail  ! divergence"
 	    "  L locked out  D deadlocked  E expired  * tagged"), COLS, A_DIM);
+	/* L10N: the keys of the queue: a, r, Enter, t, /, f, s, ? and q
+	   stay whatever the language */
 	draw_text(LINES - 2, 0, _("a approve  r reject  Enter open  t tag  "
 	    "/ search  f filter  s sort  ? help  q quit"), COLS, A_NORMAL);
 	if (t->notice[0] != '\0')
 		draw_text(LINES - 1, 0, t->notice, COLS, A_BOLD);
 	else {
+		/* L10N: the status line: %1$s the filter, %2$s the sort
+		   order, then " · search: " and the text searched, or
+		   nothing */
 		snprintf(header, sizeof header, _("filter: %s \xc2\xb7 sort: %s"
 		    "%s%s"), _(filter_names[t->query.filter]),
-		    _(sort_names[t->query.sort]), t->search[0] ? " \xc2\xb7 "
-		    "search: " : "", t->search);
+		    _(sort_names[t->query.sort]), t->search[0] ?
+		    _(" \xc2\xb7 search: ") : "", t->search);
 		/* The search is typed text: shown through the sanitizer too. */
 		draw_untrusted(LINES - 1, 0, header, COLS, A_DIM);
 	}
