@@ -6,7 +6,10 @@
 . "$TOP_SRCDIR/tests/e2e/tui_lib.sh"
 
 DEMO="$TOP_SRCDIR/data/demo"
-cs import "$DEMO" >/dev/null
+# The demo's trades: every flag, in a queue that fits one screen.
+cs import "$DEMO/security_map.json" "$DEMO/ips.json" "$DEMO/holdings.json" \
+	"$DEMO/roster.json" "$DEMO/packets-trade.jsonl" \
+	"$DEMO/packets-trade-more.jsonl" >/dev/null
 cs batch "$DEMO/decisions.batch" >/dev/null
 PASS=0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
 DIVERGENT=9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22
@@ -18,7 +21,8 @@ expect_contains "it says so" "$WORK/err" "countersign batch"
 tui_start 80 24
 screen >"$WORK/queue"
 expect_contains "the header counts the queue" "$WORK/queue" "8 pending"
-expect_eq "failing, divergent, locked-out row first" "$(sed -n 3p "$WORK/queue" | cut -c3-8)" "Hx!L  "
+expect_eq "failing and divergent rows first" "$(sed -n 3,5p "$WORK/queue" | cut -c3-5 | sort -u)" "Hx!"
+expect_eq "the locked-out revision among them" "$(sed -n 3,5p "$WORK/queue" | cut -c3-8 | grep -c 'Hx!L')" 1
 expect_contains "high stakes alone" "$WORK/queue" "  H      trade   7c41e2a0"
 expect_contains "deadlocked" "$WORK/queue" "      D  trade"
 expect_eq "expired is last" "$(grep -n 'trade' "$WORK/queue" | tail -1 | cut -c1-20 | grep -c ' E trade')" 1
