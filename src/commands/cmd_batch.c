@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "sanitize.h"
 
 #define LINE_MAX_BYTES (1UL << 20)
 
@@ -328,8 +329,11 @@ cmd_batch(const struct invocation *inv)
 	if (inv->operand_count == 1 && strcmp(inv->operands[0], "-") != 0) {
 		in = fopen(inv->operands[0], "r");
 		if (in == NULL) {
-			fprintf(stderr, "countersign: %s: %s\n", inv->operands[0],
+			char *safe = sanitize_str(inv->operands[0]);
+
+			fprintf(stderr, "countersign: %s: %s\n", safe ? safe : "",
 			    strerror(errno));
+			free(safe);
 			return EXIT_DATA;
 		}
 	}

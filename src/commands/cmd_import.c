@@ -43,7 +43,8 @@ read_file(const char *path, char **text, size_t *len, struct error *err)
 	int fd;
 
 	*text = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		/* L10N: %s is the system's reason (strerror) */
 		return error_set(err, EXIT_DATA, NULL, _("cannot open: %s"),
@@ -393,7 +394,11 @@ import_directory(struct store *store, const char *dir, struct stat *st,
 			return 0;	/* a link back up: already being read */
 	}
 	if ((d = opendir(dir)) == NULL) {
-		fprintf(stderr, "countersign: %s: %s\n", dir, strerror(errno));
+		char *safe = sanitize_str(dir);
+
+		fprintf(stderr, "countersign: %s: %s\n", safe ? safe : "",
+		    strerror(errno));
+		free(safe);
 		*worst = EXIT_DATA;
 		return 0;
 	}

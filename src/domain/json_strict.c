@@ -95,12 +95,26 @@ number_end(const char *text, size_t len, size_t i)
  * "approved\u0000 rejected" would read as "approved".  Structure, literals
  * and the rest of each escape are left to cJSON.
  */
+/* cJSON's own limit; saying so is clearer than its "malformed JSON". */
+#define NESTING_MAX 1000
+
 static int
 check_lexical(const char *text, size_t len, size_t *where, struct error *err)
 {
-	size_t i = 0, end;
+	size_t i = 0, end, depth = 0;
 	unsigned char c;
 
+	/* A file that is not JSON at all deserves to be told so. */
+	while (i < len && strchr(" \t\r\n", text[i]) != NULL)
+		i++;
+	if (i < len && strchr("{[\"-0123456789tfn", text[i]) == NULL) {
+		*where = i;
+		return error_set(err, EXIT_DATA, NULL,
+		    "this is not JSON (it starts with '%c')",
+		    (unsigned char)text[i] >= 0x20 &&
+		    (unsigned char)text[i] < 0x7f ? text[i] : '?');
+	}
+	i = 0;
 	while (i < len) {
 		c = (unsigned char)text[i];
 		if (c == '"') {
@@ -125,6 +139,17 @@ check_lexical(const char *text, size_t len, size_t *where, struct error *err)
 			}
 			i++;
 		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			i++;
+		} else if (c == '{' || c == '[') {
+			if (++depth > NESTING_MAX) {
+				*where = i;
+				return error_set(err, EXIT_DATA, NULL,
+				    "nested deeper than %d levels", NESTING_MAX);
+			}
+			i++;
+		} else if (c == '}' || c == ']') {
+			if (depth > 0)
+				depth--;
 			i++;
 		} else if (c < 0x20 || c == 0x7f) {
 			*where = i;

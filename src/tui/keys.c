@@ -37,8 +37,8 @@ static void first(struct tui *t) { queue_move(t, -t->count); }
 static void last(struct tui *t) { queue_move(t, t->count); }
 static void scroll_down(struct tui *t) { detail_scroll(t, 1); }
 static void scroll_up(struct tui *t) { detail_scroll(t, -1); }
-static void scroll_page_down(struct tui *t) { detail_scroll(t, LINES - 3); }
-static void scroll_page_up(struct tui *t) { detail_scroll(t, -(LINES - 3)); }
+static void scroll_page_down(struct tui *t) { detail_page(t, 1); }
+static void scroll_page_up(struct tui *t) { detail_page(t, -1); }
 static void next_action(struct tui *t) { detail_step(t, 1); }
 static void previous_action(struct tui *t) { detail_step(t, -1); }
 

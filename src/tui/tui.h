@@ -92,6 +92,8 @@ void queue_clear_tags(struct tui *);
 void detail_open(struct tui *, const char *action_id);
 void detail_draw(struct tui *);
 void detail_scroll(struct tui *, long delta);
+/* A screenful, counted in screen rows: wrapped lines must not be skipped. */
+void detail_page(struct tui *, int direction);
 void detail_step(struct tui *, int direction);
 /* Wrapped lines from top, with a footer (or the notice) on the last line. */
 void page_draw(struct tui *, const struct detail *, long top,

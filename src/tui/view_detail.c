@@ -14,6 +14,7 @@
 #include "json_fields.h"
 #include "lockout.h"
 #include "text.h"
+#include "sanitize.h"
 #include "timestamp.h"
 #include "tui.h"
 
@@ -213,6 +214,39 @@ detail_scroll(struct tui *t, long delta)
 		*top = (long)d->count - 1;
 	if (*top < 0)
 		*top = 0;
+}
+
+/* Screen rows a line takes once wrapped to the width. */
+static long
+rows_of(const char *text)
+{
+	size_t width = sanitized_width(text);
+
+	return COLS > 0 && width > 0 ? (long)((width + (size_t)COLS - 1) /
+	    (size_t)COLS) : 1;
+}
+
+void
+detail_page(struct tui *t, int direction)
+{
+	struct detail *d = t->view == VIEW_DETAIL ? &t->detail : &t->history;
+	long *top = t->view == VIEW_DETAIL ? &t->detail_top : &t->history_top;
+	long rows = 0, screen = LINES - 2 > 1 ? LINES - 2 : 1, start = *top;
+
+	/* Moves by whole lines until a screen of rows has gone by. */
+	while (rows < screen && (direction > 0 ? *top + 1 < (long)d->count :
+	    *top > 0)) {
+		if (direction < 0)
+			(*top)--;
+		rows += rows_of(d->lines[*top].text);
+		if (direction > 0 && rows <= screen)
+			(*top)++;
+		else if (direction > 0)
+			break;
+	}
+	/* A line taller than the screen is still left behind. */
+	if (direction > 0 && *top == start && *top + 1 < (long)d->count)
+		(*top)++;
 }
 
 /* n and p: the next or previous action of the queue, without going back. */

