@@ -346,3 +346,43 @@ json_print(const cJSON *json)
 	cJSON_free(raw);
 	return safe;
 }
+
+bool
+json_equal(const cJSON *a, const cJSON *b)
+{
+	const cJSON *x, *y;
+	int count_a = 0, count_b = 0;
+
+	if (a == NULL || b == NULL)
+		return a == b;
+	if ((a->type & 0xFF) != (b->type & 0xFF))
+		return false;
+	if (cJSON_IsNumber(a))
+		return a->valuedouble == b->valuedouble;
+	if (cJSON_IsString(a))
+		return strcmp(a->valuestring, b->valuestring) == 0;
+	if (cJSON_IsArray(a)) {
+		for (x = a->child, y = b->child; x != NULL && y != NULL;
+		    x = x->next, y = y->next) {
+			if (!json_equal(x, y))
+				return false;
+		}
+		return x == NULL && y == NULL;
+	}
+	if (!cJSON_IsObject(a))
+		return true;	/* null, true, false: the type said it all */
+	/* Keys are unique (json_parse_strict), so equal counts and each
+	 * key of a found in b, equal, is equality; each value once. */
+	for (x = a->child; x != NULL; x = x->next)
+		count_a++;
+	for (y = b->child; y != NULL; y = y->next)
+		count_b++;
+	if (count_a != count_b)
+		return false;
+	for (x = a->child; x != NULL; x = x->next) {
+		y = cJSON_GetObjectItemCaseSensitive(b, x->string);
+		if (y == NULL || !json_equal(x, y))
+			return false;
+	}
+	return true;
+}

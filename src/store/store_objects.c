@@ -11,6 +11,7 @@
 
 #include "exit_codes.h"
 #include "json_fields.h"
+#include "json_strict.h"
 #include "store_internal.h"
 #include "text.h"
 
@@ -45,7 +46,7 @@ compare_existing(struct store *s, sqlite3_stmt *stmt, int column,
 		return store_error(s, err, "looking up an identity");
 	*exists = true;
 	stored = cJSON_Parse((const char *)sqlite3_column_text(stmt, column));
-	same = stored != NULL && cJSON_Compare(stored, o->json, 1);
+	same = stored != NULL && json_equal(stored, o->json);
 	cJSON_Delete(stored);
 	sqlite3_reset(stmt);
 	if (!same)
@@ -226,7 +227,7 @@ put_document(struct store *s, const struct loaded_object *o, const char *raw,
 	if (rc == SQLITE_ROW) {
 		exists = true;
 		stored = cJSON_Parse((const char *)sqlite3_column_text(stmt, 0));
-		same = stored != NULL && cJSON_Compare(stored, o->json, 1);
+		same = stored != NULL && json_equal(stored, o->json);
 		cJSON_Delete(stored);
 	} else if (rc != SQLITE_DONE)
 		return store_error(s, err, "looking up a policy document");

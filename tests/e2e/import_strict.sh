@@ -104,4 +104,12 @@ expect_eq "its packet is in" \
 	"$(cs list --json | jq -r 'select(.action_id == "in-tree") | .action_id')" in-tree
 
 expect_status "a missing path" 3 cs import "$WORK/nope.json"
+
+# Re-importing deeply nested extra fields is still a no-op, not 2^depth
+# comparisons (cJSON_Compare's cost; found by fuzzing).
+jq -c '.proposed_action.action_id = "nested" | .reviewer_verdict.action_id = "nested"
+	| .x = (reduce range(0; 60) as $i ({}; {a: .}))' "$EXAMPLES/packet-trade-pass.json" >"$WORK/nested.json"
+expect_status "a nested packet imports" 0 cs import "$WORK/nested.json"
+expect_status "and re-imports at once" 0 timeout 20 "$COUNTERSIGN" --db "$DB" import "$WORK/nested.json"
+expect_contains "as unchanged" "$WORK/out" "0 imported, 1 unchanged"
 finish

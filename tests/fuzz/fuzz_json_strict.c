@@ -1,0 +1,96 @@
+/*
+ * Fuzz target: json_parse_strict() and json_print() (include/json_strict.h).
+ *
+ * Invariants checked (abort() when broken):
+ * - a refusal sets err.status to EXIT_DATA with a message, and the syntax
+ *   error offset stays within the input;
+ * - a parsed tree holds no non-finite number and no object with keys equal
+ *   when case is ignored;
+ * - json_print() of a parsed tree is well-formed UTF-8 free of terminal
+ *   controls (SPEC 9) and parses back, strictly, to an equal tree (the
+ *   audit log and `check` print what they parsed: it must read back).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <strings.h>
+#include <cjson/cJSON.h>
+
+#include "error.h"
+#include "exit_codes.h"
+#include "json_strict.h"
+#include "fuzz_common.h"
+
+/* What json_parse_strict() promises to refuse, checked on its result. */
+static void
+check_tree(const cJSON *item, const char *text, size_t len)
+{
+	const cJSON *child, *other;
+	int members = cJSON_GetArraySize(item);
+
+	if (cJSON_IsNumber(item) && !isfinite(item->valuedouble))
+		fuzz_fail("json_parse_strict: a non-finite number got through",
+		    text, len, 0);
+	for (child = item->child; child != NULL; child = child->next) {
+		if (cJSON_IsObject(item)) {
+			if (child->string == NULL)
+				fuzz_fail("json_parse_strict: a member has no "
+				    "name", text, len, 0);
+			/* Pairwise: kept cheap on huge objects. */
+			for (other = child->next; members <= 512 &&
+			    other != NULL; other = other->next)
+				if (strcasecmp(child->string, other->string) == 0)
+					fuzz_fail("json_parse_strict: duplicate "
+					    "keys got through", text, len, 0);
+		}
+		check_tree(child, text, len);
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	struct error err, err2;
+	size_t offset = (size_t)-1;
+	cJSON *json, *back;
+	char *printed;
+
+	error_clear(&err);
+	/* No NUL terminator: the length is the contract. */
+	json = json_parse_strict(text, size, &offset, &err);
+	if (json == NULL) {
+		if (err.status != EXIT_DATA || err.message[0] == '\0')
+			fuzz_fail("json_parse_strict: refusal without EXIT_DATA "
+			    "and a message", text, size, 0);
+		if (offset > size)
+			fuzz_fail("json_parse_strict: error offset past the end",
+			    text, size, size);
+		return 0;
+	}
+	if (memchr(text, '\0', size) != NULL)
+		fuzz_fail("json_parse_strict: accepted a NUL byte", text, size,
+		    (size_t)((const char *)memchr(text, '\0', size) - text));
+	check_tree(json, text, size);
+
+	printed = json_print(json);
+	if (printed == NULL)
+		abort();
+	fuzz_assert_terminal_safe("json_print", printed, strlen(printed),
+	    false);
+	error_clear(&err2);
+	back = json_parse_strict(printed, strlen(printed), NULL, &err2);
+	if (back == NULL) {
+		fprintf(stderr, "re-parse error: %s: %s\n", err2.field,
+		    err2.message);
+		fuzz_fail("json_print: output does not parse back strictly",
+		    printed, strlen(printed), 0);
+	}
+	if (!fuzz_json_equal(json, back))
+		fuzz_fail("json_print: output parses back to another value",
+		    printed, strlen(printed), 0);
+	cJSON_Delete(back);
+	free(printed);
+	cJSON_Delete(json);
+	return 0;
+}
