@@ -9,6 +9,10 @@
 bool text_equal_nocase(const char *a, const char *b);
 /* Copies text into buf upper-cased in ASCII, truncating to fit. */
 void text_upper(char *buf, size_t size, const char *text);
+/* NULL, empty or only ASCII white space: a reason that says nothing. */
+bool text_blank(const char *);
+/* An age for a queue column: "9s", "12m", "3h", "2d". */
+void format_age(char *buf, size_t size, long long ms);
 /* "$31,000.00" */
 void format_usd(char *buf, size_t size, double amount);
 /* "5.17%" with up to two decimals, trailing zeros dropped. */

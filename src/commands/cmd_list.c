@@ -10,6 +10,7 @@
 #include "i18n.h"
 #include "json_strict.h"
 #include "sanitize.h"
+#include "text.h"
 
 struct list_run {
 	struct store *store;
@@ -31,24 +32,6 @@ print_cell(const char *text, size_t columns)
 	}
 	cut = sanitized_prefix(text, columns - 1, &width);
 	printf("%.*s\xe2\x80\xa6%*s", (int)cut, text, (int)(columns - 1 - width), "");
-}
-
-static void
-format_age(char *buf, size_t size, long long ms)
-{
-	long long s = ms > 0 ? ms / 1000 : 0;
-
-	if (s < 60)
-		/* L10N: how long an action has waited, in seconds, minutes,
-		   hours or days: a number and a unit in a 4-column cell, so
-		   keep the unit to one letter */
-		snprintf(buf, size, _("%llds"), s);
-	else if (s < 3600)
-		snprintf(buf, size, _("%lldm"), s / 60);
-	else if (s < 86400)
-		snprintf(buf, size, _("%lldh"), s / 3600);
-	else
-		snprintf(buf, size, _("%lldd"), s / 86400);
 }
 
 static void

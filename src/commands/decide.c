@@ -35,19 +35,6 @@ operator_current(struct operator_identity *op)
 		snprintf(op->login, sizeof op->login, "#%lld", op->uid);
 }
 
-static bool
-blank_text(const char *s)
-{
-	if (s == NULL)
-		return true;
-	/* Every ASCII white space isspace() knows, in any locale. */
-	for (; *s != '\0'; s++) {
-		if (strchr(" \t\n\v\f\r", *s) == NULL)
-			return false;
-	}
-	return true;
-}
-
 /* The refusals that apply, in SPEC 5 order; the first is the code. */
 struct refusals {
 	const char *codes[8];
@@ -135,7 +122,7 @@ approve_refusals(const struct decision_request *req,
 		refuse(r, "divergence_unacknowledged", "the advisory verdict "
 		    "diverges in %d place(s); acknowledge divergence",
 		    cJSON_GetArraySize(rc->outcome.divergence));
-	if (v->requires_human_approval && blank_text(req->reason))
+	if (v->requires_human_approval && text_blank(req->reason))
 		refuse(r, "reason_required", "approving a high-stakes action "
 		    "needs a reason");
 }
@@ -146,7 +133,7 @@ reject_refusals(const struct decision_request *req, const struct recheck *rc,
 {
 	const char *why = NULL;
 
-	if (blank_text(req->reason))
+	if (text_blank(req->reason))
 		refuse(r, "reason_required", "a rejection needs a reason");
 	if (req->reassign_to != NULL &&
 	    !lockout_may_reassign(&rc->data.input, req->reassign_to, &why))
@@ -227,7 +214,7 @@ decision_record_json(const struct decision_request *req,
 	cJSON_AddStringToObject(record, "kind", out->pack->kind);
 	cJSON_AddStringToObject(record, "decision",
 	    req->decision == DECISION_APPROVE ? "approve" : "reject");
-	if (blank_text(req->reason))
+	if (text_blank(req->reason))
 		cJSON_AddNullToObject(record, "reason");
 	else
 		cJSON_AddStringToObject(record, "reason", req->reason);

@@ -15,6 +15,7 @@
 #include "json_fields.h"
 #include "rule_pack.h"
 #include "rules_change.h"
+#include "text.h"
 
 #define PATH_SIZE 256
 /* A path with an index and a key after it ("...[12].id"). */
@@ -55,18 +56,6 @@ one_of(const char *value, const char *const *choices)
 	return false;
 }
 
-/* White space only counts as nothing, as a reason does in the gate. */
-static bool
-blank(const char *s)
-{
-	if (s == NULL)
-		return true;
-	for (; *s != '\0'; s++) {
-		if (strchr(" \t\n\v\f\r", *s) == NULL)
-			return false;
-	}
-	return true;
-}
 
 /* ---- criteria, looked up by id ---- */
 
@@ -362,10 +351,10 @@ bool
 change_evidence_empty(const cJSON *evidence)
 {
 	if (cJSON_IsString(evidence))
-		return blank(evidence->valuestring);
+		return text_blank(evidence->valuestring);
 	/* A command with no output still says how to reproduce the claim. */
-	return blank(change_string(evidence, "command")) &&
-	    blank(change_string(evidence, "output"));
+	return text_blank(change_string(evidence, "command")) &&
+	    text_blank(change_string(evidence, "output"));
 }
 
 const char *

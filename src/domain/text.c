@@ -128,3 +128,30 @@ text_copy(const char *s)
 		memcpy(copy, s, len + 1);
 	return copy;
 }
+
+bool
+text_blank(const char *s)
+{
+	if (s == NULL)
+		return true;
+	for (; *s != '\0'; s++) {
+		if (strchr(" \t\n\v\f\r", *s) == NULL)
+			return false;
+	}
+	return true;
+}
+
+void
+format_age(char *buf, size_t size, long long ms)
+{
+	long long s = ms > 0 ? ms / 1000 : 0;
+
+	if (s < 60)
+		snprintf(buf, size, "%llds", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%lldm", s / 60);
+	else if (s < 86400)
+		snprintf(buf, size, "%lldh", s / 3600);
+	else
+		snprintf(buf, size, "%lldd", s / 86400);
+}

@@ -68,7 +68,6 @@ put_untrusted(WINDOW *w, int y, const char *raw, int attr)
 static void
 edit_text(WINDOW *w, int y, const char *label, char *buf, size_t size)
 {
-	size_t len = strlen(buf);
 	char line[512];
 	int ch;
 
@@ -84,19 +83,7 @@ edit_text(WINDOW *w, int y, const char *label, char *buf, size_t size)
 		if (tui_signalled != 0 || ch == '\n' || ch == '\r' ||
 		    ch == KEY_ENTER || ch == '\t' || ch == 27)
 			break;
-		if (ch == 21) {		/* ^U clears, as in a shell */
-			len = 0;
-			buf[0] = '\0';
-		} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) &&
-		    len > 0) {
-			do
-				len--;
-			while (len > 0 && (buf[len] & 0xC0) == 0x80);
-			buf[len] = '\0';
-		} else if (ch >= 32 && ch < 256 && ch != 127 && len + 1 < size) {
-			buf[len++] = (char)ch;
-			buf[len] = '\0';
-		}
+		tui_edit_key(buf, size, ch);
 	}
 	curs_set(0);
 }

@@ -82,11 +82,29 @@ tui_reload(struct tui *t)
 		tui_notice(t, "%s", err.message);
 }
 
+void
+tui_edit_key(char *buf, size_t size, int ch)
+{
+	size_t len = strlen(buf);
+
+	if (ch == 21) {		/* ^U clears, as in a shell */
+		buf[0] = '\0';
+	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+		/* Remove a whole UTF-8 character. */
+		do
+			len--;
+		while (len > 0 && (buf[len] & 0xC0) == 0x80);
+		buf[len] = '\0';
+	} else if (ch >= 32 && ch < 256 && ch != 127 && len + 1 < size) {
+		buf[len++] = (char)ch;
+		buf[len] = '\0';
+	}
+}
+
 /* A one-line text entry on the bottom line; 1 on Enter, 0 on Esc. */
 int
 tui_prompt(struct tui *t, const char *label, char *buf, size_t size)
 {
-	size_t len = strlen(buf);
 	int ch;
 
 	for (;;) {
@@ -102,20 +120,7 @@ tui_prompt(struct tui *t, const char *label, char *buf, size_t size)
 			return 1;
 		if (ch == 27)
 			return 0;
-		if (ch == 21) {		/* ^U clears, as in a shell */
-			len = 0;
-			buf[0] = '\0';
-		} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) &&
-		    len > 0) {
-			/* Remove a whole UTF-8 character. */
-			do
-				len--;
-			while (len > 0 && (buf[len] & 0xC0) == 0x80);
-			buf[len] = '\0';
-		} else if (ch >= 32 && ch < 256 && ch != 127 && len + 1 < size) {
-			buf[len++] = (char)ch;
-			buf[len] = '\0';
-		}
+		tui_edit_key(buf, size, ch);
 	}
 }
 

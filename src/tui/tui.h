@@ -61,6 +61,8 @@ void tui_notice(struct tui *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tui_reload(struct tui *);
 int tui_prompt(struct tui *, const char *label, char *buf, size_t size);
+/* Applies one key to a line being typed: ^U, Backspace or a character. */
+void tui_edit_key(char *buf, size_t size, int ch);
 
 /* draw.c */
 void draw_text(int y, int x, const char *sanitized, int width, int attr);

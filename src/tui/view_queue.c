@@ -257,24 +257,6 @@ queue_bulk_reject(struct tui *t)
 }
 
 static void
-format_age(char *buf, size_t size, long long ms)
-{
-	long long s = ms > 0 ? ms / 1000 : 0;
-
-	if (s < 60)
-		/* L10N: how long an action has waited, in seconds, minutes,
-		   hours or days: a number and a unit in a 4-column cell, so
-		   keep the unit to one letter */
-		snprintf(buf, size, _("%llds"), s);
-	else if (s < 3600)
-		snprintf(buf, size, _("%lldm"), s / 60);
-	else if (s < 86400)
-		snprintf(buf, size, _("%lldh"), s / 3600);
-	else
-		snprintf(buf, size, _("%lldd"), s / 86400);
-}
-
-static void
 draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
     int summary_width)
 {
