@@ -83,5 +83,21 @@ for f in "$DB" "$DB-wal" "$DB-shm"; do
 	[ -e "$f" ] || continue
 	[ "$(stat -c %a "$f")" = 660 ] && ok "$(basename "$f") still 660" || fail "$(basename "$f") is $(stat -c %a "$f")"
 done
+# A database left read-only (for alice): a clear refusal, no damage.
+RO=$dir/readonly.db
+cp "$DB" "$RO"
+rm -f "$RO-wal" "$RO-shm"
+chown root "$RO"
+chmod 644 "$RO"
+before=$(sha256sum <"$RO")
+set +e
+as cs-alice "$CS" --db "$RO" import "$EX/roster.json" >"$dir/ro.out" 2>"$dir/ro.err"
+status=$?
+set -e
+[ "$status" = 4 ] && ok "importing into a read-only database: exit 4" || fail "read-only import exited $status"
+grep -q 'countersign: .*readonly\|countersign: .*read-only\|countersign: .*permission' "$dir/ro.err" &&
+	ok "with a clear message: $(head -1 "$dir/ro.err")" || { fail "unclear message:"; cat "$dir/ro.err"; }
+[ "$(sha256sum <"$RO")" = "$before" ] && ok "the read-only database is unchanged" || fail "the read-only database changed"
+
 echo "shared host: $((FAILURES == 0 ? 1 : 0)) passed, $((FAILURES == 0 ? 0 : 1)) failed"
 [ "$FAILURES" -eq 0 ]
