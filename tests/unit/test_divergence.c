@@ -20,43 +20,6 @@
 
 #include "trade_fixture.h"
 
-/* ---- fixtures ---------------------------------------------------------- */
-
-static int
-setup_pass(void **state)
-{
-	struct trade_fixture *tf = calloc(1, sizeof *tf);
-
-	if (tf == NULL)
-		return -1;
-	tf_setup_pass(tf);
-	*state = tf;
-	return 0;
-}
-
-static int
-setup_divergent(void **state)
-{
-	struct trade_fixture *tf = calloc(1, sizeof *tf);
-
-	if (tf == NULL)
-		return -1;
-	tf_setup_divergent(tf);
-	*state = tf;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct trade_fixture *tf = *state;
-
-	tf_free(tf);
-	free(tf);
-	return 0;
-}
-
-#define TF(state) ((struct trade_fixture *)*(state))
 
 /* ---- helpers ----------------------------------------------------------- */
 

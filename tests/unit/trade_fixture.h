@@ -294,4 +294,41 @@ tf_outcome_json(const struct trade_fixture *tf)
 	return json;
 }
 
+/* cmocka setups and teardown: a fresh fixture per test, freed even on failure. */
+static inline int
+setup_pass(void **state)
+{
+	struct trade_fixture *tf = calloc(1, sizeof *tf);
+
+	if (tf == NULL)
+		return -1;
+	tf_setup_pass(tf);
+	*state = tf;
+	return 0;
+}
+
+static inline int
+setup_divergent(void **state)
+{
+	struct trade_fixture *tf = calloc(1, sizeof *tf);
+
+	if (tf == NULL)
+		return -1;
+	tf_setup_divergent(tf);
+	*state = tf;
+	return 0;
+}
+
+static inline int
+teardown(void **state)
+{
+	struct trade_fixture *tf = *state;
+
+	tf_free(tf);
+	free(tf);
+	return 0;
+}
+
+#define TF(state) ((struct trade_fixture *)*(state))
+
 #endif
