@@ -56,6 +56,7 @@ struct check_data {
 	cJSON *standards;
 	cJSON *roster;
 	cJSON *revision_chain;
+	bool policy_borrowed;		/* the trees above belong to the store's cache */
 	char *status;			/* pending, approved, rejected */
 	long long imported_at_ms;
 	bool has_expiry;
@@ -70,6 +71,12 @@ struct check_data {
 int store_load_check(struct store *, const char *action_id, long long now_ms,
     struct check_data *, struct error *);
 void check_data_free(struct check_data *);
+/*
+ * Keeps policy trees across store_load_check() calls until turned off:
+ * only for read-only passes, where a policy import by another process
+ * in the meantime may go unseen until the next pass.
+ */
+void store_cache_policy(struct store *, bool on);
 
 /* Calls fn for each action id, pending ones only unless all, oldest first. */
 int store_each_action(struct store *, bool all,

@@ -62,6 +62,8 @@ cmd_check(const struct invocation *inv)
 		return rc;
 	}
 	run = (struct check_run){ store, timestamp_now(), EXIT_OK, &err };
+	/* A read-only pass: parse each user's policy once, not per action. */
+	store_cache_policy(store, true);
 	if (inv->operand_count == 0)
 		rc = store_each_action(store, false, check_one, &run, &err);
 	for (i = 0; rc == 0 && i < inv->operand_count; i++)

@@ -158,6 +158,8 @@ cmd_list(const struct invocation *inv)
 		return rc;
 	}
 	run = (struct list_run){ store, inv, timestamp_now(), 0, &err };
+	/* A read-only pass: parse each user's policy once, not per action. */
+	store_cache_policy(store, true);
 	rc = store_each_action(store, inv->all, list_one, &run, &err);
 	store_close(store);
 	if (rc != 0) {

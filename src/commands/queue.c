@@ -186,9 +186,12 @@ queue_refresh(struct store *store, long long now_ms, long *refreshed,
 
 	if ((rc = store_begin(store, err)) != 0)
 		return rc;
+	/* Inside the write transaction the policy cannot change under us. */
+	store_cache_policy(store, true);
 	if ((rc = store_policy_epoch(store, &r.epoch, err)) == 0)
 		rc = store_queue_each_stale(store, now_ms, refresh_one, &r,
 		    err);
+	store_cache_policy(store, false);
 	if (rc == 0)
 		rc = store_commit(store, err);
 	else

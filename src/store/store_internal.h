@@ -32,11 +32,30 @@ enum statement {
 	SQL_STATEMENT_COUNT
 };
 
+/*
+ * Policy trees kept across the re-checks of one read-only pass (check,
+ * list, refreshing the queue index), so that 100,000 actions of one user
+ * do not parse that user's IPS and holdings 100,000 times.  The decision
+ * path never uses it: it reads afresh inside its own transaction.
+ */
+struct policy_cache {
+	bool enabled;
+	char *user_id;			/* whose IPS and holdings are held */
+	cJSON *ips;
+	cJSON *holdings;
+	bool roster_loaded;
+	cJSON *roster;
+	bool standards_loaded;
+	cJSON *standards;
+	cJSON *securities;		/* every entry looked up so far */
+};
+
 struct store {
 	sqlite3 *db;
 	char *path;
 	bool in_transaction;
 	sqlite3_stmt *statements[SQL_STATEMENT_COUNT];
+	struct policy_cache cache;
 };
 
 /* The statement, reset and with its bindings cleared; NULL on error. */

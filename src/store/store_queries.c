@@ -209,6 +209,91 @@ link_input(struct check_data *d)
 	d->input.revision_chain = d->revision_chain;
 }
 
+static void
+cache_clear(struct policy_cache *c)
+{
+	free(c->user_id);
+	cJSON_Delete(c->ips);
+	cJSON_Delete(c->holdings);
+	cJSON_Delete(c->roster);
+	cJSON_Delete(c->standards);
+	cJSON_Delete(c->securities);
+	memset(c, 0, sizeof *c);
+}
+
+void
+store_cache_policy(struct store *s, bool on)
+{
+	cache_clear(&s->cache);
+	s->cache.enabled = on;
+}
+
+/* store_load_check() from the cache: the policy trees are lent, not given. */
+static int
+load_cached(struct store *s, const struct rule_pack *pack,
+    const char *user_id, struct check_data *d, struct error *err)
+{
+	struct policy_cache *c = &s->cache;
+	struct securities_load load;
+	const cJSON *revision_of;
+	int rc = 0;
+
+	d->policy_borrowed = true;
+	if (user_id != NULL && (c->user_id == NULL ||
+	    strcmp(c->user_id, user_id) != 0)) {
+		free(c->user_id);
+		cJSON_Delete(c->ips);
+		cJSON_Delete(c->holdings);
+		c->ips = c->holdings = NULL;
+		if ((c->user_id = text_copy(user_id)) == NULL ||
+		    (rc = load_by_user(s, SQL_IPS_ACTIVE, user_id, &c->ips,
+		    err)) != 0 || (rc = load_by_user(s, SQL_HOLDINGS_CURRENT,
+		    user_id, &c->holdings, err)) != 0)
+			goto fail;
+	}
+	if (!c->roster_loaded && (rc = load_document(s, "roster", &c->roster,
+	    err)) != 0)
+		goto fail;
+	c->roster_loaded = true;
+	if ((pack->needs & NEEDS_STANDARDS) && !c->standards_loaded &&
+	    (rc = load_document(s, "standards_index", &c->standards, err)) != 0)
+		goto fail;
+	c->standards_loaded = c->standards_loaded ||
+	    (pack->needs & NEEDS_STANDARDS);
+	if (user_id != NULL && (pack->needs & NEEDS_IPS))
+		d->ips = c->ips;
+	if (user_id != NULL && (pack->needs & NEEDS_HOLDINGS))
+		d->holdings = c->holdings;
+	if (pack->needs & NEEDS_STANDARDS)
+		d->standards = c->standards;
+	d->roster = c->roster;
+	revision_of = json_member(d->input.action, "revision_of");
+	if (cJSON_IsString(revision_of) && (rc = load_revision_chain(s,
+	    revision_of->valuestring, &d->revision_chain, err)) != 0)
+		goto fail;
+	link_input(d);
+	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {
+		if (c->securities == NULL &&
+		    (c->securities = cJSON_CreateObject()) == NULL) {
+			rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+			goto fail;
+		}
+		load = (struct securities_load){ s, c->securities, err, 0 };
+		pack->securities_wanted(&d->input, want_security, &load);
+		if ((rc = load.rc) != 0)
+			goto fail;
+		d->securities = c->securities;
+		d->input.securities = d->securities;
+	}
+	return 0;
+fail:
+	/* A half-filled cache would be wrong next time: start again. */
+	cache_clear(c);
+	c->enabled = true;
+	check_data_free(d);
+	return rc;
+}
+
 int
 store_load_check(struct store *s, const char *action_id, long long now_ms,
     struct check_data *d, struct error *err)
@@ -223,6 +308,8 @@ store_load_check(struct store *s, const char *action_id, long long now_ms,
 		return rc;
 	user = json_member(d->input.action, "user_id");
 	user_id = cJSON_IsString(user) ? user->valuestring : NULL;
+	if (s->cache.enabled)
+		return load_cached(s, pack, user_id, d, err);
 	if ((pack->needs & NEEDS_IPS) && (rc = load_by_user(s, SQL_IPS_ACTIVE,
 	    user_id, &d->ips, err)) != 0)
 		goto fail;
@@ -321,11 +408,13 @@ void
 check_data_free(struct check_data *d)
 {
 	cJSON_Delete(d->packet);
-	cJSON_Delete(d->ips);
-	cJSON_Delete(d->holdings);
-	cJSON_Delete(d->securities);
-	cJSON_Delete(d->standards);
-	cJSON_Delete(d->roster);
+	if (!d->policy_borrowed) {
+		cJSON_Delete(d->ips);
+		cJSON_Delete(d->holdings);
+		cJSON_Delete(d->securities);
+		cJSON_Delete(d->standards);
+		cJSON_Delete(d->roster);
+	}
 	cJSON_Delete(d->revision_chain);
 	free(d->status);
 	memset(d, 0, sizeof *d);
