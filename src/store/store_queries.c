@@ -228,38 +228,45 @@ store_cache_policy(struct store *s, bool on)
 	s->cache.enabled = on;
 }
 
-/* store_load_check() from the cache: the policy trees are lent, not given. */
+/*
+ * The policy trees an action's check reads, loaded into c (a cache that
+ * outlives the call, or one for this call alone) and pointed at from d.
+ * Only what c does not hold yet is read.
+ */
 static int
-load_cached(struct store *s, const struct rule_pack *pack,
-    const char *user_id, struct check_data *d, struct error *err)
+load_policy(struct store *s, const struct rule_pack *pack,
+    const char *user_id, struct policy_cache *c, struct check_data *d,
+    struct error *err)
 {
-	struct policy_cache *c = &s->cache;
 	struct securities_load load;
 	const cJSON *revision_of;
-	int rc = 0;
+	int rc;
 
-	d->policy_borrowed = true;
-	if (user_id != NULL && (c->user_id == NULL ||
-	    strcmp(c->user_id, user_id) != 0)) {
+	if (user_id != NULL && (pack->needs & (NEEDS_IPS | NEEDS_HOLDINGS)) &&
+	    (c->user_id == NULL || strcmp(c->user_id, user_id) != 0)) {
 		free(c->user_id);
 		cJSON_Delete(c->ips);
 		cJSON_Delete(c->holdings);
 		c->ips = c->holdings = NULL;
-		if ((c->user_id = text_copy(user_id)) == NULL ||
-		    (rc = load_by_user(s, SQL_IPS_ACTIVE, user_id, &c->ips,
+		if ((c->user_id = text_copy(user_id)) == NULL)
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
+		if ((rc = load_by_user(s, SQL_IPS_ACTIVE, user_id, &c->ips,
 		    err)) != 0 || (rc = load_by_user(s, SQL_HOLDINGS_CURRENT,
 		    user_id, &c->holdings, err)) != 0)
-			goto fail;
+			return rc;
 	}
+	/* The lockout of SPEC 2.4 applies to every kind. */
 	if (!c->roster_loaded && (rc = load_document(s, "roster", &c->roster,
 	    err)) != 0)
-		goto fail;
+		return rc;
 	c->roster_loaded = true;
-	if ((pack->needs & NEEDS_STANDARDS) && !c->standards_loaded &&
-	    (rc = load_document(s, "standards_index", &c->standards, err)) != 0)
-		goto fail;
-	c->standards_loaded = c->standards_loaded ||
-	    (pack->needs & NEEDS_STANDARDS);
+	if ((pack->needs & NEEDS_STANDARDS) && !c->standards_loaded) {
+		if ((rc = load_document(s, "standards_index", &c->standards,
+		    err)) != 0)
+			return rc;
+		c->standards_loaded = true;
+	}
 	if (user_id != NULL && (pack->needs & NEEDS_IPS))
 		d->ips = c->ips;
 	if (user_id != NULL && (pack->needs & NEEDS_HOLDINGS))
@@ -270,78 +277,75 @@ load_cached(struct store *s, const struct rule_pack *pack,
 	revision_of = json_member(d->input.action, "revision_of");
 	if (cJSON_IsString(revision_of) && (rc = load_revision_chain(s,
 	    revision_of->valuestring, &d->revision_chain, err)) != 0)
-		goto fail;
+		return rc;
 	link_input(d);
 	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {
 		if (c->securities == NULL &&
-		    (c->securities = cJSON_CreateObject()) == NULL) {
-			rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
-			goto fail;
-		}
+		    (c->securities = cJSON_CreateObject()) == NULL)
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
 		load = (struct securities_load){ s, c->securities, err, 0 };
 		pack->securities_wanted(&d->input, want_security, &load);
 		if ((rc = load.rc) != 0)
-			goto fail;
+			return rc;
 		d->securities = c->securities;
 		d->input.securities = d->securities;
 	}
 	return 0;
-fail:
-	/* A half-filled cache would be wrong next time: start again. */
-	cache_clear(c);
-	c->enabled = true;
-	check_data_free(d);
-	return rc;
+}
+
+/* Deletes what c holds that d does not point at; d keeps the rest. */
+static void
+hand_over(struct policy_cache *c, const struct check_data *d)
+{
+	if (c->ips != d->ips)
+		cJSON_Delete(c->ips);
+	if (c->holdings != d->holdings)
+		cJSON_Delete(c->holdings);
+	if (c->roster != d->roster)
+		cJSON_Delete(c->roster);
+	if (c->standards != d->standards)
+		cJSON_Delete(c->standards);
+	if (c->securities != d->securities)
+		cJSON_Delete(c->securities);
+	free(c->user_id);
+	memset(c, 0, sizeof *c);
 }
 
 int
 store_load_check(struct store *s, const char *action_id, long long now_ms,
     struct check_data *d, struct error *err)
 {
+	struct policy_cache own;
 	const struct rule_pack *pack;
-	struct securities_load load;
-	const cJSON *user, *revision_of;
-	const char *user_id;
+	const cJSON *user;
 	int rc;
 
 	if ((rc = load_action(s, action_id, now_ms, d, &pack, err)) != 0)
 		return rc;
 	user = json_member(d->input.action, "user_id");
-	user_id = cJSON_IsString(user) ? user->valuestring : NULL;
-	if (s->cache.enabled)
-		return load_cached(s, pack, user_id, d, err);
-	if ((pack->needs & NEEDS_IPS) && (rc = load_by_user(s, SQL_IPS_ACTIVE,
-	    user_id, &d->ips, err)) != 0)
-		goto fail;
-	if ((pack->needs & NEEDS_HOLDINGS) && (rc = load_by_user(s,
-	    SQL_HOLDINGS_CURRENT, user_id, &d->holdings, err)) != 0)
-		goto fail;
-	if ((pack->needs & NEEDS_STANDARDS) &&
-	    (rc = load_document(s, "standards_index", &d->standards, err)) != 0)
-		goto fail;
-	/* The lockout of SPEC 2.4 applies to every kind. */
-	if ((rc = load_document(s, "roster", &d->roster, err)) != 0)
-		goto fail;
-	revision_of = json_member(d->input.action, "revision_of");
-	if (cJSON_IsString(revision_of) && (rc = load_revision_chain(s,
-	    revision_of->valuestring, &d->revision_chain, err)) != 0)
-		goto fail;
-	link_input(d);
-	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {
-		d->securities = cJSON_CreateObject();
-		load = (struct securities_load){ s, d->securities, err, 0 };
-		if (d->securities == NULL) {
-			rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
-			goto fail;
+	if (s->cache.enabled) {
+		/* Lent, not given: check_data_free() leaves them alone. */
+		d->policy_borrowed = true;
+		rc = load_policy(s, pack, cJSON_IsString(user) ?
+		    user->valuestring : NULL, &s->cache, d, err);
+		if (rc != 0) {
+			/* A half-filled cache would be wrong next time. */
+			cache_clear(&s->cache);
+			s->cache.enabled = true;
+			check_data_free(d);
 		}
-		pack->securities_wanted(&d->input, want_security, &load);
-		if ((rc = load.rc) != 0)
-			goto fail;
-		d->input.securities = d->securities;
+		return rc;
 	}
-	return 0;
-fail:
-	check_data_free(d);
+	memset(&own, 0, sizeof own);
+	rc = load_policy(s, pack, cJSON_IsString(user) ? user->valuestring :
+	    NULL, &own, d, err);
+	if (rc != 0)
+		d->ips = d->holdings = d->roster = d->standards =
+		    d->securities = NULL;
+	hand_over(&own, d);
+	if (rc != 0)
+		check_data_free(d);
 	return rc;
 }
 

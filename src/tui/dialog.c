@@ -104,6 +104,7 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	tui_notice(t, _("%.8s %s (decision %.8s)"), action_id, verb,
 	    out->decision_id);
 	t->view = VIEW_QUEUE;
+	t->counts_stale = true;
 	tui_reload(t);
 }
 

@@ -54,15 +54,19 @@ tui_reload(struct tui *t)
 
 	t->query.now_ms = timestamp_now();
 	t->query.search = t->search[0] != '\0' ? t->search : NULL;
-	if (store_queue_totals(t->store, &t->pending, &t->high_stakes,
-	    &t->divergent, &err) != 0)
-		tui_notice(t, "%s", err.message);
-	/* Unfiltered, the query matches the whole queue: no second count. */
-	if (t->query.filter == QUEUE_ALL && t->query.search == NULL)
-		t->count = t->pending;
-	else if (store_queue_count(t->store, &t->query, &t->count, &err) != 0) {
-		tui_notice(t, "%s", err.message);
-		t->count = 0;
+	if (t->counts_stale) {
+		t->counts_stale = false;
+		if (store_queue_totals(t->store, &t->pending, &t->high_stakes,
+		    &t->divergent, &err) != 0)
+			tui_notice(t, "%s", err.message);
+		/* Unfiltered, the query matches the whole queue. */
+		if (t->query.filter == QUEUE_ALL && t->query.search == NULL)
+			t->count = t->pending;
+		else if (store_queue_count(t->store, &t->query, &t->count,
+		    &err) != 0) {
+			tui_notice(t, "%s", err.message);
+			t->count = 0;
+		}
 	}
 	if (t->cursor >= t->count)
 		t->cursor = t->count > 0 ? t->count - 1 : 0;
@@ -144,6 +148,7 @@ watch(struct tui *t)
 	for (i = 0; ids != NULL && i < n; i++)
 		memcpy(ids[i], t->page[i].action_id, sizeof ids[i]);
 	queue_refresh(t->store, now, NULL, &err);
+	t->counts_stale = true;
 	tui_reload(t);
 	for (i = 0; ids != NULL && i < n; i++) {
 		if (store_decision_get(t->store, ids[i], &row, &found, &err) != 0 ||
@@ -306,6 +311,7 @@ tui_run(const struct invocation *inv)
 	t->query.sort = QUEUE_BY_CARE;
 	store_data_version(t->store, &t->data_version, &err);
 	t->checked_at_ms = timestamp_now();
+	t->counts_stale = true;
 	tui_reload(t);
 	loop(t);
 

@@ -35,6 +35,11 @@ struct tui {
 	struct queue_row page[PAGE_MAX];
 	long page_count;
 	long pending, high_stakes, divergent;
+	/*
+	 * The counts scan the whole index: redone only when the queue or the
+	 * query changed, never for a cursor move (set before tui_reload()).
+	 */
+	bool counts_stale;
 	long long data_version;
 	long long checked_at_ms;	/* last look for other officers' work */
 

@@ -103,6 +103,7 @@ queue_cycle_filter(struct tui *t)
 {
 	t->query.filter = (t->query.filter + 1) % QUEUE_FILTER_COUNT;
 	t->cursor = t->top = 0;
+	t->counts_stale = true;
 	tui_reload(t);
 	/* L10N: %s is the name of a filter */
 	tui_notice(t, _("filter: %s"), _(filter_names[t->query.filter]));
@@ -113,6 +114,7 @@ queue_cycle_sort(struct tui *t)
 {
 	t->query.sort = (t->query.sort + 1) % QUEUE_SORT_COUNT;
 	t->cursor = t->top = 0;
+	t->counts_stale = true;
 	tui_reload(t);
 	/* L10N: %s is the name of a sort order */
 	tui_notice(t, _("sort: %s"), _(sort_names[t->query.sort]));
@@ -130,6 +132,7 @@ queue_search(struct tui *t)
 	else
 		t->search[0] = '\0';
 	t->cursor = t->top = 0;
+	t->counts_stale = true;
 	tui_reload(t);
 }
 
@@ -207,6 +210,7 @@ queue_bulk_approve(struct tui *t)
 	}
 	free_ids(ids, count);
 	queue_clear_tags(t);
+	t->counts_stale = true;
 	tui_reload(t);
 	if (left > 0)
 		/* L10N: after bulk approval: how many were approved, how many
@@ -250,6 +254,7 @@ queue_bulk_reject(struct tui *t)
 	}
 	free_ids(ids, count);
 	queue_clear_tags(t);
+	t->counts_stale = true;
 	tui_reload(t);
 	/* L10N: after bulk rejection: how many were rejected, how many
 	   refused */
