@@ -32,6 +32,25 @@ cJSON *json_parse_strict(const char *text, size_t len, size_t *error_offset,
  */
 bool json_equal(const cJSON *a, const cJSON *b);
 
+/* A top-level member json_object_quick() is asked to find. */
+struct json_wanted {
+	const char *key;	/* in: the member's name, case-sensitive */
+	const char *value;	/* out: its string value, or NULL */
+	size_t length;
+};
+
+/*
+ * Whether text[0..len) is certainly one JSON object that
+ * json_parse_strict() accepts, decided in one pass without allocating.
+ * false means only "not certain": ask json_parse_strict(), which decides
+ * and says why.  On true, each wanted member that is a string points into
+ * text (not NUL-terminated; escaped strings make the answer false), and
+ * is NULL when the member is absent or not a string.  On false, every
+ * value is NULL.
+ */
+bool json_object_quick(const char *text, size_t len,
+    struct json_wanted *wanted, size_t wanted_count);
+
 /* cJSON_PrintUnformatted() with terminal controls escaped (sanitize.h). */
 char *json_print(const cJSON *);
 

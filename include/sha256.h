@@ -12,6 +12,6 @@ int sha256_hex_parts(const void *const *parts, const size_t *lengths,
 int sha256_hex(const void *data, size_t len, char out[SHA256_HEX_SIZE]);
 /* SPEC 6: SHA-256 of prev_hash + "\n" + record_json. */
 int sha256_chain(const char *prev_hash, const char *record_json,
-    char out[SHA256_HEX_SIZE]);
+    size_t record_len, char out[SHA256_HEX_SIZE]);
 
 #endif

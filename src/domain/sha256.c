@@ -54,10 +54,10 @@ sha256_hex(const void *data, size_t len, char out[SHA256_HEX_SIZE])
 
 int
 sha256_chain(const char *prev_hash, const char *record_json,
-    char out[SHA256_HEX_SIZE])
+    size_t record_len, char out[SHA256_HEX_SIZE])
 {
 	const void *parts[3] = { prev_hash, "\n", record_json };
-	size_t lengths[3] = { strlen(prev_hash), 1, strlen(record_json) };
+	size_t lengths[3] = { strlen(prev_hash), 1, record_len };
 
 	return sha256_hex_parts(parts, lengths, 3, out);
 }

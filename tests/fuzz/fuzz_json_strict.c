@@ -8,7 +8,9 @@
  *   when case is ignored;
  * - json_print() of a parsed tree is well-formed UTF-8 free of terminal
  *   controls (SPEC 9) and parses back, strictly, to an equal tree (the
- *   audit log and `check` print what they parsed: it must read back).
+ *   audit log and `check` print what they parsed: it must read back);
+ * - json_object_quick() vouches only for what json_parse_strict() accepts,
+ *   as an object, and finds the same top-level strings.
  */
 #include "config.h"
 
@@ -47,6 +49,31 @@ check_tree(const cJSON *item, const char *text, size_t len)
 	}
 }
 
+/* json_object_quick() agrees with json_parse_strict() where it answers. */
+static void
+check_quick(const cJSON *json, const char *text, size_t len)
+{
+	struct json_wanted wanted[] = { { "a", NULL, 0 }, { "event", NULL, 0 } };
+	const cJSON *member;
+	size_t i;
+
+	if (!json_object_quick(text, len, wanted, 2))
+		return;
+	if (!cJSON_IsObject(json))
+		fuzz_fail("json_object_quick: vouched for what the strict parse "
+		    "refuses, or for a non-object", text, len, 0);
+	for (i = 0; i < 2; i++) {
+		member = cJSON_GetObjectItemCaseSensitive(json, wanted[i].key);
+		if (!cJSON_IsString(member) ? wanted[i].value != NULL :
+		    wanted[i].value == NULL ||
+		    wanted[i].length != strlen(member->valuestring) ||
+		    memcmp(wanted[i].value, member->valuestring,
+		    wanted[i].length) != 0)
+			fuzz_fail("json_object_quick: found another value",
+			    text, len, 0);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -59,6 +86,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	error_clear(&err);
 	/* No NUL terminator: the length is the contract. */
 	json = json_parse_strict(text, size, &offset, &err);
+	check_quick(json, text, size);
 	if (json == NULL) {
 		if (err.status != EXIT_DATA || err.message[0] == '\0')
 			fuzz_fail("json_parse_strict: refusal without EXIT_DATA "

@@ -199,7 +199,8 @@ rewrite_chain(long long drop_seq, long long edit_seq, const char *edit_record)
 	    NULL), SQLITE_OK);
 	snprintf(prev, sizeof prev, "%s", AUDIT_GENESIS_HASH);
 	for (i = 0; i < count; i++) {
-		assert_int_equal(sha256_chain(prev, records[i], hash), 0);
+		assert_int_equal(sha256_chain(prev, records[i],
+		    strlen(records[i]), hash), 0);
 		sqlite3_reset(write);
 		sqlite3_bind_int64(write, 1, ++seq);
 		sqlite3_bind_text(write, 2, records[i], -1, SQLITE_TRANSIENT);
@@ -237,7 +238,7 @@ test_sha256_known_digests(void **state)
 	assert_true(strspn(AUDIT_GENESIS_HASH, "0") == 64);
 	snprintf(joined, sizeof joined, "%s\n%s", prev, R1);
 	assert_int_equal(sha256_hex(joined, strlen(joined), hex), 0);
-	assert_int_equal(sha256_chain(prev, R1, chained), 0);
+	assert_int_equal(sha256_chain(prev, R1, strlen(R1), chained), 0);
 	assert_string_equal(chained, hex);
 	assert_true(sf_is_hex(chained, 64));
 }
@@ -264,7 +265,8 @@ test_append_chains_from_genesis(void **state)
 		assert_string_equal(record, records[seq - 1]);
 		assert_string_equal(prev, last);
 		assert_true(sf_is_hex(hash, 64));
-		assert_int_equal(sha256_chain(prev, record, expected), 0);
+		assert_int_equal(sha256_chain(prev, record,
+		    strlen(record), expected), 0);
 		assert_string_equal(hash, expected);
 		snprintf(last, sizeof last, "%s", hash);
 		free(record);
@@ -390,7 +392,7 @@ test_insert_must_extend_the_head(void **state)
 
 	head = append_three();
 	hash2 = audit_field(2, "hash");
-	assert_int_equal(sha256_chain(head.hash, R1, hash), 0);
+	assert_int_equal(sha256_chain(head.hash, R1, strlen(R1), hash), 0);
 
 	/* The right seq, a prev_hash that is not the head. */
 	snprintf(sql, sizeof sql, "INSERT INTO audit_log VALUES (4, '%s', "
@@ -428,7 +430,8 @@ test_insert_into_an_empty_log(void **state)
 	char sql[512], hash[SHA256_HEX_SIZE];
 
 	assert_int_equal(audit_rows(), 0);
-	assert_int_equal(sha256_chain(AUDIT_GENESIS_HASH, R1, hash), 0);
+	assert_int_equal(sha256_chain(AUDIT_GENESIS_HASH, R1,
+	    strlen(R1), hash), 0);
 	snprintf(sql, sizeof sql, "INSERT INTO audit_log VALUES (1, '%s', "
 	    "'%s', '%s')", R1, hash, hash);
 	assert_sql_refused(sql);

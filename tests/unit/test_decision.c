@@ -1083,7 +1083,8 @@ test_decision_extends_the_chain(void **state)
 	assert_int_equal(store_decision_record(fx.store, EX_DIVERGENT_ACTION_ID,
 	    &record, &err), 0);
 	assert_non_null(record);
-	assert_int_equal(sha256_chain(first.head.hash, record, hash), 0);
+	assert_int_equal(sha256_chain(first.head.hash, record,
+	    strlen(record), hash), 0);
 	assert_string_equal(hash, second.head.hash);
 	free(record);
 	assert_string_not_equal(first.decision_id, second.decision_id);

@@ -101,6 +101,11 @@ assert_refused(const char *text, size_t len, const char *field)
 		cJSON_Delete(json);
 		fail();
 	}
+	/* The quick check must never vouch for what the strict one refuses. */
+	if (json_object_quick(text, len, NULL, 0)) {
+		print_input("vouched for by json_object_quick", text, len);
+		fail();
+	}
 	assert_int_equal(err.status, EXIT_DATA);
 	assert_string_not_equal(err.message, "poison");
 	assert_true(strlen(err.message) > 5);
@@ -822,11 +827,135 @@ test_print_output_is_printable_ascii(void **state)
 	free(printed);
 }
 
+/* json_object_quick(): certain only where json_parse_strict() accepts. */
+
+#define QUICK(literal) quick((literal), LEN(literal))
+
+/* The quick answer; a "yes" must be one the strict parse shares. */
+static bool
+quick(const char *text, size_t len)
+{
+	bool certain = json_object_quick(text, len, NULL, 0);
+
+	if (certain)
+		cJSON_Delete(parse_ok(text, len));
+	return certain;
+}
+
+static void
+test_quick_vouches_for_plain_objects(void **state)
+{
+	(void)state;
+	assert_true(QUICK("{}"));
+	assert_true(QUICK(" {\"a\": 1}\r\n"));
+	assert_true(QUICK("{\"event\":\"policy_import\",\"identity\":null,"
+	    "\"object\":{\"authors\":[\"a\",\"b\"],\"n\":-0.25,\"ok\":true,"
+	    "\"no\":false,\"e\":[],\"o\":{}},\"uid\":1000}"));
+	/* Escapes and UTF-8 inside values, DEL too: all strict JSON. */
+	assert_true(QUICK("{\"r\":\"tab\\there \\\"q\\\" \\u00e9 \\/ \\\\\"}"));
+	assert_true(QUICK("{\"r\":\"caf\xc3\xa9 \xe2\x82\xac "
+	    "\xf0\x9f\x98\x80\x7f\"}"));
+	/* The same key in sibling objects is no duplicate. */
+	assert_true(QUICK("{\"a\":{\"k\":1},\"b\":{\"k\":2}}"));
+}
+
+static void
+test_quick_leaves_the_unusual_to_the_strict_parse(void **state)
+{
+	char *deep;
+
+	(void)state;
+	/* Strict JSON, but not something the quick check decides. */
+	assert_false(QUICK("[1]"));
+	assert_false(QUICK("\"text\""));
+	assert_false(QUICK("{\"n\":1e5}"));
+	assert_false(QUICK("{\"k\\u0061\":1}"));
+	assert_false(QUICK("{\"s\":\"\\ud83d\\ude00\"}"));
+	assert_false(QUICK("{\"n\":1234567890123456789012345678901234567890"
+	    "123456789012345678901234}"));
+	deep = nested_objects(40);
+	assert_false(quick(deep, strlen(deep)));
+	free(deep);
+	/* Not JSON, or not strict: never vouched for. */
+	assert_false(QUICK("{\"a\":1,\"A\":2}"));
+	assert_false(QUICK("{\"o\":{\"k\":1,\"k\":2}}"));
+	assert_false(QUICK("{\"s\":\"a\\u0000b\"}"));
+	assert_false(QUICK("{\"s\":\"\xc0\xaf\"}"));
+	assert_false(QUICK("{\"s\":\"raw\ttab\"}"));
+	assert_false(QUICK("{\"a\":01}"));
+	assert_false(QUICK("{\"a\":1.}"));
+	assert_false(QUICK("{\"a\":1} x"));
+	assert_false(QUICK("{\"a\":1}{}"));
+	assert_false(QUICK("{\"a\":1,}"));
+	assert_false(QUICK("{\"a\" 1}"));
+	assert_false(QUICK("{\"a\":tru}"));
+	assert_false(QUICK("{\"a\":[1,]}"));
+	assert_false(QUICK("{\"a\":\"open"));
+	assert_false(QUICK("{\"a\":\"x\\q\"}"));
+	assert_false(QUICK("{\"a\":\x01 1}"));
+	assert_false(quick("{\"a\":\"x\0y\"}", 11));
+	assert_false(QUICK(""));
+}
+
+static void
+test_quick_finds_top_level_strings(void **state)
+{
+	struct json_wanted wanted[] = {
+		{ "event", NULL, 0 }, { "action_id", NULL, 0 },
+		{ "decision", NULL, 0 }, { "Event", NULL, 0 },
+	};
+	static const char record[] = "{\"object\":{\"event\":\"inner\"},"
+	    "\"decision\":7,\"event\":\"decision\",\"action_id\":\"a-1\"}";
+
+	(void)state;
+	assert_true(json_object_quick(record, LEN(record), wanted, 4));
+	assert_non_null(wanted[0].value);
+	assert_int_equal(wanted[0].length, 8);
+	assert_memory_equal(wanted[0].value, "decision", 8);
+	assert_int_equal(wanted[1].length, 3);
+	assert_memory_equal(wanted[1].value, "a-1", 3);
+	/* Not a string, and names are matched with their case. */
+	assert_null(wanted[2].value);
+	assert_null(wanted[3].value);
+}
+
+/* A wanted value with an escape is not its raw bytes: not certain. */
+static void
+test_quick_declines_an_escaped_wanted_value(void **state)
+{
+	struct json_wanted wanted[] = { { "event", NULL, 0 } };
+	static const char escaped[] = "{\"event\":\"decisio\\u006e\"}";
+	static const char other[] = "{\"event\":\"decision\",\"x\":\"\\n\"}";
+
+	(void)state;
+	assert_false(json_object_quick(escaped, LEN(escaped), wanted, 1));
+	assert_null(wanted[0].value);
+	assert_true(json_object_quick(other, LEN(other), wanted, 1));
+	assert_int_equal(wanted[0].length, 8);
+}
+
+/* On "not certain" nothing found so far is reported. */
+static void
+test_quick_reports_nothing_when_not_certain(void **state)
+{
+	struct json_wanted wanted[] = { { "event", NULL, 0 } };
+	static const char broken[] = "{\"event\":\"decision\",";
+
+	(void)state;
+	assert_false(json_object_quick(broken, LEN(broken), wanted, 1));
+	assert_null(wanted[0].value);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accepts_object_with_surrounding_whitespace),
+		cmocka_unit_test(test_quick_vouches_for_plain_objects),
+		cmocka_unit_test(test_quick_leaves_the_unusual_to_the_strict_parse),
+		cmocka_unit_test(test_quick_finds_top_level_strings),
+		cmocka_unit_test(test_quick_declines_an_escaped_wanted_value),
+		cmocka_unit_test(test_quick_reports_nothing_when_not_certain),
 		cmocka_unit_test(test_accepts_nested_values),
 		cmocka_unit_test(test_accepts_same_key_in_sibling_objects),
 		cmocka_unit_test(test_accepts_valid_multibyte_utf8),

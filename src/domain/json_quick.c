@@ -1,0 +1,365 @@
+/*
+ * A one-pass, non-allocating check for the plain JSON objects countersign
+ * writes itself (audit records), so that `audit verify` need not build a
+ * cJSON tree for each of a million records.
+ *
+ * It is a filter in front of json_parse_strict(), never a replacement:
+ * it answers "certainly accepted" or "not certain", and anything unusual
+ * (an escape in a key, a number with an exponent, a surrogate escape,
+ * deep nesting, a wide object) is "not certain", so that the strict
+ * parser, with its exact messages, decides.  Every rule below is one of
+ * json_parse_strict()'s, only narrower; the fuzz target fuzz_json_strict
+ * checks that nothing accepted here is refused there.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "json_strict.h"
+#include "utf8.h"
+
+/* Far below cJSON's limit of 1000; audit records nest four levels. */
+#define QUICK_DEPTH_MAX 32
+/* Keys are compared pairwise: beyond this many, let the strict parser. */
+#define QUICK_KEYS_MAX 32
+/* cJSON reads a number through a 64-byte buffer: longer ones fail there. */
+#define QUICK_NUMBER_MAX 63
+
+struct scan {
+	const unsigned char *text;
+	size_t len;
+	size_t at;
+};
+
+struct span {
+	const unsigned char *start;
+	size_t len;
+};
+
+/* Printable ASCII that stands for itself inside a string. */
+static bool plain_byte[256];
+
+static void
+plain_bytes_init(void)
+{
+	int c;
+
+	for (c = 0x20; c < 0x80; c++)
+		plain_byte[c] = c != '"' && c != '\\';
+}
+
+static void
+skip_space(struct scan *sc)
+{
+	while (sc->at < sc->len && (sc->text[sc->at] == ' ' ||
+	    sc->text[sc->at] == '\n' || sc->text[sc->at] == '\t' ||
+	    sc->text[sc->at] == '\r'))
+		sc->at++;
+}
+
+static int
+hex_value(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A \uXXXX escape at sc->at, which is the 'u'. */
+static bool
+scan_unicode_escape(struct scan *sc)
+{
+	uint32_t value = 0;
+	int i, digit;
+
+	if (sc->len - sc->at < 5)
+		return false;
+	for (i = 1; i <= 4; i++) {
+		if ((digit = hex_value(sc->text[sc->at + i])) < 0)
+			return false;
+		value = value << 4 | (uint32_t)digit;
+	}
+	/* \u0000 is refused; surrogate pairs are left to the strict parser. */
+	if (value == 0 || (value >= 0xd800 && value <= 0xdfff))
+		return false;
+	sc->at += 5;
+	return true;
+}
+
+/*
+ * The string starting at the '"' at sc->at; *escaped says whether it held
+ * an escape, so that its raw bytes are not its value.
+ */
+static bool
+scan_string(struct scan *sc, struct span *raw, bool *escaped)
+{
+	const unsigned char *text = sc->text;
+	size_t at = sc->at + 1, len = sc->len;
+	uint32_t cp;
+	int n;
+
+	*escaped = false;
+	raw->start = text + at;
+	for (;;) {
+		while (at < len && plain_byte[text[at]])
+			at++;
+		if (at >= len)
+			return false;
+		if (text[at] == '"')
+			break;
+		if (text[at] == '\\') {
+			*escaped = true;
+			if (at + 1 >= len)
+				return false;
+			if (text[at + 1] == 'u') {
+				sc->at = at + 1;
+				if (!scan_unicode_escape(sc))
+					return false;
+				at = sc->at;
+			} else if (strchr("\"\\/bfnrt", text[at + 1]) != NULL &&
+			    text[at + 1] != '\0')
+				at += 2;
+			else
+				return false;
+			continue;
+		}
+		if (text[at] < 0x80)
+			return false;	/* a raw control character */
+		if ((n = utf8_next(text + at, len - at, &cp)) < 0)
+			return false;
+		at += (size_t)n;
+	}
+	raw->len = (size_t)(text + at - raw->start);
+	sc->at = at + 1;
+	return true;
+}
+
+static bool
+is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* An RFC 8259 number without an exponent (those may not be finite). */
+static bool
+scan_number(struct scan *sc)
+{
+	const unsigned char *text = sc->text;
+	size_t at = sc->at, len = sc->len;
+
+	if (text[at] == '-')
+		at++;
+	if (at < len && text[at] == '0')
+		at++;
+	else if (at < len && text[at] >= '1' && text[at] <= '9')
+		while (at < len && is_digit(text[at]))
+			at++;
+	else
+		return false;
+	if (at < len && text[at] == '.') {
+		if (++at >= len || !is_digit(text[at]))
+			return false;
+		while (at < len && is_digit(text[at]))
+			at++;
+	}
+	if (at - sc->at > QUICK_NUMBER_MAX)
+		return false;
+	sc->at = at;
+	return true;
+}
+
+static bool
+scan_literal(struct scan *sc, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (sc->len - sc->at < n || memcmp(sc->text + sc->at, word, n) != 0)
+		return false;
+	sc->at += n;
+	return true;
+}
+
+/* Equal when ASCII case is ignored, as json_parse_strict() compares keys. */
+static bool
+same_key(const struct span *a, const struct span *b)
+{
+	size_t i;
+	unsigned char x, y;
+
+	if (a->len != b->len)
+		return false;
+	for (i = 0; i < a->len; i++) {
+		x = a->start[i];
+		y = b->start[i];
+		if (x >= 'A' && x <= 'Z')
+			x += 'a' - 'A';
+		if (y >= 'A' && y <= 'Z')
+			y += 'a' - 'A';
+		if (x != y)
+			return false;
+	}
+	return true;
+}
+
+static bool scan_value(struct scan *, int depth, struct span *string,
+    bool *is_string);
+
+/*
+ * The object at sc->at.  At the top (wanted != NULL) the wanted members'
+ * string values are noted.
+ */
+static bool
+scan_object(struct scan *sc, int depth, struct json_wanted *wanted,
+    size_t wanted_count)
+{
+	struct span keys[QUICK_KEYS_MAX], value;
+	size_t count = 0, i;
+	bool escaped, is_string;
+
+	sc->at++;
+	skip_space(sc);
+	if (sc->at < sc->len && sc->text[sc->at] == '}') {
+		sc->at++;
+		return true;
+	}
+	for (;;) {
+		if (sc->at >= sc->len || sc->text[sc->at] != '"' ||
+		    count == QUICK_KEYS_MAX)
+			return false;
+		if (!scan_string(sc, &keys[count], &escaped) || escaped)
+			return false;
+		for (i = 0; i < count; i++)
+			if (same_key(&keys[i], &keys[count]))
+				return false;
+		skip_space(sc);
+		if (sc->at >= sc->len || sc->text[sc->at] != ':')
+			return false;
+		sc->at++;
+		skip_space(sc);
+		if (!scan_value(sc, depth + 1, &value, &is_string))
+			return false;
+		for (i = 0; i < wanted_count; i++) {
+			if (strncmp(wanted[i].key, (const char *)
+			    keys[count].start, keys[count].len) != 0 ||
+			    wanted[i].key[keys[count].len] != '\0')
+				continue;
+			/* An escaped value is not its raw bytes. */
+			if (is_string && value.start == NULL)
+				return false;
+			if (is_string) {
+				wanted[i].value = (const char *)value.start;
+				wanted[i].length = value.len;
+			}
+		}
+		count++;
+		skip_space(sc);
+		if (sc->at >= sc->len)
+			return false;
+		if (sc->text[sc->at] == '}') {
+			sc->at++;
+			return true;
+		}
+		if (sc->text[sc->at] != ',')
+			return false;
+		sc->at++;
+		skip_space(sc);
+	}
+}
+
+static bool
+scan_array(struct scan *sc, int depth)
+{
+	struct span ignored;
+	bool is_string;
+
+	sc->at++;
+	skip_space(sc);
+	if (sc->at < sc->len && sc->text[sc->at] == ']') {
+		sc->at++;
+		return true;
+	}
+	for (;;) {
+		if (!scan_value(sc, depth + 1, &ignored, &is_string))
+			return false;
+		skip_space(sc);
+		if (sc->at >= sc->len)
+			return false;
+		if (sc->text[sc->at] == ']') {
+			sc->at++;
+			return true;
+		}
+		if (sc->text[sc->at] != ',')
+			return false;
+		sc->at++;
+		skip_space(sc);
+	}
+}
+
+/*
+ * The value at sc->at.  For a string, *string is its raw bytes, or has a
+ * NULL start when it held an escape.
+ */
+static bool
+scan_value(struct scan *sc, int depth, struct span *string, bool *is_string)
+{
+	bool escaped;
+
+	*is_string = false;
+	if (sc->at >= sc->len || depth > QUICK_DEPTH_MAX)
+		return false;
+	switch (sc->text[sc->at]) {
+	case '"':
+		*is_string = true;
+		if (!scan_string(sc, string, &escaped))
+			return false;
+		if (escaped)
+			string->start = NULL;
+		return true;
+	case '{':
+		return scan_object(sc, depth, NULL, 0);
+	case '[':
+		return scan_array(sc, depth);
+	case 't':
+		return scan_literal(sc, "true");
+	case 'f':
+		return scan_literal(sc, "false");
+	case 'n':
+		return scan_literal(sc, "null");
+	default:
+		return scan_number(sc);
+	}
+}
+
+bool
+json_object_quick(const char *text, size_t len, struct json_wanted *wanted,
+    size_t wanted_count)
+{
+	struct scan sc = { (const unsigned char *)text, len, 0 };
+	size_t i;
+
+	if (!plain_byte['a'])
+		plain_bytes_init();
+	for (i = 0; i < wanted_count; i++) {
+		wanted[i].value = NULL;
+		wanted[i].length = 0;
+	}
+	skip_space(&sc);
+	if (sc.at < len && sc.text[sc.at] == '{' &&
+	    scan_object(&sc, 0, wanted, wanted_count)) {
+		skip_space(&sc);
+		if (sc.at == len)
+			return true;
+	}
+	/* Nothing found in text that may not be JSON at all. */
+	for (i = 0; i < wanted_count; i++) {
+		wanted[i].value = NULL;
+		wanted[i].length = 0;
+	}
+	return false;
+}
