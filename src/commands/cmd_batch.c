@@ -229,7 +229,7 @@ run_atomic(struct store *store, FILE *in, FILE *out,
 	int rc = 0;
 	struct audit_head head;
 
-	if ((rc = store_begin(store, err)) != 0)
+	if ((rc = store_begin_with_savepoints(store, err)) != 0)
 		return rc;
 	while ((len = getline(&text, &size, in)) >= 0) {
 		number++;

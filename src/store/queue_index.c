@@ -29,13 +29,12 @@ store_policy_epoch(struct store *s, long long *epoch, struct error *err)
 	int rc;
 
 	*epoch = 0;
-	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key ="
-	    " 'policy_epoch'", -1, &stmt, NULL) != SQLITE_OK)
-		return store_error(s, err, "reading the policy epoch");
+	if ((stmt = store_statement(s, SQL_POLICY_EPOCH, err)) == NULL)
+		return err->status;
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW)
 		*epoch = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
+	sqlite3_reset(stmt);
 	return rc == SQLITE_ROW ? 0 : store_error(s, err,
 	    "reading the policy epoch");
 }
@@ -56,13 +55,11 @@ store_queue_mark_revisions(struct store *s, const char *action_id,
 	sqlite3_stmt *stmt;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, "UPDATE queue_index SET epoch = 0"
-	    " WHERE action_id IN (SELECT action_id FROM action"
-	    " WHERE revision_of = ?1)", -1, &stmt, NULL) != SQLITE_OK)
-		return store_error(s, err, "marking revisions");
+	if ((stmt = store_statement(s, SQL_QUEUE_MARK_REVISIONS, err)) == NULL)
+		return err->status;
 	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
+	sqlite3_reset(stmt);
 	return rc == SQLITE_DONE ? 0 : store_error(s, err, "marking revisions");
 }
 
@@ -127,11 +124,8 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	int care = row->expired ? -1 : row->local_fail || row->divergent ? 2 :
 	    row->high_stakes ? 1 : 0, rc;
 
-	if (sqlite3_prepare_v2(s->db, "UPDATE queue_index SET epoch = ?2,"
-	    " care = ?3, flags = ?4, who = ?5, summary = ?6, advisory = ?7,"
-	    " divergence_count = ?8 WHERE action_id = ?1", -1, &stmt,
-	    NULL) != SQLITE_OK)
-		return store_error(s, err, "indexing the queue");
+	if ((stmt = store_statement(s, SQL_QUEUE_PUT, err)) == NULL)
+		return err->status;
 	sqlite3_bind_text(stmt, 1, row->action_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 2, epoch);
 	sqlite3_bind_int(stmt, 3, care);
@@ -141,7 +135,7 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	sqlite3_bind_text(stmt, 7, row->advisory, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 8, (long long)row->divergence_count);
 	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
+	sqlite3_reset(stmt);
 	return rc == SQLITE_DONE ? 0 : store_error(s, err, "indexing the queue");
 }
 

@@ -86,6 +86,19 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " expires_at_ms) VALUES (?1, ?2, 0, 0, 0, '', '', 'n/a', 0, ?3, ?4)",
 	[SQL_QUEUE_REMOVE] =
 	    "DELETE FROM queue_index WHERE action_id = ?1",
+	[SQL_QUEUE_MARK_REVISIONS] =
+	    "UPDATE queue_index SET epoch = 0 WHERE action_id IN"
+	    " (SELECT action_id FROM action WHERE revision_of = ?1)",
+	[SQL_QUEUE_PUT] =
+	    "UPDATE queue_index SET epoch = ?2, care = ?3, flags = ?4, who = ?5,"
+	    " summary = ?6, advisory = ?7, divergence_count = ?8"
+	    " WHERE action_id = ?1",
+	[SQL_POLICY_EPOCH] =
+	    "SELECT value FROM meta WHERE key = 'policy_epoch'",
+	/* Prepared once: an --atomic batch opens one per decision. */
+	[SQL_SAVEPOINT] = "SAVEPOINT decision",
+	[SQL_RELEASE] = "RELEASE decision",
+	[SQL_ROLLBACK_TO] = "ROLLBACK TO decision",
 	[SQL_DOCUMENT_PUT] =
 	    "INSERT INTO policy_document (type, raw_json, imported_at_ms)"
 	    " VALUES (?1, ?2, ?3) ON CONFLICT (type) DO UPDATE SET"
@@ -296,6 +309,21 @@ store_begin(struct store *s, struct error *err)
 	return 0;
 }
 
+/*
+ * A transaction of many savepoints (batch --atomic).  SQLite journals each
+ * savepoint's pages in a temporary file once they pass 64 KiB: 300,000
+ * small writes for 10,000 decisions.  They are released one by one, so
+ * memory holds at most one decision's pages.
+ */
+int
+store_begin_with_savepoints(struct store *s, struct error *err)
+{
+	if (sqlite3_exec(s->db, "PRAGMA temp_store = MEMORY", NULL, NULL,
+	    NULL) != SQLITE_OK)
+		return store_error(s, err, "keeping savepoints in memory");
+	return store_begin(s, err);
+}
+
 int
 store_commit(struct store *s, struct error *err)
 {
@@ -316,27 +344,40 @@ store_rollback(struct store *s)
 	s->in_transaction = false;
 }
 
+/* Steps a statement that takes no parameters and returns no rows. */
+static int
+store_run(struct store *s, enum statement which, const char *doing,
+    struct error *err)
+{
+	sqlite3_stmt *stmt = store_statement(s, which, err);
+	int rc;
+
+	if (stmt == NULL)
+		return err->status;
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_DONE ? 0 : store_error(s, err, doing);
+}
+
 int
 store_savepoint(struct store *s, struct error *err)
 {
-	if (sqlite3_exec(s->db, "SAVEPOINT decision", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		return store_error(s, err, "starting a savepoint");
-	return 0;
+	return store_run(s, SQL_SAVEPOINT, "starting a savepoint", err);
 }
 
 int
 store_release(struct store *s, struct error *err)
 {
-	if (sqlite3_exec(s->db, "RELEASE decision", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		return store_error(s, err, "releasing a savepoint");
-	return 0;
+	return store_run(s, SQL_RELEASE, "releasing a savepoint", err);
 }
 
 void
 store_rollback_savepoint(struct store *s)
 {
-	sqlite3_exec(s->db, "ROLLBACK TO decision; RELEASE decision", NULL,
-	    NULL, NULL);
+	struct error ignored;
+
+	/* The transaction goes on without this decision's changes. */
+	if (store_run(s, SQL_ROLLBACK_TO, "rolling back a savepoint",
+	    &ignored) == 0)
+		store_run(s, SQL_RELEASE, "releasing a savepoint", &ignored);
 }
