@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <stdarg.h>
@@ -124,6 +126,41 @@ test_cents(void **state)
 	assert_units(decimal_add(dec(0.01), dec(0.02)), 30000000);
 	assert_int_equal(decimal_compare(decimal_add(dec(100000.10),
 	    dec(0.20)), dec(100000.30)), 0);
+}
+
+/*
+ * Any decimal of at most 15 significant digits and 9 decimals, as strtod
+ * reads it from a file, comes back as exactly that decimal: this is the
+ * printf-free path.  Seeded, so a failure repeats.
+ */
+static void
+test_short_decimals_exact(void **state)
+{
+	static const unsigned long long	 limit[] = {
+		10ULL, 1000ULL, 1000000ULL, 1000000000ULL,
+		1000000000000ULL, 1000000000000000ULL
+	};
+	unsigned long long		 m, pow10;
+	char				 text[64];
+	unsigned long long		 seed = 20261129;
+	unsigned int			 k, i;
+	int				 j;
+
+	(void)state;
+	for (i = 0; i < 200000; i++) {
+		/* xorshift64 */
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		m = seed % limit[i % 6];
+		k = (i / 6) % 10;
+		snprintf(text, sizeof text, "%llue-%u", m, k);
+		pow10 = 1;
+		for (j = 0; j < (int)(9 - k); j++)
+			pow10 *= 10;
+		assert_units(dec(strtod(text, NULL)),
+		    (unsigned __int128)m * pow10);
+	}
 }
 
 static void
@@ -347,6 +384,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_point_one_plus_point_two),
+		cmocka_unit_test(test_short_decimals_exact),
 		cmocka_unit_test(test_limit_edge_equal),
 		cmocka_unit_test(test_limit_just_above_below),
 		cmocka_unit_test(test_cents),
