@@ -12,13 +12,32 @@
 
 #define PATH_SIZE 256
 
+/* Appends text to buf[0..size), truncating as snprintf would. */
+static void
+append(char *buf, size_t size, size_t *used, const char *text)
+{
+	size_t len = strlen(text);
+
+	if (len > size - 1 - *used)
+		len = size - 1 - *used;
+	memcpy(buf + *used, text, len);
+	*used += len;
+}
+
 const char *
 field_path(char *buf, size_t size, const char *path, const char *key)
 {
-	if (path == NULL || *path == '\0')
-		snprintf(buf, size, "%s", key);
-	else
-		snprintf(buf, size, "%s.%s", path, key);
+	size_t used = 0;
+
+	/* Every field read renders its path: no printf here. */
+	if (size == 0)
+		return buf;
+	if (path != NULL && *path != '\0') {
+		append(buf, size, &used, path);
+		append(buf, size, &used, ".");
+	}
+	append(buf, size, &used, key);
+	buf[used] = '\0';
 	return buf;
 }
 
@@ -311,13 +330,19 @@ field_string_array(const cJSON *object, const char *path, const char *key,
 		return rc;
 	if (array == NULL)
 		return 0;
-	field_path(field, sizeof field, path, key);
 	cJSON_ArrayForEach(item, array) {
-		snprintf(element, sizeof element, "%s[%zu]", field, index++);
-		if (!cJSON_IsString(item))
-			return wrong_type(element, "a string", item, err);
-		if (as_ids && (rc = id_check(item->valuestring, element, err)) != 0)
-			return rc;
+		/* The element's name is only needed to report it. */
+		if (!cJSON_IsString(item) || (as_ids &&
+		    id_check(item->valuestring, "", err) != 0)) {
+			field_path(field, sizeof field, path, key);
+			snprintf(element, sizeof element, "%s[%zu]", field,
+			    index);
+			if (!cJSON_IsString(item))
+				return wrong_type(element, "a string", item,
+				    err);
+			return id_check(item->valuestring, element, err);
+		}
+		index++;
 	}
 	*out = array;
 	return 0;
