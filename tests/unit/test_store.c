@@ -117,7 +117,7 @@ test_create_makes_directories_and_schema(void **state)
 	struct store *s = open_new();
 
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 3);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 4);
 	assert_int_equal(access(db_path, R_OK | W_OK), 0);
 }
 
@@ -137,8 +137,11 @@ test_version_1_is_migrated_forward(void **state)
 	    "UPDATE schema_version SET version = 1");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 3);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 4);
 	assert_int_equal(sql_int("SELECT count(*) FROM ips"), 1);
+	/* 4: the header's totals read flags from the epoch index. */
+	assert_int_equal(sql_int("SELECT group_concat(name) = 'epoch,flags'"
+	    " FROM pragma_index_info('queue_by_epoch')"), 1);
 	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master "
 	    "WHERE name IN ('audit_log', 'decision')"), 2);
 }
