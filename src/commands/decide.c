@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <uuid/uuid.h>
 
 #include "commands.h"
 #include "decision.h"
@@ -20,6 +19,7 @@
 #include "json_strict.h"
 #include "lockout.h"
 #include "text.h"
+#include "uuid_random.h"
 
 void
 operator_current(struct operator_identity *op)
@@ -275,13 +275,11 @@ record(struct store *store, const struct decision_request *req,
     long long now_ms, struct decision_outcome *out, struct error *err)
 {
 	struct decision_row row;
-	uuid_t uuid;
 	char *json;
 	int status;
 
 	memset(&row, 0, sizeof row);
-	uuid_generate_random(uuid);
-	uuid_unparse_lower(uuid, row.decision_id);
+	uuid_random(row.decision_id);
 	timestamp_format(now_ms, row.decided_at);
 	snprintf(row.decision, sizeof row.decision, "%s",
 	    req->decision == DECISION_APPROVE ? "approve" : "reject");

@@ -5,19 +5,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uuid/uuid.h>
 
 #include "text.h"
+#include "uuid_random.h"
 #include "verdict.h"
 
 int
 verdict_init(struct verdict *v, const char *action_id, long long now_ms)
 {
-	uuid_t uuid;
-
 	memset(v, 0, sizeof *v);
-	uuid_generate_random(uuid);
-	uuid_unparse_lower(uuid, v->verdict_id);
+	uuid_random(v->verdict_id);
 	timestamp_format(now_ms, v->reviewed_at);
 	v->action_id = text_copy(action_id);
 	return v->action_id == NULL ? -1 : 0;
