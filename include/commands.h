@@ -55,6 +55,13 @@ void recheck_free(struct recheck *);
 int queue_row_build(struct store *, const char *action_id, long long now_ms,
     struct queue_row *, struct error *);
 /*
+ * Indexes an action import has just stored, from its parsed tree, under
+ * the policy epoch in force; saves reading and parsing it back.
+ */
+int queue_index_stored(struct store *, const struct loaded_object *,
+    long long imported_at_ms, long long now_ms, long long epoch,
+    struct error *);
+/*
  * Brings the queue index up to date: re-checks every pending action whose
  * row is missing or older than the policy in force.  Returns how many.
  */

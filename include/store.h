@@ -57,6 +57,7 @@ struct check_data {
 	cJSON *roster;
 	cJSON *revision_chain;
 	bool policy_borrowed;		/* the trees above belong to the store's cache */
+	bool packet_borrowed;		/* packet belongs to the caller */
 	char *status;			/* pending, approved, rejected */
 	long long imported_at_ms;
 	bool has_expiry;
@@ -70,11 +71,20 @@ struct check_data {
  */
 int store_load_check(struct store *, const char *action_id, long long now_ms,
     struct check_data *, struct error *);
+/*
+ * The same for a packet stored in this transaction a moment ago, from its
+ * parsed tree (lent, not copied) instead of reading it back.
+ */
+int store_load_check_stored(struct store *, const struct loaded_object *,
+    long long imported_at_ms, long long now_ms, struct check_data *,
+    struct error *);
 void check_data_free(struct check_data *);
 /*
- * Keeps policy trees across store_load_check() calls until turned off:
- * only for read-only passes, where a policy import by another process
- * in the meantime may go unseen until the next pass.
+ * Keeps policy trees across store_load_check() calls until turned off
+ * (turning it on again empties it): for read-only passes, where a policy
+ * import by another process in the meantime may go unseen until the next
+ * pass, and inside import's write transaction, which empties it at every
+ * policy object it stores.  Never for a decision.
  */
 void store_cache_policy(struct store *, bool on);
 

@@ -115,7 +115,7 @@ struct import_context {
 	long long now_ms;
 	struct operator_identity op;
 	struct audit_head head;		/* after the last policy record */
-	bool epoch_bumped;
+	long long epoch;		/* the policy epoch now in force */
 	struct file_counts counts;
 };
 
@@ -173,6 +173,25 @@ record_policy(struct import_context *ctx, const struct loaded_object *o,
 	return rc;
 }
 
+/*
+ * The queue row of an action just stored, from the tree already parsed:
+ * reading it back for the refresh after the import would parse it twice.
+ * Its revisions indexed earlier saw no original yet, so they are marked
+ * stale for that refresh.  A row that cannot be built here stays stale
+ * too: the refresh builds it, or reports why it cannot.
+ */
+static int
+index_new_action(struct import_context *ctx, const struct loaded_object *o,
+    struct error *err)
+{
+	struct error ignored;
+
+	error_clear(&ignored);
+	queue_index_stored(ctx->store, o, ctx->now_ms, ctx->now_ms,
+	    ctx->epoch, &ignored);
+	return store_queue_mark_revisions(ctx->store, o->id, err);
+}
+
 /* Imports one object starting at line; *error_offset locates a bad byte. */
 static int
 import_object(struct import_context *ctx, const char *text, size_t len,
@@ -189,12 +208,19 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 		    err);
 	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o.type))
 		rc = record_policy(ctx, &o, text, len, line, err);
-	/* New policy or holdings change what the queue's flags say. */
-	if (rc == 0 && result != STORE_PUT_SAME && o.type != OBJECT_PACKET &&
-	    !ctx->epoch_bumped) {
-		rc = store_bump_epoch(ctx->store, err);
-		ctx->epoch_bumped = rc == 0;
+	/*
+	 * New policy or holdings change what the queue's flags say.  Each
+	 * change is an epoch of its own, so that actions indexed between two
+	 * policy objects of one file read as stale after the second, and the
+	 * trees cached so far are dropped.
+	 */
+	if (rc == 0 && result != STORE_PUT_SAME && o.type != OBJECT_PACKET) {
+		store_cache_policy(ctx->store, true);
+		if ((rc = store_bump_epoch(ctx->store, err)) == 0)
+			rc = store_policy_epoch(ctx->store, &ctx->epoch, err);
 	}
+	if (rc == 0 && result == STORE_PUT_NEW && o.type == OBJECT_PACKET)
+		rc = index_new_action(ctx, &o, err);
 	object_free(&o);
 	if (rc != 0)
 		return rc;
@@ -313,7 +339,12 @@ import_file(struct store *store, const char *path, FILE *out)
 	safe_path = sanitize_str(path);
 	rc = read_file(path, &text, &len, &err);
 	if (rc == 0 && (rc = store_begin(store, &err)) == 0) {
-		rc = import_text(&ctx, text, len, &error_line, &err);
+		/* Inside the write transaction only this file changes policy. */
+		store_cache_policy(store, true);
+		rc = store_policy_epoch(store, &ctx.epoch, &err);
+		if (rc == 0)
+			rc = import_text(&ctx, text, len, &error_line, &err);
+		store_cache_policy(store, false);
 		if (rc == 0)
 			rc = store_commit(store, &err);
 		else

@@ -80,63 +80,98 @@ divergence_note(const struct check_outcome *outcome, const cJSON *entry)
 	return safe;
 }
 
-int
-queue_row_build(struct store *store, const char *action_id, long long now_ms,
-    struct queue_row *row, struct error *err)
+/* The row from a re-check already run; r stays the caller's. */
+static int
+row_from_recheck(const struct recheck *r, const char *action_id,
+    struct queue_row *row, long long now_ms, struct error *err)
 {
-	const struct rule_pack *pack;
+	const struct rule_pack *pack = r->outcome.pack;
+	const cJSON *action = r->data.input.action;
 	const struct rule_result *lockout;
-	const cJSON *action;
-	struct recheck r;
+	const cJSON *entry;
 	const char *who;
 	char summary[512];
-	int rc;
+	size_t i = 0;
 
 	memset(row, 0, sizeof *row);
-	if ((rc = recheck_action(store, action_id, now_ms, NULL, &r, err)) != 0)
-		return rc;
-	pack = r.outcome.pack;
-	action = r.data.input.action;
 	snprintf(row->action_id, sizeof row->action_id, "%s", action_id);
 	snprintf(row->kind, sizeof row->kind, "%s", pack->kind);
-	snprintf(row->status, sizeof row->status, "%s", r.data.status);
+	snprintf(row->status, sizeof row->status, "%s", r->data.status);
 	who = pack->who(action);
 	if (who == NULL && cJSON_IsString(json_member(action, "author")))
 		who = json_member(action, "author")->valuestring;
 	pack->summarize(action, summary, sizeof summary);
 	row->who = sanitize_str(who ? who : "");
 	row->summary = sanitize_str(summary);
-	row->high_stakes = r.outcome.verdict.requires_human_approval;
-	row->local_fail = !r.outcome.verdict.overall_pass;
-	row->divergence_count = (size_t)cJSON_GetArraySize(r.outcome.divergence);
+	row->high_stakes = r->outcome.verdict.requires_human_approval;
+	row->local_fail = !r->outcome.verdict.overall_pass;
+	row->divergence_count = (size_t)cJSON_GetArraySize(
+	    r->outcome.divergence);
 	row->divergent = row->divergence_count > 0;
-	lockout = verdict_rule(&r.outcome.verdict, "author_lockout");
+	lockout = verdict_rule(&r->outcome.verdict, "author_lockout");
 	row->locked_out = lockout != NULL && !lockout->passed;
-	row->deadlocked = lockout_deadlocked(&r.data.input);
-	row->expired = r.data.has_expiry && r.data.expires_at_ms < now_ms;
+	row->deadlocked = lockout_deadlocked(&r->data.input);
+	row->expired = r->data.has_expiry && r->data.expires_at_ms < now_ms;
 	/* An expired action was not rejected, but it is no longer pending. */
 	if (row->expired && strcmp(row->status, "pending") == 0)
 		snprintf(row->status, sizeof row->status, "expired");
 	/* L10N: the advisory's overall verdict in the 4-column ADV cell of
 	   the queue: "n/a" when there is no readable advisory */
-	row->advisory = r.outcome.advisory.state != ADVISORY_AVAILABLE ?
-	    N_("n/a") : r.outcome.advisory.overall_pass ? N_("pass") :
+	row->advisory = r->outcome.advisory.state != ADVISORY_AVAILABLE ?
+	    N_("n/a") : r->outcome.advisory.overall_pass ? N_("pass") :
 	    N_("fail");
-	row->imported_at_ms = r.data.imported_at_ms;
+	row->imported_at_ms = r->data.imported_at_ms;
 	row->notes = calloc(row->divergence_count + 1, sizeof *row->notes);
 	if (row->notes != NULL) {
-		const cJSON *entry;
-		size_t i = 0;
-
-		cJSON_ArrayForEach(entry, r.outcome.divergence)
-			row->notes[i++] = divergence_note(&r.outcome, entry);
+		cJSON_ArrayForEach(entry, r->outcome.divergence)
+			row->notes[i++] = divergence_note(&r->outcome, entry);
 	}
-	recheck_free(&r);
 	if (row->who == NULL || row->summary == NULL || row->notes == NULL) {
 		queue_row_free(row);
 		return error_set(err, 4, NULL, _("out of memory"));
 	}
 	return 0;
+}
+
+int
+queue_row_build(struct store *store, const char *action_id, long long now_ms,
+    struct queue_row *row, struct error *err)
+{
+	struct recheck r;
+	int rc;
+
+	memset(row, 0, sizeof *row);
+	if ((rc = recheck_action(store, action_id, now_ms, NULL, &r, err)) != 0)
+		return rc;
+	rc = row_from_recheck(&r, action_id, row, now_ms, err);
+	recheck_free(&r);
+	return rc;
+}
+
+int
+queue_index_stored(struct store *store, const struct loaded_object *o,
+    long long imported_at_ms, long long now_ms, long long epoch,
+    struct error *err)
+{
+	struct queue_row row;
+	struct recheck r;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	if ((rc = store_load_check_stored(store, o, imported_at_ms, now_ms,
+	    &r.data, err)) != 0)
+		return rc;
+	if ((rc = check_run(&r.data.input, &r.outcome, err)) != 0) {
+		check_data_free(&r.data);
+		return rc;
+	}
+	rc = row_from_recheck(&r, o->id, &row, now_ms, err);
+	recheck_free(&r);
+	if (rc != 0)
+		return rc;
+	rc = store_queue_put(store, &row, epoch, err);
+	queue_row_free(&row);
+	return rc;
 }
 
 void

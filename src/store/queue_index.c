@@ -52,14 +52,26 @@ int
 store_queue_mark_revisions(struct store *s, const char *action_id,
     struct error *err)
 {
-	sqlite3_stmt *stmt;
+	sqlite3_stmt *revisions, *mark;
 	int rc;
 
-	if ((stmt = store_statement(s, SQL_QUEUE_MARK_REVISIONS, err)) == NULL)
+	if ((revisions = store_statement(s, SQL_REVISIONS_OF, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
+	sqlite3_bind_text(revisions, 1, action_id, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(revisions)) == SQLITE_ROW) {
+		if ((mark = store_statement(s, SQL_QUEUE_MARK_STALE,
+		    err)) == NULL) {
+			sqlite3_reset(revisions);
+			return err->status;
+		}
+		sqlite3_bind_text(mark, 1, (const char *)
+		    sqlite3_column_text(revisions, 0), -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(mark);
+		sqlite3_reset(mark);
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	sqlite3_reset(revisions);
 	return rc == SQLITE_DONE ? 0 : store_error(s, err, "marking revisions");
 }
 

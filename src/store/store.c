@@ -86,9 +86,15 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " expires_at_ms) VALUES (?1, ?2, 0, 0, 0, '', '', 'n/a', 0, ?3, ?4)",
 	[SQL_QUEUE_REMOVE] =
 	    "DELETE FROM queue_index WHERE action_id = ?1",
-	[SQL_QUEUE_MARK_REVISIONS] =
-	    "UPDATE queue_index SET epoch = 0 WHERE action_id IN"
-	    " (SELECT action_id FROM action WHERE revision_of = ?1)",
+	/*
+	 * Two statements, not "WHERE action_id IN (SELECT ...)": that builds
+	 * a temporary table on every run, and import runs it for every new
+	 * action, nearly always to find no revision at all.
+	 */
+	[SQL_REVISIONS_OF] =
+	    "SELECT action_id FROM action WHERE revision_of = ?1",
+	[SQL_QUEUE_MARK_STALE] =
+	    "UPDATE queue_index SET epoch = 0 WHERE action_id = ?1",
 	[SQL_QUEUE_PUT] =
 	    "UPDATE queue_index SET epoch = ?2, care = ?3, flags = ?4, who = ?5,"
 	    " summary = ?6, advisory = ?7, divergence_count = ?8"

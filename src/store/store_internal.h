@@ -29,7 +29,8 @@ enum statement {
 	SQL_REVISION_STEP,
 	SQL_QUEUE_ADD,
 	SQL_QUEUE_REMOVE,
-	SQL_QUEUE_MARK_REVISIONS,
+	SQL_REVISIONS_OF,
+	SQL_QUEUE_MARK_STALE,
 	SQL_QUEUE_PUT,
 	SQL_POLICY_EPOCH,
 	SQL_SAVEPOINT,
@@ -39,10 +40,11 @@ enum statement {
 };
 
 /*
- * Policy trees kept across the re-checks of one read-only pass (check,
- * list, refreshing the queue index), so that 100,000 actions of one user
- * do not parse that user's IPS and holdings 100,000 times.  The decision
- * path never uses it: it reads afresh inside its own transaction.
+ * Policy trees kept across the re-checks of one pass (check, list,
+ * refreshing the queue index, indexing what import stores), so that
+ * 100,000 actions of one user do not parse that user's IPS and holdings
+ * 100,000 times.  The decision path never uses it: it reads afresh
+ * inside its own transaction.
  */
 struct policy_cache {
 	bool enabled;

@@ -312,18 +312,15 @@ hand_over(struct policy_cache *c, const struct check_data *d)
 	memset(c, 0, sizeof *c);
 }
 
-int
-store_load_check(struct store *s, const char *action_id, long long now_ms,
+/* The policy half of a check, once d holds the packet. */
+static int
+load_check_policy(struct store *s, const struct rule_pack *pack,
     struct check_data *d, struct error *err)
 {
 	struct policy_cache own;
-	const struct rule_pack *pack;
-	const cJSON *user;
+	const cJSON *user = json_member(d->input.action, "user_id");
 	int rc;
 
-	if ((rc = load_action(s, action_id, now_ms, d, &pack, err)) != 0)
-		return rc;
-	user = json_member(d->input.action, "user_id");
 	if (s->cache.enabled) {
 		/* Lent, not given: check_data_free() leaves them alone. */
 		d->policy_borrowed = true;
@@ -347,6 +344,43 @@ store_load_check(struct store *s, const char *action_id, long long now_ms,
 	if (rc != 0)
 		check_data_free(d);
 	return rc;
+}
+
+int
+store_load_check(struct store *s, const char *action_id, long long now_ms,
+    struct check_data *d, struct error *err)
+{
+	const struct rule_pack *pack;
+	int rc;
+
+	if ((rc = load_action(s, action_id, now_ms, d, &pack, err)) != 0)
+		return rc;
+	return load_check_policy(s, pack, d, err);
+}
+
+int
+store_load_check_stored(struct store *s, const struct loaded_object *o,
+    long long imported_at_ms, long long now_ms, struct check_data *d,
+    struct error *err)
+{
+	const struct rule_pack *pack = rule_pack_find(o->kind);
+
+	memset(d, 0, sizeof *d);
+	if (pack == NULL)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s: action %s has no rule pack", s->path, o->id);
+	/* What load_action() would read back from the row just written. */
+	d->packet = o->json;
+	d->packet_borrowed = true;
+	if ((d->status = text_copy("pending")) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	d->imported_at_ms = imported_at_ms;
+	d->has_expiry = o->has_expiry;
+	d->expires_at_ms = o->expires_at_ms;
+	d->input.packet = d->packet;
+	d->input.action = json_member(d->packet, "proposed_action");
+	d->input.now_ms = now_ms;
+	return load_check_policy(s, pack, d, err);
 }
 
 static int
@@ -411,7 +445,8 @@ fail:
 void
 check_data_free(struct check_data *d)
 {
-	cJSON_Delete(d->packet);
+	if (!d->packet_borrowed)
+		cJSON_Delete(d->packet);
 	if (!d->policy_borrowed) {
 		cJSON_Delete(d->ips);
 		cJSON_Delete(d->holdings);
