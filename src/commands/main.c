@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "json_memory.h"
 
 enum option_bit {
 	OPTION_ALL = 1 << 0,
@@ -127,6 +128,7 @@ main(int argc, char **argv)
 	 * 4, nothing recorded), not kill the process mid-transaction.
 	 */
 	signal(SIGXFSZ, SIG_IGN);
+	json_memory_init();
 	setlocale(LC_ALL, "");
 	/* Numbers in JSON and audit records never follow the locale. */
 	setlocale(LC_NUMERIC, "C");

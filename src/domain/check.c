@@ -267,17 +267,17 @@ check_inputs_sha256(const struct check_input *in, char out[65])
 
 	for (i = 0; i < TREES; i++) {
 		printed[i] = trees[i] != NULL ?
-		    cJSON_PrintUnformatted(trees[i]) : strdup("null");
-		if (printed[i] == NULL)
+		    cJSON_PrintUnformatted(trees[i]) : NULL;
+		if (trees[i] != NULL && printed[i] == NULL)
 			goto done;
-		parts[2 * i] = printed[i];
-		lengths[2 * i] = strlen(printed[i]);
+		parts[2 * i] = printed[i] != NULL ? printed[i] : "null";
+		lengths[2 * i] = strlen(parts[2 * i]);
 		parts[2 * i + 1] = "\n";
 		lengths[2 * i + 1] = 1;
 	}
 	rc = sha256_hex_parts(parts, lengths, 2 * TREES, out);
 done:
 	for (i = 0; i < TREES; i++)
-		free(printed[i]);
+		cJSON_free(printed[i]);
 	return rc;
 }
