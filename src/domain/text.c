@@ -41,6 +41,20 @@ text_upper(char *buf, size_t size, const char *text)
 	buf[i] = '\0';
 }
 
+/* snprintf(buf, size, "%s", text) without printf's cost. */
+static void
+copy_bounded(char *buf, size_t size, const char *text)
+{
+	size_t length = strlen(text);
+
+	if (size == 0)
+		return;
+	if (length > size - 1)
+		length = size - 1;
+	memcpy(buf, text, length);
+	buf[length] = '\0';
+}
+
 /*
  * What snprintf "%.2f" writes, computed directly when the rounding is
  * plain: a check formats several figures per rule, and printf of a double
@@ -54,7 +68,7 @@ two_decimals(char *buf, size_t size, double value)
 	double magnitude = fabs(value), scaled, whole, fraction;
 	unsigned long long cents;
 	char text[32];
-	size_t at = sizeof text, length;
+	size_t at = sizeof text;
 
 	if (!(magnitude < 1e9)) {
 		snprintf(buf, size, "%.2f", value);
@@ -80,13 +94,7 @@ two_decimals(char *buf, size_t size, double value)
 	} while (cents != 0);
 	if (signbit(value))
 		text[--at] = '-';
-	if (size == 0)
-		return;
-	length = sizeof text - 1 - at;
-	if (length > size - 1)
-		length = size - 1;
-	memcpy(buf, text + at, length);
-	buf[length] = '\0';
+	copy_bounded(buf, size, text + at);
 }
 
 /*
@@ -138,7 +146,8 @@ format_percent(char *buf, size_t size, double percent)
 		if (end == p)
 			*end = '\0';
 	}
-	snprintf(buf, size, "%s%%", tmp);
+	strcat(tmp, "%");
+	copy_bounded(buf, size, tmp);
 }
 
 char *

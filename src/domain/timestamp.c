@@ -84,10 +84,17 @@ timestamp_parse(const char *s, long long *ms)
 void
 timestamp_format(long long ms, char buf[TIMESTAMP_SIZE])
 {
+	/* `check` stamps every verdict with the same instant: keep the last. */
+	static long long last_ms;
+	static char last[TIMESTAMP_SIZE];
 	time_t seconds = (time_t)(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
 	int millis = (int)(ms - (long long)seconds * 1000);
 	struct tm tm;
 
+	if (last[0] != '\0' && ms == last_ms) {
+		memcpy(buf, last, TIMESTAMP_SIZE);
+		return;
+	}
 	if (gmtime_r(&seconds, &tm) == NULL) {
 		snprintf(buf, TIMESTAMP_SIZE, "1970-01-01T00:00:00.000Z");
 		return;
@@ -97,6 +104,8 @@ timestamp_format(long long ms, char buf[TIMESTAMP_SIZE])
 	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
 	    tm.tm_sec, millis) >= TIMESTAMP_SIZE)
 		buf[TIMESTAMP_SIZE - 1] = '\0';
+	last_ms = ms;
+	memcpy(last, buf, TIMESTAMP_SIZE);
 }
 
 long long

@@ -41,6 +41,7 @@ verdict_add_rule(struct verdict *v, const char *rule_id,
     const char *description, bool passed, const char *detail_fmt, ...)
 {
 	struct rule_result *rules, *r;
+	char small[256];
 	va_list ap;
 	int len;
 
@@ -54,14 +55,19 @@ verdict_add_rule(struct verdict *v, const char *rule_id,
 	r->passed = passed;
 	r->detail = NULL;
 	if (detail_fmt != NULL) {
+		/* Nearly every detail fits: format once, copy. */
 		va_start(ap, detail_fmt);
-		len = vsnprintf(NULL, 0, detail_fmt, ap);
+		len = vsnprintf(small, sizeof small, detail_fmt, ap);
 		va_end(ap);
 		if (len < 0 || (r->detail = malloc((size_t)len + 1)) == NULL)
 			return -1;
-		va_start(ap, detail_fmt);
-		vsnprintf(r->detail, (size_t)len + 1, detail_fmt, ap);
-		va_end(ap);
+		if ((size_t)len < sizeof small)
+			memcpy(r->detail, small, (size_t)len + 1);
+		else {
+			va_start(ap, detail_fmt);
+			vsnprintf(r->detail, (size_t)len + 1, detail_fmt, ap);
+			va_end(ap);
+		}
 	}
 	/* SPEC 2: a failing rule always says why. */
 	if (!passed && (r->detail == NULL || r->detail[0] == '\0')) {
