@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,70 @@ blank_line(const char *s, size_t len)
 }
 
 /*
+ * A line's result under --atomic as it stands before the batch commits,
+ * spooled to a temporary file: kept in memory, a batch of a million
+ * lines would hold a million results.
+ */
+struct spooled {
+	size_t number;
+	size_t id_length;		/* SIZE_MAX: the line named no action */
+	size_t code_length;		/* 0: recorded, if the batch commits */
+	size_t message_length;
+	char decision_id[sizeof ((struct decision_outcome *)0)->decision_id];
+};
+
+static int
+spool_line(FILE *spool, const struct batch_line *line)
+{
+	struct spooled head;
+
+	memset(&head, 0, sizeof head);
+	head.number = line->number;
+	head.id_length = line->action_id != NULL ? strlen(line->action_id) :
+	    SIZE_MAX;
+	head.code_length = line->code != NULL ? strlen(line->code) : 0;
+	head.message_length = line->code != NULL ? strlen(line->message) : 0;
+	memcpy(head.decision_id, line->outcome.decision_id,
+	    sizeof head.decision_id);
+	if (fwrite(&head, sizeof head, 1, spool) != 1 ||
+	    (line->action_id != NULL && fwrite(line->action_id, 1,
+	    head.id_length, spool) != head.id_length) ||
+	    fwrite(line->code != NULL ? line->code : "", 1, head.code_length,
+	    spool) != head.code_length ||
+	    fwrite(line->message, 1, head.message_length, spool) !=
+	    head.message_length)
+		return -1;
+	return 0;
+}
+
+/* Reads a spooled line back; *id and *code are the caller's to free. */
+static int
+unspool_line(FILE *spool, struct batch_line *line, char **id, char **code)
+{
+	struct spooled head;
+
+	memset(line, 0, sizeof *line);
+	*id = *code = NULL;
+	if (fread(&head, sizeof head, 1, spool) != 1 ||
+	    head.message_length >= sizeof line->message ||
+	    (head.id_length != SIZE_MAX &&
+	    (*id = calloc(1, head.id_length + 1)) == NULL) ||
+	    (*code = calloc(1, head.code_length + 1)) == NULL ||
+	    (*id != NULL && fread(*id, 1, head.id_length, spool) !=
+	    head.id_length) ||
+	    fread(*code, 1, head.code_length, spool) != head.code_length ||
+	    fread(line->message, 1, head.message_length, spool) !=
+	    head.message_length)
+		return -1;
+	line->number = head.number;
+	line->action_id = *id;
+	line->code = head.code_length > 0 ? *code : NULL;
+	memcpy(line->outcome.decision_id, head.decision_id,
+	    sizeof head.decision_id);
+	return 0;
+}
+
+/*
  * --atomic: every line in one transaction.  Results wait until the end,
  * since a later refusal turns an earlier "recorded" into nothing.
  */
@@ -222,40 +287,40 @@ static int
 run_atomic(struct store *store, FILE *in, FILE *out,
     const struct operator_identity *op, struct error *err)
 {
-	struct batch_line *lines = NULL, *grown;
-	size_t count = 0, cap = 0, number = 0, size = 0, i, failed_line = 0;
-	char *text = NULL;
+	struct batch_line line;
+	size_t count = 0, number = 0, size = 0, i, failed_line = 0;
+	char *text = NULL, *id, *code;
 	ssize_t len;
 	int rc = 0;
+	bool recorded;
 	struct audit_head head;
+	FILE *spool;
 
-	if ((rc = store_begin_with_savepoints(store, err)) != 0)
+	if ((spool = tmpfile()) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "cannot create a temporary file for the results: %s",
+		    strerror(errno));
+	if ((rc = store_begin_with_savepoints(store, err)) != 0) {
+		fclose(spool);
 		return rc;
+	}
 	while ((len = getline(&text, &size, in)) >= 0) {
 		number++;
 		if (blank_line(text, (size_t)len))
 			continue;
-		if (count == cap) {
-			cap = cap ? cap * 2 : 64;
-			grown = realloc(lines, cap * sizeof *lines);
-			if (grown == NULL) {
-				rc = error_set(err, EXIT_STORAGE, NULL,
-				    "out of memory");
-				break;
-			}
-			lines = grown;
-		}
-		memset(&lines[count], 0, sizeof lines[count]);
-		lines[count].number = number;
-		if (parse_line(text, (size_t)len, &lines[count]) == 0 &&
-		    (rc = decide_line(store, op, true, &lines[count],
-		    err)) != 0) {
-			count++;
-			break;
-		}
-		if (lines[count].code != NULL && failed_line == 0)
+		memset(&line, 0, sizeof line);
+		line.number = number;
+		if (parse_line(text, (size_t)len, &line) == 0)
+			rc = decide_line(store, op, true, &line, err);
+		if (line.code != NULL && failed_line == 0)
 			failed_line = number;
+		if (spool_line(spool, &line) != 0 && rc == 0)
+			rc = error_set(err, EXIT_STORAGE, NULL, "cannot spool "
+			    "the results to a temporary file");
 		count++;
+		line_free(&line);
+		if (rc != 0)
+			break;
 	}
 	free(text);
 	if (rc == 0 && failed_line == 0 && (rc = store_audit_head(store, &head,
@@ -263,25 +328,32 @@ run_atomic(struct store *store, FILE *in, FILE *out,
 		store_audit_announce(store, &head);
 	else
 		store_rollback(store);
+	recorded = rc == 0 && failed_line == 0;
+	rewind(spool);
 	for (i = 0; i < count; i++) {
-		bool recorded = rc == 0 && failed_line == 0;
-
-		if (!recorded && lines[i].code == NULL) {
-			lines[i].code = "not_recorded";
+		if (unspool_line(spool, &line, &id, &code) != 0) {
+			free(id);
+			free(code);
+			if (rc == 0)
+				rc = error_set(err, EXIT_STORAGE, NULL,
+				    "cannot read the results back");
+			break;
+		}
+		if (!recorded && line.code == NULL) {
+			line.code = "not_recorded";
 			if (rc != 0)
-				snprintf(lines[i].message,
-				    sizeof lines[i].message,
+				snprintf(line.message, sizeof line.message,
 				    "nothing was recorded: %s", err->message);
 			else
-				snprintf(lines[i].message,
-				    sizeof lines[i].message, "nothing was "
-				    "recorded (--atomic): line %zu was refused",
-				    failed_line);
+				snprintf(line.message, sizeof line.message,
+				    "nothing was recorded (--atomic): line %zu "
+				    "was refused", failed_line);
 		}
-		print_result(out, &lines[i], recorded);
-		line_free(&lines[i]);
+		print_result(out, &line, recorded);
+		free(id);
+		free(code);
 	}
-	free(lines);
+	fclose(spool);
 	if (rc != 0)
 		return rc;
 	return failed_line == 0 ? EXIT_OK : EXIT_REFUSED;
