@@ -228,7 +228,6 @@ int store_queue_page(struct store *, const struct queue_query *, long offset,
 int store_data_version(struct store *, long long *version, struct error *);
 
 /* Savepoints inside the current transaction (batch --atomic). */
-int store_begin_with_savepoints(struct store *, struct error *);
 int store_savepoint(struct store *, struct error *);
 int store_release(struct store *, struct error *);
 void store_rollback_savepoint(struct store *);

@@ -300,7 +300,7 @@ run_atomic(struct store *store, FILE *in, FILE *out,
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "cannot create a temporary file for the results: %s",
 		    strerror(errno));
-	if ((rc = store_begin_with_savepoints(store, err)) != 0) {
+	if ((rc = store_begin(store, err)) != 0) {
 		fclose(spool);
 		return rc;
 	}
