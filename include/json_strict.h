@@ -32,6 +32,12 @@ cJSON *json_parse_strict(const char *text, size_t len, size_t *error_offset,
  */
 bool json_equal(const cJSON *a, const cJSON *b);
 
+/*
+ * The end of the RFC 8259 number starting at text[i] (i < len), or 0 if
+ * it is malformed there; "01" and "1.5.2" are malformed, not two tokens.
+ */
+size_t json_number_end(const char *text, size_t len, size_t i);
+
 /* A top-level member json_object_quick() is asked to find. */
 struct json_wanted {
 	const char *key;	/* in: the member's name, case-sensitive */

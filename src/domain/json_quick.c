@@ -140,37 +140,20 @@ scan_string(struct scan *sc, struct span *raw, bool *escaped)
 	return true;
 }
 
-static bool
-is_digit(unsigned char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* An RFC 8259 number without an exponent (those may not be finite). */
 static bool
 scan_number(struct scan *sc)
 {
-	const unsigned char *text = sc->text;
-	size_t at = sc->at, len = sc->len;
+	size_t end = json_number_end((const char *)sc->text, sc->len, sc->at),
+	    i;
 
-	if (text[at] == '-')
-		at++;
-	if (at < len && text[at] == '0')
-		at++;
-	else if (at < len && text[at] >= '1' && text[at] <= '9')
-		while (at < len && is_digit(text[at]))
-			at++;
-	else
+	if (end == 0 || end - sc->at > QUICK_NUMBER_MAX)
 		return false;
-	if (at < len && text[at] == '.') {
-		if (++at >= len || !is_digit(text[at]))
+	for (i = sc->at; i < end; i++) {
+		if (sc->text[i] == 'e' || sc->text[i] == 'E')
 			return false;
-		while (at < len && is_digit(text[at]))
-			at++;
 	}
-	if (at - sc->at > QUICK_NUMBER_MAX)
-		return false;
-	sc->at = at;
+	sc->at = end;
 	return true;
 }
 
@@ -207,6 +190,37 @@ same_key(const struct span *a, const struct span *b)
 	return true;
 }
 
+/* Steps over '{' or '['; true if closer follows at once. */
+static bool
+opens_empty(struct scan *sc, char closer)
+{
+	sc->at++;
+	skip_space(sc);
+	if (sc->at < sc->len && sc->text[sc->at] == (unsigned char)closer) {
+		sc->at++;
+		return true;
+	}
+	return false;
+}
+
+/* After a member or element: 1 the closer, 0 a ',' and more, -1 neither. */
+static int
+after_member(struct scan *sc, char closer)
+{
+	skip_space(sc);
+	if (sc->at >= sc->len)
+		return -1;
+	if (sc->text[sc->at] == (unsigned char)closer) {
+		sc->at++;
+		return 1;
+	}
+	if (sc->text[sc->at] != ',')
+		return -1;
+	sc->at++;
+	skip_space(sc);
+	return 0;
+}
+
 static bool scan_value(struct scan *, int depth, struct span *string,
     bool *is_string);
 
@@ -221,13 +235,10 @@ scan_object(struct scan *sc, int depth, struct json_wanted *wanted,
 	struct span keys[QUICK_KEYS_MAX], value;
 	size_t count = 0, i;
 	bool escaped, is_string;
+	int next;
 
-	sc->at++;
-	skip_space(sc);
-	if (sc->at < sc->len && sc->text[sc->at] == '}') {
-		sc->at++;
+	if (opens_empty(sc, '}'))
 		return true;
-	}
 	for (;;) {
 		if (sc->at >= sc->len || sc->text[sc->at] != '"' ||
 		    count == QUICK_KEYS_MAX)
@@ -258,17 +269,8 @@ scan_object(struct scan *sc, int depth, struct json_wanted *wanted,
 			}
 		}
 		count++;
-		skip_space(sc);
-		if (sc->at >= sc->len)
-			return false;
-		if (sc->text[sc->at] == '}') {
-			sc->at++;
-			return true;
-		}
-		if (sc->text[sc->at] != ',')
-			return false;
-		sc->at++;
-		skip_space(sc);
+		if ((next = after_member(sc, '}')) != 0)
+			return next > 0;
 	}
 }
 
@@ -277,27 +279,15 @@ scan_array(struct scan *sc, int depth)
 {
 	struct span ignored;
 	bool is_string;
+	int next;
 
-	sc->at++;
-	skip_space(sc);
-	if (sc->at < sc->len && sc->text[sc->at] == ']') {
-		sc->at++;
+	if (opens_empty(sc, ']'))
 		return true;
-	}
 	for (;;) {
 		if (!scan_value(sc, depth + 1, &ignored, &is_string))
 			return false;
-		skip_space(sc);
-		if (sc->at >= sc->len)
-			return false;
-		if (sc->text[sc->at] == ']') {
-			sc->at++;
-			return true;
-		}
-		if (sc->text[sc->at] != ',')
-			return false;
-		sc->at++;
-		skip_space(sc);
+		if ((next = after_member(sc, ']')) != 0)
+			return next > 0;
 	}
 }
 

@@ -51,9 +51,8 @@ is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* The RFC 8259 number at text[i..len); returns its end, or 0 if malformed. */
-static size_t
-number_end(const char *text, size_t len, size_t i)
+size_t
+json_number_end(const char *text, size_t len, size_t i)
 {
 	if (text[i] == '-')
 		i++;
@@ -156,7 +155,7 @@ check_lexical(const char *text, size_t len, size_t *where, struct error *err)
 			return error_set(err, EXIT_DATA, NULL,
 			    "control byte 0x%02x outside a string", c);
 		} else if (c == '-' || is_digit((char)c)) {
-			if ((end = number_end(text, len, i)) == 0) {
+			if ((end = json_number_end(text, len, i)) == 0) {
 				*where = i;
 				return error_set(err, EXIT_DATA, NULL,
 				    "malformed number at byte %zu", i);

@@ -239,6 +239,10 @@ walk_record(void *ctx, long long seq, const char *record, const char *prev,
 	return 0;
 }
 
+/* The decision an action's status says it had. */
+#define DECISION_OF_STATUS \
+	"(CASE a.status WHEN 'approved' THEN 'approve' ELSE 'reject' END)"
+
 /*
  * After a walk whose decision records matched the decision rows one for
  * one: whether every action's status agrees with its decision row.  With
@@ -252,8 +256,7 @@ statuses_agree(struct store *s, bool *agree, struct error *err)
 	    "  ON x.action_id = a.action_id"
 	    " WHERE (a.status = 'pending' AND x.action_id IS NOT NULL)"
 	    "  OR (a.status <> 'pending' AND (x.action_id IS NULL"
-	    "   OR x.decision IS NOT (CASE a.status WHEN 'approved' THEN"
-	    "    'approve' ELSE 'reject' END)))"
+	    "   OR x.decision IS NOT " DECISION_OF_STATUS "))"
 	    " UNION ALL SELECT 1 FROM decision x"
 	    "  WHERE x.action_id NOT IN (SELECT action_id FROM action)"
 	    " LIMIT 1";
@@ -287,8 +290,7 @@ check_decisions(struct store *s, struct audit_report *r, struct error *err)
 	    " LEFT JOIN d ON d.id = a.action_id"
 	    " WHERE (a.status = 'pending' AND d.n IS NOT NULL)"
 	    "  OR (a.status <> 'pending' AND (d.n IS NULL OR d.n <> 1"
-	    "   OR d.decision IS NOT (CASE a.status WHEN 'approved' THEN"
-	    "    'approve' ELSE 'reject' END)))"
+	    "   OR d.decision IS NOT " DECISION_OF_STATUS "))"
 	    " UNION ALL SELECT d.id, NULL, d.n, d.decision, d.seq FROM d"
 	    " WHERE d.id NOT IN (SELECT action_id FROM action)"
 	    /* The decision table must say what the record says. */
