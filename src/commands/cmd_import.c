@@ -177,18 +177,19 @@ record_policy(struct import_context *ctx, const struct loaded_object *o,
  * The queue row of an action just stored, from the tree already parsed:
  * reading it back for the refresh after the import would parse it twice.
  * Its revisions indexed earlier saw no original yet, so they are marked
- * stale for that refresh.  A row that cannot be built here stays stale
- * too: the refresh builds it, or reports why it cannot.
+ * stale for that refresh.  A failure here (out of memory, or storage,
+ * which SQLite may answer by rolling the transaction back) fails the
+ * file: carrying on could store the rest outside any transaction.
  */
 static int
 index_new_action(struct import_context *ctx, const struct loaded_object *o,
     struct error *err)
 {
-	struct error ignored;
+	int rc;
 
-	error_clear(&ignored);
-	queue_index_stored(ctx->store, o, ctx->now_ms, ctx->now_ms,
-	    ctx->epoch, &ignored);
+	if ((rc = queue_index_stored(ctx->store, o, ctx->now_ms, ctx->now_ms,
+	    ctx->epoch, err)) != 0)
+		return rc;
 	return store_queue_mark_revisions(ctx->store, o->id, err);
 }
 
