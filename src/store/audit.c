@@ -208,6 +208,12 @@ walk_record(void *ctx, long long seq, const char *record, const char *prev,
 		json = json_parse_strict(record, record_len, NULL, &ignored);
 		if (json != NULL)
 			fields_from_tree(json, fields);
+		/*
+		 * Escapes, say "act\u0069on_id": cJSON reads them, SQLite's
+		 * json_extract (before 3.45) does not, so only the query of
+		 * check_decisions() can say how the log reads.
+		 */
+		walk->decisions_in_step = false;
 	}
 	if (fields[FIELD_EVENT].value == NULL) {
 		r->bad_seq = seq;

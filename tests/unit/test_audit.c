@@ -834,6 +834,38 @@ test_verify_two_decision_records_for_one_action(void **state)
 	assert_contains(r.problem, EX_PASS_ACTION_ID);
 }
 
+/*
+ * A decision record rewritten with an escaped key ("act\u0069on_id"),
+ * consistently hashed: verify must judge it as check_decisions() reads
+ * the log, not as the quick path would.
+ */
+static void
+test_verify_escaped_key_in_a_decision_record(void **state)
+{
+	struct audit_report r;
+	char *record, *at;
+	char *edited;
+	long long seq;
+
+	approve_pass();
+	seq = decision_seq(EX_PASS_ACTION_ID);
+	record = audit_field(seq, "record_json");
+	at = strstr(record, "\"action_id\"");
+	assert_non_null(at);
+	edited = malloc(strlen(record) + 8);
+	assert_non_null(edited);
+	memcpy(edited, record, (size_t)(at - record));
+	strcpy(edited + (at - record), "\"act\\u0069on_id\"");
+	strcat(edited, at + strlen("\"action_id\""));
+	rewrite_chain(0, seq, edited);
+	r = verify(0, NULL);
+	if (r.bad_seq == 0)
+		fail_msg("verify calls a log intact whose decision record "
+		    "SQLite cannot read: %s", edited);
+	free(edited);
+	free(record);
+}
+
 int
 main(void)
 {
@@ -865,6 +897,7 @@ main(void)
 		T(test_verify_status_without_a_decision),
 		T(test_verify_status_disagreeing_with_its_record),
 		T(test_verify_two_decision_records_for_one_action),
+		T(test_verify_escaped_key_in_a_decision_record),
 #undef T
 	};
 
