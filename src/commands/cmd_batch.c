@@ -323,20 +323,29 @@ run_atomic(struct store *store, FILE *in, FILE *out,
 			break;
 	}
 	free(text);
+	/* Every result is on disk before anything is committed. */
+	if (rc == 0 && (fflush(spool) != 0 || ferror(spool) ||
+	    fseek(spool, 0, SEEK_SET) != 0))
+		rc = error_set(err, EXIT_STORAGE, NULL, "cannot spool the "
+		    "results to a temporary file");
 	if (rc == 0 && failed_line == 0 && (rc = store_audit_head(store, &head,
 	    err)) == 0 && (rc = store_commit(store, err)) == 0)
 		store_audit_announce(store, &head);
 	else
 		store_rollback(store);
 	recorded = rc == 0 && failed_line == 0;
-	rewind(spool);
+	if (rc != 0)
+		fseek(spool, 0, SEEK_SET);
 	for (i = 0; i < count; i++) {
 		if (unspool_line(spool, &line, &id, &code) != 0) {
 			free(id);
 			free(code);
 			if (rc == 0)
 				rc = error_set(err, EXIT_STORAGE, NULL,
-				    "cannot read the results back");
+				    recorded ? "the batch was recorded, but "
+				    "its results cannot be read back (see "
+				    "audit export)" : "cannot read the results "
+				    "back");
 			break;
 		}
 		if (!recorded && line.code == NULL) {
