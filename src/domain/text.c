@@ -130,7 +130,8 @@ format_usd(char *buf, size_t size, double amount)
 void
 format_percent(char *buf, size_t size, double percent)
 {
-	char tmp[64], *p;
+	char tmp[64], with_sign[sizeof tmp + 1], *p;
+	size_t length;
 
 	two_decimals(tmp, sizeof tmp, percent);
 	/* Whatever the locale's decimal point is, show a '.'. */
@@ -146,8 +147,11 @@ format_percent(char *buf, size_t size, double percent)
 		if (end == p)
 			*end = '\0';
 	}
-	strcat(tmp, "%");
-	copy_bounded(buf, size, tmp);
+	/* tmp may be full (63 digits of a huge value): add the % apart. */
+	length = strlen(tmp);
+	memcpy(with_sign, tmp, length);
+	memcpy(with_sign + length, "%", 2);
+	copy_bounded(buf, size, with_sign);
 }
 
 char *

@@ -62,6 +62,10 @@ test_percent_known_values(void **state)
 	/* Truncated like snprintf, and always terminated. */
 	format_percent(buf, 4, 12.34);
 	assert_string_equal(buf, "12.");
+	/* printf fills the whole scratch buffer: the '%' must not overrun. */
+	format_percent(buf, sizeof buf, 1e100);
+	assert_int_equal(strlen(buf), sizeof buf - 1);
+	assert_memory_equal(buf, "10000000000000000159", 20);
 }
 
 /* The digits of format_usd, without '$', ',' or a sign. */
