@@ -24,6 +24,12 @@
  */
 cJSON *json_parse_strict(const char *text, size_t len, size_t *error_offset,
     struct error *err);
+/*
+ * The same, always by the full checks, never by json_object_quick(): the
+ * reference the tests and the fuzz target hold the quick path to.
+ */
+cJSON *json_parse_strict_full(const char *text, size_t len,
+    size_t *error_offset, struct error *err);
 
 /*
  * Whether two trees hold the same JSON value, whatever the order of their

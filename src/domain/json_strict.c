@@ -288,20 +288,32 @@ cJSON *
 json_parse_strict(const char *text, size_t len, size_t *error_offset,
     struct error *err)
 {
+	cJSON *json;
+
+	/*
+	 * Most input is a plain object the one-pass check vouches for: then
+	 * the byte, lexical and tree checks cannot refuse it, and their
+	 * three passes are skipped.
+	 */
+	if (json_object_quick(text, len, NULL, 0) &&
+	    (json = cJSON_ParseWithLengthOpts(text, len, NULL, 0)) != NULL) {
+		if (error_offset != NULL)
+			*error_offset = 0;
+		return json;
+	}
+	return json_parse_strict_full(text, len, error_offset, err);
+}
+
+cJSON *
+json_parse_strict_full(const char *text, size_t len, size_t *error_offset,
+    struct error *err)
+{
 	const char *end = NULL;
 	size_t where = 0, i;
 	cJSON *json;
 
 	if (error_offset != NULL)
 		*error_offset = 0;
-	/*
-	 * Most input is a plain object the one-pass check vouches for: then
-	 * the byte, lexical and tree checks below cannot refuse it, and
-	 * their three passes are skipped.
-	 */
-	if (json_object_quick(text, len, NULL, 0) &&
-	    (json = cJSON_ParseWithLengthOpts(text, len, NULL, 0)) != NULL)
-		return json;
 	if (check_bytes(text, len, &where, err) != 0 ||
 	    check_lexical(text, len, &where, err) != 0) {
 		if (error_offset != NULL)

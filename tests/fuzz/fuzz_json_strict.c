@@ -49,16 +49,23 @@ check_tree(const cJSON *item, const char *text, size_t len)
 	}
 }
 
-/* json_object_quick() agrees with json_parse_strict() where it answers. */
+/*
+ * json_object_quick() agrees, where it answers, with the full checks
+ * (json_parse_strict() itself asks json_object_quick() first).
+ */
 static void
-check_quick(const cJSON *json, const char *text, size_t len)
+check_quick(const char *text, size_t len)
 {
 	struct json_wanted wanted[] = { { "a", NULL, 0 }, { "event", NULL, 0 } };
 	const cJSON *member;
+	struct error err;
+	cJSON *json;
 	size_t i;
 
 	if (!json_object_quick(text, len, wanted, 2))
 		return;
+	error_clear(&err);
+	json = json_parse_strict_full(text, len, NULL, &err);
 	if (!cJSON_IsObject(json))
 		fuzz_fail("json_object_quick: vouched for what the strict parse "
 		    "refuses, or for a non-object", text, len, 0);
@@ -72,6 +79,7 @@ check_quick(const cJSON *json, const char *text, size_t len)
 			fuzz_fail("json_object_quick: found another value",
 			    text, len, 0);
 	}
+	cJSON_Delete(json);
 }
 
 int
@@ -86,7 +94,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	error_clear(&err);
 	/* No NUL terminator: the length is the contract. */
 	json = json_parse_strict(text, size, &offset, &err);
-	check_quick(json, text, size);
+	check_quick(text, size);
 	if (json == NULL) {
 		if (err.status != EXIT_DATA || err.message[0] == '\0')
 			fuzz_fail("json_parse_strict: refusal without EXIT_DATA "
