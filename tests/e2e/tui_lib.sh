@@ -51,10 +51,11 @@ tui_stop() { tm kill-server 2>/dev/null || true; }
 # tui_pid: the countersign process in the pane.
 tui_pid() { pgrep -P "$(tm list-panes -t 0 -F '#{pane_pid}')" countersign; }
 
-# tui_exit_status: how it ended, waiting up to a second; "running" if not.
+# tui_exit_status: how it ended, waiting up to five seconds (an ASan build
+# under a parallel make check needs more than one); "running" if not.
 tui_exit_status() {
 	tries=0
-	while [ ! -s "$WORK/tui-exit" ] && [ $tries -lt 20 ]; do
+	while [ ! -s "$WORK/tui-exit" ] && [ $tries -lt 100 ]; do
 		sleep 0.05
 		tries=$((tries + 1))
 	done
