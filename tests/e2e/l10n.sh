@@ -114,15 +114,8 @@ expect_contains "replay speaks German" "$WORK/out" "gleiche Eingaben, gleiches E
 # The review screens.  tui_start waits for the English "pending", so the
 # pane is started here, with the environment spelled out.
 tui_start_de() {
-	tm kill-server 2>/dev/null || true
-	rm -f "$WORK/tui-exit"
-	for attempt in 1 2 3; do
-		if tm -f /dev/null new-session -d -x "$1" -y "$2" \
-		    "env -u LC_ALL -u LC_MESSAGES LANGUAGE=de LANG='$UTF8' COUNTERSIGN_LOCALEDIR='$WORK/locale' COUNTERSIGN_DATA_DIR='$TOP_SRCDIR/data' '$COUNTERSIGN' --db '$DB'; echo \$? >'$WORK/tui-exit'; sleep 60"; then
-			break
-		fi
-		sleep 0.5
-	done
+	tui_launch "$1" "$2" \
+	    "env -u LC_ALL -u LC_MESSAGES LANGUAGE=de LANG='$UTF8' COUNTERSIGN_LOCALEDIR='$WORK/locale' COUNTERSIGN_DATA_DIR='$TOP_SRCDIR/data' '$COUNTERSIGN' --db '$DB'"
 }
 tui_start_de 100 30
 expect_screen "the queue's header is German" "1 offen"

@@ -5,22 +5,38 @@ command -v tmux >/dev/null 2>&1 || { echo "tmux is needed"; exit 77; }
 TMUX_SOCKET="cs-test-$$"
 tm() { tmux -L "$TMUX_SOCKET" "$@"; }
 
-# tui_start COLS ROWS ARGS...: countersign on $DB in a fresh pane.
-tui_start() {
+# tui_launch COLS ROWS COMMAND: COMMAND in a fresh pane; how it ended goes
+# to $WORK/tui-exit, and the pane stays for a look.
+#
+# The pane's shell ignores hangups so that killing the server cannot end
+# it before countersign.  If the shell went first, countersign's process
+# group would be orphaned, and the kernel sends an orphaned group SIGHUP
+# and SIGCONT when a member is stopped.  Under ASan one is: LeakSanitizer
+# stops the process for its exit scan, the SIGCONT cancels that stop, and
+# the scan waits for ever while countersign spins (seen in CI, and
+# reproduced about one time in six).  countersign installs its own SIGHUP
+# handler, so the ignored disposition it inherits changes nothing for it.
+tui_launch() {
 	cols=$1 rows=$2
-	shift 2
 	tm kill-server 2>/dev/null || true
 	rm -f "$WORK/tui-exit"
-	# The shell records how countersign ended; the pane stays for a look.
 	# A tmux server starting beside another test's can fail to come up
 	# ("server exited unexpectedly"): try again rather than fail the test.
 	for attempt in 1 2 3; do
 		if tm -f /dev/null new-session -d -x "$cols" -y "$rows" \
-		    "env COUNTERSIGN_DATA_DIR='$TOP_SRCDIR/data' '$COUNTERSIGN' --db '$DB' $*; echo \$? >'$WORK/tui-exit'; sleep 60"; then
+		    "trap '' HUP; $3; echo \$? >'$WORK/tui-exit'; trap - HUP; sleep 60"; then
 			break
 		fi
 		sleep 0.5
 	done
+}
+
+# tui_start COLS ROWS ARGS...: countersign on $DB in a fresh pane.
+tui_start() {
+	cols=$1 rows=$2
+	shift 2
+	tui_launch "$cols" "$rows" \
+	    "env COUNTERSIGN_DATA_DIR='$TOP_SRCDIR/data' '$COUNTERSIGN' --db '$DB' $*"
 	wait_for "pending"
 }
 
