@@ -165,10 +165,8 @@ print_result(FILE *out, const struct batch_line *line, bool recorded)
 		cJSON_AddStringToObject(result, "message", line->message);
 	}
 	text = json_print(result);
-	if (text != NULL && out != NULL) {
+	if (text != NULL && out != NULL)
 		fprintf(out, "%s\n", text);
-		fflush(out);
-	}
 	free(text);
 	cJSON_Delete(result);
 }
@@ -362,6 +360,8 @@ run_atomic(struct store *store, FILE *in, FILE *out,
 		free(id);
 		free(code);
 	}
+	/* The outcome was settled at the commit: one flush for all lines. */
+	fflush(out);
 	fclose(spool);
 	if (rc != 0)
 		return rc;
@@ -387,6 +387,8 @@ run_each(struct store *store, FILE *in, FILE *out,
 		if (parse_line(text, (size_t)len, &line) == 0)
 			rc = decide_line(store, op, false, &line, err);
 		print_result(out, &line, line.code == NULL);
+		/* Recorded is final: a script reading along sees it now. */
+		fflush(out);
 		if (line.code != NULL)
 			status = EXIT_REFUSED;
 		line_free(&line);
