@@ -121,16 +121,20 @@ expect_eq "the terminal is restored: the queue is gone from it" \
 # The pane's shell ignores the hangup (see tui_launch), so this is the
 # hung-up terminal alone, without the SIGHUP tested above.
 tui_start 80 24
-pid=$(tui_pid)
-tm kill-server
+tui_vanish
+[ -n "$vanished_cs" ] || fail "countersign was running when the terminal went"
 tries=0
-while alive "$pid" && [ $tries -lt 100 ]; do sleep 0.05; tries=$((tries + 1)); done
-if alive "$pid"; then
-	grep -E '^(State|TracerPid)' "/proc/$pid/status" | sed 's/^/    /'
-	kill -9 "$pid"
+while alive "$vanished_cs" && [ $tries -lt 100 ]; do
+	sleep 0.05
+	tries=$((tries + 1))
+done
+if alive "$vanished_cs"; then
+	grep -E '^(State|TracerPid)' "/proc/$vanished_cs/status" | sed 's/^/    /'
+	kill -9 "$vanished_cs"
 	fail "a vanished terminal ends it within five seconds"
 else
 	pass "a vanished terminal ends it within five seconds"
 fi
+tui_reap
 expect_status "the chain verifies" 0 cs audit verify
 finish

@@ -18,13 +18,13 @@ tm() { tmux -L "$TMUX_SOCKET" "$@"; }
 # handler, so the ignored disposition it inherits changes nothing for it.
 tui_launch() {
 	cols=$1 rows=$2
-	tm kill-server 2>/dev/null || true
+	tui_stop
 	rm -f "$WORK/tui-exit"
 	# A tmux server starting beside another test's can fail to come up
 	# ("server exited unexpectedly"): try again rather than fail the test.
 	for attempt in 1 2 3; do
 		if tm -f /dev/null new-session -d -x "$cols" -y "$rows" \
-		    "trap '' HUP; $3; echo \$? >'$WORK/tui-exit'; trap - HUP; sleep 60"; then
+		    "trap '' HUP; $3; echo \$? >'$WORK/tui-exit'; trap - HUP; exec sleep 60"; then
 			break
 		fi
 		sleep 0.5
@@ -62,7 +62,41 @@ expect_screen() {
 	if wait_for "$2"; then pass "$1"; fi
 }
 
-tui_stop() { tm kill-server 2>/dev/null || true; }
+# tui_vanish: the terminal goes away (the server is killed); the pane's
+# shell and countersign are remembered for tui_reap.
+tui_vanish() {
+	vanished_pane=$(tm list-panes -t 0 -F '#{pane_pid}' 2>/dev/null) ||
+		vanished_pane=
+	vanished_cs=
+	if [ -n "$vanished_pane" ]; then
+		vanished_cs=$(pgrep -P "$vanished_pane" countersign) ||
+			vanished_cs=
+	fi
+	tm kill-server 2>/dev/null || true
+}
+
+# tui_reap: returns once countersign has ended and its shell has recorded
+# how (five seconds at most for each), so nothing writes to $WORK after
+# this, then ends the shell.  Only then: the shell's end would send
+# countersign a SIGHUP of its own.
+tui_reap() {
+	[ -n "$vanished_pane" ] || return 0
+	tries=0
+	while [ -n "$vanished_cs" ] && alive "$vanished_cs" &&
+	    [ $tries -lt 100 ]; do
+		sleep 0.05
+		tries=$((tries + 1))
+	done
+	tries=0
+	while [ ! -s "$WORK/tui-exit" ] && [ $tries -lt 100 ]; do
+		sleep 0.05
+		tries=$((tries + 1))
+	done
+	kill -9 "$vanished_pane" 2>/dev/null || true
+	vanished_pane=
+}
+
+tui_stop() { tui_vanish; tui_reap; }
 
 # tui_pid: the countersign process in the pane.
 tui_pid() { pgrep -P "$(tm list-panes -t 0 -F '#{pane_pid}')" countersign; }
