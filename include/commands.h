@@ -50,8 +50,17 @@ struct recheck {
 int recheck_action(struct store *, const char *action_id, long long now_ms,
     const cJSON *po_judgments, struct recheck *, struct error *);
 void recheck_free(struct recheck *);
+/*
+ * The same re-check of each action, pending ones only unless all, oldest
+ * first, in one pass over the store; r is fn's for the call only.
+ */
+int recheck_each(struct store *, bool all, long long now_ms,
+    int (*fn)(void *ctx, struct recheck *r), void *ctx, struct error *);
 
 /* Re-checks an action into a queue row (with divergence notes). */
+/* The row from a re-check already run; r stays the caller's. */
+int queue_row_from_recheck(const struct recheck *r, const char *action_id,
+    struct queue_row *, long long now_ms, struct error *);
 int queue_row_build(struct store *, const char *action_id, long long now_ms,
     struct queue_row *, struct error *);
 /*

@@ -88,9 +88,12 @@ void check_data_free(struct check_data *);
  */
 void store_cache_policy(struct store *, bool on);
 
-/* Calls fn for each action id, pending ones only unless all, oldest first. */
-int store_each_action(struct store *, bool all,
-    int (*fn)(void *ctx, const char *action_id), void *ctx, struct error *);
+/*
+ * Calls fn for each action, pending ones only unless all, oldest first,
+ * loaded for its check as store_load_check() would; d is freed after.
+ */
+int store_each_check(struct store *, bool all, long long now_ms,
+    int (*fn)(void *ctx, struct check_data *d), void *ctx, struct error *);
 
 
 

@@ -16,13 +16,35 @@ struct check_run {
 	struct error *err;
 };
 
+/* Prints the SPEC 3 line of one re-check. */
 static int
-check_one(void *ctx, const char *action_id)
+check_print(struct check_run *run, const struct recheck *r)
 {
-	struct check_run *run = ctx;
-	struct recheck r;
 	cJSON *line;
 	char *text;
+
+	line = check_outcome_json(&r->outcome);
+	text = line ? json_print(line) : NULL;
+	if (text != NULL)
+		printf("%s\n", text);
+	if (!r->outcome.verdict.overall_pass && run->status == EXIT_OK)
+		run->status = EXIT_REFUSED;
+	free(text);
+	cJSON_Delete(line);
+	return text == NULL ? error_set(run->err, EXIT_STORAGE, NULL,
+	    _("out of memory")) : 0;
+}
+
+static int
+check_each(void *ctx, struct recheck *r)
+{
+	return check_print(ctx, r);
+}
+
+static int
+check_named(struct check_run *run, const char *action_id)
+{
+	struct recheck r;
 	int rc;
 
 	rc = recheck_action(run->store, action_id, run->now_ms, NULL, &r,
@@ -35,17 +57,9 @@ check_one(void *ctx, const char *action_id)
 	}
 	if (rc != 0)
 		return rc;
-	line = check_outcome_json(&r.outcome);
-	text = line ? json_print(line) : NULL;
-	if (text != NULL)
-		printf("%s\n", text);
-	if (!r.outcome.verdict.overall_pass && run->status == EXIT_OK)
-		run->status = EXIT_REFUSED;
-	free(text);
-	cJSON_Delete(line);
+	rc = check_print(run, &r);
 	recheck_free(&r);
-	return text == NULL ? error_set(run->err, EXIT_STORAGE, NULL,
-	    _("out of memory")) : 0;
+	return rc;
 }
 
 int
@@ -65,9 +79,9 @@ cmd_check(const struct invocation *inv)
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
 	if (inv->operand_count == 0)
-		rc = store_each_action(store, false, check_one, &run, &err);
+		rc = recheck_each(store, false, run.now_ms, check_each, &run, &err);
 	for (i = 0; rc == 0 && i < inv->operand_count; i++)
-		rc = check_one(&run, inv->operands[i]);
+		rc = check_named(&run, inv->operands[i]);
 	store_close(store);
 	if (rc != 0) {
 		report_error(&err);

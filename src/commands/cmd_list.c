@@ -113,14 +113,14 @@ print_json(const struct queue_row *row)
 }
 
 static int
-list_one(void *ctx, const char *action_id)
+list_one(void *ctx, struct recheck *r)
 {
 	struct list_run *run = ctx;
 	struct queue_row row;
 	int rc;
 
-	if ((rc = queue_row_build(run->store, action_id, run->now_ms, &row,
-	    run->err)) != 0)
+	if ((rc = queue_row_from_recheck(r, r->outcome.verdict.action_id,
+	    &row, run->now_ms, run->err)) != 0)
 		return rc;
 	if (run->inv->json)
 		print_json(&row);
@@ -160,7 +160,7 @@ cmd_list(const struct invocation *inv)
 	run = (struct list_run){ store, inv, timestamp_now(), 0, &err };
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
-	rc = store_each_action(store, inv->all, list_one, &run, &err);
+	rc = recheck_each(store, inv->all, run.now_ms, list_one, &run, &err);
 	store_close(store);
 	if (rc != 0) {
 		report_error(&err);

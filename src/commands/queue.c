@@ -80,9 +80,8 @@ divergence_note(const struct check_outcome *outcome, const cJSON *entry)
 	return safe;
 }
 
-/* The row from a re-check already run; r stays the caller's. */
-static int
-row_from_recheck(const struct recheck *r, const char *action_id,
+int
+queue_row_from_recheck(const struct recheck *r, const char *action_id,
     struct queue_row *row, long long now_ms, struct error *err)
 {
 	const struct rule_pack *pack = r->outcome.pack;
@@ -143,7 +142,7 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
 	memset(row, 0, sizeof *row);
 	if ((rc = recheck_action(store, action_id, now_ms, NULL, &r, err)) != 0)
 		return rc;
-	rc = row_from_recheck(&r, action_id, row, now_ms, err);
+	rc = queue_row_from_recheck(&r, action_id, row, now_ms, err);
 	recheck_free(&r);
 	return rc;
 }
@@ -165,7 +164,7 @@ queue_index_stored(struct store *store, const struct loaded_object *o,
 		check_data_free(&r.data);
 		return rc;
 	}
-	rc = row_from_recheck(&r, o->id, &row, now_ms, err);
+	rc = queue_row_from_recheck(&r, o->id, &row, now_ms, err);
 	recheck_free(&r);
 	if (rc != 0)
 		return rc;

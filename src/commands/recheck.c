@@ -29,3 +29,36 @@ recheck_free(struct recheck *r)
 	check_outcome_free(&r->outcome);
 	check_data_free(&r->data);
 }
+
+struct recheck_pass {
+	int (*fn)(void *, struct recheck *);
+	void *ctx;
+	struct error *err;
+};
+
+static int
+recheck_loaded(void *ctx, struct check_data *d)
+{
+	struct recheck_pass *pass = ctx;
+	struct recheck r;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	/* Lent for the call: the store frees d's trees afterwards. */
+	r.data = *d;
+	if ((rc = check_run(&d->input, &r.outcome, pass->err)) != 0)
+		return rc;
+	rc = pass->fn(pass->ctx, &r);
+	check_outcome_free(&r.outcome);
+	return rc;
+}
+
+int
+recheck_each(struct store *store, bool all, long long now_ms,
+    int (*fn)(void *ctx, struct recheck *), void *ctx, struct error *err)
+{
+	struct recheck_pass pass = { fn, ctx, err };
+
+	return store_each_check(store, all, now_ms, recheck_loaded, &pass,
+	    err);
+}

@@ -99,7 +99,34 @@ want_security(void *ctx, const char *ticker)
 	sqlite3_reset(stmt);
 }
 
-/* The action row and its packet; the policy trees are left to the caller. */
+/*
+ * The action from a row of (kind, raw_json, status, imported_at_ms,
+ * expires_at_ms); the policy trees are left to the caller.
+ */
+static int
+action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
+    long long now_ms, struct check_data *d, const struct rule_pack **pack,
+    struct error *err)
+{
+	memset(d, 0, sizeof *d);
+	*pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
+	d->packet = cJSON_Parse((const char *)sqlite3_column_text(stmt, 1));
+	d->status = text_copy((const char *)sqlite3_column_text(stmt, 2));
+	d->imported_at_ms = sqlite3_column_int64(stmt, 3);
+	d->has_expiry = sqlite3_column_type(stmt, 4) != SQLITE_NULL;
+	d->expires_at_ms = sqlite3_column_int64(stmt, 4);
+	if (*pack == NULL || d->packet == NULL || d->status == NULL) {
+		check_data_free(d);
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s: action %s cannot be read back", s->path,
+		    action_id != NULL ? action_id : "?");
+	}
+	d->input.packet = d->packet;
+	d->input.action = json_member(d->packet, "proposed_action");
+	d->input.now_ms = now_ms;
+	return 0;
+}
+
 static int
 load_action(struct store *s, const char *action_id, long long now_ms,
     struct check_data *d, const struct rule_pack **pack, struct error *err)
@@ -117,22 +144,9 @@ load_action(struct store *s, const char *action_id, long long now_ms,
 		    action_id);
 	if (rc != SQLITE_ROW)
 		return store_error(s, err, "reading an action");
-	*pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
-	d->packet = cJSON_Parse((const char *)sqlite3_column_text(stmt, 1));
-	d->status = text_copy((const char *)sqlite3_column_text(stmt, 2));
-	d->imported_at_ms = sqlite3_column_int64(stmt, 3);
-	d->has_expiry = sqlite3_column_type(stmt, 4) != SQLITE_NULL;
-	d->expires_at_ms = sqlite3_column_int64(stmt, 4);
+	rc = action_from_row(s, stmt, action_id, now_ms, d, pack, err);
 	sqlite3_reset(stmt);
-	if (*pack == NULL || d->packet == NULL || d->status == NULL) {
-		check_data_free(d);
-		return error_set(err, EXIT_STORAGE, NULL,
-		    "%s: action %s cannot be read back", s->path, action_id);
-	}
-	d->input.packet = d->packet;
-	d->input.action = json_member(d->packet, "proposed_action");
-	d->input.now_ms = now_ms;
-	return 0;
+	return rc;
 }
 
 /* A revision chain never reasonably gets this long; a loop would. */
@@ -460,31 +474,36 @@ check_data_free(struct check_data *d)
 }
 
 int
-store_each_action(struct store *s, bool all,
-    int (*fn)(void *ctx, const char *action_id), void *ctx, struct error *err)
+store_each_check(struct store *s, bool all, long long now_ms,
+    int (*fn)(void *ctx, struct check_data *), void *ctx, struct error *err)
 {
+	const struct rule_pack *pack;
+	struct check_data d;
 	sqlite3_stmt *stmt;
-	char *id;
 	int rc;
 
 	/*
-	 * The statement is our own (not the shared prepared one): fn runs
-	 * other queries on this connection while the rows are being read.
+	 * One pass over the table, each row read where it lies, rather than
+	 * a list of ids each looked up again through the id index.  The
+	 * statement is our own (not the shared prepared one): the policy
+	 * loads run other queries on this connection meanwhile.
 	 */
 	rc = sqlite3_prepare_v2(s->db, all ?
-	    "SELECT action_id FROM action ORDER BY imported_at_ms, rowid" :
-	    "SELECT action_id FROM action WHERE status = 'pending'"
+	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
+	    " action_id FROM action ORDER BY imported_at_ms, rowid" :
+	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
+	    " action_id FROM action WHERE status = 'pending'"
 	    " ORDER BY imported_at_ms, rowid", -1, &stmt, NULL);
 	if (rc != SQLITE_OK)
 		return store_error(s, err, "listing actions");
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		id = text_copy((const char *)sqlite3_column_text(stmt, 0));
-		if (id == NULL) {
-			rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+		if ((rc = action_from_row(s, stmt,
+		    (const char *)sqlite3_column_text(stmt, 5), now_ms, &d,
+		    &pack, err)) != 0 ||
+		    (rc = load_check_policy(s, pack, &d, err)) != 0)
 			goto done;
-		}
-		rc = fn(ctx, id);
-		free(id);
+		rc = fn(ctx, &d);
+		check_data_free(&d);
 		if (rc != 0)
 			goto done;
 	}

@@ -357,20 +357,45 @@ test_unknown_action_is_refused(void **state)
 	store_close(s);
 }
 
+struct seen {
+	int count;
+	char ids[4][16];
+	char status[4][16];
+};
+
 static int
-count_ids(void *ctx, const char *action_id)
+collect(void *ctx, struct check_data *d)
 {
-	(*(int *)ctx)++;
+	struct seen *seen = ctx;
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(d->input.action,
+	    "action_id");
+
+	assert_true(seen->count < 4);
+	assert_true(cJSON_IsString(id));
+	snprintf(seen->ids[seen->count], sizeof seen->ids[0], "%s",
+	    id->valuestring);
+	snprintf(seen->status[seen->count], sizeof seen->status[0], "%s",
+	    d->status);
+	seen->count++;
 	return 0;
 }
 
+static int
+stop_at_first(void *ctx, struct check_data *d)
+{
+	(void)d;
+	(*(int *)ctx)++;
+	return 7;
+}
+
 static void
-test_each_action_skips_decided_unless_all(void **state)
+test_each_check_skips_decided_unless_all(void **state)
 {
 	enum store_put_result result;
 	struct store *s = open_new();
+	struct seen seen;
 	struct error err;
-	int count = 0;
+	int calls = 0;
 
 	assert_int_equal(put(s, PACKET("a-1", "MO"), &result, &err), 0);
 	assert_int_equal(put(s, PACKET("a-2", "MO"), &result, &err), 0);
@@ -378,11 +403,23 @@ test_each_action_skips_decided_unless_all(void **state)
 	sql_exec(db_path, "UPDATE action SET status = 'approved' "
 	    "WHERE action_id = 'a-1'");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
-	assert_int_equal(store_each_action(s, false, count_ids, &count, &err), 0);
-	assert_int_equal(count, 1);
-	count = 0;
-	assert_int_equal(store_each_action(s, true, count_ids, &count, &err), 0);
-	assert_int_equal(count, 2);
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_each_check(s, false, 5, collect, &seen, &err),
+	    0);
+	assert_int_equal(seen.count, 1);
+	assert_string_equal(seen.ids[0], "a-2");
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_each_check(s, true, 5, collect, &seen, &err), 0);
+	assert_int_equal(seen.count, 2);
+	/* Oldest first, each loaded with its packet and status. */
+	assert_string_equal(seen.ids[0], "a-1");
+	assert_string_equal(seen.status[0], "approved");
+	assert_string_equal(seen.ids[1], "a-2");
+	assert_string_equal(seen.status[1], "pending");
+	/* What fn returns ends the pass and is returned. */
+	assert_int_equal(store_each_check(s, true, 5, stop_at_first, &calls,
+	    &err), 7);
+	assert_int_equal(calls, 1);
 	store_close(s);
 }
 
@@ -436,7 +473,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_action_is_refused,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
-		    test_each_action_skips_decided_unless_all, setup, teardown),
+		    test_each_check_skips_decided_unless_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wal_mode_is_set, setup,
 		    teardown),
 	};
