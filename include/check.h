@@ -21,8 +21,12 @@ struct check_outcome {
 int check_run(const struct check_input *, struct check_outcome *,
     struct error *);
 void check_outcome_free(struct check_outcome *);
-/* The SPEC 3 line: {action_id, kind, local_verdict, divergence, high_stakes_reasons}. */
-cJSON *check_outcome_json(const struct check_outcome *);
+/*
+ * The SPEC 3 line, {action_id, kind, local_verdict, divergence,
+ * high_stakes_reasons}, as json_print() would print it; NULL when out of
+ * memory, else the caller's to free.
+ */
+char *check_outcome_text(const struct check_outcome *);
 
 /* SPEC 4, exposed for tests: the divergence list of an evaluated verdict. */
 cJSON *divergence_compute(const struct rule_pack *, const struct advisory *,

@@ -51,7 +51,10 @@ const struct rule_result *verdict_rule(const struct verdict *,
 /* The names of the failing rules, comma separated; newly allocated. */
 char *verdict_failing_rules(const struct verdict *);
 
-/* The SPEC 3 local_verdict object. */
+struct json_writer;
+/* The SPEC 3 local_verdict object, written as a value. */
+void verdict_write(struct json_writer *, const struct verdict *);
+/* The same as a tree. */
 cJSON *verdict_to_json(const struct verdict *);
 
 #endif

@@ -20,17 +20,14 @@ struct check_run {
 static int
 check_print(struct check_run *run, const struct recheck *r)
 {
-	cJSON *line;
 	char *text;
 
-	line = check_outcome_json(&r->outcome);
-	text = line ? json_print(line) : NULL;
+	text = check_outcome_text(&r->outcome);
 	if (text != NULL)
 		printf("%s\n", text);
 	if (!r->outcome.verdict.overall_pass && run->status == EXIT_OK)
 		run->status = EXIT_REFUSED;
 	free(text);
-	cJSON_Delete(line);
 	return text == NULL ? error_set(run->err, EXIT_STORAGE, NULL,
 	    _("out of memory")) : 0;
 }

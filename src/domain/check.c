@@ -10,6 +10,7 @@
 #include "check.h"
 #include "exit_codes.h"
 #include "json_fields.h"
+#include "json_writer.h"
 #include "lockout.h"
 #include "sha256.h"
 
@@ -232,25 +233,29 @@ check_outcome_free(struct check_outcome *out)
 	out->divergence = NULL;
 }
 
-cJSON *
-check_outcome_json(const struct check_outcome *out)
+char *
+check_outcome_text(const struct check_outcome *out)
 {
-	cJSON *line = cJSON_CreateObject(), *reasons;
+	struct json_writer w;
 	size_t i;
 
-	if (line == NULL)
-		return NULL;
-	cJSON_AddStringToObject(line, "action_id", out->verdict.action_id);
-	cJSON_AddStringToObject(line, "kind", out->pack->kind);
-	cJSON_AddItemToObject(line, "local_verdict",
-	    verdict_to_json(&out->verdict));
-	cJSON_AddItemToObject(line, "divergence",
-	    cJSON_Duplicate(out->divergence, 1));
-	reasons = cJSON_AddArrayToObject(line, "high_stakes_reasons");
-	for (i = 0; reasons != NULL && i < out->verdict.reason_count; i++)
-		cJSON_AddItemToArray(reasons, cJSON_CreateString(
-		    out->verdict.high_stakes_reasons[i]));
-	return line;
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "action_id");
+	json_writer_string(&w, out->verdict.action_id);
+	json_writer_key(&w, "kind");
+	json_writer_string(&w, out->pack->kind);
+	json_writer_key(&w, "local_verdict");
+	verdict_write(&w, &out->verdict);
+	json_writer_key(&w, "divergence");
+	json_writer_tree(&w, out->divergence);
+	json_writer_key(&w, "high_stakes_reasons");
+	json_writer_array(&w);
+	for (i = 0; i < out->verdict.reason_count; i++)
+		json_writer_string(&w, out->verdict.high_stakes_reasons[i]);
+	json_writer_end(&w, ']');
+	json_writer_end(&w, '}');
+	return json_writer_finish(&w);
 }
 
 int

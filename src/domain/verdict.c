@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_writer.h"
 #include "text.h"
 #include "uuid_random.h"
 #include "verdict.h"
@@ -149,46 +150,62 @@ verdict_failing_rules(const struct verdict *v)
 	return list;
 }
 
+void
+verdict_write(struct json_writer *w, const struct verdict *v)
+{
+	size_t i;
+
+	json_writer_object(w);
+	json_writer_key(w, "verdict_id");
+	json_writer_string(w, v->verdict_id);
+	json_writer_key(w, "action_id");
+	json_writer_string(w, v->action_id);
+	json_writer_key(w, "ips_version_checked_against");
+	json_writer_tree(w, v->ips_checked);
+	json_writer_key(w, "rule_results");
+	json_writer_array(w);
+	for (i = 0; i < v->rule_count; i++) {
+		json_writer_object(w);
+		json_writer_key(w, "rule_id");
+		json_writer_string(w, v->rules[i].rule_id);
+		json_writer_key(w, "description");
+		json_writer_string(w, v->rules[i].description);
+		json_writer_key(w, "passed");
+		json_writer_bool(w, v->rules[i].passed);
+		json_writer_key(w, "detail");
+		json_writer_string(w, v->rules[i].detail);
+		json_writer_end(w, '}');
+	}
+	json_writer_end(w, ']');
+	json_writer_key(w, "overall_pass");
+	json_writer_bool(w, v->overall_pass);
+	json_writer_key(w, "requires_human_approval");
+	json_writer_bool(w, v->requires_human_approval);
+	json_writer_key(w, "reviewer_skill_version");
+	json_writer_object(w);
+	json_writer_key(w, "skill_name");
+	json_writer_string(w, "countersign");
+	json_writer_key(w, "skill_version");
+	json_writer_string(w, PACKAGE_VERSION);
+	json_writer_end(w, '}');
+	json_writer_key(w, "reviewed_at");
+	json_writer_string(w, v->reviewed_at);
+	json_writer_end(w, '}');
+}
+
 cJSON *
 verdict_to_json(const struct verdict *v)
 {
-	cJSON *json, *rules, *rule, *skill;
-	size_t i;
+	struct json_writer w;
+	cJSON *json;
+	char *text;
 
-	json = cJSON_CreateObject();
-	if (json == NULL)
+	/* Parsed back from the one writer, so the two forms cannot differ. */
+	json_writer_init(&w);
+	verdict_write(&w, v);
+	if ((text = json_writer_finish(&w)) == NULL)
 		return NULL;
-	cJSON_AddStringToObject(json, "verdict_id", v->verdict_id);
-	cJSON_AddStringToObject(json, "action_id", v->action_id);
-	if (v->ips_checked != NULL)
-		cJSON_AddItemToObject(json, "ips_version_checked_against",
-		    cJSON_Duplicate(v->ips_checked, 1));
-	else
-		cJSON_AddNullToObject(json, "ips_version_checked_against");
-	rules = cJSON_AddArrayToObject(json, "rule_results");
-	for (i = 0; rules != NULL && i < v->rule_count; i++) {
-		rule = cJSON_CreateObject();
-		if (rule == NULL)
-			break;
-		cJSON_AddStringToObject(rule, "rule_id", v->rules[i].rule_id);
-		cJSON_AddStringToObject(rule, "description",
-		    v->rules[i].description);
-		cJSON_AddBoolToObject(rule, "passed", v->rules[i].passed);
-		if (v->rules[i].detail != NULL)
-			cJSON_AddStringToObject(rule, "detail",
-			    v->rules[i].detail);
-		else
-			cJSON_AddNullToObject(rule, "detail");
-		cJSON_AddItemToArray(rules, rule);
-	}
-	cJSON_AddBoolToObject(json, "overall_pass", v->overall_pass);
-	cJSON_AddBoolToObject(json, "requires_human_approval",
-	    v->requires_human_approval);
-	skill = cJSON_AddObjectToObject(json, "reviewer_skill_version");
-	if (skill != NULL) {
-		cJSON_AddStringToObject(skill, "skill_name", "countersign");
-		cJSON_AddStringToObject(skill, "skill_version", PACKAGE_VERSION);
-	}
-	cJSON_AddStringToObject(json, "reviewed_at", v->reviewed_at);
+	json = cJSON_Parse(text);
+	free(text);
 	return json;
 }

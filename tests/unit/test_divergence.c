@@ -1,6 +1,6 @@
 /*
  * Unit tests for the divergence list (SPEC 4) of trade packets and for the
- * SPEC 3 line check_outcome_json() prints.
+ * SPEC 3 line check_outcome_text() prints.
  */
 #include "config.h"
 

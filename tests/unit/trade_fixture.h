@@ -287,9 +287,13 @@ static inline cJSON *
 tf_outcome_json(const struct trade_fixture *tf)
 {
 	cJSON *json;
+	char *text;
 
 	assert_true(tf->ran);
-	json = check_outcome_json(&tf->outcome);
+	text = check_outcome_text(&tf->outcome);
+	assert_non_null(text);
+	json = cJSON_Parse(text);
+	free(text);
 	assert_non_null(json);
 	return json;
 }

@@ -1,0 +1,56 @@
+/*
+ * JSON written straight into one growing buffer, for the lines and records
+ * countersign prints by the thousand.  Building a cJSON tree only to print
+ * and free it cost more than the rules themselves (bench/README.md).
+ *
+ * The text is byte for byte what json_print() gives for the same tree:
+ * cJSON's escapes, then json_escape_controls() on top, so a line written
+ * here and one printed from a tree can never differ (tests/unit hold the
+ * two to it).  Memory failures are remembered; json_writer_finish() then
+ * returns NULL.
+ */
+#ifndef COUNTERSIGN_JSON_WRITER_H
+#define COUNTERSIGN_JSON_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+/* Containers nest no deeper than this; deeper ones mark the writer failed. */
+#define JSON_WRITER_DEPTH 16
+
+struct json_writer {
+	char *text;
+	size_t length;
+	size_t size;
+	bool failed;
+	bool after_key;			/* a member's name is written, not its value */
+	unsigned depth;
+	bool empty[JSON_WRITER_DEPTH];	/* nothing in this container yet */
+};
+
+void json_writer_init(struct json_writer *);
+void json_writer_object(struct json_writer *);
+void json_writer_array(struct json_writer *);
+/* Ends the innermost object or array. */
+void json_writer_end(struct json_writer *, char closing);
+/* A member's name; its value is the next thing written. */
+void json_writer_key(struct json_writer *, const char *key);
+/* A string value; NULL writes null. */
+void json_writer_string(struct json_writer *, const char *);
+void json_writer_bool(struct json_writer *, bool);
+void json_writer_null(struct json_writer *);
+void json_writer_integer(struct json_writer *, long long);
+/* A whole tree as json_print() gives it; NULL writes null. */
+void json_writer_tree(struct json_writer *, const cJSON *);
+/*
+ * Text that is already one JSON value as json_print() gives it (the
+ * caller vouches for it).
+ */
+void json_writer_raw(struct json_writer *, const char *, size_t);
+/* The text, the caller's to free; NULL if anything failed. */
+char *json_writer_finish(struct json_writer *);
+/* Frees what was written, for a path that gives up. */
+void json_writer_discard(struct json_writer *);
+
+#endif

@@ -1,0 +1,289 @@
+/* JSON written straight into a buffer, as json_print() would print it. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_strict.h"
+#include "json_writer.h"
+#include "sanitize.h"
+
+void
+json_writer_init(struct json_writer *w)
+{
+	memset(w, 0, sizeof *w);
+}
+
+static bool
+reserve(struct json_writer *w, size_t more)
+{
+	size_t size;
+	char *text;
+
+	if (w->failed)
+		return false;
+	if (w->size - w->length > more)
+		return true;
+	size = w->size > 0 ? w->size : 1024;
+	while (size - w->length <= more) {
+		if (size > ((size_t)-1) / 2) {
+			w->failed = true;
+			return false;
+		}
+		size *= 2;
+	}
+	if ((text = realloc(w->text, size)) == NULL) {
+		w->failed = true;
+		return false;
+	}
+	w->text = text;
+	w->size = size;
+	return true;
+}
+
+static void
+append(struct json_writer *w, const char *bytes, size_t length)
+{
+	if (!reserve(w, length))
+		return;
+	memcpy(w->text + w->length, bytes, length);
+	w->length += length;
+	w->text[w->length] = '\0';
+}
+
+/* The comma a value or member needs before it, if any. */
+static void
+separate(struct json_writer *w)
+{
+	if (w->after_key) {
+		w->after_key = false;
+		return;
+	}
+	if (w->depth == 0)
+		return;
+	if (!w->empty[w->depth - 1])
+		append(w, ",", 1);
+	w->empty[w->depth - 1] = false;
+}
+
+static void
+open_container(struct json_writer *w, char opening)
+{
+	separate(w);
+	if (w->depth == JSON_WRITER_DEPTH) {
+		w->failed = true;
+		return;
+	}
+	w->empty[w->depth++] = true;
+	append(w, &opening, 1);
+}
+
+void
+json_writer_object(struct json_writer *w)
+{
+	open_container(w, '{');
+}
+
+void
+json_writer_array(struct json_writer *w)
+{
+	open_container(w, '[');
+}
+
+void
+json_writer_end(struct json_writer *w, char closing)
+{
+	if (w->depth == 0) {
+		w->failed = true;
+		return;
+	}
+	w->depth--;
+	append(w, &closing, 1);
+}
+
+/* cJSON's escapes for one byte below 0x20, '"' or '\\'. */
+static size_t
+escape_byte(unsigned char c, char out[7])
+{
+	switch (c) {
+	case '"':
+	case '\\':
+		out[0] = '\\';
+		out[1] = (char)c;
+		return 2;
+	case '\b':
+		memcpy(out, "\\b", 2);
+		return 2;
+	case '\f':
+		memcpy(out, "\\f", 2);
+		return 2;
+	case '\n':
+		memcpy(out, "\\n", 2);
+		return 2;
+	case '\r':
+		memcpy(out, "\\r", 2);
+		return 2;
+	case '\t':
+		memcpy(out, "\\t", 2);
+		return 2;
+	default:
+		snprintf(out, 7, "\\u%04x", c);
+		return 6;
+	}
+}
+
+/*
+ * The quoted string with cJSON's escapes.  Bytes from 0x7f up are copied
+ * as cJSON copies them; the caller decides what else they need.
+ */
+static void
+append_quoted(struct json_writer *w, const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text, *run;
+	char escaped[7];
+
+	append(w, "\"", 1);
+	while (*p != '\0') {
+		run = p;
+		while (*p >= 0x20 && *p != '"' && *p != '\\')
+			p++;
+		if (p > run)
+			append(w, (const char *)run, (size_t)(p - run));
+		if (*p != '\0') {
+			append(w, escaped, escape_byte(*p, escaped));
+			p++;
+		}
+	}
+	append(w, "\"", 1);
+}
+
+static bool
+all_ascii(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p != '\0' && *p < 0x7f)
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * Rare: a string with DEL or non-ASCII bytes is escaped as json_print()
+ * escapes a whole document, quotes included, so the two cannot drift.
+ */
+static void
+append_escaped_controls(struct json_writer *w, const char *text)
+{
+	struct json_writer quoted;
+	char *safe;
+
+	json_writer_init(&quoted);
+	append_quoted(&quoted, text);
+	safe = quoted.failed ? NULL : json_escape_controls(quoted.text);
+	json_writer_discard(&quoted);
+	if (safe == NULL) {
+		w->failed = true;
+		return;
+	}
+	append(w, safe, strlen(safe));
+	free(safe);
+}
+
+void
+json_writer_key(struct json_writer *w, const char *key)
+{
+	separate(w);
+	if (all_ascii(key))
+		append_quoted(w, key);
+	else
+		append_escaped_controls(w, key);
+	append(w, ":", 1);
+	w->after_key = true;
+}
+
+void
+json_writer_string(struct json_writer *w, const char *text)
+{
+	if (text == NULL) {
+		json_writer_null(w);
+		return;
+	}
+	separate(w);
+	if (all_ascii(text))
+		append_quoted(w, text);
+	else
+		append_escaped_controls(w, text);
+}
+
+void
+json_writer_bool(struct json_writer *w, bool value)
+{
+	separate(w);
+	if (value)
+		append(w, "true", 4);
+	else
+		append(w, "false", 5);
+}
+
+void
+json_writer_null(struct json_writer *w)
+{
+	separate(w);
+	append(w, "null", 4);
+}
+
+void
+json_writer_integer(struct json_writer *w, long long value)
+{
+	char digits[24];
+	int length;
+
+	separate(w);
+	length = snprintf(digits, sizeof digits, "%lld", value);
+	append(w, digits, (size_t)length);
+}
+
+void
+json_writer_tree(struct json_writer *w, const cJSON *tree)
+{
+	char *text;
+
+	if (tree == NULL) {
+		json_writer_null(w);
+		return;
+	}
+	if ((text = json_print(tree)) == NULL) {
+		w->failed = true;
+		return;
+	}
+	json_writer_raw(w, text, strlen(text));
+	free(text);
+}
+
+void
+json_writer_raw(struct json_writer *w, const char *text, size_t length)
+{
+	separate(w);
+	append(w, text, length);
+}
+
+char *
+json_writer_finish(struct json_writer *w)
+{
+	char *text = w->text;
+
+	if (w->failed || w->depth != 0 || w->after_key || text == NULL) {
+		free(text);
+		text = NULL;
+	}
+	memset(w, 0, sizeof *w);
+	return text;
+}
+
+void
+json_writer_discard(struct json_writer *w)
+{
+	free(w->text);
+	memset(w, 0, sizeof *w);
+}

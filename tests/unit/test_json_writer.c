@@ -1,0 +1,216 @@
+/*
+ * Unit tests for src/domain/json_writer.c: whatever it writes is byte for
+ * byte what json_print() prints for the same tree, for every string a
+ * packet could carry, and a document left unbalanced is refused.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "json_strict.h"
+#include "json_writer.h"
+
+/* {"k":S,"list":[S,S]} written, and printed from a tree. */
+static void
+assert_same_as_tree(const char *s)
+{
+	struct json_writer w;
+	cJSON *tree, *list;
+	char *written, *printed;
+
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "k");
+	json_writer_string(&w, s);
+	json_writer_key(&w, s);
+	json_writer_string(&w, "v");
+	json_writer_key(&w, "list");
+	json_writer_array(&w);
+	json_writer_string(&w, s);
+	json_writer_string(&w, s);
+	json_writer_end(&w, ']');
+	json_writer_end(&w, '}');
+	written = json_writer_finish(&w);
+
+	tree = cJSON_CreateObject();
+	cJSON_AddStringToObject(tree, "k", s);
+	cJSON_AddStringToObject(tree, s, "v");
+	list = cJSON_AddArrayToObject(tree, "list");
+	cJSON_AddItemToArray(list, cJSON_CreateString(s));
+	cJSON_AddItemToArray(list, cJSON_CreateString(s));
+	printed = json_print(tree);
+
+	assert_non_null(written);
+	assert_non_null(printed);
+	assert_string_equal(written, printed);
+	free(written);
+	free(printed);
+	cJSON_Delete(tree);
+}
+
+static void
+test_strings_as_json_print_gives_them(void **state)
+{
+	static const char *const strings[] = {
+		"", "plain ASCII, 1-2 safe", "a \"quoted\" word", "back\\slash",
+		"\b\f\n\r\t", "\x01\x02\x1b[2J\x1f", "DEL\x7f", "caf\xc3\xa9",
+		"\xe2\x9c\x93 check", "\xf0\x9f\x98\x80 emoji",
+		"C1 \xc2\x85 NEL", "\xc2\x9b" "31m CSI", "LRM \xe2\x80\x8e",
+		"LS \xe2\x80\xa8 PS \xe2\x80\xa9", "BOM \xef\xbb\xbf",
+		"RLO \xe2\x80\xae", "lone \xff byte", "cut \xe2\x9c",
+		"overlong \xc0\xaf", "surrogate \xed\xa0\x80",
+		"\xe2\x9c\"", "\xc3", "\x1b]52;c;Y3VybA==\x07",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof strings / sizeof strings[0]; i++)
+		assert_same_as_tree(strings[i]);
+}
+
+/* Random bytes, weighted to the ones that need care. */
+static void
+test_random_strings_as_json_print_gives_them(void **state)
+{
+	static const unsigned char interesting[] = {
+		'a', 'Z', ' ', '"', '\\', '/', '\n', '\t', 0x01, 0x1b, 0x1f,
+		0x7f, 0x80, 0x85, 0x9b, 0xbf, 0xc2, 0xc3, 0xe2, 0x80, 0x8e,
+		0xa8, 0xed, 0xef, 0xf0, 0x9f, 0xf4, 0xf5, 0xff,
+	};
+	char s[24];
+	unsigned seed = 12345;
+	size_t length, i;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 5000; round++) {
+		seed = seed * 1103515245u + 12345u;
+		length = (seed >> 16) % (sizeof s - 1);
+		for (i = 0; i < length; i++) {
+			seed = seed * 1103515245u + 12345u;
+			s[i] = (char)interesting[(seed >> 16) %
+			    sizeof interesting];
+		}
+		s[length] = '\0';
+		assert_same_as_tree(s);
+	}
+}
+
+static void
+test_values_and_nesting(void **state)
+{
+	struct json_writer w;
+	cJSON *tree;
+	char *text;
+
+	(void)state;
+	tree = cJSON_Parse("{\"n\":1.5,\"s\":\"x\",\"a\":[]}");
+	json_writer_init(&w);
+	json_writer_array(&w);
+	json_writer_object(&w);
+	json_writer_end(&w, '}');
+	json_writer_array(&w);
+	json_writer_end(&w, ']');
+	json_writer_bool(&w, true);
+	json_writer_bool(&w, false);
+	json_writer_null(&w);
+	json_writer_string(&w, NULL);
+	json_writer_integer(&w, -42);
+	json_writer_integer(&w, 4294967294LL);
+	json_writer_tree(&w, tree);
+	json_writer_tree(&w, NULL);
+	json_writer_object(&w);
+	json_writer_key(&w, "inner");
+	json_writer_object(&w);
+	json_writer_key(&w, "x");
+	json_writer_integer(&w, 0);
+	json_writer_end(&w, '}');
+	json_writer_key(&w, "after");
+	json_writer_raw(&w, "[1]", 3);
+	json_writer_end(&w, '}');
+	json_writer_end(&w, ']');
+	text = json_writer_finish(&w);
+	assert_non_null(text);
+	assert_string_equal(text, "[{},[],true,false,null,null,-42,4294967294,"
+	    "{\"n\":1.5,\"s\":\"x\",\"a\":[]},null,"
+	    "{\"inner\":{\"x\":0},\"after\":[1]}]");
+	free(text);
+	cJSON_Delete(tree);
+}
+
+/* Integers as cJSON prints the same numbers. */
+static void
+test_integers_as_cjson_prints_them(void **state)
+{
+	static const long long values[] = { 0, 1, -1, 65534, 2147483647LL,
+	    2147483648LL, -2147483648LL, 4294967294LL, 100000000000000LL };
+	struct json_writer w;
+	cJSON *number;
+	char *written, *printed;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof values / sizeof values[0]; i++) {
+		json_writer_init(&w);
+		json_writer_integer(&w, values[i]);
+		written = json_writer_finish(&w);
+		number = cJSON_CreateNumber((double)values[i]);
+		printed = json_print(number);
+		assert_string_equal(written, printed);
+		free(written);
+		free(printed);
+		cJSON_Delete(number);
+	}
+}
+
+static void
+test_unbalanced_is_refused(void **state)
+{
+	struct json_writer w;
+	int i;
+
+	(void)state;
+	json_writer_init(&w);
+	json_writer_object(&w);
+	assert_null(json_writer_finish(&w));	/* never closed */
+
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "k");
+	json_writer_end(&w, '}');
+	assert_null(json_writer_finish(&w));	/* a name without a value */
+
+	json_writer_init(&w);
+	json_writer_end(&w, ']');
+	assert_null(json_writer_finish(&w));	/* closed before opened */
+
+	json_writer_init(&w);
+	for (i = 0; i <= JSON_WRITER_DEPTH; i++)
+		json_writer_array(&w);
+	for (i = 0; i <= JSON_WRITER_DEPTH; i++)
+		json_writer_end(&w, ']');
+	assert_null(json_writer_finish(&w));	/* deeper than it keeps */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strings_as_json_print_gives_them),
+		cmocka_unit_test(test_random_strings_as_json_print_gives_them),
+		cmocka_unit_test(test_values_and_nesting),
+		cmocka_unit_test(test_integers_as_cjson_prints_them),
+		cmocka_unit_test(test_unbalanced_is_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
