@@ -17,6 +17,7 @@
 #include "exit_codes.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "json_writer.h"
 #include "lockout.h"
 #include "text.h"
 #include "uuid_random.h"
@@ -143,130 +144,154 @@ reject_refusals(const struct decision_request *req, const struct recheck *rc,
 		    "escalated" : "");
 }
 
-static cJSON *
-routing_json(const struct decision_request *req)
+static void
+write_routing(struct json_writer *w, const struct decision_request *req)
 {
-	cJSON *routing;
-
 	if (req->decision != DECISION_REJECT ||
-	    (req->reassign_to == NULL && !req->escalate))
-		return cJSON_CreateNull();
-	routing = cJSON_CreateObject();
-	if (routing == NULL)
-		return NULL;
-	if (req->reassign_to != NULL)
-		cJSON_AddStringToObject(routing, "reassign_to", req->reassign_to);
-	else
-		cJSON_AddBoolToObject(routing, "escalate", true);
-	return routing;
-}
-
-static cJSON *
-copy_or_null(const cJSON *item)
-{
-	return item != NULL ? cJSON_Duplicate(item, 1) : cJSON_CreateNull();
+	    (req->reassign_to == NULL && !req->escalate)) {
+		json_writer_null(w);
+		return;
+	}
+	json_writer_object(w);
+	if (req->reassign_to != NULL) {
+		json_writer_key(w, "reassign_to");
+		json_writer_string(w, req->reassign_to);
+	} else {
+		json_writer_key(w, "escalate");
+		json_writer_bool(w, true);
+	}
+	json_writer_end(w, '}');
 }
 
 /* What a replay needs to find the same inputs again (audit replay). */
-static cJSON *
-rule_inputs_json(const struct check_input *in)
+static void
+write_rule_inputs(struct json_writer *w, const struct check_input *in)
 {
-	cJSON *inputs = cJSON_CreateObject(), *ips;
-
-	if (inputs == NULL)
-		return NULL;
+	json_writer_object(w);
+	json_writer_key(w, "ips");
 	if (in->ips != NULL) {
-		ips = cJSON_AddObjectToObject(inputs, "ips");
-		cJSON_AddItemToObject(ips, "ips_id", copy_or_null(
-		    json_member(in->ips, "ips_id")));
-		cJSON_AddItemToObject(ips, "version", copy_or_null(
-		    json_member(in->ips, "version")));
+		json_writer_object(w);
+		json_writer_key(w, "ips_id");
+		json_writer_tree(w, json_member(in->ips, "ips_id"));
+		json_writer_key(w, "version");
+		json_writer_tree(w, json_member(in->ips, "version"));
+		json_writer_end(w, '}');
 	} else
-		cJSON_AddNullToObject(inputs, "ips");
-	cJSON_AddItemToObject(inputs, "holdings_snapshot_id", copy_or_null(
-	    json_member(in->holdings, "snapshot_id")));
-	cJSON_AddItemToObject(inputs, "securities",
-	    copy_or_null(in->securities));
-	cJSON_AddItemToObject(inputs, "standards_index",
-	    copy_or_null(in->standards));
-	cJSON_AddItemToObject(inputs, "roster", copy_or_null(in->roster));
-	cJSON_AddItemToObject(inputs, "revision_chain",
-	    copy_or_null(in->revision_chain));
-	return inputs;
+		json_writer_null(w);
+	json_writer_key(w, "holdings_snapshot_id");
+	json_writer_tree(w, json_member(in->holdings, "snapshot_id"));
+	json_writer_key(w, "securities");
+	json_writer_tree(w, in->securities);
+	json_writer_key(w, "standards_index");
+	json_writer_tree(w, in->standards);
+	json_writer_key(w, "roster");
+	json_writer_tree(w, in->roster);
+	json_writer_key(w, "revision_chain");
+	json_writer_tree(w, in->revision_chain);
+	json_writer_end(w, '}');
 }
 
+/*
+ * The audit record (SPEC 6), written directly: it is the largest thing a
+ * decision produces, and a tree of copies only to print it cost more than
+ * the re-check.
+ */
 static char *
 decision_record_json(const struct decision_request *req,
     const struct operator_identity *op, const struct recheck *rc,
     const char *decision_id, const char *decided_at)
 {
 	const struct check_outcome *out = &rc->outcome;
-	cJSON *record = cJSON_CreateObject(), *item;
+	struct json_writer w;
+	cJSON *locked_out;
 	char digest[65];
-	char *text = NULL;
 	size_t i;
 
-	if (record == NULL)
-		return NULL;
-	cJSON_AddStringToObject(record, "event", "decision");
-	cJSON_AddStringToObject(record, "decision_id", decision_id);
-	cJSON_AddStringToObject(record, "action_id", req->action_id);
-	cJSON_AddStringToObject(record, "kind", out->pack->kind);
-	cJSON_AddStringToObject(record, "decision",
-	    req->decision == DECISION_APPROVE ? "approve" : "reject");
-	if (text_blank(req->reason))
-		cJSON_AddNullToObject(record, "reason");
-	else
-		cJSON_AddStringToObject(record, "reason", req->reason);
-	item = cJSON_AddObjectToObject(record, "operator");
-	cJSON_AddStringToObject(item, "login", op->login);
-	cJSON_AddNumberToObject(item, "uid", (double)op->uid);
-	cJSON_AddStringToObject(record, "decided_at", decided_at);
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "event");
+	json_writer_string(&w, "decision");
+	json_writer_key(&w, "decision_id");
+	json_writer_string(&w, decision_id);
+	json_writer_key(&w, "action_id");
+	json_writer_string(&w, req->action_id);
+	json_writer_key(&w, "kind");
+	json_writer_string(&w, out->pack->kind);
+	json_writer_key(&w, "decision");
+	json_writer_string(&w, req->decision == DECISION_APPROVE ? "approve" :
+	    "reject");
+	json_writer_key(&w, "reason");
+	json_writer_string(&w, text_blank(req->reason) ? NULL : req->reason);
+	json_writer_key(&w, "operator");
+	json_writer_object(&w);
+	json_writer_key(&w, "login");
+	json_writer_string(&w, op->login);
+	json_writer_key(&w, "uid");
+	json_writer_integer(&w, (long long)op->uid);
+	json_writer_end(&w, '}');
+	json_writer_key(&w, "decided_at");
+	json_writer_string(&w, decided_at);
 	/* Exactly as received: the packet's own value, or null. */
-	cJSON_AddItemToObject(record, "advisory_verdict", copy_or_null(
-	    json_member(rc->data.packet, "reviewer_verdict")));
-	cJSON_AddItemToObject(record, "local_verdict",
-	    verdict_to_json(&out->verdict));
-	cJSON_AddItemToObject(record, "divergence",
-	    cJSON_Duplicate(out->divergence, 1));
-	item = cJSON_AddArrayToObject(record, "acknowledged");
+	json_writer_key(&w, "advisory_verdict");
+	json_writer_tree(&w, json_member(rc->data.packet, "reviewer_verdict"));
+	json_writer_key(&w, "local_verdict");
+	verdict_write(&w, &out->verdict);
+	json_writer_key(&w, "divergence");
+	json_writer_tree(&w, out->divergence);
+	json_writer_key(&w, "acknowledged");
+	json_writer_array(&w);
 	if (req->ack_high_stakes)
-		cJSON_AddItemToArray(item, cJSON_CreateString("high_stakes"));
+		json_writer_string(&w, "high_stakes");
 	if (req->ack_divergence)
-		cJSON_AddItemToArray(item, cJSON_CreateString("divergence"));
-	cJSON_AddBoolToObject(record, "requires_human_approval",
-	    out->verdict.requires_human_approval);
-	item = cJSON_AddArrayToObject(record, "high_stakes_reasons");
+		json_writer_string(&w, "divergence");
+	json_writer_end(&w, ']');
+	json_writer_key(&w, "requires_human_approval");
+	json_writer_bool(&w, out->verdict.requires_human_approval);
+	json_writer_key(&w, "high_stakes_reasons");
+	json_writer_array(&w);
 	for (i = 0; i < out->verdict.reason_count; i++)
-		cJSON_AddItemToArray(item, cJSON_CreateString(
-		    out->verdict.high_stakes_reasons[i]));
-	cJSON_AddItemToObject(record, "routing", routing_json(req));
+		json_writer_string(&w, out->verdict.high_stakes_reasons[i]);
+	json_writer_end(&w, ']');
+	json_writer_key(&w, "routing");
+	write_routing(&w, req);
 	/* Who may write the next version, as this decision leaves it. */
-	item = cJSON_AddObjectToObject(record, "lockout");
-	cJSON_AddItemToObject(item, "locked_out", lockout_authors(
-	    &rc->data.input, req->decision == DECISION_REJECT));
-	cJSON_AddBoolToObject(item, "deadlocked",
-	    lockout_deadlocked(&rc->data.input));
-	cJSON_AddItemToObject(record, "po_judgments",
-	    copy_or_null(req->po_judgments));
+	json_writer_key(&w, "lockout");
+	json_writer_object(&w);
+	json_writer_key(&w, "locked_out");
+	locked_out = lockout_authors(&rc->data.input,
+	    req->decision == DECISION_REJECT);
+	if (locked_out == NULL)
+		w.failed = true;
+	json_writer_tree(&w, locked_out);
+	cJSON_Delete(locked_out);
+	json_writer_key(&w, "deadlocked");
+	json_writer_bool(&w, lockout_deadlocked(&rc->data.input));
+	json_writer_end(&w, '}');
+	json_writer_key(&w, "po_judgments");
+	json_writer_tree(&w, req->po_judgments);
+	json_writer_key(&w, "approved_artifact_sha256");
 	if (req->decision == DECISION_APPROVE &&
 	    out->pack->approved_artifact != NULL &&
 	    out->pack->approved_artifact(&rc->data.input, &out->advisory,
 	    digest))
-		cJSON_AddStringToObject(record, "approved_artifact_sha256",
-		    digest);
+		json_writer_string(&w, digest);
 	else
-		cJSON_AddNullToObject(record, "approved_artifact_sha256");
-	item = cJSON_AddObjectToObject(record, "program");
-	cJSON_AddStringToObject(item, "name", "countersign");
-	cJSON_AddStringToObject(item, "version", PACKAGE_VERSION);
-	cJSON_AddItemToObject(record, "rule_inputs",
-	    rule_inputs_json(&rc->data.input));
-	if (check_inputs_sha256(&rc->data.input, digest) == 0)
-		cJSON_AddStringToObject(record, "rule_inputs_sha256", digest);
-	text = json_print(record);
-	cJSON_Delete(record);
-	return text;
+		json_writer_null(&w);
+	json_writer_key(&w, "program");
+	json_writer_object(&w);
+	json_writer_key(&w, "name");
+	json_writer_string(&w, "countersign");
+	json_writer_key(&w, "version");
+	json_writer_string(&w, PACKAGE_VERSION);
+	json_writer_end(&w, '}');
+	json_writer_key(&w, "rule_inputs");
+	write_rule_inputs(&w, &rc->data.input);
+	if (check_inputs_sha256(&rc->data.input, digest) == 0) {
+		json_writer_key(&w, "rule_inputs_sha256");
+		json_writer_string(&w, digest);
+	}
+	json_writer_end(&w, '}');
+	return json_writer_finish(&w);
 }
 
 static int
