@@ -49,7 +49,16 @@ append(struct json_writer *w, const char *bytes, size_t length)
 		return;
 	memcpy(w->text + w->length, bytes, length);
 	w->length += length;
+}
+
+/* Terminates the text without counting the NUL; false when out of memory. */
+static bool
+terminate(struct json_writer *w)
+{
+	if (!reserve(w, 1))
+		return false;
 	w->text[w->length] = '\0';
+	return true;
 }
 
 /* The comma a value or member needs before it, if any. */
@@ -158,16 +167,6 @@ append_quoted(struct json_writer *w, const char *text)
 	append(w, "\"", 1);
 }
 
-static bool
-all_ascii(const char *text)
-{
-	const unsigned char *p = (const unsigned char *)text;
-
-	while (*p != '\0' && *p < 0x7f)
-		p++;
-	return *p == '\0';
-}
-
 /*
  * Rare: a string with DEL or non-ASCII bytes is escaped as json_print()
  * escapes a whole document, quotes included, so the two cannot drift.
@@ -180,7 +179,7 @@ append_escaped_controls(struct json_writer *w, const char *text)
 
 	json_writer_init(&quoted);
 	append_quoted(&quoted, text);
-	safe = quoted.failed ? NULL : json_escape_controls(quoted.text);
+	safe = terminate(&quoted) ? json_escape_controls(quoted.text) : NULL;
 	json_writer_discard(&quoted);
 	if (safe == NULL) {
 		w->failed = true;
@@ -190,15 +189,44 @@ append_escaped_controls(struct json_writer *w, const char *text)
 	free(safe);
 }
 
+/*
+ * A quoted string as json_print() prints it.  Nearly every string needs
+ * no escape at all: one scan finds that out, one copy writes it.
+ */
+static void
+write_quoted(struct json_writer *w, const char *text, const char *after,
+    size_t after_length)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t plain;
+
+	while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+		p++;
+	plain = (size_t)(p - (const unsigned char *)text);
+	if (*p == '\0') {
+		if (!reserve(w, plain + 2))
+			return;
+		w->text[w->length++] = '"';
+		memcpy(w->text + w->length, text, plain);
+		w->length += plain;
+		w->text[w->length++] = '"';
+	} else {
+		while (*p != '\0' && *p < 0x7f)
+			p++;
+		if (*p == '\0')
+			append_quoted(w, text);
+		else
+			append_escaped_controls(w, text);
+	}
+	if (after_length > 0)
+		append(w, after, after_length);
+}
+
 void
 json_writer_key(struct json_writer *w, const char *key)
 {
 	separate(w);
-	if (all_ascii(key))
-		append_quoted(w, key);
-	else
-		append_escaped_controls(w, key);
-	append(w, ":", 1);
+	write_quoted(w, key, ":", 1);
 	w->after_key = true;
 }
 
@@ -210,10 +238,7 @@ json_writer_string(struct json_writer *w, const char *text)
 		return;
 	}
 	separate(w);
-	if (all_ascii(text))
-		append_quoted(w, text);
-	else
-		append_escaped_controls(w, text);
+	write_quoted(w, text, "", 0);
 }
 
 void
@@ -271,9 +296,12 @@ json_writer_raw(struct json_writer *w, const char *text, size_t length)
 char *
 json_writer_finish(struct json_writer *w)
 {
-	char *text = w->text;
+	char *text;
 
-	if (w->failed || w->depth != 0 || w->after_key || text == NULL) {
+	if (!terminate(w))
+		w->failed = true;
+	text = w->text;
+	if (w->failed || w->depth != 0 || w->after_key || w->length == 0) {
 		free(text);
 		text = NULL;
 	}

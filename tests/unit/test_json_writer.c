@@ -194,6 +194,9 @@ test_unbalanced_is_refused(void **state)
 	assert_null(json_writer_finish(&w));	/* closed before opened */
 
 	json_writer_init(&w);
+	assert_null(json_writer_finish(&w));	/* nothing at all */
+
+	json_writer_init(&w);
 	for (i = 0; i <= JSON_WRITER_DEPTH; i++)
 		json_writer_array(&w);
 	for (i = 0; i <= JSON_WRITER_DEPTH; i++)
