@@ -41,7 +41,8 @@ enum store_put_result { STORE_PUT_NEW, STORE_PUT_CHANGED, STORE_PUT_SAME };
 /*
  * Stores one loaded object inside the current transaction; raw is its text
  * exactly as read.  A different object under an existing immutable
- * identity is refused with EXIT_DATA.
+ * identity is refused with EXIT_DATA.  A new action's queue row is the
+ * caller's to write, checked, in the same transaction (store_queue_put()).
  */
 int store_put(struct store *, const struct loaded_object *, const char *raw,
     size_t raw_len, long long now_ms, enum store_put_result *,

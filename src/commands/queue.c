@@ -110,6 +110,8 @@ queue_row_from_recheck(const struct recheck *r, const char *action_id,
 	lockout = verdict_rule(&r->outcome.verdict, "author_lockout");
 	row->locked_out = lockout != NULL && !lockout->passed;
 	row->deadlocked = lockout_deadlocked(&r->data.input);
+	row->has_expiry = r->data.has_expiry;
+	row->expires_at_ms = r->data.expires_at_ms;
 	row->expired = r->data.has_expiry && r->data.expires_at_ms < now_ms;
 	/* An expired action was not rejected, but it is no longer pending. */
 	if (row->expired && strcmp(row->status, "pending") == 0)

@@ -148,6 +148,10 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	sqlite3_bind_text(stmt, 6, row->summary, -1, SQLITE_STATIC);
 	sqlite3_bind_text(stmt, 7, row->advisory, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 8, (long long)row->divergence_count);
+	sqlite3_bind_text(stmt, 9, row->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 10, row->imported_at_ms);
+	if (row->has_expiry)
+		sqlite3_bind_int64(stmt, 11, row->expires_at_ms);
 	rc = sqlite3_step(stmt);
 	sqlite3_reset(stmt);
 	return rc == SQLITE_DONE ? 0 : store_error(s, err, "indexing the queue");

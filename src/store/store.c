@@ -79,11 +79,6 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " d.reassign_to, d.escalate FROM action a"
 	    " LEFT JOIN decision d ON d.action_id = a.action_id"
 	    " WHERE a.action_id = ?1",
-	/* A new action waits in the queue index, unchecked (epoch 0). */
-	[SQL_QUEUE_ADD] =
-	    "INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
-	    " summary, advisory, divergence_count, imported_at_ms,"
-	    " expires_at_ms) VALUES (?1, ?2, 0, 0, 0, '', '', 'n/a', 0, ?3, ?4)",
 	[SQL_QUEUE_REMOVE] =
 	    "DELETE FROM queue_index WHERE action_id = ?1",
 	/*
@@ -95,10 +90,19 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    "SELECT action_id FROM action WHERE revision_of = ?1",
 	[SQL_QUEUE_MARK_STALE] =
 	    "UPDATE queue_index SET epoch = 0 WHERE action_id = ?1",
+	/*
+	 * One statement for a new action's row and a re-checked one's:
+	 * import writes each new row once, checked, not a placeholder it
+	 * then updates (every index of the row written twice).
+	 */
 	[SQL_QUEUE_PUT] =
-	    "UPDATE queue_index SET epoch = ?2, care = ?3, flags = ?4, who = ?5,"
-	    " summary = ?6, advisory = ?7, divergence_count = ?8"
-	    " WHERE action_id = ?1",
+	    "INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
+	    " summary, advisory, divergence_count, imported_at_ms,"
+	    " expires_at_ms) VALUES (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10,"
+	    " ?11) ON CONFLICT (action_id) DO UPDATE SET epoch = excluded.epoch,"
+	    " care = excluded.care, flags = excluded.flags, who = excluded.who,"
+	    " summary = excluded.summary, advisory = excluded.advisory,"
+	    " divergence_count = excluded.divergence_count",
 	[SQL_POLICY_EPOCH] =
 	    "SELECT value FROM meta WHERE key = 'policy_epoch'",
 	/* Prepared once: an --atomic batch opens one per decision. */

@@ -152,17 +152,12 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 		sqlite3_bind_int64(stmt, 7, o->expires_at_ms);
 	sqlite3_bind_text(stmt, 8, raw, (int)raw_len, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 9, now_ms);
+	/*
+	 * No queue row yet: the caller writes it, checked, in the same
+	 * transaction (import's queue_index_stored()).
+	 */
 	if (sqlite3_step(stmt) != SQLITE_DONE)
 		return store_error(s, err, "storing an action");
-	if ((stmt = store_statement(s, SQL_QUEUE_ADD, err)) == NULL)
-		return err->status;
-	bind_text(stmt, 1, o->id);
-	bind_text(stmt, 2, o->kind);
-	sqlite3_bind_int64(stmt, 3, now_ms);
-	if (o->has_expiry)
-		sqlite3_bind_int64(stmt, 4, o->expires_at_ms);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
-		return store_error(s, err, "queueing an action");
 	return 0;
 }
 
