@@ -39,6 +39,15 @@ struct check_input {
 	 */
 	const cJSON *revision_chain;
 	long long now_ms;
+	/*
+	 * Optional: ips, holdings, standards and roster as
+	 * cJSON_PrintUnformatted() prints them, when the loader has them;
+	 * check_inputs_sha256() then need not print them again.
+	 */
+	const char *ips_printed;
+	const char *holdings_printed;
+	const char *standards_printed;
+	const char *roster_printed;
 };
 
 /* The advisory verdict as the gate sees it (SPEC 1 and 4). */

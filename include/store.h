@@ -57,6 +57,14 @@ struct check_data {
 	cJSON *standards;
 	cJSON *roster;
 	cJSON *revision_chain;
+	/*
+	 * The policy trees as cJSON_PrintUnformatted() prints them, when the
+	 * load kept them (single re-checks, not the cached passes); owned.
+	 */
+	char *ips_printed;
+	char *holdings_printed;
+	char *standards_printed;
+	char *roster_printed;
 	bool policy_borrowed;		/* the trees above belong to the store's cache */
 	bool packet_borrowed;		/* packet belongs to the caller */
 	char *status;			/* pending, approved, rejected */

@@ -265,17 +265,21 @@ check_inputs_sha256(const struct check_input *in, char out[65])
 	    in->securities, in->standards, in->roster, in->po_judgments,
 	    in->revision_chain };
 	enum { TREES = sizeof trees / sizeof trees[0] };
+	/* What the loader printed already, in the same order. */
+	const char *given[TREES] = { NULL, in->ips_printed,
+	    in->holdings_printed, NULL, in->standards_printed,
+	    in->roster_printed, NULL, NULL };
 	const void *parts[2 * TREES];
 	size_t lengths[2 * TREES], i;
 	char *printed[TREES] = { NULL };
 	int rc = -1;
 
 	for (i = 0; i < TREES; i++) {
-		printed[i] = trees[i] != NULL ?
-		    cJSON_PrintUnformatted(trees[i]) : NULL;
-		if (trees[i] != NULL && printed[i] == NULL)
+		if (trees[i] != NULL && given[i] == NULL &&
+		    (printed[i] = cJSON_PrintUnformatted(trees[i])) == NULL)
 			goto done;
-		parts[2 * i] = printed[i] != NULL ? printed[i] : "null";
+		parts[2 * i] = trees[i] == NULL ? "null" : given[i] != NULL ?
+		    given[i] : printed[i];
 		lengths[2 * i] = strlen(parts[2 * i]);
 		parts[2 * i + 1] = "\n";
 		lengths[2 * i + 1] = 1;

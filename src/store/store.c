@@ -278,6 +278,7 @@ store_close(struct store *s)
 	if (s->in_transaction)
 		store_rollback(s);
 	store_cache_policy(s, false);
+	store_forget_documents(s);
 	for (i = 0; i < SQL_STATEMENT_COUNT; i++)
 		sqlite3_finalize(s->statements[i]);
 	sqlite3_close(s->db);

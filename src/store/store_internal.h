@@ -57,14 +57,35 @@ struct policy_cache {
 	cJSON *securities;		/* every entry looked up so far */
 };
 
+/*
+ * The last text of one kind of policy document a single re-check read
+ * (a decision's, above all), kept parsed and printed.  The next read
+ * compares the bytes it gets, inside its own transaction, and only on a
+ * difference parses and prints again: a batch deciding one user's actions
+ * parsed that user's IPS and holdings, and printed them for the inputs
+ * hash, once per decision.
+ */
+struct document_memo {
+	char *raw;			/* exactly as stored */
+	size_t length;
+	cJSON *tree;
+	char *printed;			/* cJSON_PrintUnformatted(tree) */
+};
+
+enum document_kind { DOCUMENT_IPS, DOCUMENT_HOLDINGS, DOCUMENT_STANDARDS,
+	DOCUMENT_ROSTER, DOCUMENT_KINDS };
+
 struct store {
 	sqlite3 *db;
 	char *path;
 	bool in_transaction;
 	sqlite3_stmt *statements[SQL_STATEMENT_COUNT];
 	struct policy_cache cache;
+	struct document_memo memo[DOCUMENT_KINDS];
 };
 
+/* Drops the document memos (store_close). */
+void store_forget_documents(struct store *);
 /* The statement, reset and with its bindings cleared; NULL on error. */
 sqlite3_stmt *store_statement(struct store *, enum statement, struct error *);
 /* Sets an EXIT_STORAGE error from the connection's last error. */

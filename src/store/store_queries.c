@@ -29,9 +29,76 @@ row_json(struct store *s, sqlite3_stmt *stmt, int column, cJSON **out,
 	return 0;
 }
 
+static void
+memo_clear(struct document_memo *m)
+{
+	free(m->raw);
+	cJSON_Delete(m->tree);
+	cJSON_free(m->printed);
+	memset(m, 0, sizeof *m);
+}
+
+/*
+ * As row_json(), through the memo of that kind of document: the same
+ * bytes as last time are not parsed or printed again.  *out and *printed
+ * are the caller's (a copy each: the memo may change while they live).
+ */
+static int
+row_json_memo(struct store *s, sqlite3_stmt *stmt, struct document_memo *m,
+    cJSON **out, char **printed, struct error *err)
+{
+	const char *text;
+	size_t length;
+	int rc = sqlite3_step(stmt);
+
+	*out = NULL;
+	*printed = NULL;
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return store_error(s, err, "reading");
+	text = (const char *)sqlite3_column_text(stmt, 0);
+	length = (size_t)sqlite3_column_bytes(stmt, 0);
+	if (text != NULL && (m->raw == NULL || m->length != length ||
+	    memcmp(m->raw, text, length) != 0)) {
+		memo_clear(m);
+		if ((m->tree = cJSON_Parse(text)) == NULL) {
+			sqlite3_reset(stmt);
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "%s: a stored object is not valid JSON", s->path);
+		}
+		m->printed = cJSON_PrintUnformatted(m->tree);
+		if ((m->raw = malloc(length + 1)) != NULL) {
+			memcpy(m->raw, text, length + 1);
+			m->length = length;
+		}
+	}
+	sqlite3_reset(stmt);
+	if (text == NULL || m->raw == NULL || m->printed == NULL ||
+	    (*out = cJSON_Duplicate(m->tree, true)) == NULL ||
+	    (*printed = text_copy(m->printed)) == NULL) {
+		memo_clear(m);
+		cJSON_Delete(*out);
+		*out = NULL;
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	return 0;
+}
+
+void
+store_forget_documents(struct store *s)
+{
+	size_t i;
+
+	for (i = 0; i < DOCUMENT_KINDS; i++)
+		memo_clear(&s->memo[i]);
+}
+
+/* printed NULL: a cached pass, which needs no printed form. */
 static int
 load_by_user(struct store *s, enum statement which, const char *user_id,
-    cJSON **out, struct error *err)
+    cJSON **out, struct document_memo *memo, char **printed,
+    struct error *err)
 {
 	sqlite3_stmt *stmt;
 
@@ -41,18 +108,22 @@ load_by_user(struct store *s, enum statement which, const char *user_id,
 	if ((stmt = store_statement(s, which, err)) == NULL)
 		return err->status;
 	sqlite3_bind_text(stmt, 1, user_id, -1, SQLITE_STATIC);
+	if (printed != NULL)
+		return row_json_memo(s, stmt, memo, out, printed, err);
 	return row_json(s, stmt, 0, out, err);
 }
 
 static int
 load_document(struct store *s, const char *type, cJSON **out,
-    struct error *err)
+    struct document_memo *memo, char **printed, struct error *err)
 {
 	sqlite3_stmt *stmt;
 
 	if ((stmt = store_statement(s, SQL_DOCUMENT_GET, err)) == NULL)
 		return err->status;
 	sqlite3_bind_text(stmt, 1, type, -1, SQLITE_STATIC);
+	if (printed != NULL)
+		return row_json_memo(s, stmt, memo, out, printed, err);
 	return row_json(s, stmt, 0, out, err);
 }
 
@@ -221,6 +292,10 @@ link_input(struct check_data *d)
 	d->input.standards = d->standards;
 	d->input.roster = d->roster;
 	d->input.revision_chain = d->revision_chain;
+	d->input.ips_printed = d->ips_printed;
+	d->input.holdings_printed = d->holdings_printed;
+	d->input.standards_printed = d->standards_printed;
+	d->input.roster_printed = d->roster_printed;
 }
 
 static void
@@ -254,6 +329,8 @@ load_policy(struct store *s, const struct rule_pack *pack,
 {
 	struct securities_load load;
 	const cJSON *revision_of;
+	/* A single re-check keeps the printed forms; a cached pass does not. */
+	bool single = c != &s->cache;
 	int rc;
 
 	if (user_id != NULL && (pack->needs & (NEEDS_IPS | NEEDS_HOLDINGS)) &&
@@ -266,18 +343,22 @@ load_policy(struct store *s, const struct rule_pack *pack,
 			return error_set(err, EXIT_STORAGE, NULL,
 			    "out of memory");
 		if ((rc = load_by_user(s, SQL_IPS_ACTIVE, user_id, &c->ips,
+		    &s->memo[DOCUMENT_IPS], single ? &d->ips_printed : NULL,
 		    err)) != 0 || (rc = load_by_user(s, SQL_HOLDINGS_CURRENT,
-		    user_id, &c->holdings, err)) != 0)
+		    user_id, &c->holdings, &s->memo[DOCUMENT_HOLDINGS],
+		    single ? &d->holdings_printed : NULL, err)) != 0)
 			return rc;
 	}
 	/* The lockout of SPEC 2.4 applies to every kind. */
 	if (!c->roster_loaded && (rc = load_document(s, "roster", &c->roster,
+	    &s->memo[DOCUMENT_ROSTER], single ? &d->roster_printed : NULL,
 	    err)) != 0)
 		return rc;
 	c->roster_loaded = true;
 	if ((pack->needs & NEEDS_STANDARDS) && !c->standards_loaded) {
 		if ((rc = load_document(s, "standards_index", &c->standards,
-		    err)) != 0)
+		    &s->memo[DOCUMENT_STANDARDS], single ?
+		    &d->standards_printed : NULL, err)) != 0)
 			return rc;
 		c->standards_loaded = true;
 	}
@@ -469,6 +550,10 @@ check_data_free(struct check_data *d)
 		cJSON_Delete(d->roster);
 	}
 	cJSON_Delete(d->revision_chain);
+	free(d->ips_printed);
+	free(d->holdings_printed);
+	free(d->standards_printed);
+	free(d->roster_printed);
 	free(d->status);
 	memset(d, 0, sizeof *d);
 }

@@ -300,6 +300,70 @@ test_check_loads_active_ips_and_current_holdings(void **state)
 	store_close(s);
 }
 
+#define IPS_V4 "{\"type\":\"ips\",\"ips_id\":\"ips-1\",\"user_id\":\"u-1\"," \
+	"\"version\":4,\"constraints\":{\"max_single_position_pct\":12.5}," \
+	"\"target_allocation\":{}}"
+
+static void
+assert_printed(const char *printed, const cJSON *tree)
+{
+	char *expected = cJSON_PrintUnformatted(tree);
+
+	assert_non_null(printed);
+	assert_string_equal(printed, expected);
+	cJSON_free(expected);
+}
+
+/*
+ * A single re-check keeps each policy document parsed and printed, and
+ * reuses them only for the same bytes: a newer IPS stored by another
+ * connection between two re-checks is the one the second one reads.
+ */
+static void
+test_single_check_memo_follows_the_stored_bytes(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new(), *other;
+	struct check_data d;
+	struct error err;
+
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	assert_int_equal(put(s, HOLDINGS("h-1", "2026-11-28T21:00:00Z", "2"),
+	    &result, &err), 0);
+	assert_int_equal(put(s, "{\"type\":\"roster\",\"authors\":[\"a\"]}",
+	    &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-1", "MO"), &result, &err), 0);
+	assert_int_equal(store_load_check(s, "a-1", 5, &d, &err), 0);
+	assert_printed(d.ips_printed, d.ips);
+	assert_printed(d.holdings_printed, d.holdings);
+	assert_printed(d.roster_printed, d.roster);
+	assert_ptr_equal(d.input.ips_printed, d.ips_printed);
+	check_data_free(&d);
+
+	/* The same bytes again: the same trees and printed forms. */
+	assert_int_equal(store_load_check(s, "a-1", 5, &d, &err), 0);
+	assert_int_equal(json_member(d.ips, "version")->valuedouble, 3);
+	assert_printed(d.ips_printed, d.ips);
+	check_data_free(&d);
+
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &other, &err), 0);
+	assert_int_equal(put(other, IPS_V4, &result, &err), 0);
+	store_close(other);
+	assert_int_equal(store_load_check(s, "a-1", 5, &d, &err), 0);
+	assert_int_equal(json_member(d.ips, "version")->valuedouble, 4);
+	assert_printed(d.ips_printed, d.ips);
+	assert_non_null(strstr(d.ips_printed, "12.5"));
+	check_data_free(&d);
+
+	/* A cached pass keeps no printed forms. */
+	store_cache_policy(s, true);
+	assert_int_equal(store_load_check(s, "a-1", 5, &d, &err), 0);
+	assert_null(d.ips_printed);
+	assert_null(d.input.ips_printed);
+	check_data_free(&d);
+	store_close(s);
+}
+
 static void
 test_security_map_later_import_overrides(void **state)
 {
@@ -465,6 +529,9 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_check_loads_active_ips_and_current_holdings, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_single_check_memo_follows_the_stored_bytes, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_security_map_later_import_overrides, setup, teardown),
