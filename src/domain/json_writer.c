@@ -189,6 +189,19 @@ append_escaped_controls(struct json_writer *w, const char *text)
 	free(safe);
 }
 
+/* Bytes that go into a string as they are: printable ASCII but '"', '\\'. */
+#define ROW_OF(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+static const bool plain_byte[256] = {
+	ROW_OF(0), ROW_OF(0),				/* C0 controls */
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x22 '"' */
+	ROW_OF(1), ROW_OF(1),
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,	/* 0x5c '\\' */
+	ROW_OF(1),
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,	/* 0x7f DEL */
+	/* 0x80 and up: zero, as the rest */
+};
+#undef ROW_OF
+
 /*
  * A quoted string as json_print() prints it.  Nearly every string needs
  * no escape at all: one scan finds that out, one copy writes it.
@@ -200,7 +213,7 @@ write_quoted(struct json_writer *w, const char *text, const char *after,
 	const unsigned char *p = (const unsigned char *)text;
 	size_t plain;
 
-	while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+	while (plain_byte[*p])
 		p++;
 	plain = (size_t)(p - (const unsigned char *)text);
 	if (*p == '\0') {

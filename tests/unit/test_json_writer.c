@@ -77,6 +77,22 @@ test_strings_as_json_print_gives_them(void **state)
 		assert_same_as_tree(strings[i]);
 }
 
+/* Every byte value, alone and between plain text. */
+static void
+test_every_byte_as_json_print_gives_it(void **state)
+{
+	char alone[2], inside[8];
+	int c;
+
+	(void)state;
+	for (c = 1; c < 256; c++) {
+		snprintf(alone, sizeof alone, "%c", c);
+		assert_same_as_tree(alone);
+		snprintf(inside, sizeof inside, "ab%ccd", c);
+		assert_same_as_tree(inside);
+	}
+}
+
 /* Random bytes, weighted to the ones that need care. */
 static void
 test_random_strings_as_json_print_gives_them(void **state)
@@ -209,6 +225,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings_as_json_print_gives_them),
+		cmocka_unit_test(test_every_byte_as_json_print_gives_it),
 		cmocka_unit_test(test_random_strings_as_json_print_gives_them),
 		cmocka_unit_test(test_values_and_nesting),
 		cmocka_unit_test(test_integers_as_cjson_prints_them),
