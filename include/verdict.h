@@ -54,6 +54,8 @@ char *verdict_failing_rules(const struct verdict *);
 struct json_writer;
 /* The SPEC 3 local_verdict object, written as a value. */
 void verdict_write(struct json_writer *, const struct verdict *);
+/* The high_stakes_reasons array (SPEC 3 and 6), written as a value. */
+void verdict_write_reasons(struct json_writer *, const struct verdict *);
 /* The same as a tree. */
 cJSON *verdict_to_json(const struct verdict *);
 

@@ -205,7 +205,6 @@ decision_record_json(const struct decision_request *req,
 	struct json_writer w;
 	cJSON *locked_out;
 	char digest[65];
-	size_t i;
 
 	json_writer_init(&w);
 	json_writer_object(&w);
@@ -248,10 +247,7 @@ decision_record_json(const struct decision_request *req,
 	json_writer_key(&w, "requires_human_approval");
 	json_writer_bool(&w, out->verdict.requires_human_approval);
 	json_writer_key(&w, "high_stakes_reasons");
-	json_writer_array(&w);
-	for (i = 0; i < out->verdict.reason_count; i++)
-		json_writer_string(&w, out->verdict.high_stakes_reasons[i]);
-	json_writer_end(&w, ']');
+	verdict_write_reasons(&w, &out->verdict);
 	json_writer_key(&w, "routing");
 	write_routing(&w, req);
 	/* Who may write the next version, as this decision leaves it. */

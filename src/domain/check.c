@@ -237,7 +237,6 @@ char *
 check_outcome_text(const struct check_outcome *out)
 {
 	struct json_writer w;
-	size_t i;
 
 	json_writer_init(&w);
 	json_writer_object(&w);
@@ -250,10 +249,7 @@ check_outcome_text(const struct check_outcome *out)
 	json_writer_key(&w, "divergence");
 	json_writer_tree(&w, out->divergence);
 	json_writer_key(&w, "high_stakes_reasons");
-	json_writer_array(&w);
-	for (i = 0; i < out->verdict.reason_count; i++)
-		json_writer_string(&w, out->verdict.high_stakes_reasons[i]);
-	json_writer_end(&w, ']');
+	verdict_write_reasons(&w, &out->verdict);
 	json_writer_end(&w, '}');
 	return json_writer_finish(&w);
 }

@@ -193,6 +193,17 @@ verdict_write(struct json_writer *w, const struct verdict *v)
 	json_writer_end(w, '}');
 }
 
+void
+verdict_write_reasons(struct json_writer *w, const struct verdict *v)
+{
+	size_t i;
+
+	json_writer_array(w);
+	for (i = 0; i < v->reason_count; i++)
+		json_writer_string(w, v->high_stakes_reasons[i]);
+	json_writer_end(w, ']');
+}
+
 cJSON *
 verdict_to_json(const struct verdict *v)
 {
