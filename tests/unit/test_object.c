@@ -26,6 +26,7 @@
 
 #include "error.h"
 #include "exit_codes.h"
+#include "json_fields.h"
 #include "object.h"
 
 /* examples/security_map.json */
@@ -1499,6 +1500,41 @@ test_empty_ticker_key_refused(void **state)
 	    "{\"\": {\"sector\": \"x\", \"asset_class\": \"cash\"}}", NULL);
 }
 
+/*
+ * json_member() walks the members itself; it must answer exactly as
+ * cJSON_GetObjectItemCaseSensitive() does, first match included.
+ */
+static void
+test_json_member_answers_as_cjson(void **state)
+{
+	static const char *const keys[] = { "a", "ab", "abc", "b", "", "A",
+	    "action_id", "actions", "x", "abd" };
+	cJSON *object = cJSON_CreateObject(), *array;
+	size_t i;
+
+	(void)state;
+	assert_non_null(object);
+	cJSON_AddNumberToObject(object, "ab", 1);
+	cJSON_AddNumberToObject(object, "abc", 2);
+	cJSON_AddNumberToObject(object, "", 3);
+	cJSON_AddNumberToObject(object, "action_id", 4);
+	cJSON_AddNumberToObject(object, "b", 5);
+	/* A second "ab": cJSON answers the first, and so must we. */
+	cJSON_AddNumberToObject(object, "ab", 6);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		assert_ptr_equal(json_member(object, keys[i]),
+		    cJSON_GetObjectItemCaseSensitive(object, keys[i]));
+	assert_int_equal(json_member(object, "ab")->valuedouble, 1);
+	assert_null(json_member(object, "A"));
+	assert_null(json_member(object, NULL));
+	assert_null(json_member(NULL, "ab"));
+	array = cJSON_CreateArray();
+	cJSON_AddItemToArray(array, cJSON_CreateNumber(1));
+	assert_null(json_member(array, "ab"));
+	cJSON_Delete(array);
+	cJSON_Delete(object);
+}
+
 int
 main(void)
 {
@@ -1582,6 +1618,7 @@ main(void)
 		cmocka_unit_test(test_optional_author_null_is_absent),
 		cmocka_unit_test(test_security_map_field_paths),
 		cmocka_unit_test(test_empty_ticker_key_refused),
+		cmocka_unit_test(test_json_member_answers_as_cjson),
 	};
 	int failed = 0;
 
