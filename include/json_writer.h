@@ -25,11 +25,17 @@ struct json_writer {
 	size_t size;
 	bool failed;
 	bool after_key;			/* a member's name is written, not its value */
+	bool as_cjson;			/* cJSON's bytes, without json_escape_controls() */
 	unsigned depth;
 	bool empty[JSON_WRITER_DEPTH];	/* nothing in this container yet */
 };
 
 void json_writer_init(struct json_writer *);
+/*
+ * For text that must be what cJSON_PrintUnformatted() gives, as a digest
+ * computed over it always was: json_escape_controls() is left out.
+ */
+void json_writer_init_cjson(struct json_writer *);
 void json_writer_object(struct json_writer *);
 void json_writer_array(struct json_writer *);
 /* Ends the innermost object or array. */
@@ -41,7 +47,10 @@ void json_writer_string(struct json_writer *, const char *);
 void json_writer_bool(struct json_writer *, bool);
 void json_writer_null(struct json_writer *);
 void json_writer_integer(struct json_writer *, long long);
-/* A whole tree as json_print() gives it; NULL writes null. */
+/*
+ * A whole tree as json_print() gives it (as cJSON_PrintUnformatted() does,
+ * for a writer from json_writer_init_cjson()); NULL writes null.
+ */
 void json_writer_tree(struct json_writer *, const cJSON *);
 /*
  * Text that is already one JSON value as json_print() gives it (the

@@ -265,24 +265,21 @@ check_inputs_sha256(const struct check_input *in, char out[65])
 	const char *given[TREES] = { NULL, in->ips_printed,
 	    in->holdings_printed, NULL, in->standards_printed,
 	    in->roster_printed, NULL, NULL };
-	const void *parts[2 * TREES];
-	size_t lengths[2 * TREES], i;
-	char *printed[TREES] = { NULL };
+	struct json_writer w;
+	size_t i;
 	int rc = -1;
 
+	/* Each tree as cJSON_PrintUnformatted() prints it, then a newline. */
+	json_writer_init_cjson(&w);
 	for (i = 0; i < TREES; i++) {
-		if (trees[i] != NULL && given[i] == NULL &&
-		    (printed[i] = cJSON_PrintUnformatted(trees[i])) == NULL)
-			goto done;
-		parts[2 * i] = trees[i] == NULL ? "null" : given[i] != NULL ?
-		    given[i] : printed[i];
-		lengths[2 * i] = strlen(parts[2 * i]);
-		parts[2 * i + 1] = "\n";
-		lengths[2 * i + 1] = 1;
+		if (given[i] != NULL && trees[i] != NULL)
+			json_writer_raw(&w, given[i], strlen(given[i]));
+		else
+			json_writer_tree(&w, trees[i]);
+		json_writer_raw(&w, "\n", 1);
 	}
-	rc = sha256_hex_parts(parts, lengths, 2 * TREES, out);
-done:
-	for (i = 0; i < TREES; i++)
-		cJSON_free(printed[i]);
+	if (!w.failed)
+		rc = sha256_hex(w.text, w.length, out);
+	json_writer_discard(&w);
 	return rc;
 }

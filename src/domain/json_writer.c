@@ -1,6 +1,9 @@
 /* JSON written straight into a buffer, as json_print() would print it. */
 #include "config.h"
 
+#include <float.h>
+#include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,13 @@ void
 json_writer_init(struct json_writer *w)
 {
 	memset(w, 0, sizeof *w);
+}
+
+void
+json_writer_init_cjson(struct json_writer *w)
+{
+	json_writer_init(w);
+	w->as_cjson = true;
 }
 
 static bool
@@ -49,6 +59,27 @@ append(struct json_writer *w, const char *bytes, size_t length)
 		return;
 	memcpy(w->text + w->length, bytes, length);
 	w->length += length;
+}
+
+/* value in decimal digits into digits[24], no NUL; the count written. */
+static int
+format_integer(char digits[24], long long value)
+{
+	char reversed[24];
+	unsigned long long magnitude;
+	int count = 0, length = 0;
+
+	magnitude = value < 0 ? 0ULL - (unsigned long long)value :
+	    (unsigned long long)value;
+	do {
+		reversed[count++] = (char)('0' + magnitude % 10);
+		magnitude /= 10;
+	} while (magnitude > 0);
+	if (value < 0)
+		digits[length++] = '-';
+	while (count > 0)
+		digits[length++] = reversed[--count];
+	return length;
 }
 
 /* Terminates the text without counting the NUL; false when out of memory. */
@@ -226,7 +257,7 @@ write_quoted(struct json_writer *w, const char *text, const char *after,
 	} else {
 		while (*p != '\0' && *p < 0x7f)
 			p++;
-		if (*p == '\0')
+		if (*p == '\0' || w->as_cjson)
 			append_quoted(w, text);
 		else
 			append_escaped_controls(w, text);
@@ -278,25 +309,135 @@ json_writer_integer(struct json_writer *w, long long value)
 	int length;
 
 	separate(w);
-	length = snprintf(digits, sizeof digits, "%lld", value);
+	length = format_integer(digits, value);
 	append(w, digits, (size_t)length);
 }
 
-void
-json_writer_tree(struct json_writer *w, const cJSON *tree)
+/* A subtree as cJSON prints it, for what the walk below leaves to it. */
+static void
+write_printed(struct json_writer *w, const cJSON *item)
 {
 	char *text;
 
+	text = w->as_cjson ? cJSON_PrintUnformatted(item) : json_print(item);
+	if (text == NULL) {
+		w->failed = true;
+		return;
+	}
+	append(w, text, strlen(text));
+	free(text);
+}
+
+/*
+ * A number as cJSON 1.7.15 prints it: 15 significant digits unless those
+ * do not read back as (nearly) the same double, then 17; NaN and the
+ * infinities as null.  printf() writes the locale's decimal point, cJSON
+ * a '.'.  Whole numbers below 10^15, most of what packets carry, come out
+ * of "%1.15g" as their plain digits, so they are written without it.
+ */
+static void
+write_number(struct json_writer *w, const cJSON *item)
+{
+	char digits[32], point;
+	double d = item->valuedouble, back, larger;
+	int length, i;
+
+	if (isnan(d) || isinf(d)) {
+		append(w, "null", 4);
+		return;
+	}
+	if (fabs(d) < 1e15 && d == (double)(long long)d) {
+		if (d == 0 && signbit(d))
+			append(w, "-0", 2);
+		else {
+			length = format_integer(digits, (long long)d);
+			append(w, digits, (size_t)length);
+		}
+		return;
+	}
+	length = snprintf(digits, sizeof digits, "%1.15g", d);
+	back = strtod(digits, NULL);
+	larger = fabs(back) > fabs(d) ? fabs(back) : fabs(d);
+	if (!(fabs(back - d) <= larger * DBL_EPSILON))
+		length = snprintf(digits, sizeof digits, "%1.17g", d);
+	if (length < 0 || length > 25) {
+		w->failed = true;
+		return;
+	}
+	point = *localeconv()->decimal_point;
+	for (i = 0; i < length; i++) {
+		if (digits[i] == point)
+			digits[i] = '.';
+	}
+	append(w, digits, (size_t)length);
+}
+
+/* Only hostile input nests deeper; cJSON prints what lies below. */
+#define TREE_DEPTH 64
+
+/* One value of a tree, in the bytes cJSON (and json_print()) would give. */
+static void
+write_value(struct json_writer *w, const cJSON *item, unsigned depth)
+{
+	const cJSON *child;
+	bool object;
+
+	switch (item->type & 0xFF) {
+	case cJSON_False:
+		append(w, "false", 5);
+		return;
+	case cJSON_True:
+		append(w, "true", 4);
+		return;
+	case cJSON_NULL:
+		append(w, "null", 4);
+		return;
+	case cJSON_Number:
+		write_number(w, item);
+		return;
+	case cJSON_String:
+		/* cJSON prints a missing string as an empty one. */
+		write_quoted(w, item->valuestring != NULL ? item->valuestring :
+		    "", "", 0);
+		return;
+	case cJSON_Array:
+	case cJSON_Object:
+		if (depth < TREE_DEPTH)
+			break;
+		/* FALLTHROUGH */
+	default:
+		/* Raw and invalid items, and deep nesting. */
+		write_printed(w, item);
+		return;
+	}
+	object = (item->type & 0xFF) == cJSON_Object;
+	append(w, object ? "{" : "[", 1);
+	for (child = item->child; child != NULL; child = child->next) {
+		if (child != item->child)
+			append(w, ",", 1);
+		if (object)
+			write_quoted(w, child->string != NULL ? child->string :
+			    "", ":", 1);
+		write_value(w, child, depth + 1);
+	}
+	append(w, object ? "}" : "]", 1);
+}
+
+/*
+ * Walked here rather than printed by cJSON, then copied and escaped
+ * again: a decision writes eleven trees into its record, and printing
+ * them through cJSON, each number through printf() and sscanf(), was a
+ * seventh of it.
+ */
+void
+json_writer_tree(struct json_writer *w, const cJSON *tree)
+{
 	if (tree == NULL) {
 		json_writer_null(w);
 		return;
 	}
-	if ((text = json_print(tree)) == NULL) {
-		w->failed = true;
-		return;
-	}
-	json_writer_raw(w, text, strlen(text));
-	free(text);
+	separate(w);
+	write_value(w, tree, 0);
 }
 
 void

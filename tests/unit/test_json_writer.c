@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,37 @@
 
 #include "json_strict.h"
 #include "json_writer.h"
+
+/*
+ * A tree written by json_writer_tree() is what json_print() prints, and
+ * with json_writer_init_cjson() what cJSON_PrintUnformatted() prints.
+ */
+static void
+assert_tree_written_as_printed(const cJSON *tree)
+{
+	struct json_writer w;
+	char *written, *printed;
+
+	json_writer_init(&w);
+	json_writer_tree(&w, tree);
+	written = json_writer_finish(&w);
+	printed = json_print(tree);
+	assert_non_null(written);
+	assert_non_null(printed);
+	assert_string_equal(written, printed);
+	free(written);
+	free(printed);
+
+	json_writer_init_cjson(&w);
+	json_writer_tree(&w, tree);
+	written = json_writer_finish(&w);
+	printed = cJSON_PrintUnformatted(tree);
+	assert_non_null(written);
+	assert_non_null(printed);
+	assert_string_equal(written, printed);
+	free(written);
+	cJSON_free(printed);
+}
 
 /* {"k":S,"list":[S,S]} written, and printed from a tree. */
 static void
@@ -54,6 +86,7 @@ assert_same_as_tree(const char *s)
 	assert_string_equal(written, printed);
 	free(written);
 	free(printed);
+	assert_tree_written_as_printed(tree);
 	cJSON_Delete(tree);
 }
 
@@ -142,6 +175,7 @@ test_values_and_nesting(void **state)
 	json_writer_string(&w, NULL);
 	json_writer_integer(&w, -42);
 	json_writer_integer(&w, 4294967294LL);
+	json_writer_integer(&w, -9223372036854775807LL - 1);
 	json_writer_tree(&w, tree);
 	json_writer_tree(&w, NULL);
 	json_writer_object(&w);
@@ -157,6 +191,7 @@ test_values_and_nesting(void **state)
 	text = json_writer_finish(&w);
 	assert_non_null(text);
 	assert_string_equal(text, "[{},[],true,false,null,null,-42,4294967294,"
+	    "-9223372036854775808,"
 	    "{\"n\":1.5,\"s\":\"x\",\"a\":[]},null,"
 	    "{\"inner\":{\"x\":0},\"after\":[1]}]");
 	free(text);
@@ -184,6 +219,98 @@ test_integers_as_cjson_prints_them(void **state)
 		assert_string_equal(written, printed);
 		free(written);
 		free(printed);
+		cJSON_Delete(number);
+	}
+}
+
+/* Parsed documents: every kind of value, nesting, empty containers. */
+static void
+test_trees_as_cjson_prints_them(void **state)
+{
+	static const char *const documents[] = {
+		"{}", "[]", "null", "true", "false", "0", "\"\"", "\"caf\u00e9\"",
+		"{\"a\":{},\"b\":[],\"c\":[{}],\"d\":[[[]]]}",
+		"[1,-1,0.5,-0.0,1e300,-1e-300,2147483647,2147483648,"
+		"-2147483648,-2147483649,123456789012345678,0.1,0.2,"
+		"0.30000000000000004,3.141592653589793,100.5,-7.25,1e21,"
+		"5e-324,1.7976931348623157e308,4294967294,7500,18.75,"
+		"999999999999999,-999999999999999,1000000000000000,"
+		"-1000000000000000,1000000000000001,9007199254740993]",
+		"{\"\":1,\"k\\u0000x\":2,\"\\u001b[2J\":\"\\u2028\\u202e\",\"\u00ff\":null}",
+		"{\"proposed_action\":{\"action_id\":\"t-1\",\"quantity\":100,"
+		"\"estimated_value_usd\":7500.25,\"ips_version_referenced\":"
+		"{\"ips_id\":\"ips-7f3a\",\"version\":3}},\"reviewer_verdict\":"
+		"{\"rule_results\":[{\"rule_id\":\"x\",\"passed\":true,"
+		"\"detail\":null}],\"overall_pass\":false}}",
+	};
+	cJSON *tree;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof documents / sizeof documents[0]; i++) {
+		tree = cJSON_Parse(documents[i]);
+		assert_non_null(tree);
+		assert_tree_written_as_printed(tree);
+		cJSON_Delete(tree);
+	}
+}
+
+/* Numbers no parser makes, and the items cJSON is left to print. */
+static void
+test_unusual_items_as_cjson_prints_them(void **state)
+{
+	cJSON *tree, *item, *deep;
+	int i;
+
+	(void)state;
+	tree = cJSON_CreateArray();
+	cJSON_AddItemToArray(tree, cJSON_CreateNumber(NAN));
+	cJSON_AddItemToArray(tree, cJSON_CreateNumber(INFINITY));
+	cJSON_AddItemToArray(tree, cJSON_CreateNumber(-INFINITY));
+	cJSON_AddItemToArray(tree, cJSON_CreateNumber(1.0 / 3.0));
+	cJSON_AddItemToArray(tree, cJSON_CreateRaw("{\"raw\":[1, 2]}"));
+	/* A string item without its string prints as "". */
+	item = cJSON_CreateString("gone");
+	cJSON_free(item->valuestring);
+	item->valuestring = NULL;
+	cJSON_AddItemToArray(tree, item);
+	/* Deeper than the walk follows: cJSON prints the rest. */
+	deep = cJSON_CreateString("bottom");
+	for (i = 0; i < 200; i++) {
+		item = i % 2 ? cJSON_CreateArray() : cJSON_CreateObject();
+		if (i % 2)
+			cJSON_AddItemToArray(item, deep);
+		else
+			cJSON_AddItemToObject(item, "\xc2\x85", deep);
+		deep = item;
+	}
+	cJSON_AddItemToArray(tree, deep);
+	assert_tree_written_as_printed(tree);
+	cJSON_Delete(tree);
+}
+
+/* Random doubles, from bit patterns and from short decimals. */
+static void
+test_random_numbers_as_cjson_prints_them(void **state)
+{
+	uint64_t seed = 88172645463325252ULL, bits;
+	cJSON *number;
+	double d;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 20000; round++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		if (round % 2) {
+			bits = seed;
+			memcpy(&d, &bits, sizeof d);
+		} else
+			d = (double)(int64_t)(seed % 2000000001ULL - 1000000000) /
+			    (double)(1ULL << (seed >> 58) % 12) / 100.0;
+		number = cJSON_CreateNumber(d);
+		assert_tree_written_as_printed(number);
 		cJSON_Delete(number);
 	}
 }
@@ -229,6 +356,9 @@ main(void)
 		cmocka_unit_test(test_random_strings_as_json_print_gives_them),
 		cmocka_unit_test(test_values_and_nesting),
 		cmocka_unit_test(test_integers_as_cjson_prints_them),
+		cmocka_unit_test(test_trees_as_cjson_prints_them),
+		cmocka_unit_test(test_unusual_items_as_cjson_prints_them),
+		cmocka_unit_test(test_random_numbers_as_cjson_prints_them),
 		cmocka_unit_test(test_unbalanced_is_refused),
 	};
 
