@@ -230,7 +230,7 @@ int store_queue_put(struct store *, const struct queue_row *, long long epoch,
     struct error *);
 int store_queue_count(struct store *, const struct queue_query *,
     long *count, struct error *);
-/* The header's figures in one pass: pending, high stakes, needing care. */
+/* The header's figures, kept as the queue changes: pending, high stakes, needing care. */
 int store_queue_totals(struct store *, long *pending, long *high_stakes,
     long *needs_care, struct error *);
 /* Up to limit rows from offset; *got says how many (rows to queue_row_free). */

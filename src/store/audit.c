@@ -464,14 +464,7 @@ store_decision_insert(struct store *s, const char *action_id,
 		    "recording a decision") : error_set(err, EXIT_STORAGE,
 		    NULL, "action %s was not pending", action_id);
 	/* Decided: out of the queue, in the same transaction. */
-	if ((stmt = store_statement(s, SQL_QUEUE_REMOVE, err)) == NULL)
-		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
-		return store_error(s, err, "recording a decision");
-	return 0;
+	return store_queue_remove(s, action_id, err);
 }
 
 int

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,9 @@ enum queue_flag {
 	FLAG_LOCAL_FAIL = 2,
 	FLAG_DIVERGENT = 4,
 	FLAG_LOCKED_OUT = 8,
-	FLAG_DEADLOCKED = 16
+	FLAG_DEADLOCKED = 16,
+	/* What the header and the needs-care filter call needing care. */
+	FLAG_NEEDS_CARE = FLAG_LOCAL_FAIL | FLAG_DIVERGENT
 };
 
 int
@@ -124,6 +127,70 @@ store_queue_each_stale(struct store *s, long long now_ms,
 	return rc;
 }
 
+/*
+ * Moves the header's totals (schema 5) by one row's change: present is -1
+ * for a row removed, 0 for one rewritten, 1 for one added.  Inside a
+ * transaction the change is kept until its commit writes it.
+ */
+static int
+totals_add(struct store *s, int present, unsigned old_flags,
+    unsigned new_flags, struct error *err)
+{
+	struct queue_totals_change *c = &s->totals_change;
+
+	c->pending += present;
+	c->high_stakes += ((new_flags & FLAG_HIGH_STAKES) != 0) -
+	    ((old_flags & FLAG_HIGH_STAKES) != 0);
+	c->needs_care += ((new_flags & FLAG_NEEDS_CARE) != 0) -
+	    ((old_flags & FLAG_NEEDS_CARE) != 0);
+	return s->in_transaction ? 0 : store_queue_totals_flush(s, err);
+}
+
+int
+store_queue_totals_flush(struct store *s, struct error *err)
+{
+	struct queue_totals_change *c = &s->totals_change;
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (c->pending == 0 && c->high_stakes == 0 && c->needs_care == 0)
+		return 0;
+	if ((stmt = store_statement(s, SQL_QUEUE_TOTALS_ADD, err)) == NULL)
+		return err->status;
+	sqlite3_bind_int64(stmt, 1, c->pending);
+	sqlite3_bind_int64(stmt, 2, c->high_stakes);
+	sqlite3_bind_int64(stmt, 3, c->needs_care);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "counting the queue");
+	memset(c, 0, sizeof *c);
+	return 0;
+}
+
+/* Whether the action has a queue row, and its flags if so. */
+static int
+row_flags(struct store *s, const char *action_id, bool *present,
+    unsigned *flags, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	*present = false;
+	*flags = 0;
+	if ((stmt = store_statement(s, SQL_QUEUE_FLAGS, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*present = true;
+		*flags = (unsigned)sqlite3_column_int(stmt, 0);
+	}
+	sqlite3_reset(stmt);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	    store_error(s, err, "reading the queue");
+}
+
 int
 store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
     struct error *err)
@@ -133,11 +200,14 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	    (row->local_fail ? FLAG_LOCAL_FAIL : 0) |
 	    (row->divergent ? FLAG_DIVERGENT : 0) |
 	    (row->locked_out ? FLAG_LOCKED_OUT : 0) |
-	    (row->deadlocked ? FLAG_DEADLOCKED : 0);
+	    (row->deadlocked ? FLAG_DEADLOCKED : 0), old_flags;
 	/* Expired actions sink below everything; they cannot be approved. */
 	int care = row->expired ? -1 : row->local_fail || row->divergent ? 2 :
 	    row->high_stakes ? 1 : 0, rc;
+	bool existed;
 
+	if ((rc = row_flags(s, row->action_id, &existed, &old_flags, err)) != 0)
+		return rc;
 	if ((stmt = store_statement(s, SQL_QUEUE_PUT, err)) == NULL)
 		return err->status;
 	sqlite3_bind_text(stmt, 1, row->action_id, -1, SQLITE_STATIC);
@@ -154,7 +224,31 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 		sqlite3_bind_int64(stmt, 11, row->expires_at_ms);
 	rc = sqlite3_step(stmt);
 	sqlite3_reset(stmt);
-	return rc == SQLITE_DONE ? 0 : store_error(s, err, "indexing the queue");
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "indexing the queue");
+	return totals_add(s, existed ? 0 : 1, old_flags, flags, err);
+}
+
+int
+store_queue_remove(struct store *s, const char *action_id, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	unsigned old_flags;
+	bool existed;
+	int rc;
+
+	if ((rc = row_flags(s, action_id, &existed, &old_flags, err)) != 0)
+		return rc;
+	if (!existed)
+		return 0;
+	if ((stmt = store_statement(s, SQL_QUEUE_REMOVE, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "taking an action out of the queue");
+	return totals_add(s, -1, old_flags, 0, err);
 }
 
 /* An action past its expires_at (?1 is now). */
@@ -238,15 +332,19 @@ store_queue_totals(struct store *s, long *pending, long *high_stakes,
 	int rc;
 
 	*pending = *high_stakes = *needs_care = 0;
-	if (sqlite3_prepare_v2(s->db, "SELECT count(*), total((flags & 1) <> 0),"
-	    " total((flags & 6) <> 0) FROM queue_index", -1, &stmt, NULL) !=
-	    SQLITE_OK)
+	/* Kept as rows change (schema 5): as quick at 100 pending as 100,000. */
+	if (sqlite3_prepare_v2(s->db, "SELECT pending, high_stakes, needs_care"
+	    " FROM queue_totals", -1, &stmt, NULL) != SQLITE_OK)
 		return store_error(s, err, "counting the queue");
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW) {
-		*pending = (long)sqlite3_column_int64(stmt, 0);
-		*high_stakes = (long)sqlite3_column_double(stmt, 1);
-		*needs_care = (long)sqlite3_column_double(stmt, 2);
+		/* With what this connection's open transaction changed. */
+		*pending = (long)sqlite3_column_int64(stmt, 0) +
+		    s->totals_change.pending;
+		*high_stakes = (long)sqlite3_column_int64(stmt, 1) +
+		    s->totals_change.high_stakes;
+		*needs_care = (long)sqlite3_column_int64(stmt, 2) +
+		    s->totals_change.needs_care;
 	}
 	sqlite3_finalize(stmt);
 	return rc == SQLITE_ROW ? 0 : store_error(s, err, "counting the queue");

@@ -81,6 +81,11 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " WHERE a.action_id = ?1",
 	[SQL_QUEUE_REMOVE] =
 	    "DELETE FROM queue_index WHERE action_id = ?1",
+	[SQL_QUEUE_FLAGS] =
+	    "SELECT flags FROM queue_index WHERE action_id = ?1",
+	[SQL_QUEUE_TOTALS_ADD] =
+	    "UPDATE queue_totals SET pending = pending + ?1,"
+	    " high_stakes = high_stakes + ?2, needs_care = needs_care + ?3",
 	/*
 	 * Two statements, not "WHERE action_id IN (SELECT ...)": that builds
 	 * a temporary table on every run, and import runs it for every new
@@ -322,12 +327,17 @@ store_begin(struct store *s, struct error *err)
 	    SQLITE_OK)
 		return store_error(s, err, "starting a transaction");
 	s->in_transaction = true;
+	memset(&s->totals_change, 0, sizeof s->totals_change);
 	return 0;
 }
 
 int
 store_commit(struct store *s, struct error *err)
 {
+	if (store_queue_totals_flush(s, err) != 0) {
+		store_rollback(s);
+		return err->status;
+	}
 	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		store_error(s, err, "committing");
 		store_rollback(s);
@@ -343,6 +353,7 @@ store_rollback(struct store *s)
 	if (sqlite3_get_autocommit(s->db) == 0)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	s->in_transaction = false;
+	memset(&s->totals_change, 0, sizeof s->totals_change);
 }
 
 /* Steps a statement that takes no parameters and returns no rows. */
@@ -363,6 +374,7 @@ store_run(struct store *s, enum statement which, const char *doing,
 int
 store_savepoint(struct store *s, struct error *err)
 {
+	s->totals_at_savepoint = s->totals_change;
 	return store_run(s, SQL_SAVEPOINT, "starting a savepoint", err);
 }
 
@@ -379,6 +391,8 @@ store_rollback_savepoint(struct store *s)
 
 	/* The transaction goes on without this decision's changes. */
 	if (store_run(s, SQL_ROLLBACK_TO, "rolling back a savepoint",
-	    &ignored) == 0)
+	    &ignored) == 0) {
+		s->totals_change = s->totals_at_savepoint;
 		store_run(s, SQL_RELEASE, "releasing a savepoint", &ignored);
+	}
 }

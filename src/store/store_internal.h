@@ -28,6 +28,8 @@ enum statement {
 	SQL_DECISION_RECORD,
 	SQL_REVISION_STEP,
 	SQL_QUEUE_REMOVE,
+	SQL_QUEUE_FLAGS,
+	SQL_QUEUE_TOTALS_ADD,
 	SQL_REVISIONS_OF,
 	SQL_QUEUE_MARK_STALE,
 	SQL_QUEUE_PUT,
@@ -75,10 +77,24 @@ struct document_memo {
 enum document_kind { DOCUMENT_IPS, DOCUMENT_HOLDINGS, DOCUMENT_STANDARDS,
 	DOCUMENT_ROSTER, DOCUMENT_KINDS };
 
+/* The header's totals (schema 5) moved by the open transaction's rows. */
+struct queue_totals_change {
+	long pending;
+	long high_stakes;
+	long needs_care;
+};
+
 struct store {
 	sqlite3 *db;
 	char *path;
 	bool in_transaction;
+	/*
+	 * Written to queue_totals once, at the commit: a row per queue row
+	 * cost an import a twentieth more.  The copy at the savepoint is
+	 * what a rolled-back decision goes back to.
+	 */
+	struct queue_totals_change totals_change;
+	struct queue_totals_change totals_at_savepoint;
 	sqlite3_stmt *statements[SQL_STATEMENT_COUNT];
 	struct policy_cache cache;
 	struct document_memo memo[DOCUMENT_KINDS];
@@ -93,5 +109,9 @@ int store_error(struct store *, struct error *, const char *doing);
 
 /* Schema: migrations to the current version (schema.c). */
 int schema_migrate(struct store *, bool may_create, struct error *);
+/* Takes a decided action's row out of the queue, and out of its totals. */
+int store_queue_remove(struct store *, const char *action_id, struct error *);
+/* Writes the transaction's change of the totals, before its commit. */
+int store_queue_totals_flush(struct store *, struct error *);
 
 #endif

@@ -3,6 +3,7 @@
 # tree) must be the index a full re-check writes, whatever the order of
 # objects in a file: revisions before their originals, packets before the
 # policy they are checked against, packets between two policy objects.
+# The header's totals, kept as rows change, must stay the counted ones.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 DEMO=$TOP_SRCDIR/data/demo
@@ -15,6 +16,18 @@ rows() {
 	sqlite3 "$1" "SELECT action_id, kind, care, flags, who, summary,
 		advisory, divergence_count, expires_at_ms FROM queue_index
 		ORDER BY action_id"
+}
+# totals DB: the header's kept totals, then the same counted afresh
+totals() {
+	sqlite3 "$1" "SELECT pending || ' ' || high_stakes || ' ' || needs_care
+		FROM queue_totals"
+	sqlite3 "$1" "SELECT count(*) || ' ' || coalesce(sum((flags & 1) <> 0), 0)
+		|| ' ' || coalesce(sum((flags & 6) <> 0), 0) FROM queue_index"
+}
+# expect_totals WHAT DB: the kept totals are the counted ones
+expect_totals() {
+	set -- "$1" "$(totals "$2" | head -1)" "$(totals "$2" | tail -1)"
+	expect_eq "$1: the header's totals are the queue's" "$2" "$3"
 }
 stale() {
 	sqlite3 "$1" "SELECT count(*) FROM queue_index WHERE epoch <>
@@ -58,6 +71,30 @@ for order in policy-first policy-last interleaved; do
 	cmp -s "$WORK/$order.rows" "$WORK/$order.again" &&
 		pass "$order: a full re-check agrees" ||
 		fail "$order: a full re-check writes another index"
+	expect_totals "$order" "$db"
 done
+
+# The totals follow decisions and flags that a new policy changes.
+db=$WORK/policy-first.db
+expect_eq "the demo queue has high-stakes and failing rows" \
+	"$(sqlite3 "$db" "SELECT high_stakes > 0 AND needs_care > 0 FROM queue_totals")" 1
+"$COUNTERSIGN" --db "$db" batch "$DEMO/decisions.batch" >/dev/null 2>&1
+expect_eq "the demo batch decided some actions" \
+	"$(sqlite3 "$db" "SELECT count(*) > 0 FROM decision")" 1
+expect_totals "after a batch" "$db"
+jq -c '.version = 4 | .constraints.concentration_limit_percent = 1
+	| .approval_required_above_usd = 10' "$DEMO/ips.json" >"$WORK/ips-v4.json"
+before=$(totals "$db" | head -1)
+"$COUNTERSIGN" --db "$db" import "$WORK/ips-v4.json" >/dev/null
+expect_totals "after a stricter IPS" "$db"
+[ "$(totals "$db" | head -1)" != "$before" ] &&
+	pass "the stricter IPS changed the totals" ||
+	fail "the stricter IPS left the totals as they were: $before"
+# A database from before schema 5 gets its totals counted.
+sqlite3 "$db" "DROP TABLE queue_totals; UPDATE schema_version SET version = 4"
+"$COUNTERSIGN" --db "$db" list >/dev/null
+expect_eq "the migration brings the schema to 5" \
+	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 5
+expect_totals "after the migration" "$db"
 
 finish

@@ -117,7 +117,7 @@ test_create_makes_directories_and_schema(void **state)
 	struct store *s = open_new();
 
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 4);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 5);
 	assert_int_equal(access(db_path, R_OK | W_OK), 0);
 }
 
@@ -133,17 +133,20 @@ test_version_1_is_migrated_forward(void **state)
 	store_close(s);
 	sql_exec(db_path, "DROP TABLE decision; DROP TABLE audit_log;"
 	    "DROP TRIGGER action_decided_once; DROP TRIGGER action_no_replace;"
-	    "DROP TABLE queue_index; DROP TABLE meta;"
+	    "DROP TABLE queue_index; DROP TABLE meta; DROP TABLE queue_totals;"
 	    "UPDATE schema_version SET version = 1");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 4);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 5);
 	assert_int_equal(sql_int("SELECT count(*) FROM ips"), 1);
 	/* 4: the header's totals read flags from the epoch index. */
 	assert_int_equal(sql_int("SELECT group_concat(name) = 'epoch,flags'"
 	    " FROM pragma_index_info('queue_by_epoch')"), 1);
 	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master "
 	    "WHERE name IN ('audit_log', 'decision')"), 2);
+	/* 5: the totals, counted from the queue as it was. */
+	assert_int_equal(sql_int("SELECT count(*) FROM queue_totals"
+	    " WHERE pending = 0 AND high_stakes = 0 AND needs_care = 0"), 1);
 }
 
 static void
@@ -487,6 +490,83 @@ test_each_check_skips_decided_unless_all(void **state)
 	store_close(s);
 }
 
+/* A queue row for the packet action_id, high stakes or not. */
+static void
+queue_put(struct store *s, const char *action_id, bool high_stakes)
+{
+	struct queue_row row;
+	struct error err;
+
+	memset(&row, 0, sizeof row);
+	snprintf(row.action_id, sizeof row.action_id, "%s", action_id);
+	snprintf(row.kind, sizeof row.kind, "trade");
+	row.who = (char *)"u-1";
+	row.summary = (char *)"BUY";
+	row.advisory = "pass";
+	row.high_stakes = high_stakes;
+	error_clear(&err);
+	assert_int_equal(store_queue_put(s, &row, 1, &err), 0);
+}
+
+static void
+assert_totals(struct store *s, long pending, long high_stakes)
+{
+	long got_pending, got_high_stakes, needs_care;
+	struct error err;
+
+	error_clear(&err);
+	assert_int_equal(store_queue_totals(s, &got_pending, &got_high_stakes,
+	    &needs_care, &err), 0);
+	assert_int_equal(got_pending, pending);
+	assert_int_equal(got_high_stakes, high_stakes);
+	assert_int_equal(needs_care, 0);
+}
+
+/*
+ * The header's totals follow the rows: within a transaction, after its
+ * commit, and back to the savepoint when a decision is rolled back.
+ */
+static void
+test_queue_totals_follow_the_rows(void **state)
+{
+	struct store *s = open_new();
+	enum store_put_result result;
+	struct error err;
+
+	(void)state;
+	assert_int_equal(put(s, PACKET("a-1", "BND"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-2", "BND"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-3", "BND"), &result, &err), 0);
+	assert_totals(s, 0, 0);
+
+	assert_int_equal(store_begin(s, &err), 0);
+	queue_put(s, "a-1", true);
+	queue_put(s, "a-2", false);
+	assert_totals(s, 2, 1);			/* seen inside the transaction */
+	assert_int_equal(store_savepoint(s, &err), 0);
+	queue_put(s, "a-3", true);
+	queue_put(s, "a-1", false);		/* rewritten: no longer high */
+	assert_totals(s, 3, 1);
+	store_rollback_savepoint(s);		/* both undone */
+	assert_totals(s, 2, 1);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_totals(s, 2, 1);
+	assert_int_equal(sql_int("SELECT pending FROM queue_totals"), 2);
+	assert_int_equal(sql_int("SELECT high_stakes FROM queue_totals"), 1);
+
+	assert_int_equal(store_begin(s, &err), 0);
+	queue_put(s, "a-3", true);
+	store_rollback(s);			/* a whole transaction undone */
+	assert_totals(s, 2, 1);
+	assert_int_equal(store_begin(s, &err), 0);
+	queue_put(s, "a-2", true);		/* rewritten: now high */
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_totals(s, 2, 2);
+	assert_int_equal(sql_int("SELECT high_stakes = (SELECT count(*) FROM"
+	    " queue_index WHERE flags & 1) FROM queue_totals"), 1);
+	store_close(s);
+}
+
 static void
 test_wal_mode_is_set(void **state)
 {
@@ -541,6 +621,8 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_each_check_skips_decided_unless_all, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_queue_totals_follow_the_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wal_mode_is_set, setup,
 		    teardown),
 	};
