@@ -159,6 +159,24 @@ static const char *const migrations[] = {
 	"INSERT INTO queue_totals SELECT 1, count(*),"
 	"  coalesce(sum((flags & 1) <> 0), 0), coalesce(sum((flags & 6) <> 0), 0)"
 	"  FROM queue_index;",
+
+	/*
+	 * 6: an action's packet guarded where careless hands reach it, and
+	 * not on insert.  A trigger on INSERT makes SQLite keep a statement
+	 * journal for every insert, copying each page it touches: a ninth
+	 * of an import.  And the old trigger guarded only against REPLACE,
+	 * while a plain UPDATE of raw_json went through.  Now every column
+	 * but the status refuses an update; REPLACE, which deletes without
+	 * a delete trigger, is what import itself never does (it refuses a
+	 * changed packet), and a decided action's replaced row is still
+	 * caught: the decision is refused as already made, and audit verify
+	 * reports the status that no longer matches the record.
+	 */
+	"DROP TRIGGER action_no_replace;"
+	"CREATE TRIGGER action_immutable BEFORE UPDATE OF action_id, kind,"
+	"  user_id, author, revision_of, requested_by, expires_at_ms, raw_json,"
+	"  imported_at_ms ON action"
+	" BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -91,10 +91,14 @@ expect_totals "after a stricter IPS" "$db"
 	pass "the stricter IPS changed the totals" ||
 	fail "the stricter IPS left the totals as they were: $before"
 # A database from before schema 5 gets its totals counted.
-sqlite3 "$db" "DROP TABLE queue_totals; UPDATE schema_version SET version = 4"
+sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
+	CREATE TRIGGER action_no_replace BEFORE INSERT ON action
+	WHEN EXISTS (SELECT 1 FROM action WHERE action_id = NEW.action_id)
+	BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;
+	UPDATE schema_version SET version = 4"
 "$COUNTERSIGN" --db "$db" list >/dev/null
-expect_eq "the migration brings the schema to 5" \
-	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 5
+expect_eq "the migrations bring the schema to 6" \
+	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 6
 expect_totals "after the migration" "$db"
 
 finish

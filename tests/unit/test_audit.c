@@ -534,6 +534,37 @@ test_action_status_final_once_decided(void **state)
 }
 
 /*
+ * An imported action is immutable (schema 6): an update of anything but
+ * its status is refused, before a decision and after.
+ */
+static void
+test_action_packet_cannot_be_updated(void **state)
+{
+	static const char *const sets[] = {
+		"raw_json = replace(raw_json, 'BND', 'XOM')",
+		"kind = 'change'", "user_id = 'u-2'", "author = 'mallory'",
+		"requested_by = 'mallory'", "expires_at_ms = 1",
+		"imported_at_ms = 1", "action_id = 'other'",
+	};
+	char sql[256];
+	size_t i;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			approve_pass();
+		for (i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+			snprintf(sql, sizeof sql, "UPDATE action SET %s "
+			    "WHERE action_id = '%s'", sets[i],
+			    EX_PASS_ACTION_ID);
+			if (sf_sql_try(fx.path, sql, NULL, 0) == SQLITE_OK)
+				fail_msg("accepted: %s", sql);
+		}
+	}
+	sf_assert_status(fx.path, EX_PASS_ACTION_ID, "approved");
+}
+
+/*
  * Replacing a decided action's row resets its status behind the trigger's
  * back; the action is still decided once and verify says so.
  */
@@ -882,6 +913,7 @@ main(void)
 		T(test_decision_rows_are_final),
 		T(test_decision_row_cannot_be_replaced),
 		T(test_action_status_final_once_decided),
+		T(test_action_packet_cannot_be_updated),
 		T(test_replaced_action_row_stays_decided),
 		T(test_verify_empty_log),
 		T(test_verify_intact_log),

@@ -117,7 +117,7 @@ test_create_makes_directories_and_schema(void **state)
 	struct store *s = open_new();
 
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 5);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 6);
 	assert_int_equal(access(db_path, R_OK | W_OK), 0);
 }
 
@@ -132,18 +132,23 @@ test_version_1_is_migrated_forward(void **state)
 	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
 	store_close(s);
 	sql_exec(db_path, "DROP TABLE decision; DROP TABLE audit_log;"
-	    "DROP TRIGGER action_decided_once; DROP TRIGGER action_no_replace;"
+	    "DROP TRIGGER action_decided_once; DROP TRIGGER action_immutable;"
 	    "DROP TABLE queue_index; DROP TABLE meta; DROP TABLE queue_totals;"
 	    "UPDATE schema_version SET version = 1");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 5);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 6);
 	assert_int_equal(sql_int("SELECT count(*) FROM ips"), 1);
 	/* 4: the header's totals read flags from the epoch index. */
 	assert_int_equal(sql_int("SELECT group_concat(name) = 'epoch,flags'"
 	    " FROM pragma_index_info('queue_by_epoch')"), 1);
 	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master "
 	    "WHERE name IN ('audit_log', 'decision')"), 2);
+	/* 6: the packet guarded against updates, not inserts. */
+	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master"
+	    " WHERE name = 'action_no_replace'"), 0);
+	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master"
+	    " WHERE name = 'action_immutable'"), 1);
 	/* 5: the totals, counted from the queue as it was. */
 	assert_int_equal(sql_int("SELECT count(*) FROM queue_totals"
 	    " WHERE pending = 0 AND high_stakes = 0 AND needs_care = 0"), 1);
