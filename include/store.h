@@ -230,9 +230,12 @@ int store_queue_put(struct store *, const struct queue_row *, long long epoch,
     struct error *);
 int store_queue_count(struct store *, const struct queue_query *,
     long *count, struct error *);
-/* The header's figures, kept as the queue changes: pending, high stakes, needing care. */
+/* The header's figures, kept as the queue changes (schema 5). */
 int store_queue_totals(struct store *, long *pending, long *high_stakes,
     long *needs_care, struct error *);
+/* Recounts them if they disagree with the rows; *repaired if they did. */
+int store_queue_totals_repair(struct store *, bool *repaired,
+    struct error *);
 /* Up to limit rows from offset; *got says how many (rows to queue_row_free). */
 int store_queue_page(struct store *, const struct queue_query *, long offset,
     long limit, struct queue_row *rows, long *got, struct error *);

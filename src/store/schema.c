@@ -172,7 +172,8 @@ static const char *const migrations[] = {
 	 * caught: the decision is refused as already made, and audit verify
 	 * reports the status that no longer matches the record.
 	 */
-	"DROP TRIGGER action_no_replace;"
+	/* IF EXISTS: an owner of the file may have dropped it already. */
+	"DROP TRIGGER IF EXISTS action_no_replace;"
 	"CREATE TRIGGER action_immutable BEFORE UPDATE OF action_id, kind,"
 	"  user_id, author, revision_of, requested_by, expires_at_ms, raw_json,"
 	"  imported_at_ms ON action"

@@ -91,7 +91,8 @@ struct store {
 	/*
 	 * Written to queue_totals once, at the commit: a row per queue row
 	 * cost an import a twentieth more.  The copy at the savepoint is
-	 * what a rolled-back decision goes back to.
+	 * what a rolled-back decision goes back to; one copy, as savepoints
+	 * are one level deep (one per decision of an --atomic batch).
 	 */
 	struct queue_totals_change totals_change;
 	struct queue_totals_change totals_at_savepoint;

@@ -190,6 +190,28 @@ draw(struct tui *t)
 }
 
 /*
+ * Once the first screen is up, the header's kept totals are checked
+ * against the rows (store_queue_totals_repair()): counting them first
+ * would make the start as slow as the queue is long.
+ */
+static void
+check_totals(struct tui *t)
+{
+	struct error err;
+	bool repaired;
+
+	t->totals_checked = true;
+	error_clear(&err);
+	if (store_queue_totals_repair(t->store, &repaired, &err) != 0)
+		tui_notice(t, "%s", err.message);
+	else if (repaired) {
+		t->counts_stale = true;
+		tui_reload(t);
+		draw(t);
+	}
+}
+
+/*
  * poll() first: a vanished terminal shows as POLLHUP or POLLERR, where
  * getch() alone would return ERR forever and spin.
  */
@@ -201,6 +223,8 @@ loop(struct tui *t)
 
 	while (!t->quit && tui_signalled == 0) {
 		draw(t);
+		if (!t->totals_checked)
+			check_totals(t);
 		rc = poll(&fd, 1, POLL_MS);
 		if (tui_signalled != 0)
 			break;

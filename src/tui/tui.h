@@ -36,10 +36,12 @@ struct tui {
 	long page_count;
 	long pending, high_stakes, divergent;
 	/*
-	 * The counts scan the whole index: redone only when the queue or the
-	 * query changed, never for a cursor move (set before tui_reload()).
+	 * The counts: a filter's scans the index, the header's are kept
+	 * (schema 5).  Redone only when the queue or the query changed,
+	 * never for a cursor move (set before tui_reload()).
 	 */
 	bool counts_stale;
+	bool totals_checked;		/* the kept totals recounted once */
 	long long data_version;
 	long long checked_at_ms;	/* last look for other officers' work */
 

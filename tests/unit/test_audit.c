@@ -545,8 +545,9 @@ test_action_packet_cannot_be_updated(void **state)
 		"kind = 'change'", "user_id = 'u-2'", "author = 'mallory'",
 		"requested_by = 'mallory'", "expires_at_ms = 1",
 		"imported_at_ms = 1", "action_id = 'other'",
+		"revision_of = 'other'",
 	};
-	char sql[256];
+	char sql[256], msg[256];
 	size_t i;
 	int pass;
 
@@ -557,8 +558,13 @@ test_action_packet_cannot_be_updated(void **state)
 			snprintf(sql, sizeof sql, "UPDATE action SET %s "
 			    "WHERE action_id = '%s'", sets[i],
 			    EX_PASS_ACTION_ID);
-			if (sf_sql_try(fx.path, sql, NULL, 0) == SQLITE_OK)
+			if (sf_sql_try(fx.path, sql, msg, sizeof msg) ==
+			    SQLITE_OK)
 				fail_msg("accepted: %s", sql);
+			if (strstr(msg, "an imported action is immutable") ==
+			    NULL)
+				fail_msg("%s: refused for another reason: %s",
+				    sql, msg);
 		}
 	}
 	sf_assert_status(fx.path, EX_PASS_ACTION_ID, "approved");

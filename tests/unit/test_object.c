@@ -1531,6 +1531,13 @@ test_json_member_answers_as_cjson(void **state)
 	array = cJSON_CreateArray();
 	cJSON_AddItemToArray(array, cJSON_CreateNumber(1));
 	assert_null(json_member(array, "ab"));
+	/* A nameless member stops cJSON's walk, and ours. */
+	cJSON_AddItemToArray(object, cJSON_CreateNumber(7));
+	cJSON_AddNumberToObject(object, "after", 8);
+	assert_ptr_equal(json_member(object, "after"),
+	    cJSON_GetObjectItemCaseSensitive(object, "after"));
+	assert_null(json_member(object, "after"));
+	assert_non_null(json_member(object, "abc"));
 	cJSON_Delete(array);
 	cJSON_Delete(object);
 }

@@ -572,6 +572,43 @@ test_queue_totals_follow_the_rows(void **state)
 	store_close(s);
 }
 
+/* Totals changed behind the store are recounted, and only then. */
+static void
+test_queue_totals_repair_recounts_drift(void **state)
+{
+	struct store *s = open_new();
+	enum store_put_result result;
+	struct error err;
+	bool repaired;
+
+	(void)state;
+	assert_int_equal(put(s, PACKET("a-1", "BND"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-2", "BND"), &result, &err), 0);
+	assert_int_equal(store_begin(s, &err), 0);
+	queue_put(s, "a-1", true);
+	queue_put(s, "a-2", false);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_queue_totals_repair(s, &repaired, &err), 0);
+	assert_false(repaired);
+
+	/* A writer that knows nothing of the totals. */
+	sql_exec(db_path, "DELETE FROM queue_index WHERE action_id = 'a-1'");
+	assert_totals(s, 2, 1);
+	assert_int_equal(store_queue_totals_repair(s, &repaired, &err), 0);
+	assert_true(repaired);
+	assert_totals(s, 1, 0);
+	assert_int_equal(store_queue_totals_repair(s, &repaired, &err), 0);
+	assert_false(repaired);
+
+	/* The kept row gone: counted meanwhile, and put back. */
+	sql_exec(db_path, "DELETE FROM queue_totals");
+	assert_totals(s, 1, 0);
+	assert_int_equal(store_queue_totals_repair(s, &repaired, &err), 0);
+	assert_true(repaired);
+	assert_int_equal(sql_int("SELECT pending FROM queue_totals"), 1);
+	store_close(s);
+}
+
 static void
 test_wal_mode_is_set(void **state)
 {
@@ -628,6 +665,8 @@ main(void)
 		    test_each_check_skips_decided_unless_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_queue_totals_follow_the_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_queue_totals_repair_recounts_drift, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wal_mode_is_set, setup,
 		    teardown),
 	};
