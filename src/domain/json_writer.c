@@ -313,14 +313,27 @@ json_writer_integer(struct json_writer *w, long long value)
 	append(w, digits, (size_t)length);
 }
 
-/* A subtree as cJSON prints it, for what the walk below leaves to it. */
+/*
+ * A subtree as cJSON prints it, for what the walk below leaves to it.
+ * cJSON's text comes from its allocator (json_memory.c's free lists in
+ * the program), json_print()'s from malloc: each goes back where it came
+ * from.
+ */
 static void
 write_printed(struct json_writer *w, const cJSON *item)
 {
 	char *text;
 
-	text = w->as_cjson ? cJSON_PrintUnformatted(item) : json_print(item);
-	if (text == NULL) {
+	if (w->as_cjson) {
+		if ((text = cJSON_PrintUnformatted(item)) == NULL) {
+			w->failed = true;
+			return;
+		}
+		append(w, text, strlen(text));
+		cJSON_free(text);
+		return;
+	}
+	if ((text = json_print(item)) == NULL) {
 		w->failed = true;
 		return;
 	}

@@ -178,4 +178,21 @@ expect_contains "the good one is imported" "$WORK/out" "good.jsonl: 1 imported, 
 expect_eq "both bad ones refused" "$(grep -c 'nothing imported from this file' "$WORK/err")" 2
 expect_eq "and only the good one's packet is new" \
 	"$(cs list --json | jq -r .action_id)" h-trade
+
+# Nesting that import allows (an unknown field 100 deep, under its limit
+# of 1,000) but deeper than the record writer walks: a decision on it is
+# recorded and replays (it once aborted on an invalid free).
+deep=$(awk 'BEGIN { for (i = 0; i < 100; i++) printf "[";
+	printf "{\"k\":0.1}"; for (i = 0; i < 100; i++) printf "]" }')
+jq -c --argjson d "$deep" '.proposed_action.extra = $d
+	| .proposed_action.action_id = "deep-100"
+	| .reviewer_verdict.action_id = "deep-100" | .reviewer_verdict.extra = $d' \
+	"$EXAMPLES/packet-trade-pass.json" >"$WORK/deep-100.jsonl"
+cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
+	"$EXAMPLES/holdings.json" "$WORK/deep-100.jsonl" >/dev/null
+echo '{"action_id": "deep-100", "decision": "approve", "reason": "deep"}' >"$WORK/deep.batch"
+expect_status "a decision on a packet nested 100 deep" 0 cs batch "$WORK/deep.batch"
+expect_contains "it is recorded" "$WORK/out" '"status":"recorded"'
+expect_status "the chain verifies" 0 cs audit verify
+expect_status "and the decision replays" 0 cs audit replay deep-100
 finish

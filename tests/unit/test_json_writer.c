@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "json_memory.h"
 #include "json_strict.h"
 #include "json_writer.h"
 
@@ -362,5 +363,11 @@ main(void)
 		cmocka_unit_test(test_unbalanced_is_refused),
 	};
 
+	/*
+	 * cJSON's allocator as the program has it: text cJSON prints must
+	 * go back to it, not to free() (a tree too deep for the walk once
+	 * crashed a decision that way).
+	 */
+	json_memory_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
