@@ -27,6 +27,10 @@ for delay in 0.05 0.15 0.3 0.6 1.0; do
 	*) fail "killed after ${delay}s: $n actions, a partial import" ;;
 	esac
 	intact "killed after ${delay}s"
+	# The header's kept totals commit with the rows, or not at all.
+	expect_eq "killed after ${delay}s: the kept totals are the rows'" \
+		"$(sqlite3 "$DB" 'SELECT pending FROM queue_totals')" \
+		"$(sqlite3 "$DB" 'SELECT count(*) FROM queue_index')"
 	sqlite3 "$DB" "DELETE FROM queue_index; DELETE FROM action;
 		UPDATE queue_totals SET pending = 0, high_stakes = 0, needs_care = 0" 2>/dev/null || true
 	cs import "$EXAMPLES/ips.json" >/dev/null 2>&1 || true
