@@ -324,21 +324,16 @@ write_printed(struct json_writer *w, const cJSON *item)
 {
 	char *text;
 
-	if (w->as_cjson) {
-		if ((text = cJSON_PrintUnformatted(item)) == NULL) {
-			w->failed = true;
-			return;
-		}
-		append(w, text, strlen(text));
-		cJSON_free(text);
-		return;
-	}
-	if ((text = json_print(item)) == NULL) {
+	text = w->as_cjson ? cJSON_PrintUnformatted(item) : json_print(item);
+	if (text == NULL) {
 		w->failed = true;
 		return;
 	}
 	append(w, text, strlen(text));
-	free(text);
+	if (w->as_cjson)
+		cJSON_free(text);
+	else
+		free(text);
 }
 
 /*

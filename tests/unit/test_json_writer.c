@@ -30,26 +30,28 @@ assert_tree_written_as_printed(const cJSON *tree)
 {
 	struct json_writer w;
 	char *written, *printed;
+	bool as_cjson;
+	int mode;
 
-	json_writer_init(&w);
-	json_writer_tree(&w, tree);
-	written = json_writer_finish(&w);
-	printed = json_print(tree);
-	assert_non_null(written);
-	assert_non_null(printed);
-	assert_string_equal(written, printed);
-	free(written);
-	free(printed);
-
-	json_writer_init_cjson(&w);
-	json_writer_tree(&w, tree);
-	written = json_writer_finish(&w);
-	printed = cJSON_PrintUnformatted(tree);
-	assert_non_null(written);
-	assert_non_null(printed);
-	assert_string_equal(written, printed);
-	free(written);
-	cJSON_free(printed);
+	for (mode = 0; mode < 2; mode++) {
+		as_cjson = mode == 1;
+		if (as_cjson)
+			json_writer_init_cjson(&w);
+		else
+			json_writer_init(&w);
+		json_writer_tree(&w, tree);
+		written = json_writer_finish(&w);
+		printed = as_cjson ? cJSON_PrintUnformatted(tree) :
+		    json_print(tree);
+		assert_non_null(written);
+		assert_non_null(printed);
+		assert_string_equal(written, printed);
+		free(written);
+		if (as_cjson)
+			cJSON_free(printed);
+		else
+			free(printed);
+	}
 }
 
 /* {"k":S,"list":[S,S]} written, and printed from a tree. */
