@@ -62,6 +62,23 @@ expect_screen() {
 	if wait_for "$2"; then pass "$1"; fi
 }
 
+# expect_gone WHAT TEXT: until the screen no longer shows TEXT (5 s at
+# most).  tmux draws what it has read from the pane, and under load that
+# can trail the program's last write by a moment.
+expect_gone() {
+	tries=0
+	while screen 2>/dev/null | grep -qF -- "$2"; do
+		tries=$((tries + 1))
+		if [ $tries -gt 100 ]; then
+			fail "$1: the screen still shows [$2]:"
+			screen | sed 's/^/    /'
+			return 0
+		fi
+		sleep 0.05
+	done
+	pass "$1"
+}
+
 # tui_vanish: the terminal goes away (the server is killed); the pane's
 # shell and countersign are remembered for tui_reap.
 tui_vanish() {
@@ -113,8 +130,12 @@ tui_exit_status() {
 }
 trap 'tui_stop; rm -rf "$WORK"' EXIT
 
-# alive PID: running, not merely a zombie waiting for its parent.
+# alive PID: running, not merely a zombie waiting for its parent.  The
+# state is read once, and no state at all means gone: between a kill -0
+# that finds the zombie and the read of its stat, the parent may reap it
+# (seen in CI, where an empty state once counted as running).
 alive() {
-	kill -0 "$1" 2>/dev/null &&
-		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]
+	alive_state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) ||
+		alive_state=
+	[ -n "$alive_state" ] && [ "$alive_state" != Z ]
 }
