@@ -43,18 +43,36 @@ tui_start() {
 screen() { tm capture-pane -p -t 0; }
 keys() { tm send-keys -t 0 "$@"; }
 
-# wait_for TEXT: until the screen shows TEXT (5 s at most).
-wait_for() {
+# screen_until shows|lacks TEXT: until the screen does (5 s at most);
+# 1 if it never did.  tmux draws what it has read from the pane, and
+# under load that can trail the program's last write by a moment, so
+# every look at the screen waits for what it expects.
+screen_until() {
 	tries=0
-	while ! screen 2>/dev/null | grep -qF -- "$1"; do
+	while :; do
+		if screen 2>/dev/null | grep -qF -- "$2"; then
+			seen=shows
+		else
+			seen=lacks
+		fi
+		[ "$seen" = "$1" ] && return 0
 		tries=$((tries + 1))
 		if [ $tries -gt 100 ]; then
-			fail "screen never showed [$1]:"
-			screen | sed 's/^/    /'
 			return 1
 		fi
 		sleep 0.05
 	done
+}
+
+# show_screen: the screen, indented under a failure.
+show_screen() { screen | sed 's/^/    /'; }
+
+# wait_for TEXT: until the screen shows TEXT.
+wait_for() {
+	screen_until shows "$1" && return 0
+	fail "screen never showed [$1]:"
+	show_screen
+	return 1
 }
 
 # expect_screen WHAT TEXT
@@ -62,21 +80,14 @@ expect_screen() {
 	if wait_for "$2"; then pass "$1"; fi
 }
 
-# expect_gone WHAT TEXT: until the screen no longer shows TEXT (5 s at
-# most).  tmux draws what it has read from the pane, and under load that
-# can trail the program's last write by a moment.
+# expect_gone WHAT TEXT: until the screen no longer shows TEXT.
 expect_gone() {
-	tries=0
-	while screen 2>/dev/null | grep -qF -- "$2"; do
-		tries=$((tries + 1))
-		if [ $tries -gt 100 ]; then
-			fail "$1: the screen still shows [$2]:"
-			screen | sed 's/^/    /'
-			return 0
-		fi
-		sleep 0.05
-	done
-	pass "$1"
+	if screen_until lacks "$2"; then
+		pass "$1"
+	else
+		fail "$1: the screen still shows [$2]:"
+		show_screen
+	fi
 }
 
 # tui_vanish: the terminal goes away (the server is killed); the pane's
