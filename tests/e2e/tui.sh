@@ -96,10 +96,11 @@ expect_eq "the pane title is unchanged" "$(tm display-message -p -t 0 '#{pane_ti
 expect_eq "the first line is still the detail header" "$(screen | head -1 | cut -c1-14)" "trade 9f3b77c2"
 keys q
 
-# Resize to 60x20 and back.  Each check waits for a redraw that only a
-# countersign laid out anew shows: tmux alone would cut the 80-column
-# screen at column 60, the verdict columns and the key line with it
-# (tmux cannot show anything wider than the pane, so that needs no check).
+# Resize to 60x20 and back.  The column checks wait for a redraw that
+# only a countersign laid out anew shows: tmux alone would cut the
+# 80-column screen at column 60, the verdict columns with it (and cannot
+# show anything wider than the pane, so that needs no check).  The key
+# line shows either way: a shorter tmux window keeps its bottom rows.
 tm resize-window -t 0 -x 60 -y 20
 expect_screen "60 columns: the verdict columns stay on screen" "ADV  LOCAL AGE"
 expect_eq "60 columns: the header ends with its counts, not a cut operator" \
