@@ -2,6 +2,7 @@
 #ifndef COUNTERSIGN_TEXT_H
 #define COUNTERSIGN_TEXT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,6 +20,18 @@ void format_usd(char *buf, size_t size, double amount);
 void format_percent(char *buf, size_t size, double percent);
 /* printf into a newly allocated string; NULL when out of memory. */
 char *text_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *text_vprintf(const char *fmt, va_list)
+    __attribute__((format(printf, 1, 0)));
+/*
+ * vsnprintf(), exactly, but fast for %s, %d, %lld, %zu and %% (the rest
+ * goes to vsnprintf() itself).
+ */
+int text_vformat(char *buf, size_t size, const char *fmt, va_list)
+    __attribute__((format(printf, 3, 0)));
+/* Decimal digits of value, no NUL; the count written. */
+#define TEXT_INTEGER_SIZE 24
+size_t text_integer(char digits[TEXT_INTEGER_SIZE], long long value);
+size_t text_unsigned(char *digits, unsigned long long value);	/* 20 at most */
 /* strdup that is part of C11 in spirit: NULL in, NULL out. */
 char *text_copy(const char *);
 

@@ -24,10 +24,12 @@ struct verdict {
 	cJSON *ips_checked;		/* {ips_id, version} or NULL */
 	struct rule_result *rules;
 	size_t rule_count;
+	size_t rule_capacity;
 	bool overall_pass;
 	bool requires_human_approval;
 	char **high_stakes_reasons;
 	size_t reason_count;
+	size_t reason_capacity;
 	char reviewed_at[TIMESTAMP_SIZE];
 };
 

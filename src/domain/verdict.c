@@ -37,17 +37,35 @@ verdict_free(struct verdict *v)
 	memset(v, 0, sizeof *v);
 }
 
+/*
+ * array with room for one more element of size bytes, doubling; NULL
+ * when out of memory (array is left as it was).  A check appends five
+ * rules to every verdict, and a realloc() for each cost more than the
+ * rule's own test.
+ */
+static void *
+grow(void *array, size_t count, size_t *capacity, size_t size)
+{
+	size_t wanted = *capacity > 0 ? *capacity * 2 : 8;
+	void *grown;
+
+	if (count < *capacity)
+		return array;
+	if ((grown = realloc(array, wanted * size)) == NULL)
+		return NULL;
+	*capacity = wanted;
+	return grown;
+}
+
 int
 verdict_add_rule(struct verdict *v, const char *rule_id,
     const char *description, bool passed, const char *detail_fmt, ...)
 {
 	struct rule_result *rules, *r;
-	char small[256];
 	va_list ap;
-	int len;
 
-	rules = realloc(v->rules, (v->rule_count + 1) * sizeof *rules);
-	if (rules == NULL)
+	if ((rules = grow(v->rules, v->rule_count, &v->rule_capacity,
+	    sizeof *rules)) == NULL)
 		return -1;
 	v->rules = rules;
 	r = &rules[v->rule_count];
@@ -56,19 +74,11 @@ verdict_add_rule(struct verdict *v, const char *rule_id,
 	r->passed = passed;
 	r->detail = NULL;
 	if (detail_fmt != NULL) {
-		/* Nearly every detail fits: format once, copy. */
 		va_start(ap, detail_fmt);
-		len = vsnprintf(small, sizeof small, detail_fmt, ap);
+		r->detail = text_vprintf(detail_fmt, ap);
 		va_end(ap);
-		if (len < 0 || (r->detail = malloc((size_t)len + 1)) == NULL)
+		if (r->detail == NULL)
 			return -1;
-		if ((size_t)len < sizeof small)
-			memcpy(r->detail, small, (size_t)len + 1);
-		else {
-			va_start(ap, detail_fmt);
-			vsnprintf(r->detail, (size_t)len + 1, detail_fmt, ap);
-			va_end(ap);
-		}
 	}
 	/* SPEC 2: a failing rule always says why. */
 	if (!passed && (r->detail == NULL || r->detail[0] == '\0')) {
@@ -86,24 +96,17 @@ verdict_add_reason(struct verdict *v, const char *fmt, ...)
 {
 	char **reasons, *reason;
 	va_list ap;
-	int len;
 
-	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (len < 0 || (reason = malloc((size_t)len + 1)) == NULL)
+	if ((reasons = grow(v->high_stakes_reasons, v->reason_count,
+	    &v->reason_capacity, sizeof *reasons)) == NULL)
 		return -1;
-	va_start(ap, fmt);
-	vsnprintf(reason, (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	reasons = realloc(v->high_stakes_reasons,
-	    (v->reason_count + 1) * sizeof *reasons);
-	if (reasons == NULL) {
-		free(reason);
-		return -1;
-	}
 	v->high_stakes_reasons = reasons;
-	reasons[v->reason_count++] = reason;
+	va_start(ap, fmt);
+	reason = text_vprintf(fmt, ap);
+	va_end(ap);
+	if (reason == NULL)
+		return -1;
+	v->high_stakes_reasons[v->reason_count++] = reason;
 	return 0;
 }
 
