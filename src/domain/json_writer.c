@@ -11,6 +11,7 @@
 #include "json_strict.h"
 #include "json_writer.h"
 #include "sanitize.h"
+#include "text.h"
 
 void
 json_writer_init(struct json_writer *w)
@@ -25,17 +26,17 @@ json_writer_init_cjson(struct json_writer *w)
 	w->as_cjson = true;
 }
 
+/* What reserve() does when the buffer must grow, or has failed. */
 static bool
-reserve(struct json_writer *w, size_t more)
+reserve_more(struct json_writer *w, size_t more)
 {
 	size_t size;
 	char *text;
 
 	if (w->failed)
 		return false;
-	if (w->size - w->length > more)
-		return true;
-	size = w->size > 0 ? w->size : 1024;
+	/* A check line or an audit record fits at once, most of them. */
+	size = w->size > 0 ? w->size : 4096;
 	while (size - w->length <= more) {
 		if (size > ((size_t)-1) / 2) {
 			w->failed = true;
@@ -52,6 +53,18 @@ reserve(struct json_writer *w, size_t more)
 	return true;
 }
 
+/*
+ * Room for more bytes and a NUL; false when out of memory.  Called for
+ * every piece of every line, so the common case is kept inline.
+ */
+static inline bool
+reserve(struct json_writer *w, size_t more)
+{
+	if (!w->failed && w->size - w->length > more)
+		return true;
+	return reserve_more(w, more);
+}
+
 static void
 append(struct json_writer *w, const char *bytes, size_t length)
 {
@@ -59,27 +72,6 @@ append(struct json_writer *w, const char *bytes, size_t length)
 		return;
 	memcpy(w->text + w->length, bytes, length);
 	w->length += length;
-}
-
-/* value in decimal digits into digits[24], no NUL; the count written. */
-static int
-format_integer(char digits[24], long long value)
-{
-	char reversed[24];
-	unsigned long long magnitude;
-	int count = 0, length = 0;
-
-	magnitude = value < 0 ? 0ULL - (unsigned long long)value :
-	    (unsigned long long)value;
-	do {
-		reversed[count++] = (char)('0' + magnitude % 10);
-		magnitude /= 10;
-	} while (magnitude > 0);
-	if (value < 0)
-		digits[length++] = '-';
-	while (count > 0)
-		digits[length++] = reversed[--count];
-	return length;
 }
 
 /* Terminates the text without counting the NUL; false when out of memory. */
@@ -93,7 +85,7 @@ terminate(struct json_writer *w)
 }
 
 /* The comma a value or member needs before it, if any. */
-static void
+static inline void
 separate(struct json_writer *w)
 {
 	if (w->after_key) {
@@ -102,8 +94,8 @@ separate(struct json_writer *w)
 	}
 	if (w->depth == 0)
 		return;
-	if (!w->empty[w->depth - 1])
-		append(w, ",", 1);
+	if (!w->empty[w->depth - 1] && reserve(w, 1))
+		w->text[w->length++] = ',';
 	w->empty[w->depth - 1] = false;
 }
 
@@ -233,37 +225,52 @@ static const bool plain_byte[256] = {
 };
 #undef ROW_OF
 
-/*
- * A quoted string as json_print() prints it.  Nearly every string needs
- * no escape at all: one scan finds that out, one copy writes it.
- */
+/* write_quoted() for a string that needs an escape: rare. */
 static void
+write_escaped(struct json_writer *w, const char *text, const char *after,
+    size_t after_length)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p != '\0' && *p < 0x7f)
+		p++;
+	if (*p == '\0' || w->as_cjson)
+		append_quoted(w, text);
+	else
+		append_escaped_controls(w, text);
+	append(w, after, after_length);
+}
+
+/*
+ * A quoted string as json_print() prints it, then after.  Nearly every
+ * string needs no escape at all: one scan finds that out, one copy
+ * writes it.  Inline: it is most of the calls a check line makes.
+ */
+static inline void
 write_quoted(struct json_writer *w, const char *text, const char *after,
     size_t after_length)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	size_t plain;
+	char *out;
 
 	while (plain_byte[*p])
 		p++;
-	plain = (size_t)(p - (const unsigned char *)text);
-	if (*p == '\0') {
-		if (!reserve(w, plain + 2))
-			return;
-		w->text[w->length++] = '"';
-		memcpy(w->text + w->length, text, plain);
-		w->length += plain;
-		w->text[w->length++] = '"';
-	} else {
-		while (*p != '\0' && *p < 0x7f)
-			p++;
-		if (*p == '\0' || w->as_cjson)
-			append_quoted(w, text);
-		else
-			append_escaped_controls(w, text);
+	if (*p != '\0') {
+		write_escaped(w, text, after, after_length);
+		return;
 	}
-	if (after_length > 0)
-		append(w, after, after_length);
+	plain = (size_t)(p - (const unsigned char *)text);
+	/* One reservation for the quotes, the text and what follows. */
+	if (!reserve(w, plain + 2 + after_length))
+		return;
+	out = w->text + w->length;
+	*out++ = '"';
+	memcpy(out, text, plain);
+	out += plain;
+	*out++ = '"';
+	memcpy(out, after, after_length);
+	w->length += plain + 2 + after_length;
 }
 
 void
@@ -305,12 +312,10 @@ json_writer_null(struct json_writer *w)
 void
 json_writer_integer(struct json_writer *w, long long value)
 {
-	char digits[24];
-	int length;
+	char digits[TEXT_INTEGER_SIZE];
 
 	separate(w);
-	length = format_integer(digits, value);
-	append(w, digits, (size_t)length);
+	append(w, digits, text_integer(digits, value));
 }
 
 /*
@@ -357,10 +362,8 @@ write_number(struct json_writer *w, const cJSON *item)
 	if (fabs(d) < 1e15 && d == (double)(long long)d) {
 		if (d == 0 && signbit(d))
 			append(w, "-0", 2);
-		else {
-			length = format_integer(digits, (long long)d);
-			append(w, digits, (size_t)length);
-		}
+		else
+			append(w, digits, text_integer(digits, (long long)d));
 		return;
 	}
 	length = snprintf(digits, sizeof digits, "%1.15g", d);
