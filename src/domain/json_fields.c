@@ -52,7 +52,9 @@ json_member(const cJSON *object, const char *key)
 {
 	const cJSON *member;
 
-	if (!cJSON_IsObject(object) || key == NULL)
+	/* cJSON_IsObject(), without a call into the library each time. */
+	if (object == NULL || (object->type & 0xFF) != cJSON_Object ||
+	    key == NULL)
 		return NULL;
 	for (member = object->child; member != NULL; member = member->next) {
 		/* cJSON stops at a nameless member too. */
