@@ -274,11 +274,20 @@ write_quoted(struct json_writer *w, const char *text, const char *after,
 }
 
 void
-json_writer_key(struct json_writer *w, const char *key)
+json_writer_name(struct json_writer *w, const char *name, size_t length)
 {
+	char *out;
+
 	separate(w);
-	write_quoted(w, key, ":", 1);
 	w->after_key = true;
+	if (!reserve(w, length + 3))
+		return;
+	out = w->text + w->length;
+	out[0] = '"';
+	memcpy(out + 1, name, length);
+	out[length + 1] = '"';
+	out[length + 2] = ':';
+	w->length += length + 3;
 }
 
 void
