@@ -42,14 +42,14 @@ void json_writer_array(struct json_writer *);
 void json_writer_end(struct json_writer *, char closing);
 /*
  * A member's name; its value is the next thing written.  The name must
- * be a string literal (the "" makes anything else a compile error) of
+ * be a string literal (the ""s make anything else a compile error) of
  * plain ASCII: no '"', '\\', control byte or DEL.  Every name countersign
  * writes is its own, so it is copied as it is, without the scan that a
  * string from a packet needs; tests/fuzz/fuzz_check and the unit tests
  * hold the lines to json_print()'s bytes all the same.
  */
 #define json_writer_key(w, name) \
-	json_writer_name((w), "" name, sizeof(name) - 1)
+	json_writer_name((w), "" name "", sizeof("" name "") - 1)
 void json_writer_name(struct json_writer *, const char *name, size_t length);
 /* A string value; NULL writes null. */
 void json_writer_string(struct json_writer *, const char *);
