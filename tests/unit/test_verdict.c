@@ -18,7 +18,7 @@
 #include "verdict.h"
 
 static void
-test_many_rules_in_order(void **state)
+test_many_rules_and_reasons_in_order(void **state)
 {
 	struct verdict v;
 	char expected[64];
@@ -26,16 +26,21 @@ test_many_rules_in_order(void **state)
 
 	(void)state;
 	assert_int_equal(verdict_init(&v, "a-1", 0), 0);
-	/* Past every doubling of the array, twice over. */
-	for (i = 0; i < 70; i++)
+	/* Past every doubling of both arrays, twice over. */
+	for (i = 0; i < 70; i++) {
 		assert_int_equal(verdict_add_rule(&v, "R", "rule", i % 3 != 0,
 		    "rule %zu of %d, %s", i, 70, i % 2 ? "odd" : "even"), 0);
+		assert_int_equal(verdict_add_reason(&v, "reason %zu", i), 0);
+	}
 	assert_int_equal(v.rule_count, 70);
+	assert_int_equal(v.reason_count, 70);
 	for (i = 0; i < 70; i++) {
 		snprintf(expected, sizeof expected, "rule %zu of 70, %s", i,
 		    i % 2 ? "odd" : "even");
 		assert_string_equal(v.rules[i].detail, expected);
 		assert_int_equal(v.rules[i].passed, i % 3 != 0);
+		snprintf(expected, sizeof expected, "reason %zu", i);
+		assert_string_equal(v.high_stakes_reasons[i], expected);
 	}
 	verdict_free(&v);
 }
@@ -65,32 +70,12 @@ test_details_of_any_length(void **state)
 	verdict_free(&v);
 }
 
-static void
-test_many_reasons_in_order(void **state)
-{
-	struct verdict v;
-	char expected[32];
-	size_t i;
-
-	(void)state;
-	assert_int_equal(verdict_init(&v, "a-1", 0), 0);
-	for (i = 0; i < 20; i++)
-		assert_int_equal(verdict_add_reason(&v, "reason %zu", i), 0);
-	assert_int_equal(v.reason_count, 20);
-	for (i = 0; i < 20; i++) {
-		snprintf(expected, sizeof expected, "reason %zu", i);
-		assert_string_equal(v.high_stakes_reasons[i], expected);
-	}
-	verdict_free(&v);
-}
-
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_many_rules_in_order),
+		cmocka_unit_test(test_many_rules_and_reasons_in_order),
 		cmocka_unit_test(test_details_of_any_length),
-		cmocka_unit_test(test_many_reasons_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
