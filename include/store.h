@@ -22,6 +22,12 @@ enum store_open_mode {
 	STORE_CREATE		/* create it (and its directories) if needed */
 };
 
+/*
+ * Process-wide SQLite settings; call once, before the first store_open().
+ * Only for a program that uses SQLite from one thread.
+ */
+void store_library_init(void);
+
 /* The database path of SPEC 7: option, else $COUNTERSIGN_DB, else XDG. */
 int store_default_path(const char *option, char *buf, size_t size,
     struct error *);

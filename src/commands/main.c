@@ -12,6 +12,7 @@
 #include "exit_codes.h"
 #include "i18n.h"
 #include "json_memory.h"
+#include "store.h"
 
 enum option_bit {
 	OPTION_ALL = 1 << 0,
@@ -129,6 +130,7 @@ main(int argc, char **argv)
 	 */
 	signal(SIGXFSZ, SIG_IGN);
 	json_memory_init();
+	store_library_init();
 	setlocale(LC_ALL, "");
 	/* Numbers in JSON and audit records never follow the locale. */
 	setlocale(LC_NUMERIC, "C");
