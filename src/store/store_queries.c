@@ -6,6 +6,7 @@
 
 #include "exit_codes.h"
 #include "json_fields.h"
+#include "json_memory.h"
 #include "store_internal.h"
 #include "text.h"
 
@@ -181,7 +182,9 @@ action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
 {
 	memset(d, 0, sizeof *d);
 	*pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
-	d->packet = cJSON_Parse((const char *)sqlite3_column_text(stmt, 1));
+	/* Stored text that passed SPEC 1 at import; read, then dropped. */
+	d->packet = json_scratch_parse(
+	    (const char *)sqlite3_column_text(stmt, 1));
 	d->status = text_copy((const char *)sqlite3_column_text(stmt, 2));
 	d->imported_at_ms = sqlite3_column_int64(stmt, 3);
 	d->has_expiry = sqlite3_column_type(stmt, 4) != SQLITE_NULL;
@@ -541,7 +544,7 @@ void
 check_data_free(struct check_data *d)
 {
 	if (!d->packet_borrowed)
-		cJSON_Delete(d->packet);
+		json_scratch_free(d->packet);
 	if (!d->policy_borrowed) {
 		cJSON_Delete(d->ips);
 		cJSON_Delete(d->holdings);

@@ -1,11 +1,13 @@
 /*
  * Unit tests for src/domain/json_memory.c: with the free lists in place,
  * trees of every block size parse, print and delete over and over with
- * the same results, and a freed block is handed out again.
+ * the same results, and a freed block is handed out again; scratch trees
+ * read as parsed ones, one at a time, and free what did not fit.
  */
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,12 +82,124 @@ test_a_freed_block_is_reused(void **state)
 	cJSON_Delete(b);
 }
 
+/* A document of COUNT strings of 40 bytes: 256 KiB is about 2,600. */
+static char *
+document(int count)
+{
+	size_t size = (size_t)count * 48 + 16, at;
+	char *text = malloc(size);
+	int i;
+
+	assert_non_null(text);
+	at = (size_t)snprintf(text, size, "{\"list\":[");
+	for (i = 0; i < count; i++)
+		at += (size_t)snprintf(text + at, size - at, "%s\"%038d\"",
+		    i == 0 ? "" : ",", i);
+	snprintf(text + at, size - at, "]}");
+	return text;
+}
+
+/* A scratch tree reads as cJSON_Parse()'s, small or past the region. */
+static void
+test_scratch_trees_read_as_parsed(void **state)
+{
+	static const int counts[] = { 0, 1, 100, 2000, 6000, 20000 };
+	char *text, *expected, *printed;
+	cJSON *tree;
+	size_t i;
+	int round;
+
+	(void)state;
+	for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		text = document(counts[i]);
+		tree = cJSON_Parse(text);
+		expected = cJSON_PrintUnformatted(tree);
+		cJSON_Delete(tree);
+		for (round = 0; round < 3; round++) {
+			tree = json_scratch_parse(text);
+			assert_non_null(tree);
+			printed = cJSON_PrintUnformatted(tree);
+			assert_string_equal(printed, expected);
+			cJSON_free(printed);
+			json_scratch_free(tree);
+		}
+		cJSON_free(expected);
+		free(text);
+	}
+	assert_null(json_scratch_parse("{\"a\":"));
+	json_scratch_free(NULL);
+}
+
+/* While one scratch tree lives, the next is an ordinary one. */
+static void
+test_scratch_one_tree_at_a_time(void **state)
+{
+	cJSON *first, *second, *again, *object;
+	char *printed;
+
+	(void)state;
+	first = json_scratch_parse("{\"a\":[1,2,3]}");
+	second = json_scratch_parse("{\"b\":\"x\"}");
+	assert_non_null(first);
+	assert_non_null(second);
+	assert_ptr_not_equal(first, second);
+	/* Freeing the second first must not let the region go. */
+	json_scratch_free(second);
+	printed = cJSON_PrintUnformatted(first);
+	assert_string_equal(printed, "{\"a\":[1,2,3]}");
+	cJSON_free(printed);
+	json_scratch_free(first);
+	/* Now the region is free again, and its first block is the root. */
+	again = json_scratch_parse("{\"c\":null}");
+	assert_non_null(again);
+#if !defined(UNDER_ASAN)
+	assert_ptr_equal(again, first);
+	/* The second tree went back to the lists, root last. */
+	object = cJSON_CreateObject();
+	assert_ptr_equal(object, second);
+	cJSON_Delete(object);
+#else
+	(void)object;
+#endif
+	json_scratch_free(again);
+}
+
+#if defined(__GLIBC__) && !defined(UNDER_ASAN)
+#include <malloc.h>
+
+/* A tree past the region frees what did not fit: memory stays level. */
+static void
+test_scratch_spill_is_freed(void **state)
+{
+	char *text = document(20000);
+	size_t in_use = 0;
+	cJSON *tree;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 50; round++) {
+		tree = json_scratch_parse(text);
+		assert_non_null(tree);
+		json_scratch_free(tree);
+		if (round == 1)
+			in_use = mallinfo2().uordblks;
+	}
+	assert_true(mallinfo2().uordblks == in_use);
+	free(text);
+}
+#endif
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trees_round_trip_many_times),
 		cmocka_unit_test(test_a_freed_block_is_reused),
+		cmocka_unit_test(test_scratch_trees_read_as_parsed),
+		cmocka_unit_test(test_scratch_one_tree_at_a_time),
+#if defined(__GLIBC__) && !defined(UNDER_ASAN)
+		cmocka_unit_test(test_scratch_spill_is_freed),
+#endif
 	};
 
 	json_memory_init();
