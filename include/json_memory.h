@@ -16,10 +16,11 @@ void json_memory_init(void);
  * cJSON_Parse(), with every block cut in order from one scratch region,
  * for the packet a re-check reads and drops: json_scratch_free() lets
  * the whole region go at once instead of walking a few hundred blocks
- * back to the lists (3.5% of a `check`).  One such tree at a time: while
- * it lives, another call parses the ordinary way.  The tree is for
- * reading only (nothing may be added to it, it would not be freed), and
- * goes only to json_scratch_free(), which takes ordinary trees too.
+ * back to the lists (2.8% of a `check`'s instructions).  One such tree
+ * at a time: while it lives, another call parses the ordinary way.  The
+ * tree is for reading only (nothing may be added to it, it would not be
+ * freed), and goes only to json_scratch_free(), which takes ordinary
+ * trees too.
  */
 cJSON *json_scratch_parse(const char *text);
 void json_scratch_free(cJSON *tree);

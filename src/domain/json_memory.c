@@ -15,10 +15,10 @@
  *
  * Under AddressSanitizer neither the lists nor the region are used: a
  * block reused at once would hide exactly the use-after-free ASan is
- * there to find.  Each
- * block still sits behind a header there, so that text cJSON made and
- * free() gets instead of cJSON_free() fails under ASan as it fails in
- * the program (where it aborted a decision once, in json_writer.c).
+ * there to find.  Each block still sits behind a header there, so that
+ * text cJSON made and free() gets instead of cJSON_free() fails under
+ * ASan as it fails in the program (where it aborted a decision once, in
+ * json_writer.c).
  */
 #include "config.h"
 
