@@ -50,6 +50,16 @@ struct check_input {
 	const char *roster_printed;
 };
 
+/*
+ * What a pack's evaluate() leaves for its assess_stakes(), so that what
+ * both need is read from the packet once: room for a small struct of the
+ * pack's own, copied in and out with memcpy().
+ */
+union rule_pack_state {
+	max_align_t align;
+	unsigned char bytes[256];
+};
+
 /* The advisory verdict as the gate sees it (SPEC 1 and 4). */
 enum advisory_state {
 	ADVISORY_AVAILABLE,
@@ -77,14 +87,18 @@ struct rule_pack {
 	/* Keys of the security map the evaluation will look up (NEEDS_SECURITIES). */
 	void (*securities_wanted)(const struct check_input *,
 	    void (*want)(void *ctx, const char *ticker), void *ctx);
-	/* Appends the kind's rules to the verdict, in SPEC order. */
+	/*
+	 * Appends the kind's rules to the verdict, in SPEC order; may leave
+	 * state for assess_stakes().
+	 */
 	int (*evaluate)(const struct check_input *, const struct advisory *,
-	    struct verdict *);
+	    struct verdict *, union rule_pack_state *);
 	/*
 	 * Sets requires_human_approval and high_stakes_reasons once every rule
-	 * is in and overall_pass is known; NULL means "not overall_pass".
+	 * is in and overall_pass is known, from what evaluate() left in the
+	 * state; NULL means "not overall_pass".
 	 */
-	int (*assess_stakes)(const struct check_input *, struct verdict *);
+	int (*assess_stakes)(struct verdict *, const union rule_pack_state *);
 	/* Reads packet.reviewer_verdict (may be NULL) into *advisory. */
 	int (*read_advisory)(const cJSON *reviewer_verdict, const char *action_id,
 	    struct advisory *);

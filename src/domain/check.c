@@ -181,6 +181,7 @@ check_run(const struct check_input *in, struct check_outcome *out,
 {
 	const cJSON *kind = json_member(in->packet, "kind");
 	const cJSON *action_id = json_member(in->action, "action_id");
+	union rule_pack_state state;
 
 	memset(out, 0, sizeof *out);
 	out->pack = rule_pack_find(cJSON_IsString(kind) ? kind->valuestring :
@@ -193,14 +194,14 @@ check_run(const struct check_input *in, struct check_outcome *out,
 	if (out->pack->read_advisory(json_member(in->packet,
 	    "reviewer_verdict"), action_id->valuestring, &out->advisory) != 0)
 		goto nomem;
-	if (out->pack->evaluate(in, &out->advisory, &out->verdict) != 0)
+	if (out->pack->evaluate(in, &out->advisory, &out->verdict, &state) != 0)
 		goto nomem;
 	/* Every kind: after its own rules, the lockout of SPEC 2.4. */
 	if (lockout_rule(in, &out->verdict) != 0)
 		goto nomem;
 	verdict_finish(&out->verdict);
 	if (out->pack->assess_stakes != NULL) {
-		if (out->pack->assess_stakes(in, &out->verdict) != 0)
+		if (out->pack->assess_stakes(&out->verdict, &state) != 0)
 			goto nomem;
 	} else if (!out->verdict.overall_pass) {
 		char *failing = verdict_failing_rules(&out->verdict);

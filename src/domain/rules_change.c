@@ -392,11 +392,12 @@ rule_needs_po_judged(const struct change *c, struct verdict *v)
 
 static int
 change_evaluate(const struct check_input *in, const struct advisory *advisory,
-    struct verdict *v)
+    struct verdict *v, union rule_pack_state *state)
 {
 	struct change c;
 	int rc = -1;
 
+	(void)state;	/* no assess_stakes() */
 	if (change_read(in, advisory, &c) != 0)
 		goto done;
 	if (rule_ac_coverage(&c, v) != 0 ||

@@ -371,10 +371,11 @@ rule_review_pass_consistent(const struct legal *l, struct verdict *v)
 
 static int
 legal_evaluate(const struct check_input *in, const struct advisory *advisory,
-    struct verdict *v)
+    struct verdict *v, union rule_pack_state *state)
 {
 	struct legal l;
 
+	(void)state;	/* no assess_stakes() */
 	legal_read(in, advisory, &l);
 	if (rule_advisory_parseable(in, advisory, v) != 0 ||
 	    rule_no_unfixed_legal_issues(&l, v) != 0 ||

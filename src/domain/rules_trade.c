@@ -36,7 +36,20 @@ struct trade {
 	const cJSON *holdings;
 	struct decimal total;		/* cash + positions, when holdings */
 	double total_usd;
+
+	/*
+	 * Summed in the one walk of the positions: those in the trade's
+	 * ticker (all of them when it has none), and those whose security is
+	 * of the trade's asset class, with the cash when that class is cash.
+	 */
+	const char *asset_class;	/* of the trade's security, or NULL */
+	struct decimal held_in_ticker;
+	struct decimal held_in_class;
 };
+
+/* evaluate() reads the trade once and leaves it to assess_stakes(). */
+_Static_assert(sizeof(struct trade) <= sizeof(union rule_pack_state),
+    "struct trade must fit in a rule pack's state");
 
 static int
 trade_validate(const cJSON *action, const char *path, struct error *err)
@@ -140,7 +153,9 @@ trade_securities_wanted(const struct check_input *in,
 static bool
 trade_read(const struct check_input *in, struct trade *t)
 {
-	const cJSON *position, *value;
+	const cJSON *position, *value, *security;
+	const char *position_ticker;
+	struct decimal position_value;
 	bool ok = true;
 
 	memset(t, 0, sizeof *t);
@@ -160,43 +175,31 @@ trade_read(const struct check_input *in, struct trade *t)
 		    (long long)value->valuedouble : 0;
 		t->constraints = json_member(t->ips, "constraints");
 	}
+	t->asset_class = string_member(t->security, "asset_class");
 	t->holdings = in->holdings;
-	if (t->holdings != NULL) {
-		t->total = figure(t->holdings, "cash_usd", &ok);
-		cJSON_ArrayForEach(position,
-		    json_member(t->holdings, "positions"))
-			t->total = decimal_add(t->total,
-			    figure(position, "market_value_usd", &ok));
-		t->total_usd = decimal_to_double(t->total);
-	}
-	return ok;
-}
-
-/* Sum of the positions in ticker, or of those whose class is asset_class. */
-static struct decimal
-holdings_value(const struct check_input *in, const struct trade *t,
-    const char *ticker, const char *asset_class)
-{
-	struct decimal sum = { 0 };
-	const cJSON *position, *security;
-	const char *position_ticker;
-	bool ok = true;
-
+	if (t->holdings == NULL)
+		return ok;
+	t->total = figure(t->holdings, "cash_usd", &ok);
+	if (text_equal_nocase(t->asset_class, "cash"))
+		t->held_in_class = t->total;
 	cJSON_ArrayForEach(position, json_member(t->holdings, "positions")) {
+		position_value = figure(position, "market_value_usd", &ok);
+		t->total = decimal_add(t->total, position_value);
 		position_ticker = string_member(position, "ticker");
-		if (ticker != NULL && !text_equal_nocase(position_ticker, ticker))
+		if (t->ticker == NULL ||
+		    text_equal_nocase(position_ticker, t->ticker))
+			t->held_in_ticker = decimal_add(t->held_in_ticker,
+			    position_value);
+		if (t->asset_class == NULL)
 			continue;
-		if (asset_class != NULL) {
-			security = security_of(in->securities, position_ticker);
-			if (!text_equal_nocase(string_member(security,
-			    "asset_class"), asset_class))
-				continue;
-		}
-		sum = decimal_add(sum, figure(position, "market_value_usd", &ok));
+		security = security_of(in->securities, position_ticker);
+		if (text_equal_nocase(string_member(security, "asset_class"),
+		    t->asset_class))
+			t->held_in_class = decimal_add(t->held_in_class,
+			    position_value);
 	}
-	if (asset_class != NULL && text_equal_nocase(asset_class, "cash"))
-		sum = decimal_add(sum, figure(t->holdings, "cash_usd", &ok));
-	return sum;
+	t->total_usd = decimal_to_double(t->total);
+	return ok;
 }
 
 static int
@@ -266,8 +269,7 @@ holdings_problem(const struct trade *t, char *buf, size_t size)
 }
 
 static int
-rule_concentration_limit(const struct check_input *in, const struct trade *t,
-    struct verdict *v)
+rule_concentration_limit(const struct trade *t, struct verdict *v)
 {
 	static const char id[] = "concentration_limit";
 	static const char what[] = "Position stays within the concentration limit";
@@ -290,7 +292,7 @@ rule_concentration_limit(const struct check_input *in, const struct trade *t,
 	limit = figure(t->constraints, "concentration_limit_percent", &ok);
 	if (holdings_problem(t, problem, sizeof problem) != NULL)
 		return verdict_add_rule(v, id, what, false, "%s", problem);
-	held = decimal_add(holdings_value(in, t, t->ticker, NULL), t->value);
+	held = decimal_add(t->held_in_ticker, t->value);
 	format_percent(after, sizeof after, decimal_percent(held, t->total));
 	format_percent(limit_text, sizeof limit_text, decimal_to_double(limit));
 	if (!ok)
@@ -320,16 +322,15 @@ band_of(const struct trade *t, const char *asset_class)
 }
 
 static int
-rule_allocation_band_direction(const struct check_input *in,
-    const struct trade *t, struct verdict *v)
+rule_allocation_band_direction(const struct trade *t, struct verdict *v)
 {
 	static const char id[] = "allocation_band_direction";
 	static const char what[] =
 	    "Trade does not move an asset class further outside its band";
 	char problem[512], now[32], low_text[32], high_text[32];
 	struct decimal current, low, high, hundred = decimal_from_int(100);
+	const char *asset_class = t->asset_class;
 	const cJSON *band;
-	const char *asset_class;
 	bool ok = true;
 
 	if (t->ips == NULL)
@@ -339,7 +340,6 @@ rule_allocation_band_direction(const struct check_input *in,
 		return verdict_add_rule(v, id, what, false,
 		    "ticker %s is not in the security map, so its asset class "
 		    "is unknown", t->ticker);
-	asset_class = string_member(t->security, "asset_class");
 	band = band_of(t, asset_class);
 	if (band == NULL)
 		return verdict_add_rule(v, id, what, false,
@@ -352,7 +352,7 @@ rule_allocation_band_direction(const struct check_input *in,
 	if (!ok)
 		return verdict_add_rule(v, id, what, false,
 		    "a figure could not be read exactly");
-	current = holdings_value(in, t, NULL, asset_class);
+	current = t->held_in_class;
 	format_percent(now, sizeof now, decimal_percent(current, t->total));
 	format_percent(low_text, sizeof low_text, decimal_to_double(low));
 	format_percent(high_text, sizeof high_text, decimal_to_double(high));
@@ -399,16 +399,18 @@ rule_ips_version_current(const struct check_input *in, const struct trade *t,
 
 static int
 trade_evaluate(const struct check_input *in, const struct advisory *advisory,
-    struct verdict *v)
+    struct verdict *v, union rule_pack_state *state)
 {
 	static const char *const ids[] = { "excluded_ticker", "excluded_sector",
 	    "concentration_limit", "allocation_band_direction",
 	    "ips_version_current" };
 	struct trade t;
 	size_t i;
+	bool readable = trade_read(in, &t);
 
+	memcpy(state->bytes, &t, sizeof t);
 	/* Loaders refuse such figures; should one get through, fail closed. */
-	if (!trade_read(in, &t)) {
+	if (!readable) {
 		for (i = 0; i < sizeof ids / sizeof ids[0]; i++) {
 			if (verdict_add_rule(v, ids[i], "Figures are readable",
 			    false, "a figure of the trade, the IPS or the "
@@ -427,15 +429,15 @@ trade_evaluate(const struct check_input *in, const struct advisory *advisory,
 	}
 	if (rule_excluded_ticker(&t, v) != 0 ||
 	    rule_excluded_sector(&t, v) != 0 ||
-	    rule_concentration_limit(in, &t, v) != 0 ||
-	    rule_allocation_band_direction(in, &t, v) != 0 ||
+	    rule_concentration_limit(&t, v) != 0 ||
+	    rule_allocation_band_direction(&t, v) != 0 ||
 	    rule_ips_version_current(in, &t, v) != 0)
 		return -1;
 	return 0;
 }
 
 static int
-trade_assess_stakes(const struct check_input *in, struct verdict *v)
+trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 {
 	char value_text[MONEY_SIZE], limit_text[MONEY_SIZE], share[32], pct[32];
 	const cJSON *threshold;
@@ -445,7 +447,8 @@ trade_assess_stakes(const struct check_input *in, struct verdict *v)
 	bool ok = true;
 	int rc = 0;
 
-	trade_read(in, &t);	/* an unreadable figure already failed every rule */
+	/* As evaluate() read it: an unreadable figure failed every rule. */
+	memcpy(&t, state->bytes, sizeof t);
 	if (!v->overall_pass) {
 		if ((failing = verdict_failing_rules(v)) == NULL)
 			return -1;
