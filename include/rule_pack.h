@@ -68,12 +68,25 @@ enum advisory_state {
 	ADVISORY_OTHER_ACTION		/* about another action_id */
 };
 
+/* One of the advisory's rule_results, as read_advisory() read it. */
+struct advisory_rule {
+	const char *rule_id;
+	bool passed;
+};
+
 struct advisory {
 	enum advisory_state state;
 	const cJSON *verdict;		/* the verdict object when available */
 	cJSON *owned;			/* a verdict the pack had to extract */
 	bool overall_pass;		/* meaningful when available */
 	const char *other_action_id;	/* when ADVISORY_OTHER_ACTION */
+	/*
+	 * rule_results in their order, when available: a pack that compares
+	 * rules must fill them, since divergence_compute() reads these and
+	 * not the verdict's own.
+	 */
+	struct advisory_rule *rules;
+	size_t rule_count;
 };
 
 struct rule_pack {

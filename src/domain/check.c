@@ -35,15 +35,14 @@ add_entry(cJSON *list, const char *what, cJSON *advisory, cJSON *local,
 }
 
 /* The first advisory result for rule_id, or NULL. */
-static const cJSON *
-advisory_rule(const cJSON *results, const char *rule_id)
+static const struct advisory_rule *
+advisory_rule(const struct advisory *advisory, const char *rule_id)
 {
-	const cJSON *result, *id;
+	size_t i;
 
-	cJSON_ArrayForEach(result, results) {
-		id = json_member(result, "rule_id");
-		if (cJSON_IsString(id) && strcmp(id->valuestring, rule_id) == 0)
-			return result;
+	for (i = 0; i < advisory->rule_count; i++) {
+		if (strcmp(advisory->rules[i].rule_id, rule_id) == 0)
+			return &advisory->rules[i];
 	}
 	return NULL;
 }
@@ -76,37 +75,35 @@ static int
 compare_rules(cJSON *list, const struct advisory *advisory,
     const struct verdict *v)
 {
-	const cJSON *results = json_member(advisory->verdict, "rule_results");
-	const cJSON *result, *passed, *id;
+	const struct advisory_rule *result;
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; rc == 0 && i < v->rule_count; i++) {
 		const struct rule_result *local = &v->rules[i];
 
-		result = advisory_rule(results, local->rule_id);
+		result = advisory_rule(advisory, local->rule_id);
 		if (result == NULL) {
 			rc = add_entry(list, local->rule_id, cJSON_CreateNull(),
 			    cJSON_CreateBool(local->passed),
 			    "the advisory verdict lacks this rule");
 			continue;
 		}
-		passed = json_member(result, "passed");
-		if (cJSON_IsTrue(passed) != local->passed)
+		if (result->passed != local->passed)
 			rc = add_entry(list, local->rule_id,
-			    cJSON_CreateBool(cJSON_IsTrue(passed)),
+			    cJSON_CreateBool(result->passed),
 			    cJSON_CreateBool(local->passed), local->passed ?
 			    "the advisory fails a rule that passes locally" :
 			    "the advisory passes a rule that fails locally");
 	}
-	cJSON_ArrayForEach(result, results) {
-		id = json_member(result, "rule_id");
-		if (rc != 0 || verdict_rule(v, id->valuestring) != NULL ||
-		    advisory_rule(results, id->valuestring) != result)
+	for (i = 0; rc == 0 && i < advisory->rule_count; i++) {
+		result = &advisory->rules[i];
+		if (verdict_rule(v, result->rule_id) != NULL ||
+		    advisory_rule(advisory, result->rule_id) != result)
 			continue;
-		rc = add_entry(list, id->valuestring,
-		    cJSON_CreateBool(cJSON_IsTrue(json_member(result, "passed"))),
-		    cJSON_CreateNull(), "not a rule of the local rule pack");
+		rc = add_entry(list, result->rule_id,
+		    cJSON_CreateBool(result->passed), cJSON_CreateNull(),
+		    "not a rule of the local rule pack");
 	}
 	return rc;
 }

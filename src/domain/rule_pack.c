@@ -36,4 +36,7 @@ advisory_free(struct advisory *advisory)
 	cJSON_Delete(advisory->owned);
 	advisory->owned = NULL;
 	advisory->verdict = NULL;
+	free(advisory->rules);
+	advisory->rules = NULL;
+	advisory->rule_count = 0;
 }

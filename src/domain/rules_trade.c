@@ -499,7 +499,9 @@ static int
 trade_read_advisory(const cJSON *verdict, const char *action_id,
     struct advisory *advisory)
 {
-	const cJSON *about, *pass, *results, *result;
+	const cJSON *about, *pass, *results, *result, *id, *passed;
+	struct advisory_rule *rules;
+	size_t count = 0;
 
 	memset(advisory, 0, sizeof *advisory);
 	if (verdict == NULL || cJSON_IsNull(verdict)) {
@@ -513,12 +515,21 @@ trade_read_advisory(const cJSON *verdict, const char *action_id,
 	if (!cJSON_IsObject(verdict) || !cJSON_IsString(about) ||
 	    !cJSON_IsBool(pass) || !cJSON_IsArray(results))
 		return 0;
+	rules = calloc((size_t)cJSON_GetArraySize(results) + 1, sizeof *rules);
+	if (rules == NULL)
+		return -1;
 	cJSON_ArrayForEach(result, results) {
-		if (!cJSON_IsString(json_member(result, "rule_id")) ||
-		    !cJSON_IsBool(json_member(result, "passed")))
+		id = json_member(result, "rule_id");
+		passed = json_member(result, "passed");
+		if (!cJSON_IsString(id) || !cJSON_IsBool(passed)) {
+			free(rules);
 			return 0;
+		}
+		rules[count].rule_id = id->valuestring;
+		rules[count++].passed = cJSON_IsTrue(passed);
 	}
 	if (strcmp(about->valuestring, action_id) != 0) {
+		free(rules);
 		advisory->state = ADVISORY_OTHER_ACTION;
 		advisory->other_action_id = about->valuestring;
 		return 0;
@@ -526,6 +537,8 @@ trade_read_advisory(const cJSON *verdict, const char *action_id,
 	advisory->state = ADVISORY_AVAILABLE;
 	advisory->verdict = verdict;
 	advisory->overall_pass = cJSON_IsTrue(pass);
+	advisory->rules = rules;
+	advisory->rule_count = count;
 	return 0;
 }
 

@@ -285,6 +285,45 @@ test_advisory_rule_order_does_not_matter(void **state)
 	assert_int_equal(tf_divergence_count(tf), 0);
 }
 
+/* SPEC 4 compares the first result of each id; a repeat is not a new rule. */
+static void
+test_advisory_repeated_rule_first_one_counts(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_advisory(tf, "rule_results.5",
+	    "{\"rule_id\": \"excluded_ticker\", \"passed\": false}");
+	tf_run(tf);
+	assert_int_equal(tf_divergence_count(tf), 0);
+}
+
+static void
+test_advisory_repeated_failing_rule_first_one_counts(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_advisory(tf, "rule_results.0.passed", "false");
+	tf_set_advisory(tf, "rule_results.5",
+	    "{\"rule_id\": \"excluded_ticker\", \"passed\": true}");
+	tf_run(tf);
+	assert_only(tf, "excluded_ticker");
+	assert_bool_side(tf, "excluded_ticker", "advisory", false);
+}
+
+static void
+test_advisory_repeated_extra_rule_listed_once(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_advisory(tf, "rule_results.5",
+	    "{\"rule_id\": \"wash_sale\", \"passed\": false}");
+	tf_set_advisory(tf, "rule_results.6",
+	    "{\"rule_id\": \"wash_sale\", \"passed\": true}");
+	tf_run(tf);
+	assert_only(tf, "wash_sale");
+	assert_bool_side(tf, "wash_sale", "advisory", false);
+}
+
 static void
 test_advisory_overall_pass_alone_differs(void **state)
 {
@@ -574,6 +613,19 @@ test_other_action_advisory_is_one_entry(void **state)
 	assert_string_equal(local->valuestring, EX_PASS_ACTION_ID);
 }
 
+/* The shape is checked before the action_id (SPEC 1 before SPEC 4). */
+static void
+test_other_action_with_bad_rule_is_unparseable(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_advisory(tf, "action_id", "\"" EX_DIVERGENT_ACTION_ID "\"");
+	tf_set_advisory(tf, "rule_results.1.passed", "\"yes\"");
+	tf_run(tf);
+	assert_only_unavailable(tf);
+	assert_int_equal(tf->outcome.advisory.state, ADVISORY_UNPARSEABLE);
+}
+
 static void
 test_other_action_hides_every_other_difference(void **state)
 {
@@ -671,6 +723,9 @@ main(void)
 		PASS_TEST(test_advisory_lacking_a_rule_listed_with_advisory_null),
 		PASS_TEST(test_advisory_failing_a_passing_rule_listed),
 		PASS_TEST(test_advisory_rule_order_does_not_matter),
+		PASS_TEST(test_advisory_repeated_rule_first_one_counts),
+		PASS_TEST(test_advisory_repeated_failing_rule_first_one_counts),
+		PASS_TEST(test_advisory_repeated_extra_rule_listed_once),
 		PASS_TEST(test_advisory_overall_pass_alone_differs),
 
 		PASS_TEST(test_advisory_requires_human_approval_differs),
@@ -698,6 +753,7 @@ main(void)
 		PASS_TEST(test_unavailable_entry_has_spec_shape),
 
 		PASS_TEST(test_other_action_advisory_is_one_entry),
+		PASS_TEST(test_other_action_with_bad_rule_is_unparseable),
 		DIV_TEST(test_other_action_hides_every_other_difference),
 
 		DIV_TEST(test_outcome_json_has_exactly_spec_keys),
