@@ -82,5 +82,9 @@ int open_store(const struct invocation *, enum store_open_mode,
     struct store **, struct error *);
 /* Prints "countersign: message" on stderr. */
 void report_error(const struct error *);
+/* Before the first output of a command that prints a line per action. */
+void stdout_for_many_lines(void);
+/* Flushes stdout: EXIT_STORAGE, with the reason, when a write failed. */
+int stdout_finish(struct error *);
 
 #endif

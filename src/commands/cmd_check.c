@@ -73,6 +73,7 @@ cmd_check(const struct invocation *inv)
 		return rc;
 	}
 	run = (struct check_run){ store, timestamp_now(), EXIT_OK, &err };
+	stdout_for_many_lines();
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
 	if (inv->operand_count == 0)
@@ -80,10 +81,11 @@ cmd_check(const struct invocation *inv)
 	for (i = 0; rc == 0 && i < inv->operand_count; i++)
 		rc = check_named(&run, inv->operands[i]);
 	store_close(store);
+	if (rc == 0)
+		rc = stdout_finish(&err);
 	if (rc != 0) {
 		report_error(&err);
 		return rc;
 	}
-	fflush(stdout);
 	return run.status;
 }

@@ -158,6 +158,7 @@ cmd_list(const struct invocation *inv)
 		return rc;
 	}
 	run = (struct list_run){ store, inv, timestamp_now(), 0, &err };
+	stdout_for_many_lines();
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
 	rc = recheck_each(store, inv->all, run.now_ms, list_one, &run, &err);
@@ -169,5 +170,9 @@ cmd_list(const struct invocation *inv)
 	if (run.rows == 0 && !inv->json)
 		printf("%s\n", inv->all ? _("No actions.") :
 		    _("No pending actions."));
+	if ((rc = stdout_finish(&err)) != 0) {
+		report_error(&err);
+		return rc;
+	}
 	return EXIT_OK;
 }

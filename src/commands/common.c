@@ -1,11 +1,15 @@
 /* What every command does the same way: open the store, report an error. */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "exit_codes.h"
 #include "i18n.h"
 #include "sanitize.h"
 
@@ -20,6 +24,32 @@ open_store(const struct invocation *inv, enum store_open_mode mode,
 	    err)) != 0)
 		return rc;
 	return store_open(path, mode, store, err);
+}
+
+void
+stdout_for_many_lines(void)
+{
+	/*
+	 * Not a terminal: 64 KiB a write instead of stdio's 4 KiB.  Each
+	 * write is a system call, and on this project's machines 28,000 of
+	 * them were 6% of a check of 100,000 actions (bench/README.md).  A
+	 * terminal keeps its line buffering.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 64 * 1024);
+}
+
+int
+stdout_finish(struct error *err)
+{
+	/* A full disk must not pass for a clean run. */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return error_set(err, EXIT_STORAGE, NULL,
+		    /* L10N: %s is the system's reason (strerror) */
+		    _("cannot write the output: %s"),
+		    errno != 0 ? strerror(errno) : _("write error"));
+	return 0;
 }
 
 void

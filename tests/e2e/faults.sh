@@ -73,6 +73,20 @@ expect_eq "the action is still pending" \
 	"$(sqlite3 "$DB" "SELECT status FROM action WHERE action_id LIKE '0b6c%'")" pending
 intact "after a failed decision"
 
+# Output that cannot be written: exit 4 and the reason, not a clean run.
+if [ -c /dev/full ]; then
+	for command in check list; do
+		set +e
+		"$COUNTERSIGN" --db "$DB" $command >/dev/full 2>"$WORK/err"
+		status=$?
+		set -e
+		expect_eq "$command into a full disk: exit 4" "$status" 4
+		expect_contains "$command says so" "$WORK/err" "cannot write the output"
+	done
+else
+	pass "no /dev/full here: output into a full disk not tried"
+fi
+
 # Databases that cannot be used.
 expect_status "a missing database" 4 "$COUNTERSIGN" --db "$WORK/no/such/dir/x.db" list
 expect_contains "is named" "$WORK/err" "no database at $WORK/no/such/dir/x.db"
