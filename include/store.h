@@ -71,7 +71,11 @@ struct check_data {
 	char *holdings_printed;
 	char *standards_printed;
 	char *roster_printed;
-	bool policy_borrowed;		/* the trees above belong to the store's cache */
+	/*
+	 * The trees above belong to the store's cache, but for securities:
+	 * that map is the action's own, and lends the cache's entries.
+	 */
+	bool policy_borrowed;
 	bool packet_borrowed;		/* packet belongs to the caller */
 	char *status;			/* pending, approved, rejected */
 	long long imported_at_ms;

@@ -40,6 +40,27 @@ enum statement {
 	SQL_STATEMENT_COUNT
 };
 
+/* One security map entry a cached pass has read (security_cache.c). */
+struct security_cached {
+	char *key;			/* the ticker in upper case, as stored */
+	cJSON *entry;			/* {sector, asset_class}; NULL: not in the map */
+};
+
+struct security_cache {
+	void *root;			/* tsearch(3) tree of struct security_cached */
+};
+
+/* The entry read for key before, or NULL if it was not read yet. */
+const struct security_cached *security_cache_find(const struct security_cache *,
+    const char *key);
+/*
+ * Keeps entry (the cache's from now on, NULL for "not in the map") under
+ * key; NULL if out of memory or key is there already (find it first).
+ */
+const struct security_cached *security_cache_add(struct security_cache *,
+    const char *key, cJSON *entry);
+void security_cache_clear(struct security_cache *);
+
 /*
  * Policy trees kept across the re-checks of one pass (check, list,
  * refreshing the queue index, indexing what import stores), so that
@@ -56,7 +77,7 @@ struct policy_cache {
 	cJSON *roster;
 	bool standards_loaded;
 	cJSON *standards;
-	cJSON *securities;		/* every entry looked up so far */
+	struct security_cache securities; /* every entry read so far */
 };
 
 /*

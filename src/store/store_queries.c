@@ -130,45 +130,99 @@ load_document(struct store *s, const char *type, cJSON **out,
 
 struct securities_load {
 	struct store *store;
-	cJSON *map;
+	cJSON *map;			/* the action's own */
+	struct security_cache *cache;	/* a cached pass's, or NULL */
 	struct error *err;
 	int rc;
 };
 
-/* Adds M[ticker] to the partial map, once. */
+/* M[key] from the table: *entry NULL when the map has no such ticker. */
+static int
+read_security(struct securities_load *load, const char *key, cJSON **entry)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	*entry = NULL;
+	if ((stmt = store_statement(load->store, SQL_SECURITY_GET,
+	    load->err)) == NULL)
+		return load->err->status;
+	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		if ((*entry = cJSON_CreateObject()) == NULL ||
+		    cJSON_AddStringToObject(*entry, "sector",
+		    (const char *)sqlite3_column_text(stmt, 1)) == NULL ||
+		    cJSON_AddStringToObject(*entry, "asset_class",
+		    (const char *)sqlite3_column_text(stmt, 2)) == NULL) {
+			sqlite3_reset(stmt);
+			cJSON_Delete(*entry);
+			*entry = NULL;
+			return error_set(load->err, EXIT_STORAGE, NULL,
+			    "out of memory");
+		}
+	} else if (rc != SQLITE_DONE) {
+		sqlite3_reset(stmt);
+		return store_error(load->store, load->err,
+		    "reading the security map");
+	}
+	sqlite3_reset(stmt);
+	return 0;
+}
+
+/*
+ * Adds M[ticker] to the action's map, once.  A cached pass reads each
+ * ticker from the table once and lends the entry to every action that
+ * names it; a single re-check reads what it needs and owns it.
+ */
 static void
 want_security(void *ctx, const char *ticker)
 {
 	struct securities_load *load = ctx;
+	const struct security_cached *cached = NULL;
 	char key[ID_MAX_BYTES + 1];
-	sqlite3_stmt *stmt;
-	cJSON *entry;
-	int rc;
+	cJSON *entry, *lent;
 
 	if (load->rc != 0)
 		return;
 	text_upper(key, sizeof key, ticker);
 	if (cJSON_GetObjectItemCaseSensitive(load->map, key) != NULL)
 		return;
-	stmt = store_statement(load->store, SQL_SECURITY_GET, load->err);
-	if (stmt == NULL) {
-		load->rc = load->err->status;
-		return;
-	}
-	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		entry = cJSON_AddObjectToObject(load->map, key);
-		if (entry != NULL) {
-			cJSON_AddStringToObject(entry, "sector",
-			    (const char *)sqlite3_column_text(stmt, 1));
-			cJSON_AddStringToObject(entry, "asset_class",
-			    (const char *)sqlite3_column_text(stmt, 2));
+	if (load->cache != NULL)
+		cached = security_cache_find(load->cache, key);
+	if (cached == NULL) {
+		if ((load->rc = read_security(load, key, &entry)) != 0)
+			return;
+		if (load->cache == NULL) {
+			if (entry != NULL &&
+			    !cJSON_AddItemToObject(load->map, key, entry)) {
+				cJSON_Delete(entry);
+				goto nomem;
+			}
+			return;
 		}
-	} else if (rc != SQLITE_DONE)
-		load->rc = store_error(load->store, load->err,
-		    "reading the security map");
-	sqlite3_reset(stmt);
+		if ((cached = security_cache_add(load->cache, key,
+		    entry)) == NULL) {
+			cJSON_Delete(entry);
+			goto nomem;
+		}
+	}
+	if (cached->entry == NULL)
+		return;
+	/*
+	 * An object that refers to the entry's members (its child, as
+	 * cJSON_CreateObjectReference() wants): deleting the action's map
+	 * leaves them alone.
+	 */
+	if ((lent = cJSON_CreateObjectReference(cached->entry->child)) == NULL)
+		goto nomem;
+	if (!cJSON_AddItemToObjectCS(load->map, cached->key, lent)) {
+		cJSON_Delete(lent);
+		goto nomem;
+	}
+	return;
+nomem:
+	load->rc = error_set(load->err, EXIT_STORAGE, NULL, "out of memory");
 }
 
 /*
@@ -309,7 +363,7 @@ cache_clear(struct policy_cache *c)
 	cJSON_Delete(c->holdings);
 	cJSON_Delete(c->roster);
 	cJSON_Delete(c->standards);
-	cJSON_Delete(c->securities);
+	security_cache_clear(&c->securities);
 	memset(c, 0, sizeof *c);
 }
 
@@ -378,16 +432,16 @@ load_policy(struct store *s, const struct rule_pack *pack,
 		return rc;
 	link_input(d);
 	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {
-		if (c->securities == NULL &&
-		    (c->securities = cJSON_CreateObject()) == NULL)
+		/* The action's own map, even in a cached pass: see above. */
+		if ((d->securities = cJSON_CreateObject()) == NULL)
 			return error_set(err, EXIT_STORAGE, NULL,
 			    "out of memory");
-		load = (struct securities_load){ s, c->securities, err, 0 };
+		d->input.securities = d->securities;
+		load = (struct securities_load){ s, d->securities,
+		    single ? NULL : &c->securities, err, 0 };
 		pack->securities_wanted(&d->input, want_security, &load);
 		if ((rc = load.rc) != 0)
 			return rc;
-		d->securities = c->securities;
-		d->input.securities = d->securities;
 	}
 	return 0;
 }
@@ -404,8 +458,6 @@ hand_over(struct policy_cache *c, const struct check_data *d)
 		cJSON_Delete(c->roster);
 	if (c->standards != d->standards)
 		cJSON_Delete(c->standards);
-	if (c->securities != d->securities)
-		cJSON_Delete(c->securities);
 	free(c->user_id);
 	memset(c, 0, sizeof *c);
 }
@@ -436,8 +488,7 @@ load_check_policy(struct store *s, const struct rule_pack *pack,
 	rc = load_policy(s, pack, cJSON_IsString(user) ? user->valuestring :
 	    NULL, &own, d, err);
 	if (rc != 0)
-		d->ips = d->holdings = d->roster = d->standards =
-		    d->securities = NULL;
+		d->ips = d->holdings = d->roster = d->standards = NULL;
 	hand_over(&own, d);
 	if (rc != 0)
 		check_data_free(d);
@@ -548,10 +599,11 @@ check_data_free(struct check_data *d)
 	if (!d->policy_borrowed) {
 		cJSON_Delete(d->ips);
 		cJSON_Delete(d->holdings);
-		cJSON_Delete(d->securities);
 		cJSON_Delete(d->standards);
 		cJSON_Delete(d->roster);
 	}
+	/* The action's own map: what it lends stays in the cache. */
+	cJSON_Delete(d->securities);
 	cJSON_Delete(d->revision_chain);
 	free(d->ips_printed);
 	free(d->holdings_printed);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "exit_codes.h"
 #include "json_fields.h"
 #include "store.h"
@@ -372,6 +373,71 @@ test_single_check_memo_follows_the_stored_bytes(void **state)
 	store_close(s);
 }
 
+/*
+ * A cached pass reads each ticker from the table once, but every action
+ * still gets a map of just the entries it wants, as a single re-check
+ * gives it: the same map and the same inputs digest, in any order, and
+ * none of another action's tickers.
+ */
+static void
+test_cached_pass_gives_each_action_its_own_securities(void **state)
+{
+	static const char *const ids[] = { "a-1", "a-2", "a-3", "a-4" };
+	enum { ACTIONS = sizeof ids / sizeof ids[0] };
+	static const char *const maps[ACTIONS] = {
+		"{\"MO\":{\"sector\":\"Tobacco\",\"asset_class\":\"us_equity\"}}",
+		"{\"XOM\":{\"sector\":\"Energy\",\"asset_class\":\"us_equity\"}}",
+		"{}",			/* not in the map */
+		"{\"MO\":{\"sector\":\"Tobacco\",\"asset_class\":\"us_equity\"}}",
+	};
+	char single[ACTIONS][65], digest[65], *printed;
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct check_data d;
+	struct error err;
+	int pass, i, k;
+
+	(void)state;
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	assert_int_equal(put(s, HOLDINGS("h-1", "2026-11-28T21:00:00Z", "2"),
+	    &result, &err), 0);
+	assert_int_equal(put(s, "{\"type\":\"security_map\",\"securities\":"
+	    "{\"MO\":{\"sector\":\"Tobacco\",\"asset_class\":\"us_equity\"},"
+	    "\"XOM\":{\"sector\":\"Energy\",\"asset_class\":\"us_equity\"}}}",
+	    &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-1", "mo"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-2", "XOM"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-3", "ZZZ"), &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-4", "Mo"), &result, &err), 0);
+	for (i = 0; i < ACTIONS; i++) {
+		assert_int_equal(store_load_check(s, ids[i], 5, &d, &err), 0);
+		printed = cJSON_PrintUnformatted(d.securities);
+		assert_string_equal(printed, maps[i]);
+		cJSON_free(printed);
+		assert_int_equal(check_inputs_sha256(&d.input, single[i]), 0);
+		check_data_free(&d);
+	}
+	/* Twice through, the second time backwards: from the cache. */
+	store_cache_policy(s, true);
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < ACTIONS; k++) {
+			i = pass == 0 ? k : ACTIONS - 1 - k;
+			assert_int_equal(store_load_check(s, ids[i], 5, &d,
+			    &err), 0);
+			assert_true(d.policy_borrowed);
+			printed = cJSON_PrintUnformatted(d.securities);
+			assert_string_equal(printed, maps[i]);
+			cJSON_free(printed);
+			assert_int_equal(check_inputs_sha256(&d.input, digest),
+			    0);
+			assert_string_equal(digest, single[i]);
+			check_data_free(&d);
+		}
+	}
+	store_cache_policy(s, false);
+	store_close(s);
+}
+
 static void
 test_security_map_later_import_overrides(void **state)
 {
@@ -655,6 +721,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_single_check_memo_follows_the_stored_bytes, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cached_pass_gives_each_action_its_own_securities,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_security_map_later_import_overrides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_documents_are_replaced,
