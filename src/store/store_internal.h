@@ -61,6 +61,22 @@ const struct security_cached *security_cache_add(struct security_cache *,
     const char *key, cJSON *entry);
 void security_cache_clear(struct security_cache *);
 
+/* One user's IPS and holdings, as a policy cache holds them. */
+struct user_policy {
+	char *user_id;			/* whose they are, or NULL: empty */
+	cJSON *ips;
+	cJSON *holdings;
+};
+
+/*
+ * Users a cached pass holds at once, each in the slot a hash of its id
+ * picks.  One slot made a queue that interleaves users re-read and
+ * re-parse both documents for nearly every action (1.75 times the time
+ * of a check of one user's actions, bench/README.md); 64 bound the
+ * memory to some 64 users' documents.
+ */
+#define POLICY_USERS 64
+
 /*
  * Policy trees kept across the re-checks of one pass (check, list,
  * refreshing the queue index, indexing what import stores), so that
@@ -70,9 +86,7 @@ void security_cache_clear(struct security_cache *);
  */
 struct policy_cache {
 	bool enabled;
-	char *user_id;			/* whose IPS and holdings are held */
-	cJSON *ips;
-	cJSON *holdings;
+	struct user_policy users[POLICY_USERS];
 	bool roster_loaded;
 	cJSON *roster;
 	bool standards_loaded;

@@ -1,6 +1,7 @@
 /* Reading the queue and the policy objects a re-check needs. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,11 +357,32 @@ link_input(struct check_data *d)
 }
 
 static void
+user_policy_clear(struct user_policy *u)
+{
+	free(u->user_id);
+	cJSON_Delete(u->ips);
+	cJSON_Delete(u->holdings);
+	memset(u, 0, sizeof *u);
+}
+
+/* FNV-1a: users spread over the slots whatever their ids look like. */
+static size_t
+user_slot(const char *user_id)
+{
+	uint32_t hash = 2166136261u;
+
+	for (; *user_id != '\0'; user_id++)
+		hash = (hash ^ (unsigned char)*user_id) * 16777619u;
+	return hash % POLICY_USERS;
+}
+
+static void
 cache_clear(struct policy_cache *c)
 {
-	free(c->user_id);
-	cJSON_Delete(c->ips);
-	cJSON_Delete(c->holdings);
+	size_t i;
+
+	for (i = 0; i < POLICY_USERS; i++)
+		user_policy_clear(&c->users[i]);
 	cJSON_Delete(c->roster);
 	cJSON_Delete(c->standards);
 	security_cache_clear(&c->securities);
@@ -385,24 +407,26 @@ load_policy(struct store *s, const struct rule_pack *pack,
     struct error *err)
 {
 	struct securities_load load;
+	struct user_policy *user = NULL;
 	const cJSON *revision_of;
 	/* A single re-check keeps the printed forms; a cached pass does not. */
 	bool single = c != &s->cache;
 	int rc;
 
-	if (user_id != NULL && (pack->needs & (NEEDS_IPS | NEEDS_HOLDINGS)) &&
-	    (c->user_id == NULL || strcmp(c->user_id, user_id) != 0)) {
-		free(c->user_id);
-		cJSON_Delete(c->ips);
-		cJSON_Delete(c->holdings);
-		c->ips = c->holdings = NULL;
-		if ((c->user_id = text_copy(user_id)) == NULL)
+	if (user_id != NULL && (pack->needs & (NEEDS_IPS | NEEDS_HOLDINGS))) {
+		/* A single re-check reads one user: the first slot will do. */
+		user = &c->users[single ? 0 : user_slot(user_id)];
+		if (user->user_id != NULL && strcmp(user->user_id, user_id) != 0)
+			user_policy_clear(user);
+	}
+	if (user != NULL && user->user_id == NULL) {
+		if ((user->user_id = text_copy(user_id)) == NULL)
 			return error_set(err, EXIT_STORAGE, NULL,
 			    "out of memory");
-		if ((rc = load_by_user(s, SQL_IPS_ACTIVE, user_id, &c->ips,
+		if ((rc = load_by_user(s, SQL_IPS_ACTIVE, user_id, &user->ips,
 		    &s->memo[DOCUMENT_IPS], single ? &d->ips_printed : NULL,
 		    err)) != 0 || (rc = load_by_user(s, SQL_HOLDINGS_CURRENT,
-		    user_id, &c->holdings, &s->memo[DOCUMENT_HOLDINGS],
+		    user_id, &user->holdings, &s->memo[DOCUMENT_HOLDINGS],
 		    single ? &d->holdings_printed : NULL, err)) != 0)
 			return rc;
 	}
@@ -419,10 +443,10 @@ load_policy(struct store *s, const struct rule_pack *pack,
 			return rc;
 		c->standards_loaded = true;
 	}
-	if (user_id != NULL && (pack->needs & NEEDS_IPS))
-		d->ips = c->ips;
-	if (user_id != NULL && (pack->needs & NEEDS_HOLDINGS))
-		d->holdings = c->holdings;
+	if (user != NULL && (pack->needs & NEEDS_IPS))
+		d->ips = user->ips;
+	if (user != NULL && (pack->needs & NEEDS_HOLDINGS))
+		d->holdings = user->holdings;
 	if (pack->needs & NEEDS_STANDARDS)
 		d->standards = c->standards;
 	d->roster = c->roster;
@@ -450,15 +474,17 @@ load_policy(struct store *s, const struct rule_pack *pack,
 static void
 hand_over(struct policy_cache *c, const struct check_data *d)
 {
-	if (c->ips != d->ips)
-		cJSON_Delete(c->ips);
-	if (c->holdings != d->holdings)
-		cJSON_Delete(c->holdings);
+	struct user_policy *user = &c->users[0];	/* the only one used */
+
+	if (user->ips != d->ips)
+		cJSON_Delete(user->ips);
+	if (user->holdings != d->holdings)
+		cJSON_Delete(user->holdings);
 	if (c->roster != d->roster)
 		cJSON_Delete(c->roster);
 	if (c->standards != d->standards)
 		cJSON_Delete(c->standards);
-	free(c->user_id);
+	free(user->user_id);
 	memset(c, 0, sizeof *c);
 }
 

@@ -438,6 +438,90 @@ test_cached_pass_gives_each_action_its_own_securities(void **state)
 	store_close(s);
 }
 
+/* Puts user's IPS (at version), holdings and one trade named after it. */
+static void
+put_user(struct store *s, int user, int version)
+{
+	enum store_put_result result;
+	struct error err;
+	char json[512];
+
+	snprintf(json, sizeof json, "{\"type\":\"ips\",\"ips_id\":\"ips-%d\","
+	    "\"user_id\":\"u-%d\",\"version\":%d,\"constraints\":{},"
+	    "\"target_allocation\":{}}", user, user, version);
+	assert_int_equal(put(s, json, &result, &err), 0);
+	if (version > 1)
+		return;
+	snprintf(json, sizeof json, "{\"type\":\"holdings\",\"user_id\":"
+	    "\"u-%d\",\"snapshot_id\":\"h-%d\",\"as_of\":"
+	    "\"2026-11-28T21:00:00Z\",\"cash_usd\":%d,\"positions\":[]}",
+	    user, user, user + 1);
+	assert_int_equal(put(s, json, &result, &err), 0);
+	snprintf(json, sizeof json, "{\"type\":\"packet\",\"kind\":\"trade\","
+	    "\"proposed_action\":{\"action_id\":\"p-%d\",\"user_id\":"
+	    "\"u-%d\",\"ticker\":\"MO\",\"side\":\"buy\",\"quantity\":1,"
+	    "\"estimated_value_usd\":10,\"ips_version_referenced\":"
+	    "{\"ips_id\":\"ips-%d\",\"version\":1}}}", user, user, user);
+	assert_int_equal(put(s, json, &result, &err), 0);
+}
+
+/* Loads p-<user> and checks that it got that user's IPS and holdings. */
+static int
+load_user(struct store *s, int user)
+{
+	struct check_data d;
+	struct error err;
+	char id[32], want[32];
+	int version;
+
+	snprintf(id, sizeof id, "p-%d", user);
+	assert_int_equal(store_load_check(s, id, 5, &d, &err), 0);
+	snprintf(want, sizeof want, "u-%d", user);
+	assert_string_equal(json_member(d.ips, "user_id")->valuestring, want);
+	assert_string_equal(json_member(d.holdings, "user_id")->valuestring,
+	    want);
+	assert_int_equal(json_member(d.holdings, "cash_usd")->valuedouble,
+	    user + 1);
+	version = (int)json_member(d.ips, "version")->valuedouble;
+	check_data_free(&d);
+	return version;
+}
+
+/*
+ * A cached pass keeps several users' policy at once, so a queue that
+ * interleaves their actions does not re-read them: an IPS another
+ * connection stores mid-pass goes unseen until the next pass, as for a
+ * single user.  Users that share a slot still each get their own.
+ */
+static void
+test_cached_pass_keeps_several_users(void **state)
+{
+	struct store *s = open_new(), *other;
+	struct error err;
+	int user, round;
+
+	(void)state;
+	for (user = 0; user < 200; user++)
+		put_user(s, user, 1);
+	store_cache_policy(s, true);
+	assert_int_equal(load_user(s, 1), 1);
+	assert_int_equal(load_user(s, 2), 1);
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &other, &err), 0);
+	put_user(other, 1, 2);
+	store_close(other);
+	assert_int_equal(load_user(s, 2), 1);
+	assert_int_equal(load_user(s, 1), 1);	/* kept, not re-read */
+	/* 200 users over fewer slots, forwards and backwards. */
+	for (round = 0; round < 2; round++) {
+		for (user = 0; user < 200; user++)
+			load_user(s, round == 0 ? user : 199 - user);
+	}
+	store_cache_policy(s, true);		/* a new pass */
+	assert_int_equal(load_user(s, 1), 2);
+	store_cache_policy(s, false);
+	store_close(s);
+}
+
 static void
 test_security_map_later_import_overrides(void **state)
 {
@@ -724,6 +808,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_cached_pass_gives_each_action_its_own_securities,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cached_pass_keeps_several_users, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_security_map_later_import_overrides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_documents_are_replaced,
