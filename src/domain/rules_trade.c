@@ -84,7 +84,14 @@ trade_validate(const cJSON *action, const char *path, struct error *err)
 	return 0;
 }
 
-/* M[ticker], ignoring case (SPEC 2.1). */
+/* Is entry M[ticker], ignoring case (SPEC 2.1)? */
+static bool
+security_is(const cJSON *entry, const char *ticker)
+{
+	return text_equal_nocase(entry->string, ticker) && cJSON_IsObject(entry);
+}
+
+/* M[ticker]: the first entry of that ticker, ignoring case (SPEC 2.1). */
 static const cJSON *
 security_of(const cJSON *securities, const char *ticker)
 {
@@ -93,10 +100,39 @@ security_of(const cJSON *securities, const char *ticker)
 	if (ticker == NULL)
 		return NULL;
 	cJSON_ArrayForEach(entry, securities) {
-		if (text_equal_nocase(entry->string, ticker) &&
-		    cJSON_IsObject(entry))
+		if (security_is(entry, ticker))
 			return entry;
 	}
+	return NULL;
+}
+
+/*
+ * M[ticker] for one position after another: the search starts after the
+ * entry the last one found and goes round.  The store gives M the
+ * trade's ticker and then the positions' in their order, each ticker once
+ * (upper case, as its table keys them), so each search ends at once, and
+ * a portfolio of hundreds of positions is not compared with the whole map
+ * for each of them.  With each ticker once in M the entry found is the
+ * one security_of() finds; with a ticker twice, differing in case, it
+ * may be the other, which no map the store builds has.
+ */
+static const cJSON *
+security_after(const cJSON *securities, const char *ticker,
+    const cJSON **next)
+{
+	const cJSON *start = *next != NULL ? *next :
+	    (securities != NULL ? securities->child : NULL), *entry;
+
+	if (ticker == NULL || start == NULL)
+		return NULL;
+	entry = start;
+	do {
+		if (security_is(entry, ticker)) {
+			*next = entry->next;
+			return entry;
+		}
+		entry = entry->next != NULL ? entry->next : securities->child;
+	} while (entry != start);
 	return NULL;
 }
 
@@ -153,7 +189,7 @@ trade_securities_wanted(const struct check_input *in,
 static bool
 trade_read(const struct check_input *in, struct trade *t)
 {
-	const cJSON *position, *value, *security;
+	const cJSON *position, *value, *security, *next = NULL;
 	const char *position_ticker;
 	struct decimal position_value;
 	bool ok = true;
@@ -192,7 +228,8 @@ trade_read(const struct check_input *in, struct trade *t)
 			    position_value);
 		if (t->asset_class == NULL)
 			continue;
-		security = security_of(in->securities, position_ticker);
+		security = security_after(in->securities, position_ticker,
+		    &next);
 		if (text_equal_nocase(string_member(security, "asset_class"),
 		    t->asset_class))
 			t->held_in_class = decimal_add(t->held_in_class,

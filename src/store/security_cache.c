@@ -24,7 +24,7 @@ compare(const void *a, const void *b)
 	    ((const struct security_cached *)b)->key);
 }
 
-const struct security_cached *
+struct security_cached *
 security_cache_find(const struct security_cache *c, const char *key)
 {
 	struct security_cached wanted = { .key = (char *)key };
@@ -33,7 +33,7 @@ security_cache_find(const struct security_cache *c, const char *key)
 	return found != NULL ? *(struct security_cached **)found : NULL;
 }
 
-const struct security_cached *
+struct security_cached *
 security_cache_add(struct security_cache *c, const char *key, cJSON *entry)
 {
 	struct security_cached *node;

@@ -44,20 +44,22 @@ enum statement {
 struct security_cached {
 	char *key;			/* the ticker in upper case, as stored */
 	cJSON *entry;			/* {sector, asset_class}; NULL: not in the map */
+	unsigned long wanted_by;	/* the last load that wanted it */
 };
 
 struct security_cache {
 	void *root;			/* tsearch(3) tree of struct security_cached */
+	unsigned long loads;		/* counts the loads, for wanted_by */
 };
 
 /* The entry read for key before, or NULL if it was not read yet. */
-const struct security_cached *security_cache_find(const struct security_cache *,
+struct security_cached *security_cache_find(const struct security_cache *,
     const char *key);
 /*
  * Keeps entry (the cache's from now on, NULL for "not in the map") under
  * key; NULL if out of memory or key is there already (find it first).
  */
-const struct security_cached *security_cache_add(struct security_cache *,
+struct security_cached *security_cache_add(struct security_cache *,
     const char *key, cJSON *entry);
 void security_cache_clear(struct security_cache *);
 

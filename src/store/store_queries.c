@@ -180,17 +180,27 @@ static void
 want_security(void *ctx, const char *ticker)
 {
 	struct securities_load *load = ctx;
-	const struct security_cached *cached = NULL;
+	struct security_cached *cached = NULL;
 	char key[ID_MAX_BYTES + 1];
 	cJSON *entry, *lent;
 
 	if (load->rc != 0)
 		return;
 	text_upper(key, sizeof key, ticker);
-	if (cJSON_GetObjectItemCaseSensitive(load->map, key) != NULL)
-		return;
-	if (load->cache != NULL)
-		cached = security_cache_find(load->cache, key);
+	/*
+	 * Once in the map: a single re-check asks the map, a cached pass its
+	 * entry, which remembers the last load that wanted it (a portfolio
+	 * of hundreds of positions would otherwise ask the map hundreds of
+	 * times, each a walk of it).
+	 */
+	if (load->cache == NULL) {
+		if (cJSON_GetObjectItemCaseSensitive(load->map, key) != NULL)
+			return;
+	} else if ((cached = security_cache_find(load->cache, key)) != NULL) {
+		if (cached->wanted_by == load->cache->loads)
+			return;
+		cached->wanted_by = load->cache->loads;
+	}
 	if (cached == NULL) {
 		if ((load->rc = read_security(load, key, &entry)) != 0)
 			return;
@@ -207,6 +217,7 @@ want_security(void *ctx, const char *ticker)
 			cJSON_Delete(entry);
 			goto nomem;
 		}
+		cached->wanted_by = load->cache->loads;
 	}
 	if (cached->entry == NULL)
 		return;
@@ -463,6 +474,7 @@ load_policy(struct store *s, const struct rule_pack *pack,
 		d->input.securities = d->securities;
 		load = (struct securities_load){ s, d->securities,
 		    single ? NULL : &c->securities, err, 0 };
+		c->securities.loads++;
 		pack->securities_wanted(&d->input, want_security, &load);
 		if ((rc = load.rc) != 0)
 			return rc;

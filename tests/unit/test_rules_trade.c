@@ -673,6 +673,50 @@ test_band_position_lookup_ignores_case(void **state)
 	tf_assert_fails(tf, BAND);
 }
 
+/*
+ * Hundreds of positions, listed in another order than the map's and one
+ * of them not in the map: each still counts in its own class.
+ */
+static void
+test_band_sums_many_positions_in_any_order(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *positions, *position, *securities, *entry;
+	char ticker[16];
+	int i;
+
+	tf_holdings(tf, "0", "[]");
+	positions = cJSON_GetObjectItemCaseSensitive(tf->holdings, "positions");
+	securities = cJSON_GetObjectItemCaseSensitive(tf->map, "securities");
+	for (i = 0; i < 200; i++) {
+		snprintf(ticker, sizeof ticker, "P%d", i);
+		position = cJSON_CreateObject();
+		cJSON_AddStringToObject(position, "ticker", ticker);
+		cJSON_AddNumberToObject(position, "quantity", 1);
+		cJSON_AddNumberToObject(position, "market_value_usd", 1000);
+		cJSON_AddItemToArray(positions, position);
+		/* The map from the last ticker to the first. */
+		snprintf(ticker, sizeof ticker, "P%d", 199 - i);
+		entry = cJSON_AddObjectToObject(securities, ticker);
+		cJSON_AddStringToObject(entry, "sector", "Other");
+		cJSON_AddStringToObject(entry, "asset_class",
+		    (199 - i) % 2 ? "fixed_income" : "us_equity");
+	}
+	position = cJSON_CreateObject();
+	cJSON_AddStringToObject(position, "ticker", "NOPE");
+	cJSON_AddNumberToObject(position, "quantity", 1);
+	cJSON_AddNumberToObject(position, "market_value_usd", 1000);
+	cJSON_AddItemToArray(positions, position);
+	/* fixed_income: the 100 odd positions, 100,000 of 201,000. */
+	tf_trade(tf, "p1", "buy", "1000");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+	assert_true(tf_detail_has(tf, BAND, "fixed_income is 49.75%"));
+	/* P1 itself: (1,000 + 1,000) / 201,000, 0.995%. */
+	tf_assert_passes(tf, CONCENTRATION);
+	assert_true(tf_detail_has(tf, CONCENTRATION, "1% after the trade"));
+}
+
 static void
 test_band_ticker_lookup_ignores_case(void **state)
 {
@@ -1418,6 +1462,7 @@ main(void)
 		PASS_TEST(test_band_sell_above_max_passes),
 		PASS_TEST(test_band_counts_every_position_of_the_class),
 		PASS_TEST(test_band_position_lookup_ignores_case),
+		PASS_TEST(test_band_sums_many_positions_in_any_order),
 		PASS_TEST(test_band_ticker_lookup_ignores_case),
 		PASS_TEST(test_band_asset_class_name_ignores_case),
 		PASS_TEST(test_band_cash_class_counts_cash_usd_over_max),
