@@ -496,12 +496,13 @@ load_user(struct store *s, int user)
 static void
 test_cached_pass_keeps_several_users(void **state)
 {
+	enum { USERS = 300 };		/* more than the cache's slots */
 	struct store *s = open_new(), *other;
 	struct error err;
 	int user, round;
 
 	(void)state;
-	for (user = 0; user < 200; user++)
+	for (user = 0; user < USERS; user++)
 		put_user(s, user, 1);
 	store_cache_policy(s, true);
 	assert_int_equal(load_user(s, 1), 1);
@@ -511,10 +512,10 @@ test_cached_pass_keeps_several_users(void **state)
 	store_close(other);
 	assert_int_equal(load_user(s, 2), 1);
 	assert_int_equal(load_user(s, 1), 1);	/* kept, not re-read */
-	/* 200 users over fewer slots, forwards and backwards. */
+	/* More users than slots, forwards and backwards. */
 	for (round = 0; round < 2; round++) {
-		for (user = 0; user < 200; user++)
-			load_user(s, round == 0 ? user : 199 - user);
+		for (user = 0; user < USERS; user++)
+			load_user(s, round == 0 ? user : USERS - 1 - user);
 	}
 	store_cache_policy(s, true);		/* a new pass */
 	assert_int_equal(load_user(s, 1), 2);
