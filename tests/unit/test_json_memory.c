@@ -29,6 +29,9 @@
 #endif
 #endif
 
+/* The scratch parse of a NUL-terminated text. */
+#define scratch_parse(text) json_scratch_parse((text), strlen(text))
+
 static void
 test_trees_round_trip_many_times(void **state)
 {
@@ -116,7 +119,7 @@ test_scratch_trees_read_as_parsed(void **state)
 		expected = cJSON_PrintUnformatted(tree);
 		cJSON_Delete(tree);
 		for (round = 0; round < 3; round++) {
-			tree = json_scratch_parse(text);
+			tree = scratch_parse(text);
 			assert_non_null(tree);
 			printed = cJSON_PrintUnformatted(tree);
 			assert_string_equal(printed, expected);
@@ -126,8 +129,28 @@ test_scratch_trees_read_as_parsed(void **state)
 		cJSON_free(expected);
 		free(text);
 	}
-	assert_null(json_scratch_parse("{\"a\":"));
+	assert_null(scratch_parse("{\"a\":"));
 	json_scratch_free(NULL);
+}
+
+/* The length given is what is parsed: no NUL needed, nothing past it. */
+static void
+test_scratch_parses_the_length_given(void **state)
+{
+	static const char text[] = "{\"a\":1}{\"b\":2}";
+	cJSON *tree;
+	char *printed;
+
+	(void)state;
+	tree = json_scratch_parse(text, 7);
+	assert_non_null(tree);
+	printed = cJSON_PrintUnformatted(tree);
+	assert_string_equal(printed, "{\"a\":1}");
+	cJSON_free(printed);
+	json_scratch_free(tree);
+	assert_null(json_scratch_parse(text, 6));	/* cut short */
+	assert_null(json_scratch_parse(text, 0));
+	assert_null(json_scratch_parse(NULL, 0));
 }
 
 /* While one scratch tree lives, the next is an ordinary one. */
@@ -138,8 +161,8 @@ test_scratch_one_tree_at_a_time(void **state)
 	char *printed;
 
 	(void)state;
-	first = json_scratch_parse("{\"a\":[1,2,3]}");
-	second = json_scratch_parse("{\"b\":\"x\"}");
+	first = scratch_parse("{\"a\":[1,2,3]}");
+	second = scratch_parse("{\"b\":\"x\"}");
 	assert_non_null(first);
 	assert_non_null(second);
 	assert_ptr_not_equal(first, second);
@@ -150,7 +173,7 @@ test_scratch_one_tree_at_a_time(void **state)
 	cJSON_free(printed);
 	json_scratch_free(first);
 	/* Now the region is free again, and its first block is the root. */
-	again = json_scratch_parse("{\"c\":null}");
+	again = scratch_parse("{\"c\":null}");
 	assert_non_null(again);
 #if !defined(UNDER_ASAN)
 	assert_ptr_equal(again, first);
@@ -178,7 +201,7 @@ test_scratch_spill_is_freed(void **state)
 
 	(void)state;
 	for (round = 0; round < 50; round++) {
-		tree = json_scratch_parse(text);
+		tree = scratch_parse(text);
 		assert_non_null(tree);
 		json_scratch_free(tree);
 		if (round == 1)
@@ -196,6 +219,7 @@ main(void)
 		cmocka_unit_test(test_trees_round_trip_many_times),
 		cmocka_unit_test(test_a_freed_block_is_reused),
 		cmocka_unit_test(test_scratch_trees_read_as_parsed),
+		cmocka_unit_test(test_scratch_parses_the_length_given),
 		cmocka_unit_test(test_scratch_one_tree_at_a_time),
 #if defined(__GLIBC__) && !defined(UNDER_ASAN)
 		cmocka_unit_test(test_scratch_spill_is_freed),
