@@ -3,20 +3,21 @@
  * > limit x total" decided exactly, with a figure at a limit being within it;
  * binary doubles cannot promise that for sums such as 0.1 + 0.2.  Each input
  * number is turned back into the shortest decimal that reads as the same
- * double (what the file said, for any figure of up to 15 significant digits)
- * and held as an integer count of 10^-9 units.
+ * double (what the file said, for any figure of up to 15 significant digits,
+ * and for the shortest form of any other double) and held as an integer count
+ * of 10^-18 units.
  */
 #ifndef COUNTERSIGN_DECIMAL_H
 #define COUNTERSIGN_DECIMAL_H
 
 #include <stdbool.h>
 
-/* A non-negative decimal: value / 10^9. */
+/* A non-negative decimal: value / 10^18. */
 struct decimal {
 	unsigned __int128 units;
 };
 
-#define DECIMAL_SCALE 1000000000u
+#define DECIMAL_SCALE 1000000000000000000ull
 
 /* Largest magnitude the loaders accept for any figure (2^53). */
 #define DECIMAL_MAX_INPUT 9007199254740992.0

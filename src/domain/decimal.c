@@ -4,15 +4,22 @@
  * A figure arrives as a double (cJSON parses every JSON number that way).  We
  * recover the shortest decimal text that reads back as the very same double,
  * which for any figure written with up to 15 significant digits is exactly
- * what the file said, and hold it as an integer count of 10^-9 units.  Sums
+ * what the file said, and hold it as an integer count of 10^-18 units.  Sums
  * of such counts are then exact, so 0.1 + 0.2 is 0.3 and a figure sitting
  * exactly on a limit compares equal to it.
  *
- * Range: inputs are below 2^53, so one figure is below 2^53 * 10^9 < 2^83
- * units.  An unsigned 128-bit count therefore holds the sum of up to 2^45
- * (some 35 trillion) maximal figures before it could overflow; decimal_add
- * saturates rather than wraps should that ever be reached, so an absurd
- * total can never masquerade as a small one.
+ * Why 10^-18: a limit is often a quotient written out in full, such as
+ * 33.333333333333336 (100/3 as a double prints so), and "compare products"
+ * must then see 33.333333333333336 x 3 > 100.  Every double from 0.01 up has
+ * a shortest form of at most 17 significant digits, so no figure a policy or
+ * a portfolio could plausibly hold is rounded; only digits below 10^-18 are,
+ * half to even.
+ *
+ * Range: inputs are below 2^53, so one figure is below 2^53 * 10^18 < 2^113
+ * units.  An unsigned 128-bit count therefore holds the sum of 2^15 (32,768)
+ * maximal figures, each some 9 * 10^15 dollars, before it could overflow;
+ * decimal_add saturates rather than wraps should that ever be reached, so an
+ * absurd total can never masquerade as a small one.
  */
 
 #include "config.h"
@@ -27,7 +34,7 @@
 
 #include "decimal.h"
 
-#define DECIMAL_FRAC_DIGITS	9
+#define DECIMAL_FRAC_DIGITS	18
 #define UNITS_MAX		(~(unsigned __int128)0)
 
 /* 256-bit unsigned value as four 64-bit limbs, least significant first. */
@@ -109,8 +116,8 @@ format_round_trip(double d, char *buf, size_t len)
 
 /*
  * Read the output of %g (digits, an optional decimal point, an optional
- * exponent such as "e+20" or "e-07") into a count of 10^-9 units, rounding
- * half to even beyond nine decimals.  Any byte that is not a digit, a sign
+ * exponent such as "e+20" or "e-07") into a count of 10^-18 units, rounding
+ * half to even beyond eighteen decimals.  Any byte that is not a digit, a sign
  * or an 'e' before the exponent is taken to be the decimal point, so a
  * locale's "," (or a multi-byte point) does no harm.  Negative values never
  * get here; a leading '-' is refused anyway.
@@ -159,14 +166,14 @@ parse_decimal_text(const char *s, unsigned __int128 *units)
 			return (false);
 	}
 
-	/* value = mantissa * 10^(exponent - frac_digits); units = value * 10^9 */
+	/* value = mantissa * 10^(exponent - frac_digits); units = value * 10^18 */
 	scale = exp_sign * exponent - frac_digits + DECIMAL_FRAC_DIGITS;
 	if (mantissa == 0) {
 		*units = 0;
 		return (true);
 	}
 	if (scale >= 0) {
-		/* The caller's 2^53 bound keeps this below 2^83. */
+		/* The caller's 2^53 bound keeps this below 2^113. */
 		if (scale + ndigits > 38)
 			return (false);
 		*units = mantissa * pow10_u128((unsigned int)scale);
@@ -174,7 +181,7 @@ parse_decimal_text(const char *s, unsigned __int128 *units)
 	}
 
 	/*
-	 * More than nine decimals: divide and round half to even, so a
+	 * More than eighteen decimals: divide and round half to even, so a
 	 * digit pattern exactly halfway never drifts consistently upward.
 	 * Past 38 digits of shift the mantissa (< 10^38) is far below half
 	 * a unit and the result is plainly zero.
@@ -194,7 +201,7 @@ parse_decimal_text(const char *s, unsigned __int128 *units)
 
 /*
  * The common case without printf: d is m / 10^k for an integer m below
- * 10^15 and k <= 9.  m and 10^k are exact doubles and IEEE division
+ * 10^15 and k <= 18.  m and 10^k are exact doubles and IEEE division
  * rounds correctly, so m / 10^k == d says strtod reads "m e-k" back as d;
  * and a decimal of at most 15 significant digits is the only one that
  * reads back as d (DBL_DIG), so it is what %.15g writes.  The answer is
@@ -260,7 +267,7 @@ decimal_from_int(unsigned long long n)
 {
 	struct decimal	d;
 
-	/* At most 2^64 * 10^9 < 2^94: no overflow. */
+	/* At most 2^64 * 10^18 < 2^124: no overflow. */
 	d.units = (unsigned __int128)n * DECIMAL_SCALE;
 	return (d);
 }
@@ -310,7 +317,7 @@ compare_u256(const struct u256 *a, const struct u256 *b)
 }
 
 /*
- * Each operand is in 10^-9 units, so each product is in 10^-18 units.  Both
+ * Each operand is in 10^-18 units, so each product is in 10^-36 units.  Both
  * sides carry the same scale, so comparing the raw products compares the
  * true values and no rescaling (or rounding) is needed.  A product of two
  * counts may reach 2^256 - 2^129 + 1 (after saturating adds), hence the

@@ -25,6 +25,7 @@ static struct decimal	dec(double);
 static struct decimal	raw(unsigned __int128);
 static void		assert_units(struct decimal, unsigned __int128);
 static bool		use_comma_locale(void);
+static unsigned __int128	units_of(unsigned long long, unsigned int);
 
 /* A figure that must be accepted. */
 static struct decimal
@@ -46,6 +47,18 @@ raw(unsigned __int128 units)
 	return (d);
 }
 
+/* m x 10^-decimals, in the count's 10^-18 units. */
+static unsigned __int128
+units_of(unsigned long long m, unsigned int decimals)
+{
+	unsigned __int128	u = m;
+	unsigned int		i;
+
+	for (i = decimals; i < 18; i++)
+		u *= 10;
+	return (u);
+}
+
 /* cmocka's integer asserts are 64-bit wide; compare both halves. */
 static void
 assert_units(struct decimal d, unsigned __int128 want)
@@ -63,7 +76,7 @@ test_point_one_plus_point_two(void **state)
 	held = dec(0.1);
 	value = dec(0.2);
 	sum = decimal_add(held, value);
-	assert_units(sum, 300000000);
+	assert_units(sum, units_of(3, 1));
 	assert_int_equal(decimal_compare(sum, dec(0.3)), 0);
 
 	/* (held + value) * 100 vs limit * total: 30 == 30, within. */
@@ -73,8 +86,11 @@ test_point_one_plus_point_two(void **state)
 	assert_int_equal(decimal_compare_products(sum, hundred, limit, total),
 	    0);
 
-	/* The double sum 0.30000000000000004 still lands on 0.3 units. */
-	assert_units(dec(0.1 + 0.2), 300000000);
+	/*
+	 * A file that says 0.30000000000000004 (a double sum printed in
+	 * full) means just that, 4 x 10^-17 over 0.3.
+	 */
+	assert_units(dec(0.1 + 0.2), units_of(30000000000000004ULL, 17));
 }
 
 static void
@@ -111,25 +127,27 @@ test_limit_just_above_below(void **state)
 	    limit, total), -1);
 	assert_int_equal(decimal_compare_products(limit, total,
 	    dec(150000.01), hundred), -1);
-	/* One billionth over is still over. */
+	/* One billionth over is still over, and so is 10^-18. */
 	assert_int_equal(decimal_compare_products(dec(150000.000000001),
 	    hundred, limit, total), 1);
+	assert_int_equal(decimal_compare_products(decimal_add(dec(150000),
+	    dec(1e-18)), hundred, limit, total), 1);
 }
 
 static void
 test_cents(void **state)
 {
 	(void)state;
-	assert_units(dec(100000.10), (unsigned __int128)100000100000000ULL);
-	assert_units(dec(0.07), 70000000);
-	assert_units(dec(19.99), 19990000000ULL);
-	assert_units(decimal_add(dec(0.01), dec(0.02)), 30000000);
+	assert_units(dec(100000.10), units_of(10000010, 2));
+	assert_units(dec(0.07), units_of(7, 2));
+	assert_units(dec(19.99), units_of(1999, 2));
+	assert_units(decimal_add(dec(0.01), dec(0.02)), units_of(3, 2));
 	assert_int_equal(decimal_compare(decimal_add(dec(100000.10),
 	    dec(0.20)), dec(100000.30)), 0);
 }
 
 /*
- * Any decimal of at most 15 significant digits and 9 decimals, as strtod
+ * Any decimal of at most 15 significant digits and 18 decimals, as strtod
  * reads it from a file, comes back as exactly that decimal: this is the
  * printf-free path.  Seeded, so a failure repeats.
  */
@@ -153,10 +171,10 @@ test_short_decimals_exact(void **state)
 		seed ^= seed >> 7;
 		seed ^= seed << 17;
 		m = seed % limit[i % 6];
-		k = (i / 6) % 10;
+		k = (i / 6) % 19;
 		snprintf(text, sizeof text, "%llue-%u", m, k);
 		pow10 = 1;
-		for (j = 0; j < (int)(9 - k); j++)
+		for (j = 0; j < (int)(18 - k); j++)
 			pow10 *= 10;
 		assert_units(dec(strtod(text, NULL)),
 		    (unsigned __int128)m * pow10);
@@ -171,19 +189,20 @@ test_large_values(void **state)
 	(void)state;
 	max = dec(9007199254740991.0);
 	assert_units(max, (unsigned __int128)9007199254740991ULL *
-	    1000000000u);
+	    DECIMAL_SCALE);
 	below = dec(9007199254740990.0);
 	assert_int_equal(decimal_compare(below, max), -1);
 	assert_int_equal(decimal_compare(max, below), 1);
 	assert_int_equal(decimal_compare_products(max, max, below, max), 1);
 	/* 2^52 - 0.5 is a double; its half survives. */
 	assert_units(dec(4503599627370495.5),
-	    (unsigned __int128)4503599627370495ULL * 1000000000u + 500000000u);
+	    (unsigned __int128)4503599627370495ULL * DECIMAL_SCALE +
+	    DECIMAL_SCALE / 2);
 	/* Exponent form: %.15g writes 1e+15. */
 	assert_units(dec(1e15), (unsigned __int128)1000000000000000ULL *
-	    1000000000u);
+	    DECIMAL_SCALE);
 	assert_units(decimal_from_int(9007199254740991ULL),
-	    (unsigned __int128)9007199254740991ULL * 1000000000u);
+	    (unsigned __int128)9007199254740991ULL * DECIMAL_SCALE);
 }
 
 static void
@@ -217,19 +236,46 @@ static void
 test_rounding(void **state)
 {
 	(void)state;
-	assert_units(dec(1e-10), 0);
-	assert_units(dec(5e-10), 0);		/* tie, even 0 */
-	assert_units(dec(6e-10), 1);
-	assert_units(dec(1e-9), 1);
-	assert_units(dec(1.5e-9), 2);		/* tie, even 2 */
-	assert_units(dec(2.5e-9), 2);		/* tie, even 2 */
-	assert_units(dec(3.5e-9), 4);		/* tie, even 4 */
-	assert_units(dec(1.5e-7), 150);
-	assert_units(dec(0.1234567894), 123456789);
-	assert_units(dec(0.1234567896), 123456790);
+	assert_units(dec(1e-19), 0);
+	assert_units(dec(5e-19), 0);		/* tie, even 0 */
+	assert_units(dec(6e-19), 1);
+	assert_units(dec(1e-18), 1);
+	assert_units(dec(1.5e-18), 2);		/* tie, even 2 */
+	assert_units(dec(2.5e-18), 2);		/* tie, even 2 */
+	assert_units(dec(3.5e-18), 4);		/* tie, even 4 */
+	assert_units(dec(1.5e-16), 150);
+	assert_units(dec(1.2345e-15), 1234);	/* 1234.5: tie, even */
+	assert_units(dec(1.2355e-15), 1236);	/* 1235.5: tie, even */
+	assert_units(dec(1.23456e-15), 1235);
 	assert_units(dec(5e-324), 0);		/* smallest subnormal */
-	assert_true(decimal_is_zero(dec(1e-10)));
-	assert_false(decimal_is_zero(dec(1e-9)));
+	assert_true(decimal_is_zero(dec(1e-19)));
+	assert_false(decimal_is_zero(dec(1e-18)));
+	/* Ten decimals and more are kept, not rounded to the ninth. */
+	assert_units(dec(1e-10), units_of(1, 10));
+	assert_units(dec(0.1234567894), units_of(1234567894, 10));
+}
+
+/*
+ * SPEC 2.1: compare products.  A limit written as the double nearest 100/3
+ * is 33.333333333333336, and 1 x 100 is below 33.333333333333336 x 3, so a
+ * buy of 1 against a total of 3 is within it; a count rounded to a few
+ * decimals would put the limit under 100/3 and fail the buy.
+ */
+static void
+test_full_double_limit(void **state)
+{
+	struct decimal	limit;
+
+	(void)state;
+	limit = dec(100.0 / 3.0);
+	assert_units(limit, units_of(33333333333333336ULL, 15));
+	assert_int_equal(decimal_compare_products(decimal_from_int(1),
+	    decimal_from_int(100), limit, decimal_from_int(3)), -1);
+	/* 17 significant digits with the point anywhere stay exact. */
+	assert_units(dec(0.12345678901234568), units_of(12345678901234568ULL,
+	    17));
+	assert_units(dec(1234567.8901234567), units_of(12345678901234567ULL,
+	    10));
 }
 
 static void
@@ -289,21 +335,21 @@ test_add_and_compare(void **state)
 	struct decimal	max;
 
 	(void)state;
-	assert_units(decimal_add(decimal_from_int(2), dec(0.5)), 2500000000ULL);
+	assert_units(decimal_add(decimal_from_int(2), dec(0.5)), units_of(25, 1));
 	assert_int_equal(decimal_compare(dec(1), decimal_from_int(1)), 0);
 	assert_int_equal(decimal_compare(dec(1), dec(2)), -1);
 	assert_true(decimal_is_zero(decimal_from_int(0)));
 
-	/* A million maximal figures still sum exactly. */
+	/* 30,000 maximal figures still sum exactly. */
 	max = dec(9007199254740991.0);
 	{
 		struct decimal	sum = raw(0);
 		int		i;
 
-		for (i = 0; i < 1000000; i++)
+		for (i = 0; i < 30000; i++)
 			sum = decimal_add(sum, max);
 		assert_units(sum, (unsigned __int128)9007199254740991ULL *
-		    1000000000u * 1000000u);
+		    DECIMAL_SCALE * 30000u);
 	}
 
 	/* Overflow saturates instead of wrapping to something small. */
@@ -367,13 +413,13 @@ test_comma_locale(void **state)
 		return;
 	}
 	sum = decimal_add(dec(0.1), dec(0.2));
-	assert_units(sum, 300000000);
-	assert_units(dec(0.1 + 0.2), 300000000);
-	assert_units(dec(100000.10), (unsigned __int128)100000100000000ULL);
-	assert_units(dec(1.5e-9), 2);
-	assert_units(dec(1.5e-7), 150);
+	assert_units(sum, units_of(3, 1));
+	assert_units(dec(0.1 + 0.2), units_of(30000000000000004ULL, 17));
+	assert_units(dec(100000.10), units_of(10000010, 2));
+	assert_units(dec(1.5e-18), 2);
+	assert_units(dec(1.5e-16), 150);
 	assert_units(dec(9007199254740991.0), (unsigned __int128)
-	    9007199254740991ULL * 1000000000u);
+	    9007199254740991ULL * DECIMAL_SCALE);
 	assert_int_equal(decimal_compare_products(sum, decimal_from_int(100),
 	    dec(30), dec(1)), 0);
 	setlocale(LC_ALL, "C");
@@ -388,6 +434,7 @@ main(void)
 		cmocka_unit_test(test_limit_edge_equal),
 		cmocka_unit_test(test_limit_just_above_below),
 		cmocka_unit_test(test_cents),
+		cmocka_unit_test(test_full_double_limit),
 		cmocka_unit_test(test_large_values),
 		cmocka_unit_test(test_rejections),
 		cmocka_unit_test(test_rounding),

@@ -473,6 +473,38 @@ test_concentration_decimal_sum_over_limit_fails(void **state)
 	tf_assert_fails(tf, CONCENTRATION);
 }
 
+/*
+ * A limit written as 100/3 prints as 33.333333333333336: 1 x 100 is below
+ * 33.333333333333336 x 3, so the buy is within it.  Rounding the limit to
+ * nine decimals (33.333333333) once failed it.
+ */
+static void
+test_concentration_limit_with_seventeen_digits_passes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "3", "[]");
+	tf_set_ips(tf, "constraints.concentration_limit_percent",
+	    "33.333333333333336");
+	tf_trade(tf, "BND", "buy", "1");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+}
+
+/* The same limit, and a buy 10^-15 over it. */
+static void
+test_concentration_limit_with_seventeen_digits_fails_above(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "3", "[]");
+	tf_set_ips(tf, "constraints.concentration_limit_percent",
+	    "33.333333333333336");
+	tf_trade(tf, "BND", "buy", "1.000000000000001");
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+}
+
 static void
 test_concentration_sell_always_passes(void **state)
 {
@@ -1442,6 +1474,8 @@ main(void)
 		PASS_TEST(test_concentration_counts_held_value_over_limit),
 		PASS_TEST(test_concentration_held_ticker_ignores_case),
 		PASS_TEST(test_concentration_decimal_sum_exactly_at_limit_passes),
+		PASS_TEST(test_concentration_limit_with_seventeen_digits_passes),
+		PASS_TEST(test_concentration_limit_with_seventeen_digits_fails_above),
 		PASS_TEST(test_concentration_decimal_sum_over_limit_fails),
 		PASS_TEST(test_concentration_sell_always_passes),
 		PASS_TEST(test_concentration_sell_without_ips_passes),
