@@ -28,6 +28,8 @@ struct loaded_object {
 	const char *user_id;	/* ips, holdings; trade packets */
 	long long version;	/* ips */
 	long long as_of_ms;	/* holdings */
+	const char *as_of_beyond_ms;	/* its digits below the ms, not NUL-ended */
+	size_t as_of_beyond_ms_length;
 
 	const char *kind;	/* packets */
 	const char *author;

@@ -9,6 +9,7 @@
 #include "json_strict.h"
 #include "object.h"
 #include "rule_pack.h"
+#include "timestamp.h"
 
 #define PATH_SIZE 256
 #define VERSION_MAX 2147483647LL
@@ -116,7 +117,7 @@ load_holdings(struct loaded_object *o, struct error *err)
 {
 	const cJSON *positions = NULL, *position;
 	char path[PATH_SIZE];
-	const char *ticker;
+	const char *ticker, *as_of = NULL;
 	double number;
 	size_t index = 0;
 	int rc;
@@ -127,11 +128,15 @@ load_holdings(struct loaded_object *o, struct error *err)
 	    err)) != 0 ||
 	    (rc = field_timestamp(o->json, "", "as_of", FIELD_REQUIRED,
 	    &o->as_of_ms, NULL, err)) != 0 ||
+	    (rc = field_string(o->json, "", "as_of", FIELD_REQUIRED, &as_of,
+	    err)) != 0 ||
 	    (rc = field_number(o->json, "", "cash_usd", FIELD_REQUIRED,
 	    NUMBER_NON_NEGATIVE, &number, NULL, err)) != 0 ||
 	    (rc = field_array(o->json, "", "positions", FIELD_REQUIRED,
 	    &positions, err)) != 0)
 		return rc;
+	timestamp_beyond_ms(as_of, &o->as_of_beyond_ms,
+	    &o->as_of_beyond_ms_length);
 	cJSON_ArrayForEach(position, positions) {
 		snprintf(path, sizeof path, "positions[%zu]", index++);
 		if (!cJSON_IsObject(position))

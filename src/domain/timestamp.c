@@ -82,6 +82,26 @@ timestamp_parse(const char *s, long long *ms)
 }
 
 void
+timestamp_beyond_ms(const char *s, const char **digits, size_t *length)
+{
+	const char *p, *end;
+
+	*digits = "";
+	*length = 0;
+	if (s == NULL || strlen(s) < 20 || s[19] != '.')
+		return;
+	for (p = s + 20, end = p; *end >= '0' && *end <= '9'; end++)
+		;
+	if (end - p <= 3)
+		return;
+	p += 3;
+	while (end > p && end[-1] == '0')
+		end--;
+	*digits = p;
+	*length = (size_t)(end - p);
+}
+
+void
 timestamp_format(long long ms, char buf[TIMESTAMP_SIZE])
 {
 	/* `check` stamps every verdict with the same instant: keep the last. */

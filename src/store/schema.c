@@ -178,6 +178,26 @@ static const char *const migrations[] = {
 	"  user_id, author, revision_of, requested_by, expires_at_ms, raw_json,"
 	"  imported_at_ms ON action"
 	" BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;",
+
+	/*
+	 * 7: the current holdings are those with the latest as_of (SPEC 1),
+	 * and as_of may carry any number of decimals.  Two snapshots in the
+	 * same millisecond were ordered by import instead; the digits below
+	 * the millisecond, trailing zeros dropped, now break the tie, and as
+	 * text they sort as the fractions do.  Existing rows get theirs from
+	 * the stored snapshot, whose as_of import has already validated.
+	 */
+	"ALTER TABLE holdings ADD COLUMN as_of_beyond_ms TEXT NOT NULL"
+	"  DEFAULT '';"
+	"UPDATE holdings SET as_of_beyond_ms = coalesce((SELECT"
+	"  CASE WHEN p > 0 THEN rtrim(substr(t, p + 4, max(length(t) - p - 4,"
+	"   0)), '0') ELSE '' END"
+	"  FROM (SELECT t, instr(t, '.') AS p FROM (SELECT"
+	"   replace(json_extract(holdings.raw_json, '$.as_of'), '+00:00', 'Z')"
+	"   AS t))), '');"
+	"DROP INDEX holdings_by_user;"
+	"CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms,"
+	"  as_of_beyond_ms);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

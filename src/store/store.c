@@ -41,10 +41,10 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    "SELECT raw_json FROM holdings WHERE snapshot_id = ?1",
 	[SQL_HOLDINGS_INSERT] =
 	    "INSERT INTO holdings (snapshot_id, user_id, as_of_ms, raw_json,"
-	    " imported_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+	    " imported_at_ms, as_of_beyond_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[SQL_HOLDINGS_CURRENT] =
 	    "SELECT raw_json FROM holdings WHERE user_id = ?1"
-	    " ORDER BY as_of_ms DESC, rowid DESC LIMIT 1",
+	    " ORDER BY as_of_ms DESC, as_of_beyond_ms DESC, rowid DESC LIMIT 1",
 	[SQL_SECURITY_GET] =
 	    "SELECT ticker, sector, asset_class FROM security"
 	    " WHERE ticker_key = ?1",

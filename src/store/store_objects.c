@@ -116,6 +116,8 @@ put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
 	sqlite3_bind_int64(stmt, 3, o->as_of_ms);
 	sqlite3_bind_text(stmt, 4, raw, (int)raw_len, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 5, now_ms);
+	sqlite3_bind_text(stmt, 6, o->as_of_beyond_ms,
+	    (int)o->as_of_beyond_ms_length, SQLITE_STATIC);
 	if (sqlite3_step(stmt) != SQLITE_DONE)
 		return store_error(s, err, "storing holdings");
 	return 0;

@@ -100,10 +100,13 @@ sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
 	CREATE TRIGGER action_no_replace BEFORE INSERT ON action
 	WHEN EXISTS (SELECT 1 FROM action WHERE action_id = NEW.action_id)
 	BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;
+	DROP INDEX holdings_by_user;
+	ALTER TABLE holdings DROP COLUMN as_of_beyond_ms;
+	CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms);
 	UPDATE schema_version SET version = 4"
 "$COUNTERSIGN" --db "$db" list >/dev/null
-expect_eq "the migrations bring the schema to 6" \
-	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 6
+expect_eq "the migrations bring the schema to 7" \
+	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 7
 expect_totals "after the migration" "$db"
 
 finish

@@ -118,7 +118,7 @@ test_create_makes_directories_and_schema(void **state)
 	struct store *s = open_new();
 
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 6);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 7);
 	assert_int_equal(access(db_path, R_OK | W_OK), 0);
 }
 
@@ -135,10 +135,13 @@ test_version_1_is_migrated_forward(void **state)
 	sql_exec(db_path, "DROP TABLE decision; DROP TABLE audit_log;"
 	    "DROP TRIGGER action_decided_once; DROP TRIGGER action_immutable;"
 	    "DROP TABLE queue_index; DROP TABLE meta; DROP TABLE queue_totals;"
+	    "DROP INDEX holdings_by_user;"
+	    "ALTER TABLE holdings DROP COLUMN as_of_beyond_ms;"
+	    "CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms);"
 	    "UPDATE schema_version SET version = 1");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 6);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 7);
 	assert_int_equal(sql_int("SELECT count(*) FROM ips"), 1);
 	/* 4: the header's totals read flags from the epoch index. */
 	assert_int_equal(sql_int("SELECT group_concat(name) = 'epoch,flags'"
@@ -153,6 +156,84 @@ test_version_1_is_migrated_forward(void **state)
 	/* 5: the totals, counted from the queue as it was. */
 	assert_int_equal(sql_int("SELECT count(*) FROM queue_totals"
 	    " WHERE pending = 0 AND high_stakes = 0 AND needs_care = 0"), 1);
+}
+
+/*
+ * 7: the digits of as_of below the millisecond, filled in for snapshots
+ * stored before it, "+00:00" and trailing zeros included.
+ */
+static void
+test_version_6_gets_the_digits_below_the_millisecond(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+
+	assert_int_equal(put(s, HOLDINGS("h-a", "2026-11-28T21:00:00.0009Z",
+	    "1"), &result, &err), 0);
+	assert_int_equal(put(s, HOLDINGS("h-b",
+	    "2026-11-28T21:00:00.123450+00:00", "1"), &result, &err), 0);
+	assert_int_equal(put(s, HOLDINGS("h-c", "2026-11-28T21:00:00.5Z", "1"),
+	    &result, &err), 0);
+	assert_int_equal(put(s, HOLDINGS("h-d", "2026-11-28T21:00:00Z", "1"),
+	    &result, &err), 0);
+	store_close(s);
+	sql_exec(db_path, "DROP INDEX holdings_by_user;"
+	    "ALTER TABLE holdings DROP COLUMN as_of_beyond_ms;"
+	    "CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms);"
+	    "UPDATE schema_version SET version = 6");
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
+	store_close(s);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 7);
+	assert_int_equal(sql_int("SELECT group_concat(as_of_beyond_ms, '|') ="
+	    " '9|45||' FROM (SELECT as_of_beyond_ms FROM holdings"
+	    " ORDER BY snapshot_id)"), 1);
+	assert_int_equal(sql_int("SELECT group_concat(name) ="
+	    " 'user_id,as_of_ms,as_of_beyond_ms'"
+	    " FROM pragma_index_info('holdings_by_user')"), 1);
+}
+
+/* Loads a-1's inputs and says whether its holdings are snapshot_id. */
+static void
+assert_current_holdings(struct store *s, const char *snapshot_id)
+{
+	struct check_data d;
+	struct error err;
+
+	assert_int_equal(store_load_check(s, "a-1", 5, &d, &err), 0);
+	assert_string_equal(json_member(d.holdings, "snapshot_id")->valuestring,
+	    snapshot_id);
+	check_data_free(&d);
+}
+
+/* SPEC 1: the latest as_of is current, to the last digit it gives. */
+static void
+test_current_holdings_below_the_millisecond(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	assert_int_equal(put(s, PACKET("a-1", "mo"), &result, &err), 0);
+	assert_int_equal(put(s, HOLDINGS("h-later", "2026-11-28T21:00:00.0009Z",
+	    "1"), &result, &err), 0);
+	/* Imported last, but 0.8 microseconds earlier. */
+	assert_int_equal(put(s, HOLDINGS("h-earlier",
+	    "2026-11-28T21:00:00.0001Z", "2"), &result, &err), 0);
+	assert_current_holdings(s, "h-later");
+	/* .00095 is later than .0009, and .00090001 too: digits, not length. */
+	assert_int_equal(put(s, HOLDINGS("h-95", "2026-11-28T21:00:00.00095Z",
+	    "3"), &result, &err), 0);
+	assert_current_holdings(s, "h-95");
+	assert_int_equal(put(s, HOLDINGS("h-9", "2026-11-28T21:00:00.000900Z",
+	    "4"), &result, &err), 0);
+	assert_current_holdings(s, "h-95");
+	/* The same instant written longer: the later import wins the tie. */
+	assert_int_equal(put(s, HOLDINGS("h-95b",
+	    "2026-11-28T21:00:00.000950000+00:00", "5"), &result, &err), 0);
+	assert_current_holdings(s, "h-95b");
+	store_close(s);
 }
 
 static void
@@ -785,6 +866,11 @@ main(void)
 		    test_create_makes_directories_and_schema, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_version_1_is_migrated_forward, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_version_6_gets_the_digits_below_the_millisecond, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_current_holdings_below_the_millisecond, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_existing_mode_refuses_a_missing_database, setup,
 		    teardown),
