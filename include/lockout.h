@@ -28,9 +28,11 @@ bool lockout_may_reassign(const struct check_input *, const char *author,
     const char **why);
 
 /*
- * Every roster author is locked out of the next version once this action
- * is rejected: only escalation remains.  False without a roster.
+ * Every roster author is locked out of the next version (SPEC 2.4): only
+ * escalation remains.  With this_rejected, as it will be once this action
+ * is rejected, which is what a rejection's routing must know; without, as
+ * the chain stands, which is what the queue shows.  False without a roster.
  */
-bool lockout_deadlocked(const struct check_input *);
+bool lockout_deadlocked(const struct check_input *, bool this_rejected);
 
 #endif

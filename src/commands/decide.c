@@ -139,7 +139,7 @@ reject_refusals(const struct decision_request *req, const struct recheck *rc,
 	if (req->reassign_to != NULL &&
 	    !lockout_may_reassign(&rc->data.input, req->reassign_to, &why))
 		refuse(r, "reassignee_locked_out", "%s %s%s", req->reassign_to,
-		    why, lockout_deadlocked(&rc->data.input) ? "; every "
+		    why, lockout_deadlocked(&rc->data.input, true) ? "; every "
 		    "roster author is locked out, so the revision can only be "
 		    "escalated" : "");
 }
@@ -261,7 +261,8 @@ decision_record_json(const struct decision_request *req,
 	json_writer_tree(&w, locked_out);
 	cJSON_Delete(locked_out);
 	json_writer_key(&w, "deadlocked");
-	json_writer_bool(&w, lockout_deadlocked(&rc->data.input));
+	json_writer_bool(&w, lockout_deadlocked(&rc->data.input,
+	    req->decision == DECISION_REJECT));
 	json_writer_end(&w, '}');
 	json_writer_key(&w, "po_judgments");
 	json_writer_tree(&w, req->po_judgments);

@@ -109,7 +109,8 @@ queue_row_from_recheck(const struct recheck *r, const char *action_id,
 	row->divergent = row->divergence_count > 0;
 	lockout = verdict_rule(&r->outcome.verdict, "author_lockout");
 	row->locked_out = lockout != NULL && !lockout->passed;
-	row->deadlocked = lockout_deadlocked(&r->data.input);
+	/* SPEC 2.4: the queue shows a chain every roster author is out of. */
+	row->deadlocked = lockout_deadlocked(&r->data.input, false);
 	row->has_expiry = r->data.has_expiry;
 	row->expires_at_ms = r->data.expires_at_ms;
 	row->expired = r->data.has_expiry && r->data.expires_at_ms < now_ms;

@@ -153,7 +153,7 @@ lockout_may_reassign(const struct check_input *in, const char *author,
 }
 
 bool
-lockout_deadlocked(const struct check_input *in)
+lockout_deadlocked(const struct check_input *in, bool this_rejected)
 {
 	const cJSON *authors = json_member(in->roster, "authors"), *author;
 	cJSON *locked;
@@ -161,7 +161,7 @@ lockout_deadlocked(const struct check_input *in)
 
 	if (in->roster == NULL || cJSON_GetArraySize(authors) == 0)
 		return false;
-	if ((locked = lockout_authors(in, true)) == NULL)
+	if ((locked = lockout_authors(in, this_rejected)) == NULL)
 		return false;
 	cJSON_ArrayForEach(author, authors) {
 		if (!contains(locked, author->valuestring))

@@ -341,7 +341,7 @@ dialog_reject(struct tui *t, const char *action_id)
 		return;
 	}
 	eligible = eligible_authors(&check.data.input);
-	deadlocked = lockout_deadlocked(&check.data.input);
+	deadlocked = lockout_deadlocked(&check.data.input, true);
 	if (deadlocked)
 		route = ROUTE_ESCALATE;
 	for (;;) {

@@ -155,7 +155,7 @@ revisions_section(struct detail *d, const struct check_input *in)
 	/* L10N: %1$s is a JSON list of author names, %2$s the next
 	   message or nothing */
 	detail_add(d, DETAIL_PLAIN, _("  locked out: %s%s"), list ? list : "[]",
-	    lockout_deadlocked(in) ? _("; rejecting it leaves only "
+	    lockout_deadlocked(in, true) ? _("; rejecting it leaves only "
 	    "escalation (deadlocked)") : "");
 	cJSON_free(list);
 	cJSON_Delete(locked);

@@ -60,11 +60,12 @@ cs list >"$WORK/list"
 expect_eq "the queue flags the locked-out revision" "$(grep ' r1 ' "$WORK/list" | cut -c4)" L
 expect_eq "and not the reassignee's" "$(grep ' r2 ' "$WORK/list" | cut -c4)" " "
 
-# Rejecting r2 (by action-drafting-b) would lock out the whole roster.
-expect_eq "r2 is shown deadlocked" "$(grep ' r2 ' "$WORK/list" | cut -c5)" D
+# Rejecting r2 (by action-drafting-b) would lock out the whole roster,
+# but until then action-drafting-b is not locked out: not deadlocked yet.
+expect_eq "r2 is not shown deadlocked" "$(grep ' r2 ' "$WORK/list" | cut -c5)" " "
 cs list --json >"$WORK/list.json"
-expect_eq "list --json says so" \
-	"$(jq -r 'select(.action_id == "r2") | .flags | index("deadlocked") != null' "$WORK/list.json")" true
+expect_eq "nor in list --json" \
+	"$(jq -r 'select(.action_id == "r2") | .flags | index("deadlocked") != null' "$WORK/list.json")" false
 decide '{"action_id":"r2","decision":"reject","reason":"Still stale","reassign_to":"action-drafting"}' \
 	"a deadlocked chain cannot be reassigned" 1
 expect_eq "refused reassignee_locked_out" "$(code)" reassignee_locked_out
@@ -75,5 +76,14 @@ cs audit export >"$WORK/export"
 expect_eq "the escalation is recorded with the lockout" \
 	"$(jq -c 'select(.record.action_id == "r2") | [.record.routing, .record.lockout]' "$WORK/export")" \
 	'[{"escalate":true},{"locked_out":["action-drafting","action-drafting-b"],"deadlocked":true}]'
+# Now every roster author is locked out of the chain (SPEC 2.4): a
+# revision of r2 is deadlocked, and the queue shows it.
+revision r4 someone-third r2 >"$WORK/r4.jsonl"
+cs import "$WORK/r4.jsonl" >/dev/null
+cs list >"$WORK/list"
+expect_eq "r4 is shown deadlocked" "$(grep ' r4 ' "$WORK/list" | cut -c5)" D
+cs list --json >"$WORK/list.json"
+expect_eq "list --json says so" \
+	"$(jq -r 'select(.action_id == "r4") | .flags | index("deadlocked") != null' "$WORK/list.json")" true
 expect_status "the chain verifies" 0 cs audit verify
 finish

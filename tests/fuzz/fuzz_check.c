@@ -337,7 +337,8 @@ views(const struct check_input *in, const struct check_outcome *out)
 	    pack->approved_artifact(in, &out->advisory, sha) &&
 	    strlen(sha) != 64)
 		abort();
-	(void)lockout_deadlocked(in);
+	(void)lockout_deadlocked(in, false);
+	(void)lockout_deadlocked(in, true);
 	(void)lockout_may_reassign(in, "action-drafting-b", &why);
 	if ((locked = lockout_authors(in, true)) == NULL)
 		abort();

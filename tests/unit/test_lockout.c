@@ -172,7 +172,10 @@ test_revision_without_author_fails_closed(void **state)
 	assert_non_null(strstr(rule()->detail, "no author"));
 }
 
-/* Rejecting v-next (by b) after a's rejection locks out a and b. */
+/*
+ * Rejecting v-next (by b) after a's rejection locks out a and b; until
+ * then b may still write it, so the chain is not deadlocked yet.
+ */
 static void
 test_deadlock_with_a_roster(void **state)
 {
@@ -180,17 +183,30 @@ test_deadlock_with_a_roster(void **state)
 
 	make("b", "v1", "[" V("v1", "a", "rejected", "null") "]",
 	    "{\"authors\":[\"a\",\"b\"]}");
-	assert_true(lockout_deadlocked(&fx.in));
+	assert_true(lockout_deadlocked(&fx.in, true));
+	assert_false(lockout_deadlocked(&fx.in, false));
 	assert_false(lockout_may_reassign(&fx.in, "a", &why));
 	assert_non_null(strstr(why, "locked out"));
 	assert_false(lockout_may_reassign(&fx.in, "b", &why));
 	teardown(NULL);
 	make("b", "v1", "[" V("v1", "a", "rejected", "null") "]",
 	    "{\"authors\":[\"a\",\"b\",\"c\"]}");
-	assert_false(lockout_deadlocked(&fx.in));
+	assert_false(lockout_deadlocked(&fx.in, true));
+	assert_false(lockout_deadlocked(&fx.in, false));
 	assert_true(lockout_may_reassign(&fx.in, "c", &why));
 	assert_false(lockout_may_reassign(&fx.in, "z", &why));
 	assert_non_null(strstr(why, "roster"));
+}
+
+/* Both roster authors rejected in the chain: deadlocked as it stands. */
+static void
+test_deadlock_as_the_chain_stands(void **state)
+{
+	make("c", "v2", "[" V("v2", "b", "rejected", "null") ","
+	    V("v1", "a", "rejected", "null") "]",
+	    "{\"authors\":[\"a\",\"b\"]}");
+	assert_true(lockout_deadlocked(&fx.in, false));
+	assert_true(lockout_deadlocked(&fx.in, true));
 }
 
 static void
@@ -199,7 +215,7 @@ test_no_roster_no_deadlock(void **state)
 	const char *why = NULL;
 
 	make("b", "v1", "[" V("v1", "a", "rejected", "null") "]", NULL);
-	assert_false(lockout_deadlocked(&fx.in));
+	assert_false(lockout_deadlocked(&fx.in, true));
 	assert_true(lockout_may_reassign(&fx.in, "anyone", &why));
 }
 
@@ -228,6 +244,8 @@ main(void)
 		cmocka_unit_test_teardown(
 		    test_revision_without_author_fails_closed, teardown),
 		cmocka_unit_test_teardown(test_deadlock_with_a_roster,
+		    teardown),
+		cmocka_unit_test_teardown(test_deadlock_as_the_chain_stands,
 		    teardown),
 		cmocka_unit_test_teardown(test_no_roster_no_deadlock, teardown),
 	};
