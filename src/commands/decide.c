@@ -110,7 +110,12 @@ approve_refusals(const struct decision_request *req,
 	    strcmp(requested_by->valuestring, op->login) == 0)
 		refuse(r, "self_approval", "%s requested this action and "
 		    "cannot approve it", op->login);
-	if (rc->data.has_expiry && rc->data.expires_at_ms < now_ms) {
+	/*
+	 * Both sides are whole milliseconds, cut down; within the same one
+	 * the deadline may already have passed, so it counts as passed: an
+	 * approval refused a millisecond early, never recorded one late.
+	 */
+	if (rc->data.has_expiry && now_ms >= rc->data.expires_at_ms) {
 		timestamp_format(rc->data.expires_at_ms, when);
 		refuse(r, "expired", "the action expired at %s", when);
 	}

@@ -113,7 +113,8 @@ queue_row_from_recheck(const struct recheck *r, const char *action_id,
 	row->deadlocked = lockout_deadlocked(&r->data.input, false);
 	row->has_expiry = r->data.has_expiry;
 	row->expires_at_ms = r->data.expires_at_ms;
-	row->expired = r->data.has_expiry && r->data.expires_at_ms < now_ms;
+	/* As the gate counts it (decide.c): the same millisecond has passed. */
+	row->expired = r->data.has_expiry && now_ms >= r->data.expires_at_ms;
 	/* An expired action was not rejected, but it is no longer pending. */
 	if (row->expired && strcmp(row->status, "pending") == 0)
 		snprintf(row->status, sizeof row->status, "expired");

@@ -584,6 +584,25 @@ test_expired_can_still_be_rejected(void **state)
 	cJSON_Delete(rec);
 }
 
+/*
+ * .0009 into its millisecond, the deadline may have passed at any moment
+ * of that millisecond: refused in it, recorded in the one before.
+ */
+static void
+test_expiry_counts_its_own_millisecond_as_passed(void **state)
+{
+	struct decision_request req = approve_req("expires-within-ms");
+	struct decision_outcome out;
+	long long deadline_ms;
+
+	assert_true(timestamp_parse("2026-12-01T00:00:00.0009Z",
+	    &deadline_ms));
+	sf_import_owned(fx.store, sf_packet_pass_as("expires-within-ms", NULL,
+	    "2026-12-01T00:00:00.0009Z"));
+	expect_refusal_at(&req, &alice, deadline_ms, "expired", &out);
+	expect_recorded_at(&req, &alice, deadline_ms - 1, &out);
+}
+
 static void
 test_unexpired_can_be_approved(void **state)
 {
@@ -1186,6 +1205,7 @@ main(void)
 		T(test_self_rejection_is_allowed),
 		T(test_expired_is_refused),
 		T(test_expired_can_still_be_rejected),
+		T(test_expiry_counts_its_own_millisecond_as_passed),
 		T(test_unexpired_can_be_approved),
 		T(test_high_stakes_unacknowledged),
 		T(test_high_stakes_approval_needs_a_reason),
