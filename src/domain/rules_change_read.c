@@ -236,15 +236,33 @@ change_validate(const cJSON *action, const char *path, struct error *err)
 
 /* ---- the advisory verdict (SPEC 2.3 and 4) ---- */
 
-/* A string, or {command, output} with both strings. */
+/* Absent or null lists and evidence read as empty: see below. */
+static bool
+absent(const cJSON *item)
+{
+	return item == NULL || cJSON_IsNull(item);
+}
+
+static bool
+string_or_absent(const cJSON *item)
+{
+	return absent(item) || cJSON_IsString(item);
+}
+
+/*
+ * A string, or {command, output} with each a string or absent; absent or
+ * null evidence, and an absent command or output, are empty.  Empty
+ * evidence is not a reason to distrust the whole verdict: it fails
+ * met_has_evidence for a MET result, and only that rule.
+ */
 static bool
 evidence_readable(const cJSON *evidence)
 {
-	if (cJSON_IsString(evidence))
+	if (string_or_absent(evidence))
 		return true;
 	return cJSON_IsObject(evidence) &&
-	    cJSON_IsString(json_member(evidence, "command")) &&
-	    cJSON_IsString(json_member(evidence, "output"));
+	    string_or_absent(json_member(evidence, "command")) &&
+	    string_or_absent(json_member(evidence, "output"));
 }
 
 static bool
@@ -261,13 +279,6 @@ results_readable(const cJSON *results)
 			return false;
 	}
 	return true;
-}
-
-/* Absent or null lists read as empty: see change_read_advisory(). */
-static bool
-absent(const cJSON *item)
-{
-	return item == NULL || cJSON_IsNull(item);
 }
 
 static bool
@@ -312,7 +323,8 @@ gaps_readable(const cJSON *gaps)
  * or gaps out: they read as empty, which costs nothing, since an
  * applicable standard the verdict does not list fails rule 5 anyway.
  * The change shape has no action_id, but a verdict that names another
- * action is about another action (SPEC 1) whatever its kind.
+ * action is about another action (SPEC 1) whatever its kind, and is
+ * reported so (SPEC 4) whatever else is wrong with it.
  */
 int
 change_read_advisory(const cJSON *verdict, const char *action_id,
@@ -326,11 +338,7 @@ change_read_advisory(const cJSON *verdict, const char *action_id,
 		return 0;
 	}
 	advisory->state = ADVISORY_UNPARSEABLE;
-	if (!cJSON_IsObject(verdict) ||
-	    !one_of(change_string(verdict, "outcome"), outcomes) ||
-	    !results_readable(json_member(verdict, "ac_results")) ||
-	    !standards_readable(json_member(verdict, "standards")) ||
-	    !gaps_readable(json_member(verdict, "gaps")))
+	if (!cJSON_IsObject(verdict))
 		return 0;
 	about = change_string(verdict, "action_id");
 	if (about != NULL && strcmp(about, action_id) != 0) {
@@ -338,6 +346,11 @@ change_read_advisory(const cJSON *verdict, const char *action_id,
 		advisory->other_action_id = about;
 		return 0;
 	}
+	if (!one_of(change_string(verdict, "outcome"), outcomes) ||
+	    !results_readable(json_member(verdict, "ac_results")) ||
+	    !standards_readable(json_member(verdict, "standards")) ||
+	    !gaps_readable(json_member(verdict, "gaps")))
+		return 0;
 	advisory->state = ADVISORY_AVAILABLE;
 	advisory->verdict = verdict;
 	advisory->overall_pass = one_of(change_string(verdict, "outcome"),

@@ -531,7 +531,11 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 	return 0;
 }
 
-/* SPEC 1: an object with action_id, overall_pass and rule_results. */
+/*
+ * SPEC 1: an object with action_id, overall_pass and rule_results.  One
+ * that names another action is about that action (SPEC 4: what is
+ * action_id), whatever else is wrong with it, so that is asked first.
+ */
 static int
 trade_read_advisory(const cJSON *verdict, const char *action_id,
     struct advisory *advisory)
@@ -546,11 +550,19 @@ trade_read_advisory(const cJSON *verdict, const char *action_id,
 		return 0;
 	}
 	advisory->state = ADVISORY_UNPARSEABLE;
+	if (!cJSON_IsObject(verdict))
+		return 0;
 	about = json_member(verdict, "action_id");
+	if (cJSON_IsString(about) &&
+	    strcmp(about->valuestring, action_id) != 0) {
+		advisory->state = ADVISORY_OTHER_ACTION;
+		advisory->other_action_id = about->valuestring;
+		return 0;
+	}
 	pass = json_member(verdict, "overall_pass");
 	results = json_member(verdict, "rule_results");
-	if (!cJSON_IsObject(verdict) || !cJSON_IsString(about) ||
-	    !cJSON_IsBool(pass) || !cJSON_IsArray(results))
+	if (!cJSON_IsString(about) || !cJSON_IsBool(pass) ||
+	    !cJSON_IsArray(results))
 		return 0;
 	rules = calloc((size_t)cJSON_GetArraySize(results) + 1, sizeof *rules);
 	if (rules == NULL)
@@ -564,12 +576,6 @@ trade_read_advisory(const cJSON *verdict, const char *action_id,
 		}
 		rules[count].rule_id = id->valuestring;
 		rules[count++].passed = cJSON_IsTrue(passed);
-	}
-	if (strcmp(about->valuestring, action_id) != 0) {
-		free(rules);
-		advisory->state = ADVISORY_OTHER_ACTION;
-		advisory->other_action_id = about->valuestring;
-		return 0;
 	}
 	advisory->state = ADVISORY_AVAILABLE;
 	advisory->verdict = verdict;

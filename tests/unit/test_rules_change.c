@@ -486,6 +486,59 @@ test_met_with_empty_command_and_output_fails(void **state)
 	cf_free(&f);
 }
 
+/*
+ * Evidence that is absent, null or an object without command and output
+ * is empty: it fails met_has_evidence for a MET result, and nothing else
+ * (the verdict is still read).
+ */
+static void
+test_met_with_absent_evidence_fails_only_rule_2(void **state)
+{
+	static const char *const empty[] = { "null", "{}",
+	    "{\"command\": null, \"output\": null}", "{\"output\": \"\"}",
+	    "{\"command\": \" \"}", "{\"note\": \"see the log\"}" };
+	const cJSON *entry;
+	struct cf f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i <= sizeof empty / sizeof empty[0]; i++) {
+		cf_setup(&f);
+		cf_judge(&f, "{\"AC-3\": \"met\"}");
+		cf_set(&f, "reviewer_verdict.outcome", "\"accepted\"");
+		/* The last round leaves evidence out altogether. */
+		cf_set(&f, "reviewer_verdict.ac_results.1.evidence",
+		    i < sizeof empty / sizeof empty[0] ? empty[i] : NULL);
+		cf_run(&f);
+		assert_int_equal(f.outcome.advisory.state, ADVISORY_AVAILABLE);
+		cf_fails(&f, "met_has_evidence",
+		    "AC-2 is MET but cites no evidence");
+		cf_failing_are(&f, "met_has_evidence");
+		assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
+		entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
+		assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
+		    "what")->valuestring, "overall_pass");
+		cf_free(&f);
+	}
+}
+
+/* A command alone, like a command with empty output, cites something. */
+static void
+test_met_with_command_only_passes(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_set(&f, "reviewer_verdict.ac_results.0.evidence",
+	    "{\"command\": \"ls\"}");
+	cf_run(&f);
+	assert_int_equal(f.outcome.advisory.state, ADVISORY_AVAILABLE);
+	cf_passes(&f, "met_has_evidence");
+	cf_free(&f);
+}
+
 /* A command whose output is empty still cites how to reproduce it. */
 static void
 test_met_with_command_and_empty_output_passes(void **state)
@@ -1126,12 +1179,18 @@ test_advisory_shapes_refused(void **state)
 		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": 1, "
 		    "\"state\": \"MET\", \"evidence\": \"x\"}]}",
 		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
-		    "\"AC-1\", \"state\": \"MET\"}]}",
-		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
 		    "\"AC-1\", \"state\": \"MET\", \"evidence\": 7}]}",
 		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
+		    "\"AC-1\", \"state\": \"MET\", \"evidence\": []}]}",
+		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
 		    "\"AC-1\", \"state\": \"MET\", \"evidence\": "
-		    "{\"command\": \"ls\"}}]}",
+		    "{\"command\": 7, \"output\": \"x\"}}]}",
+		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
+		    "\"AC-1\", \"state\": \"MET\", \"evidence\": "
+		    "{\"command\": \"ls\", \"output\": [\"x\"]}}]}",
+		/* action_id not a string: not "another action" */
+		"{\"action_id\": 7, \"outcome\": \"maybe\", "
+		    "\"ac_results\": []}",
 		"{\"outcome\": \"accepted\", \"ac_results\": [], "
 		    "\"standards\": {}}",
 		"{\"outcome\": \"accepted\", \"ac_results\": [], "
@@ -1173,6 +1232,17 @@ test_advisory_about_another_action(void **state)
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
 	    "what")->valuestring, "action_id");
 	cf_fails(&f, "ac_coverage", "another action");
+	cf_free(&f);
+	/* SPEC 4: it is action_id even when the rest cannot be read. */
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict", "{\"action_id\": \"NB-999\", "
+	    "\"outcome\": \"maybe\"}");
+	cf_run(&f);
+	assert_int_equal(f.outcome.advisory.state, ADVISORY_OTHER_ACTION);
+	assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
+	entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
+	    "what")->valuestring, "action_id");
 	cf_free(&f);
 }
 
@@ -1430,6 +1500,8 @@ main(void)
 		cmocka_unit_test(test_met_with_empty_evidence_fails),
 		cmocka_unit_test(test_met_with_blank_evidence_fails),
 		cmocka_unit_test(test_met_with_empty_command_and_output_fails),
+		cmocka_unit_test(test_met_with_absent_evidence_fails_only_rule_2),
+		cmocka_unit_test(test_met_with_command_only_passes),
 		cmocka_unit_test(test_met_with_command_and_empty_output_passes),
 		cmocka_unit_test(test_needs_po_without_evidence_passes_rule_2),
 		cmocka_unit_test(test_unmet_fails),
