@@ -363,6 +363,41 @@ test_local_requires_human_approval_differs(void **state)
 	assert_bool_side(tf, "requires_human_approval", "local", true);
 }
 
+static const char *
+note_of(const struct trade_fixture *tf, const char *what)
+{
+	const cJSON *note = side_of(tf, what, "note");
+
+	assert_true(cJSON_IsString(note));
+	return note->valuestring;
+}
+
+/* An advisory that does not say is not one that requires approval. */
+static void
+test_advisory_without_requires_human_approval_is_noted(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_advisory(tf, "requires_human_approval", NULL);
+	tf_run(tf);
+	assert_only(tf, "requires_human_approval");
+	assert_null_side(tf, "requires_human_approval", "advisory");
+	assert_bool_side(tf, "requires_human_approval", "local", false);
+	assert_string_equal(note_of(tf, "requires_human_approval"),
+	    "the advisory does not say whether human approval is required");
+}
+
+static void
+test_requires_human_approval_notes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_advisory(tf, "requires_human_approval", "true");
+	tf_run(tf);
+	assert_string_equal(note_of(tf, "requires_human_approval"),
+	    "the advisory requires human approval");
+}
+
 static void
 test_advisory_ips_version_differs(void **state)
 {
@@ -748,6 +783,8 @@ main(void)
 
 		PASS_TEST(test_advisory_requires_human_approval_differs),
 		PASS_TEST(test_local_requires_human_approval_differs),
+		PASS_TEST(test_advisory_without_requires_human_approval_is_noted),
+		PASS_TEST(test_requires_human_approval_notes),
 		PASS_TEST(test_advisory_ips_version_differs),
 		PASS_TEST(test_advisory_ips_id_differs),
 		PASS_TEST(test_advisory_ips_null_differs_from_local),
