@@ -18,6 +18,16 @@ void format_age(char *buf, size_t size, long long ms);
 void format_usd(char *buf, size_t size, double amount);
 /* "5.17%" with up to two decimals, trailing zeros dropped. */
 void format_percent(char *buf, size_t size, double percent);
+/* The same with up to places decimals (2 to PERCENT_PLACES_MAX). */
+void format_percent_places(char *buf, size_t size, double percent,
+    int places);
+#define PERCENT_PLACES_MAX 20
+/*
+ * The fewest decimals, two at least, at which a and b print differently:
+ * for two figures known to differ, such as a share and the limit it
+ * exceeds.  PERCENT_PLACES_MAX when they never do.
+ */
+int percent_places(double a, double b);
 /* printf into a newly allocated string; NULL when out of memory. */
 char *text_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *text_vprintf(const char *fmt, va_list)

@@ -108,6 +108,19 @@ compare_rules(cJSON *list, const struct advisory *advisory,
 	return rc;
 }
 
+/* Why requires_human_approval differs; item is the advisory's. */
+static const char *
+stakes_note(const cJSON *item, bool local)
+{
+	if (!cJSON_IsBool(item))
+		return local ? "the local check requires human approval; the "
+		    "advisory does not say whether it is required" :
+		    "the advisory does not say whether human approval is "
+		    "required";
+	return local ? "the local check requires human approval" :
+	    "the advisory requires human approval";
+}
+
 cJSON *
 divergence_compute(const struct rule_pack *pack,
     const struct advisory *advisory, const struct verdict *v)
@@ -155,9 +168,7 @@ divergence_compute(const struct rule_pack *pack,
 	    (rc = add_entry(list, "requires_human_approval",
 	    cJSON_IsBool(item) ? cJSON_CreateBool(cJSON_IsTrue(item)) :
 	    cJSON_CreateNull(), cJSON_CreateBool(v->requires_human_approval),
-	    v->requires_human_approval ?
-	    "the local check requires human approval" :
-	    "the advisory requires human approval")) != 0)
+	    stakes_note(item, v->requires_human_approval))) != 0)
 		goto done;
 	item = json_member(advisory->verdict, "ips_version_checked_against");
 	if (!same_ips_version(item, v->ips_checked))

@@ -1,4 +1,9 @@
-/* Author lockout along a revision chain (SPEC 2.4). */
+/*
+ * Author lockout along a revision chain (SPEC 2.4).  Author names are
+ * compared ignoring ASCII case, as names are in SPEC 2.1: "Drafter" must
+ * not slip past a lockout of "drafter", nor be refused as a reassignee
+ * spelt differently from the roster.
+ */
 #include "config.h"
 
 #include <stdlib.h>
@@ -6,6 +11,7 @@
 
 #include "json_fields.h"
 #include "lockout.h"
+#include "text.h"
 
 static const char rule_id[] = "author_lockout";
 static const char rule_description[] =
@@ -27,7 +33,8 @@ contains(const cJSON *array, const char *text)
 	if (text == NULL)
 		return false;
 	cJSON_ArrayForEach(item, array) {
-		if (cJSON_IsString(item) && strcmp(item->valuestring, text) == 0)
+		if (cJSON_IsString(item) &&
+		    text_equal_nocase(item->valuestring, text))
 			return true;
 	}
 	return false;
@@ -123,7 +130,7 @@ lockout_rule(const struct check_input *in, struct verdict *v)
 	}
 	cJSON_Delete(locked);
 	reassigned = string_of(previous, "reassign_to");
-	if (reassigned != NULL && strcmp(reassigned, author) != 0)
+	if (reassigned != NULL && !text_equal_nocase(reassigned, author))
 		return verdict_add_rule(v, rule_id, rule_description, false,
 		    "the rejection of %s reassigned the revision to %s, not %s",
 		    revised, reassigned, author);

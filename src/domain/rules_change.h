@@ -50,6 +50,12 @@ struct result_ref *change_results_sorted(const cJSON *criteria,
     const cJSON *results, size_t *count);
 
 /*
+ * fnmatch(3) without FNM_PATHNAME (`*` crosses `/`), where a "**" "/" at
+ * the start or after a `/` also matches zero directories.
+ */
+bool change_glob_matches(const char *pattern, const char *file);
+
+/*
  * Whether a glob of standard.applies_to.file_patterns matches one of the
  * changed files; the first such pattern and file go to *pattern, *file.
  */

@@ -236,15 +236,33 @@ change_validate(const cJSON *action, const char *path, struct error *err)
 
 /* ---- the advisory verdict (SPEC 2.3 and 4) ---- */
 
-/* A string, or {command, output} with both strings. */
+/* Absent or null lists and evidence read as empty: see below. */
+static bool
+absent(const cJSON *item)
+{
+	return item == NULL || cJSON_IsNull(item);
+}
+
+static bool
+string_or_absent(const cJSON *item)
+{
+	return absent(item) || cJSON_IsString(item);
+}
+
+/*
+ * A string, or {command, output} with each a string or absent; absent or
+ * null evidence, and an absent command or output, are empty.  Empty
+ * evidence is not a reason to distrust the whole verdict: it fails
+ * met_has_evidence for a MET result, and only that rule.
+ */
 static bool
 evidence_readable(const cJSON *evidence)
 {
-	if (cJSON_IsString(evidence))
+	if (string_or_absent(evidence))
 		return true;
 	return cJSON_IsObject(evidence) &&
-	    cJSON_IsString(json_member(evidence, "command")) &&
-	    cJSON_IsString(json_member(evidence, "output"));
+	    string_or_absent(json_member(evidence, "command")) &&
+	    string_or_absent(json_member(evidence, "output"));
 }
 
 static bool
@@ -261,13 +279,6 @@ results_readable(const cJSON *results)
 			return false;
 	}
 	return true;
-}
-
-/* Absent or null lists read as empty: see change_read_advisory(). */
-static bool
-absent(const cJSON *item)
-{
-	return item == NULL || cJSON_IsNull(item);
 }
 
 static bool
@@ -312,7 +323,8 @@ gaps_readable(const cJSON *gaps)
  * or gaps out: they read as empty, which costs nothing, since an
  * applicable standard the verdict does not list fails rule 5 anyway.
  * The change shape has no action_id, but a verdict that names another
- * action is about another action (SPEC 1) whatever its kind.
+ * action is about another action (SPEC 1) whatever its kind, and is
+ * reported so (SPEC 4) whatever else is wrong with it.
  */
 int
 change_read_advisory(const cJSON *verdict, const char *action_id,
@@ -326,11 +338,7 @@ change_read_advisory(const cJSON *verdict, const char *action_id,
 		return 0;
 	}
 	advisory->state = ADVISORY_UNPARSEABLE;
-	if (!cJSON_IsObject(verdict) ||
-	    !one_of(change_string(verdict, "outcome"), outcomes) ||
-	    !results_readable(json_member(verdict, "ac_results")) ||
-	    !standards_readable(json_member(verdict, "standards")) ||
-	    !gaps_readable(json_member(verdict, "gaps")))
+	if (!cJSON_IsObject(verdict))
 		return 0;
 	about = change_string(verdict, "action_id");
 	if (about != NULL && strcmp(about, action_id) != 0) {
@@ -338,6 +346,11 @@ change_read_advisory(const cJSON *verdict, const char *action_id,
 		advisory->other_action_id = about;
 		return 0;
 	}
+	if (!one_of(change_string(verdict, "outcome"), outcomes) ||
+	    !results_readable(json_member(verdict, "ac_results")) ||
+	    !standards_readable(json_member(verdict, "standards")) ||
+	    !gaps_readable(json_member(verdict, "gaps")))
+		return 0;
 	advisory->state = ADVISORY_AVAILABLE;
 	advisory->verdict = verdict;
 	advisory->overall_pass = one_of(change_string(verdict, "outcome"),
@@ -370,17 +383,83 @@ change_judgment(const cJSON *po_judgments, const char *ac_id)
 }
 
 /*
- * fnmatch(3) without FNM_PATHNAME, so `*` crosses `/`.  A leading "**" "/"
- * also matches no directory at all, as in git: "**" "/" "*.md" covers
- * README.md.  Both widen what applies, which is the safe direction.
+ * Globs (SPEC 2.3 file_patterns) are fnmatch(3) without FNM_PATHNAME, so
+ * `*` crosses `/`, plus the globstar of git and bash: a "**" "/" at the
+ * start of the pattern or right after a `/` matches zero or more whole
+ * directories.  fnmatch() alone reads it as "anything, then a slash",
+ * which is the "one or more" half; the "zero" half is the same pattern
+ * with that "**" "/" left out.  A pattern with k of them therefore
+ * matches when one of its 2^k variants (each "**" "/" kept or left out)
+ * matches.  The variant that keeps them all is the plain fnmatch() of
+ * old, so this only ever widens what applies: a standard that applies
+ * to more files is enforced on more changes, the safe direction.
+ *
+ * Past GLOBSTAR_EXACT of them the rest are written as `*`, which matches
+ * the empty string and anything ending in a slash alike: wider still,
+ * never narrower, and bounded in cost whatever the index holds.
  */
+#define GLOBSTAR_EXACT 8
+
+/* Is pattern[i] the start of a "**" "/" that is a whole path element? */
 static bool
-glob_matches(const char *pattern, const char *file)
+globstar_at(const char *pattern, size_t i)
 {
-	if (fnmatch(pattern, file, 0) == 0)
+	return (i == 0 || pattern[i - 1] == '/') &&
+	    strncmp(pattern + i, "**/", 3) == 0;
+}
+
+/*
+ * The variant of pattern whose first GLOBSTAR_EXACT globstars are left
+ * out where mask has their bit set, and whose later ones are `*`.
+ */
+static void
+glob_variant(const char *pattern, unsigned mask, char *out)
+{
+	unsigned seen = 0;
+	size_t i = 0;
+
+	while (pattern[i] != '\0') {
+		if (!globstar_at(pattern, i)) {
+			*out++ = pattern[i++];
+			continue;
+		}
+		if (seen >= GLOBSTAR_EXACT)
+			*out++ = '*';
+		else if ((mask & (1u << seen)) == 0) {
+			memcpy(out, "**/", 3);
+			out += 3;
+		}
+		seen++;
+		i += 3;
+	}
+	*out = '\0';
+}
+
+bool
+change_glob_matches(const char *pattern, const char *file)
+{
+	unsigned count = 0, mask;
+	size_t i, length = strlen(pattern);
+	char *variant;
+	bool match = false;
+
+	for (i = 0; i < length; i++) {
+		if (globstar_at(pattern, i))
+			count++;
+	}
+	if (count == 0)
+		return fnmatch(pattern, file, 0) == 0;
+	if (count > GLOBSTAR_EXACT)
+		count = GLOBSTAR_EXACT;
+	/* Out of memory: say it applies, which fails closed. */
+	if ((variant = malloc(length + 1)) == NULL)
 		return true;
-	return strncmp(pattern, "**/", 3) == 0 &&
-	    fnmatch(pattern + 3, file, 0) == 0;
+	for (mask = 0; !match && mask < 1u << count; mask++) {
+		glob_variant(pattern, mask, variant);
+		match = fnmatch(variant, file, 0) == 0;
+	}
+	free(variant);
+	return match;
 }
 
 bool
@@ -395,7 +474,7 @@ change_standard_applies(const cJSON *standard, const cJSON *changed_files,
 			continue;
 		cJSON_ArrayForEach(changed, changed_files) {
 			if (cJSON_IsString(changed) &&
-			    glob_matches(glob->valuestring,
+			    change_glob_matches(glob->valuestring,
 			    changed->valuestring)) {
 				*pattern = glob->valuestring;
 				*file = changed->valuestring;

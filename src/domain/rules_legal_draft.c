@@ -5,15 +5,26 @@
  * arrives either as an object or as the model's raw output, in which the
  * first complete JSON object is the verdict.
  *
- * Fail-closed choices the SPEC leaves open:
- * - A verdict without final_artifacts (or with null) offers no inline fix:
- *   it reads as an empty list, so its legal blocking issues stay unfixed.
- * - With no readable verdict, no blocking issue can be shown to be fixed:
+ * Rule 1 fails only when no object could be obtained (SPEC 2.2), so a
+ * verdict object is read leniently and each rule fails closed on what it
+ * cannot read.  Choices the SPEC leaves open:
+ * - A missing or null blocking_issues or final_artifacts is an empty
+ *   list: a verdict without final_artifacts offers no inline fix, so its
+ *   legal blocking issues stay unfixed.  non_blocking_issues is read by
+ *   no rule and may be anything.
+ * - review_pass other than true (missing, null, "yes") is false, for
+ *   review_pass_consistent and for the advisory's overall pass (SPEC 4).
+ * - blocking_issues or final_artifacts of another type, an issue that is
+ *   not an object, or an artifact without a text: no legal issue can be
+ *   shown to be fixed, so no_unfixed_legal_issues fails and says why.
+ * - Only a severity of "formatting" (in any case) is formatting; any
+ *   other severity, or none, is taken as legal.
+ * - With no verdict object, no blocking issue can be shown to be fixed:
  *   no_unfixed_legal_issues fails along with advisory_parseable (SPEC 2:
  *   no rule is skipped, a missing input fails closed).  review_pass is
  *   then taken as false (SPEC 2.2), so review_pass_consistent passes.
- * - Severities and field names are compared exactly: "Legal" is not a
- *   severity of the SPEC, and a verdict that uses it is unreadable.
+ * - A verdict whose action_id (a string) names another action is about
+ *   that action (SPEC 1), although the legal shape has no action_id.
  */
 #include "config.h"
 
@@ -26,9 +37,11 @@
 #include "json_fields.h"
 #include "rule_pack.h"
 #include "sha256.h"
+#include "text.h"
 
 #define CLIP_BYTES 160		/* of untrusted text quoted in a detail */
 #define GATES_LISTED 8		/* gate names listed in a rule detail */
+#define PROBLEM_SIZE 96		/* what is wrong with the verdict's lists */
 
 static const char *const severities[] = { "legal", "formatting", NULL };
 
@@ -38,10 +51,12 @@ struct legal {
 	const cJSON *gate_errors;	/* array, or NULL */
 	const cJSON *verdict;		/* NULL when none could be read */
 	bool review_pass;		/* false without a verdict */
-	const cJSON *blocking;
-	const cJSON *non_blocking;
+	const cJSON *blocking;		/* array, or NULL */
+	const cJSON *non_blocking;	/* array, or NULL */
 	int artifact_count;
 	const char *fixed_text;		/* final_artifacts[0].text or NULL */
+	/* Why the lists cannot be read, failing rule 2 closed, or "". */
+	char problem[PROBLEM_SIZE];
 };
 
 static const char *
@@ -105,94 +120,28 @@ legal_validate(const cJSON *action, const char *path, struct error *err)
 	return 0;
 }
 
-/* NULL when every item of verdict[key] is an issue of SPEC 2.2. */
-static const char *
-issues_problem(const cJSON *verdict, const char *key, char *buf, size_t size)
+/* Absent or null: an empty list (see the top of the file). */
+static bool
+absent(const cJSON *item)
 {
-	const cJSON *issues = json_member(verdict, key), *issue, *section;
-	const char *severity;
-	size_t i = 0;
-
-	if (!cJSON_IsArray(issues)) {
-		snprintf(buf, size, "%s must be an array", key);
-		return buf;
-	}
-	cJSON_ArrayForEach(issue, issues) {
-		severity = string_member(issue, "severity");
-		section = json_member(issue, "section");
-		if (!cJSON_IsObject(issue))
-			snprintf(buf, size, "%s[%zu] must be an object", key,
-			    i);
-		else if (string_member(issue, "issue") == NULL)
-			snprintf(buf, size, "%s[%zu].issue must be a string",
-			    key, i);
-		else if (severity == NULL || (strcmp(severity, "legal") != 0 &&
-		    strcmp(severity, "formatting") != 0))
-			snprintf(buf, size, "%s[%zu].severity must be "
-			    "\"legal\" or \"formatting\"", key, i);
-		else if (section != NULL && !cJSON_IsNull(section) &&
-		    !cJSON_IsString(section))
-			snprintf(buf, size, "%s[%zu].section must be a string",
-			    key, i);
-		else {
-			i++;
-			continue;
-		}
-		return buf;
-	}
-	return NULL;
-}
-
-/* NULL when verdict has the shape of SPEC 2.2, else what is wrong. */
-static const char *
-verdict_problem(const cJSON *verdict, char *buf, size_t size)
-{
-	const cJSON *artifacts, *artifact;
-	const char *problem;
-	size_t i = 0;
-
-	if (!cJSON_IsObject(verdict))
-		return "the verdict is not an object";
-	if (!cJSON_IsBool(json_member(verdict, "review_pass")))
-		return "review_pass must be true or false";
-	if ((problem = issues_problem(verdict, "blocking_issues", buf,
-	    size)) != NULL ||
-	    (problem = issues_problem(verdict, "non_blocking_issues", buf,
-	    size)) != NULL)
-		return problem;
-	artifacts = json_member(verdict, "final_artifacts");
-	if (artifacts == NULL || cJSON_IsNull(artifacts))
-		return NULL;	/* no inline fix: see the top of the file */
-	if (!cJSON_IsArray(artifacts))
-		return "final_artifacts must be an array";
-	cJSON_ArrayForEach(artifact, artifacts) {
-		if (string_member(artifact, "text") == NULL) {
-			snprintf(buf, size, "final_artifacts[%zu].text must be "
-			    "a string", i);
-			return buf;
-		}
-		i++;
-	}
-	return NULL;
+	return item == NULL || cJSON_IsNull(item);
 }
 
 /*
  * SPEC 2.2: an object, or raw model output whose first complete JSON
- * object is the verdict.  There is no action_id in a legal verdict, so it
- * cannot be about another action.  An extracted tree is kept in
- * advisory->owned even when it is not a verdict, so that the rule can say
- * what is wrong with it.
+ * object is the verdict.  Whatever object that is, it is the verdict:
+ * the rules read what they can of it.  An extracted tree is kept in
+ * advisory->owned, also when it is about another action, so that the
+ * rule can name that action.
  */
 static int
 legal_read_advisory(const cJSON *verdict, const char *action_id,
     struct advisory *advisory)
 {
-	const cJSON *tree = verdict;
-	char problem[256];
+	const cJSON *tree = verdict, *about;
 
-	(void)action_id;
 	memset(advisory, 0, sizeof *advisory);
-	if (verdict == NULL || cJSON_IsNull(verdict)) {
+	if (absent(verdict)) {
 		advisory->state = ADVISORY_MISSING;
 		return 0;
 	}
@@ -202,21 +151,86 @@ legal_read_advisory(const cJSON *verdict, const char *action_id,
 		    strlen(verdict->valuestring));
 		tree = advisory->owned;
 	}
-	if (tree == NULL || verdict_problem(tree, problem, sizeof problem) !=
-	    NULL)
+	if (!cJSON_IsObject(tree))
 		return 0;
+	about = json_member(tree, "action_id");
+	if (cJSON_IsString(about) && strcmp(about->valuestring,
+	    action_id) != 0) {
+		advisory->state = ADVISORY_OTHER_ACTION;
+		advisory->other_action_id = about->valuestring;
+		return 0;
+	}
 	advisory->state = ADVISORY_AVAILABLE;
 	advisory->verdict = tree;
 	advisory->overall_pass = cJSON_IsTrue(json_member(tree, "review_pass"));
 	return 0;
 }
 
+/* The first item of list that is not an object with a string text. */
+static const cJSON *
+artifact_without_text(const cJSON *artifacts, size_t *index)
+{
+	const cJSON *artifact;
+
+	*index = 0;
+	cJSON_ArrayForEach(artifact, artifacts) {
+		if (string_member(artifact, "text") == NULL)
+			return artifact;
+		(*index)++;
+	}
+	return NULL;
+}
+
+/* The first item of issues that is not an object. */
+static const cJSON *
+issue_not_object(const cJSON *issues, size_t *index)
+{
+	const cJSON *issue;
+
+	*index = 0;
+	cJSON_ArrayForEach(issue, issues) {
+		if (!cJSON_IsObject(issue))
+			return issue;
+		(*index)++;
+	}
+	return NULL;
+}
+
+/* The lists of the verdict, and what makes them unreadable. */
+static void
+legal_read_lists(struct legal *l)
+{
+	const cJSON *blocking = json_member(l->verdict, "blocking_issues");
+	const cJSON *non_blocking = json_member(l->verdict,
+	    "non_blocking_issues");
+	const cJSON *artifacts = json_member(l->verdict, "final_artifacts");
+	size_t i;
+
+	l->blocking = cJSON_IsArray(blocking) ? blocking : NULL;
+	l->non_blocking = cJSON_IsArray(non_blocking) ? non_blocking : NULL;
+	if (cJSON_IsArray(artifacts)) {
+		l->artifact_count = cJSON_GetArraySize(artifacts);
+		l->fixed_text = string_member(cJSON_GetArrayItem(artifacts, 0),
+		    "text");
+	}
+	if (!absent(blocking) && !cJSON_IsArray(blocking))
+		snprintf(l->problem, sizeof l->problem,
+		    "blocking_issues is not an array");
+	else if (issue_not_object(l->blocking, &i) != NULL)
+		snprintf(l->problem, sizeof l->problem,
+		    "blocking_issues[%zu] is not an object", i);
+	else if (!absent(artifacts) && !cJSON_IsArray(artifacts))
+		snprintf(l->problem, sizeof l->problem,
+		    "final_artifacts is not an array");
+	else if (artifact_without_text(artifacts, &i) != NULL)
+		snprintf(l->problem, sizeof l->problem,
+		    "final_artifacts[%zu] has no text", i);
+}
+
 static void
 legal_read(const struct check_input *in, const struct advisory *advisory,
     struct legal *l)
 {
-	const cJSON *artifacts;
-
 	memset(l, 0, sizeof *l);
 	l->draft_text = string_member(in->action, "draft_text");
 	l->gate_errors = json_member(in->action, "gate_errors");
@@ -224,21 +238,15 @@ legal_read(const struct check_input *in, const struct advisory *advisory,
 		return;
 	l->verdict = advisory->verdict;
 	l->review_pass = advisory->overall_pass;
-	l->blocking = json_member(l->verdict, "blocking_issues");
-	l->non_blocking = json_member(l->verdict, "non_blocking_issues");
-	artifacts = json_member(l->verdict, "final_artifacts");
-	l->artifact_count = cJSON_GetArraySize(artifacts);
-	if (l->artifact_count > 0)
-		l->fixed_text = string_member(cJSON_GetArrayItem(artifacts, 0),
-		    "text");
+	legal_read_lists(l);
 }
 
+/* Anything but "formatting" may be legal, and so it counts as legal. */
 static bool
 is_legal(const cJSON *issue)
 {
-	const char *severity = string_member(issue, "severity");
-
-	return severity != NULL && strcmp(severity, "legal") == 0;
+	return !text_equal_nocase(string_member(issue, "severity"),
+	    "formatting");
 }
 
 static int
@@ -257,13 +265,16 @@ count_legal(const cJSON *issues, const cJSON **first)
 	return count;
 }
 
-/* Rule 2 fails: no verdict (fail closed), or legal blocking and no fix. */
+/*
+ * Rule 2 fails: no verdict or unreadable lists (fail closed), or legal
+ * blocking and no fix.
+ */
 static bool
 legal_unfixed(const struct legal *l)
 {
 	const cJSON *first;
 
-	if (l->verdict == NULL)
+	if (l->verdict == NULL || l->problem[0] != '\0')
 		return true;
 	return count_legal(l->blocking, &first) > 0 && l->artifact_count == 0;
 }
@@ -275,26 +286,30 @@ rule_advisory_parseable(const struct check_input *in,
 	static const char id[] = "advisory_parseable";
 	static const char what[] = "The review verdict can be read";
 	const cJSON *raw = json_member(in->packet, "reviewer_verdict");
-	const cJSON *tree = advisory->owned != NULL ? advisory->owned : raw;
-	const char *problem;
-	char buf[256];
+	char other[CLIP_BYTES + 8];
 
-	if (advisory->state == ADVISORY_AVAILABLE)
+	switch (advisory->state) {
+	case ADVISORY_AVAILABLE:
 		return verdict_add_rule(v, id, what, true, "%s",
 		    cJSON_IsString(raw) ? "read from the first JSON object in "
 		    "the reviewer's output" : "the verdict is an object");
-	if (advisory->state == ADVISORY_MISSING)
+	case ADVISORY_MISSING:
 		return verdict_add_rule(v, id, what, false,
 		    "no review verdict was received");
-	if (cJSON_IsString(raw) && advisory->owned == NULL)
+	case ADVISORY_OTHER_ACTION:
+		return verdict_add_rule(v, id, what, false,
+		    "the verdict is about another action (%s)",
+		    clip(advisory->other_action_id, other, sizeof other));
+	case ADVISORY_UNPARSEABLE:
+		break;
+	}
+	if (cJSON_IsString(raw))
 		return verdict_add_rule(v, id, what, false,
 		    "the reviewer's output (%zu bytes) holds no complete JSON "
 		    "object", strlen(raw->valuestring));
-	problem = verdict_problem(tree, buf, sizeof buf);
-	return verdict_add_rule(v, id, what, false, "%s%s",
-	    cJSON_IsString(raw) ? "the first JSON object in the reviewer's "
-	    "output is not a verdict: " : "the verdict cannot be read: ",
-	    problem != NULL ? problem : "not of the legal review's shape");
+	return verdict_add_rule(v, id, what, false,
+	    "the verdict is not an object, nor the reviewer's output "
+	    "as a string");
 }
 
 static int
@@ -311,6 +326,10 @@ rule_no_unfixed_legal_issues(const struct legal *l, struct verdict *v)
 		return verdict_add_rule(v, id, what, false,
 		    "no verdict to read, so no legal issue can be shown to be "
 		    "fixed");
+	if (l->problem[0] != '\0')
+		return verdict_add_rule(v, id, what, false,
+		    "%s, so no legal issue can be shown to be fixed",
+		    l->problem);
 	count = count_legal(l->blocking, &first);
 	if (count == 0)
 		return verdict_add_rule(v, id, what, true,
@@ -365,6 +384,10 @@ rule_review_pass_consistent(const struct legal *l, struct verdict *v)
 		return verdict_add_rule(v, id, what, false,
 		    "the review passes the draft (review_pass true) although a "
 		    "legal blocking issue is left unfixed");
+	if (!cJSON_IsBool(json_member(l->verdict, "review_pass")))
+		return verdict_add_rule(v, id, what, true,
+		    "review_pass is not true or false, so it is taken as "
+		    "false");
 	return verdict_add_rule(v, id, what, true, "review_pass is %s",
 	    l->review_pass ? "true" : "false");
 }
@@ -421,10 +444,13 @@ static int
 describe_issue(struct detail *d, enum detail_style style, const cJSON *issue)
 {
 	const char *section = string_member(issue, "section");
+	const char *severity = string_member(issue, "severity");
+	const char *text = string_member(issue, "issue");
 
 	return detail_add(d, style, "  [%s] %s%s%s",
-	    string_member(issue, "severity"), section ? section : "",
-	    section ? ": " : "", string_member(issue, "issue"));
+	    severity != NULL ? severity : "no severity: legal",
+	    section ? section : "", section ? ": " : "",
+	    text != NULL ? text : "(no text)");
 }
 
 /* Issues grouped by severity, legal first. */
@@ -478,11 +504,17 @@ describe_review(struct detail *d, const struct advisory *advisory,
 	if (l->verdict == NULL)
 		return detail_add(d, DETAIL_ALERT, "Review: %s",
 		    advisory->state == ADVISORY_MISSING ?
-		    "no verdict received" : "the verdict cannot be read");
+		    "no verdict received" :
+		    advisory->state == ADVISORY_OTHER_ACTION ?
+		    "the verdict is about another action" :
+		    "the verdict cannot be read");
 	if (detail_add(d, l->review_pass ? DETAIL_PLAIN : DETAIL_ALERT,
 	    "Review: %s", l->review_pass ? "passes the draft (review_pass "
 	    "true)" : "does not pass the draft (review_pass false)") != 0 ||
 	    describe_issues(d, "Blocking issues", l->blocking, true) != 0)
+		return -1;
+	if (l->problem[0] != '\0' && detail_add(d, DETAIL_ALERT,
+	    "  (the verdict cannot be read in full: %s)", l->problem) != 0)
 		return -1;
 	if (l->fixed_text != NULL && cJSON_GetArraySize(l->blocking) > 0 &&
 	    detail_add(d, DETAIL_DIM, "  (the review offers a fixed text for "

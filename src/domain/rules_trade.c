@@ -16,6 +16,7 @@
 #include "text.h"
 
 #define MONEY_SIZE 48
+#define PERCENT_SIZE 64
 
 static const char *const sides[] = { "buy", "sell", NULL };
 
@@ -285,6 +286,28 @@ rule_excluded_sector(const struct trade *t, struct verdict *v)
 	    sector);
 }
 
+static int
+max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * A share and the limit it was compared with, as percents: with as many
+ * decimals as it takes for them to print differently when the exact
+ * comparison (sign, as decimal_compare_products() gives it) says they
+ * differ, so that a detail never says "7%, above the 7% limit".
+ */
+static void
+format_percents(double share, int sign, char *share_text, double limit,
+    char *limit_text, size_t size)
+{
+	int places = sign != 0 ? percent_places(share, limit) : 2;
+
+	format_percent_places(share_text, size, share, places);
+	format_percent_places(limit_text, size, limit, places);
+}
+
 /* The common fail-closed checks of the rules that need the holdings. */
 static const char *
 holdings_problem(const struct trade *t, char *buf, size_t size)
@@ -310,10 +333,11 @@ rule_concentration_limit(const struct trade *t, struct verdict *v)
 {
 	static const char id[] = "concentration_limit";
 	static const char what[] = "Position stays within the concentration limit";
-	char problem[512], after[32], limit_text[32];
+	char problem[512], after[PERCENT_SIZE], limit_text[PERCENT_SIZE];
 	struct decimal limit, held;
 	const cJSON *limit_item;
 	bool ok = true;
+	int over;
 
 	if (!t->buy)
 		return verdict_add_rule(v, id, what, true,
@@ -330,14 +354,15 @@ rule_concentration_limit(const struct trade *t, struct verdict *v)
 	if (holdings_problem(t, problem, sizeof problem) != NULL)
 		return verdict_add_rule(v, id, what, false, "%s", problem);
 	held = decimal_add(t->held_in_ticker, t->value);
-	format_percent(after, sizeof after, decimal_percent(held, t->total));
-	format_percent(limit_text, sizeof limit_text, decimal_to_double(limit));
 	if (!ok)
 		return verdict_add_rule(v, id, what, false,
 		    "a figure could not be read exactly");
 	/* (held + value) x 100 > limit x total, decided exactly. */
-	if (decimal_compare_products(held, decimal_from_int(100), limit,
-	    t->total) > 0)
+	over = decimal_compare_products(held, decimal_from_int(100), limit,
+	    t->total);
+	format_percents(decimal_percent(held, t->total), over, after,
+	    decimal_to_double(limit), limit_text, sizeof after);
+	if (over > 0)
 		return verdict_add_rule(v, id, what, false,
 		    "%s would be %s of the portfolio after the trade, above the "
 		    "%s limit", t->ticker, after, limit_text);
@@ -364,11 +389,14 @@ rule_allocation_band_direction(const struct trade *t, struct verdict *v)
 	static const char id[] = "allocation_band_direction";
 	static const char what[] =
 	    "Trade does not move an asset class further outside its band";
-	char problem[512], now[32], low_text[32], high_text[32];
+	char problem[512], now[PERCENT_SIZE], low_text[PERCENT_SIZE],
+	    high_text[PERCENT_SIZE];
 	struct decimal current, low, high, hundred = decimal_from_int(100);
 	const char *asset_class = t->asset_class;
 	const cJSON *band;
 	bool ok = true;
+	int below, above, places;
+	double share;
 
 	if (t->ips == NULL)
 		return verdict_add_rule(v, id, what, false,
@@ -390,16 +418,30 @@ rule_allocation_band_direction(const struct trade *t, struct verdict *v)
 		return verdict_add_rule(v, id, what, false,
 		    "a figure could not be read exactly");
 	current = t->held_in_class;
-	format_percent(now, sizeof now, decimal_percent(current, t->total));
-	format_percent(low_text, sizeof low_text, decimal_to_double(low));
-	format_percent(high_text, sizeof high_text, decimal_to_double(high));
-	if (!t->buy &&
-	    decimal_compare_products(current, hundred, low, t->total) < 0)
+	below = decimal_compare_products(current, hundred, low, t->total);
+	above = decimal_compare_products(current, hundred, high, t->total);
+	/* Enough decimals to tell apart every two of the three that differ. */
+	share = decimal_percent(current, t->total);
+	places = 2;
+	if (below != 0)
+		places = max_int(places, percent_places(share,
+		    decimal_to_double(low)));
+	if (above != 0)
+		places = max_int(places, percent_places(share,
+		    decimal_to_double(high)));
+	if (decimal_compare(low, high) != 0)
+		places = max_int(places, percent_places(decimal_to_double(low),
+		    decimal_to_double(high)));
+	format_percent_places(now, sizeof now, share, places);
+	format_percent_places(low_text, sizeof low_text,
+	    decimal_to_double(low), places);
+	format_percent_places(high_text, sizeof high_text,
+	    decimal_to_double(high), places);
+	if (!t->buy && below < 0)
 		return verdict_add_rule(v, id, what, false,
 		    "%s is %s, below its %s-%s band; a sell moves it further "
 		    "away", asset_class, now, low_text, high_text);
-	if (t->buy &&
-	    decimal_compare_products(current, hundred, high, t->total) > 0)
+	if (t->buy && above > 0)
 		return verdict_add_rule(v, id, what, false,
 		    "%s is %s, above its %s-%s band; a buy moves it further "
 		    "away", asset_class, now, low_text, high_text);
@@ -476,7 +518,8 @@ trade_evaluate(const struct check_input *in, const struct advisory *advisory,
 static int
 trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 {
-	char value_text[MONEY_SIZE], limit_text[MONEY_SIZE], share[32], pct[32];
+	char value_text[MONEY_SIZE], limit_text[MONEY_SIZE];
+	char share[PERCENT_SIZE], pct[PERCENT_SIZE];
 	const cJSON *threshold;
 	struct decimal limit;
 	struct trade t;
@@ -520,8 +563,8 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 				return -1;
 		} else if (!ok || decimal_compare_products(t.value,
 		    decimal_from_int(100), limit, t.total) > 0) {
-			format_percent(share, sizeof share,
-			    decimal_percent(t.value, t.total));
+			format_percents(decimal_percent(t.value, t.total), 1,
+			    share, threshold->valuedouble, pct, sizeof share);
 			if (verdict_add_reason(v, "%s of portfolio > %s "
 			    "(approval_required_above_percent)", share, pct) != 0)
 				return -1;
@@ -531,7 +574,11 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 	return 0;
 }
 
-/* SPEC 1: an object with action_id, overall_pass and rule_results. */
+/*
+ * SPEC 1: an object with action_id, overall_pass and rule_results.  One
+ * that names another action is about that action (SPEC 4: what is
+ * action_id), whatever else is wrong with it, so that is asked first.
+ */
 static int
 trade_read_advisory(const cJSON *verdict, const char *action_id,
     struct advisory *advisory)
@@ -546,11 +593,19 @@ trade_read_advisory(const cJSON *verdict, const char *action_id,
 		return 0;
 	}
 	advisory->state = ADVISORY_UNPARSEABLE;
+	if (!cJSON_IsObject(verdict))
+		return 0;
 	about = json_member(verdict, "action_id");
+	if (cJSON_IsString(about) &&
+	    strcmp(about->valuestring, action_id) != 0) {
+		advisory->state = ADVISORY_OTHER_ACTION;
+		advisory->other_action_id = about->valuestring;
+		return 0;
+	}
 	pass = json_member(verdict, "overall_pass");
 	results = json_member(verdict, "rule_results");
-	if (!cJSON_IsObject(verdict) || !cJSON_IsString(about) ||
-	    !cJSON_IsBool(pass) || !cJSON_IsArray(results))
+	if (!cJSON_IsString(about) || !cJSON_IsBool(pass) ||
+	    !cJSON_IsArray(results))
 		return 0;
 	rules = calloc((size_t)cJSON_GetArraySize(results) + 1, sizeof *rules);
 	if (rules == NULL)
@@ -564,12 +619,6 @@ trade_read_advisory(const cJSON *verdict, const char *action_id,
 		}
 		rules[count].rule_id = id->valuestring;
 		rules[count++].passed = cJSON_IsTrue(passed);
-	}
-	if (strcmp(about->valuestring, action_id) != 0) {
-		free(rules);
-		advisory->state = ADVISORY_OTHER_ACTION;
-		advisory->other_action_id = about->valuestring;
-		return 0;
 	}
 	advisory->state = ADVISORY_AVAILABLE;
 	advisory->verdict = verdict;

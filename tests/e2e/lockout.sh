@@ -32,6 +32,9 @@ expect_contains "and says why" "$WORK/check" "was not rejected (it is pending)"
 decide "{\"action_id\":\"$V1\",\"decision\":\"reject\",\"reason\":\"Excluded sector\",\"reassign_to\":\"action-drafting\"}" \
 	"reassigning to the rejected author" 1
 expect_eq "is refused reassignee_locked_out" "$(code)" reassignee_locked_out
+decide "{\"action_id\":\"$V1\",\"decision\":\"reject\",\"reason\":\"Excluded sector\",\"reassign_to\":\"Action-Drafting\"}" \
+	"reassigning to the rejected author spelt in another case" 1
+expect_eq "is refused as well: names ignore case" "$(code)" reassignee_locked_out
 decide "{\"action_id\":\"$V1\",\"decision\":\"reject\",\"reason\":\"Excluded sector\",\"reassign_to\":\"somebody-else\"}" \
 	"reassigning to an author not on the roster" 1
 expect_eq "is refused too" "$(code)" reassignee_locked_out
@@ -53,6 +56,13 @@ lock() { jq -c '.local_verdict.rule_results[-1] | [.rule_id, .passed]' "$WORK/$1
 expect_eq "the original author is locked out" "$(lock r1)" '["author_lockout",false]'
 expect_eq "the named reassignee may revise" "$(lock r2)" '["author_lockout",true]'
 expect_eq "a third author may not (a reassignee was named)" "$(lock r3)" '["author_lockout",false]'
+# Names ignore case: no dodging the lockout, nor missing the reassignment.
+revision r4 ACTION-DRAFTING "$V1" >"$WORK/r4.jsonl"
+revision r5 Action-Drafting-B "$V1" >"$WORK/r5.jsonl"
+cs import "$WORK/r4.jsonl" "$WORK/r5.jsonl" >/dev/null
+for r in r4 r5; do cs check "$r" >"$WORK/$r.check" || true; done
+expect_eq "the locked-out author in upper case is still locked out" "$(lock r4)" '["author_lockout",false]'
+expect_eq "the reassignee in another case may revise" "$(lock r5)" '["author_lockout",true]'
 expect_eq "author_lockout comes after the trade rules" \
 	"$(jq -c '[.local_verdict.rule_results[].rule_id]' "$WORK/r2.check")" \
 	'["excluded_ticker","excluded_sector","concentration_limit","allocation_band_direction","ips_version_current","author_lockout"]'

@@ -363,6 +363,41 @@ test_local_requires_human_approval_differs(void **state)
 	assert_bool_side(tf, "requires_human_approval", "local", true);
 }
 
+static const char *
+note_of(const struct trade_fixture *tf, const char *what)
+{
+	const cJSON *note = side_of(tf, what, "note");
+
+	assert_true(cJSON_IsString(note));
+	return note->valuestring;
+}
+
+/* An advisory that does not say is not one that requires approval. */
+static void
+test_advisory_without_requires_human_approval_is_noted(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_advisory(tf, "requires_human_approval", NULL);
+	tf_run(tf);
+	assert_only(tf, "requires_human_approval");
+	assert_null_side(tf, "requires_human_approval", "advisory");
+	assert_bool_side(tf, "requires_human_approval", "local", false);
+	assert_string_equal(note_of(tf, "requires_human_approval"),
+	    "the advisory does not say whether human approval is required");
+}
+
+static void
+test_requires_human_approval_notes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_advisory(tf, "requires_human_approval", "true");
+	tf_run(tf);
+	assert_string_equal(note_of(tf, "requires_human_approval"),
+	    "the advisory requires human approval");
+}
+
 static void
 test_advisory_ips_version_differs(void **state)
 {
@@ -613,14 +648,32 @@ test_other_action_advisory_is_one_entry(void **state)
 	assert_string_equal(local->valuestring, EX_PASS_ACTION_ID);
 }
 
-/* The shape is checked before the action_id (SPEC 1 before SPEC 4). */
+/*
+ * SPEC 4: "what is action_id when the verdict names another action",
+ * whatever else is wrong with it, so action_id is asked first.
+ */
 static void
-test_other_action_with_bad_rule_is_unparseable(void **state)
+test_other_action_with_bad_rule_is_other_action(void **state)
 {
 	struct trade_fixture *tf = TF(state);
 
 	tf_set_advisory(tf, "action_id", "\"" EX_DIVERGENT_ACTION_ID "\"");
 	tf_set_advisory(tf, "rule_results.1.passed", "\"yes\"");
+	tf_set_advisory(tf, "overall_pass", "\"yes\"");
+	tf_run(tf);
+	assert_only(tf, "action_id");
+	assert_int_equal(tf->outcome.advisory.state, ADVISORY_OTHER_ACTION);
+	assert_string_equal(side_of(tf, "action_id", "advisory")->valuestring,
+	    EX_DIVERGENT_ACTION_ID);
+}
+
+/* An action_id that is not a string names no action: unparseable. */
+static void
+test_numeric_action_id_is_unparseable(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_advisory(tf, "action_id", "7");
 	tf_run(tf);
 	assert_only_unavailable(tf);
 	assert_int_equal(tf->outcome.advisory.state, ADVISORY_UNPARSEABLE);
@@ -730,6 +783,8 @@ main(void)
 
 		PASS_TEST(test_advisory_requires_human_approval_differs),
 		PASS_TEST(test_local_requires_human_approval_differs),
+		PASS_TEST(test_advisory_without_requires_human_approval_is_noted),
+		PASS_TEST(test_requires_human_approval_notes),
 		PASS_TEST(test_advisory_ips_version_differs),
 		PASS_TEST(test_advisory_ips_id_differs),
 		PASS_TEST(test_advisory_ips_null_differs_from_local),
@@ -753,7 +808,8 @@ main(void)
 		PASS_TEST(test_unavailable_entry_has_spec_shape),
 
 		PASS_TEST(test_other_action_advisory_is_one_entry),
-		PASS_TEST(test_other_action_with_bad_rule_is_unparseable),
+		PASS_TEST(test_other_action_with_bad_rule_is_other_action),
+		PASS_TEST(test_numeric_action_id_is_unparseable),
 		DIV_TEST(test_other_action_hides_every_other_difference),
 
 		DIV_TEST(test_outcome_json_has_exactly_spec_keys),

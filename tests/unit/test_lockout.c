@@ -219,6 +219,67 @@ test_no_roster_no_deadlock(void **state)
 	assert_true(lockout_may_reassign(&fx.in, "anyone", &why));
 }
 
+/* Names ignore ASCII case: a lockout is not dodged by spelling. */
+static void
+test_locked_out_author_in_another_case(void **state)
+{
+	make("A", "v1", "[" V("v1", "a", "rejected", "null") "]", NULL);
+	assert_false(rule()->passed);
+	assert_non_null(strstr(rule()->detail, "locked out"));
+	teardown(NULL);
+	make("drafter", "v2", "[" V("v2", "b", "rejected", "null") ","
+	    V("v1", "DrAfTeR", "rejected", "null") "]", NULL);
+	assert_false(rule()->passed);
+}
+
+static void
+test_reassignee_in_another_case_may_revise(void **state)
+{
+	make("B", "v1", "[" V("v1", "a", "rejected", "\"b\"") "]", NULL);
+	assert_true(rule()->passed);
+	teardown(NULL);
+	make("c", "v1", "[" V("v1", "a", "rejected", "\"B\"") "]", NULL);
+	assert_false(rule()->passed);
+}
+
+/* One name in two spellings is one locked-out author. */
+static void
+test_locked_out_set_ignores_case(void **state)
+{
+	cJSON *set;
+	char *text;
+
+	make("c", "v2", "[" V("v2", "A", "rejected", "null") ","
+	    V("v1", "a", "rejected", "null") "]", NULL);
+	set = lockout_authors(&fx.in, false);
+	text = cJSON_PrintUnformatted(set);
+	assert_string_equal(text, "[\"A\"]");
+	cJSON_free(text);
+	cJSON_Delete(set);
+}
+
+static void
+test_reassign_and_roster_ignore_case(void **state)
+{
+	const char *why = NULL;
+
+	make("c", "v2", "[" V("v2", "b", "rejected", "null") ","
+	    V("v1", "a", "rejected", "null") "]",
+	    "{\"authors\":[\"A\",\"B\",\"Carol\"]}");
+	assert_false(lockout_may_reassign(&fx.in, "A", &why));
+	assert_non_null(strstr(why, "locked out"));
+	assert_false(lockout_may_reassign(&fx.in, "b", &why));
+	assert_true(lockout_may_reassign(&fx.in, "carol", &why));
+	assert_true(lockout_may_reassign(&fx.in, "CAROL", &why));
+	assert_false(lockout_may_reassign(&fx.in, "dave", &why));
+	teardown(NULL);
+	/* Every roster author wrote a rejected version, in another case. */
+	make("c", "v2", "[" V("v2", "b", "rejected", "null") ","
+	    V("v1", "a", "rejected", "null") "]",
+	    "{\"authors\":[\"A\",\"B\"]}");
+	assert_true(lockout_deadlocked(&fx.in));
+}
+
 int
 main(void)
 {
@@ -248,6 +309,14 @@ main(void)
 		cmocka_unit_test_teardown(test_deadlock_as_the_chain_stands,
 		    teardown),
 		cmocka_unit_test_teardown(test_no_roster_no_deadlock, teardown),
+		cmocka_unit_test_teardown(
+		    test_locked_out_author_in_another_case, teardown),
+		cmocka_unit_test_teardown(
+		    test_reassignee_in_another_case_may_revise, teardown),
+		cmocka_unit_test_teardown(test_locked_out_set_ignores_case,
+		    teardown),
+		cmocka_unit_test_teardown(test_reassign_and_roster_ignore_case,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fnmatch.h>
 #include <cjson/cJSON.h>
 
 #include "check.h"
@@ -27,6 +28,7 @@
 #include "rule_pack.h"
 #include "verdict.h"
 #include "example_json.h"
+#include "../../src/domain/rules_change.h"
 
 /* examples/packet-change.json */
 #define EX_PACKET_CHANGE \
@@ -484,6 +486,59 @@ test_met_with_empty_command_and_output_fails(void **state)
 	cf_free(&f);
 }
 
+/*
+ * Evidence that is absent, null or an object without command and output
+ * is empty: it fails met_has_evidence for a MET result, and nothing else
+ * (the verdict is still read).
+ */
+static void
+test_met_with_absent_evidence_fails_only_rule_2(void **state)
+{
+	static const char *const empty[] = { "null", "{}",
+	    "{\"command\": null, \"output\": null}", "{\"output\": \"\"}",
+	    "{\"command\": \" \"}", "{\"note\": \"see the log\"}" };
+	const cJSON *entry;
+	struct cf f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i <= sizeof empty / sizeof empty[0]; i++) {
+		cf_setup(&f);
+		cf_judge(&f, "{\"AC-3\": \"met\"}");
+		cf_set(&f, "reviewer_verdict.outcome", "\"accepted\"");
+		/* The last round leaves evidence out altogether. */
+		cf_set(&f, "reviewer_verdict.ac_results.1.evidence",
+		    i < sizeof empty / sizeof empty[0] ? empty[i] : NULL);
+		cf_run(&f);
+		assert_int_equal(f.outcome.advisory.state, ADVISORY_AVAILABLE);
+		cf_fails(&f, "met_has_evidence",
+		    "AC-2 is MET but cites no evidence");
+		cf_failing_are(&f, "met_has_evidence");
+		assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
+		entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
+		assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
+		    "what")->valuestring, "overall_pass");
+		cf_free(&f);
+	}
+}
+
+/* A command alone, like a command with empty output, cites something. */
+static void
+test_met_with_command_only_passes(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_set(&f, "reviewer_verdict.ac_results.0.evidence",
+	    "{\"command\": \"ls\"}");
+	cf_run(&f);
+	assert_int_equal(f.outcome.advisory.state, ADVISORY_AVAILABLE);
+	cf_passes(&f, "met_has_evidence");
+	cf_free(&f);
+}
+
 /* A command whose output is empty still cites how to reproduce it. */
 static void
 test_met_with_command_and_empty_output_passes(void **state)
@@ -690,6 +745,135 @@ test_double_star_slash_matches_top_level(void **state)
 	cf_fails(&f, "applicable_standards_met",
 	    "ADR-009 applies (**/*.md matches README.md)");
 	cf_free(&f);
+}
+
+/* The standard of the review's A1: "src/" "**" "/" "*.c" and src/a.c. */
+static void
+test_globstar_in_the_middle_matches_no_directory(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_set(&f, "proposed_action.changed_files", "[\"src/a.c\"]");
+	cf_set(&f, "reviewer_verdict.standards", "[]");
+	cf_set_standards(&f, "standards.1", "{\"id\": \"S-C\", "
+	    "\"assertion\": \"C is linted\", \"status\": \"Accepted\", "
+	    "\"applies_to\": {\"file_patterns\": [\"src/**/*.c\"]}}");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met",
+	    "S-C applies (src/**/*.c matches src/a.c)");
+	cf_free(&f);
+}
+
+static const struct glob_case {
+	const char *pattern;
+	const char *file;
+	bool match;
+} glob_cases[] = {
+	/* A globstar in the middle: zero, one or more directories. */
+	{ "src/**/*.c", "src/a.c", true },
+	{ "src/**/*.c", "src/x/a.c", true },
+	{ "src/**/*.c", "src/x/y/a.c", true },
+	{ "src/**/*.c", "src/a.h", false },
+	{ "src/**/*.c", "lib/a.c", false },
+	{ "src/**/*.c", "srca.c", false },
+	{ "src/**/*.c", "x/src/a.c", false },
+	{ "docs/**/*.md", "docs/README.md", true },
+	{ "docs/**/*.md", "docs/a/b/c.md", true },
+	{ "docs/**/README", "docs/README", true },
+	{ "docs/**/README", "docs/a/README", true },
+	{ "docs/**/README", "docs/xREADME", false },
+	/* A trailing one: everything under the directory. */
+	{ "docs/**", "docs/a", true },
+	{ "docs/**", "docs/a/b/c.md", true },
+	{ "docs/**", "docs/", true },
+	{ "docs/**", "doc/a", false },
+	{ "docs/**", "src/docs/a", false },
+	/* A leading one: any depth, the top level included. */
+	{ "**/*.md", "README.md", true },
+	{ "**/*.md", "a/b/README.md", true },
+	{ "**/*.md", "README.txt", false },
+	{ "**/Makefile", "Makefile", true },
+	{ "**/Makefile", "x/Makefile", true },
+	{ "**/Makefile", "xMakefile", false },
+	/* Several. */
+	{ "a/**/b/**/c", "a/b/c", true },
+	{ "a/**/b/**/c", "a/x/b/c", true },
+	{ "a/**/b/**/c", "a/b/y/c", true },
+	{ "a/**/b/**/c", "a/x/y/b/z/c", true },
+	{ "a/**/b/**/c", "a/c", false },
+	{ "a/**/**/c", "a/c", true },
+	{ "**/**/x", "x", true },
+	/* Not a whole path element: fnmatch's own `*`, as before. */
+	{ "a**/b", "a/b", true },	/* `**` may be empty: as before */
+	{ "a**/b", "b", false },
+	{ "a**/b", "ax/b", true },
+	{ "src/x**/*.c", "src/a.c", false },
+	{ "src/\\**/*.c", "src/a.c", false },
+	/* `*` crosses `/` (no FNM_PATHNAME), unchanged. */
+	{ "*.md", "docs/a/b.md", true },
+	{ "scripts/*.sh", "scripts/lint.sh", true },
+	{ "scripts/*.sh", "scripts/sub/lint.sh", true },
+	{ "scripts/*.sh", "other/lint.sh", false },
+	{ "src/?.c", "src/a.c", true },
+	{ "src/[ab].c", "src/b.c", true },
+	{ "src/[ab].c", "src/c.c", false },
+	{ "src/**/[ab].c", "src/b.c", true },
+	{ "src/**/?.c", "src/d/a.c", true },
+	{ "exact/path.c", "exact/path.c", true },
+	{ "exact/path.c", "exact/path.h", false },
+	{ "", "", true },
+	{ "", "a", false },
+	{ "**/", "", true },
+	{ "**/", "a/", true },
+};
+
+static void
+test_glob_matches(void **state)
+{
+	size_t i, failures = 0;
+	bool got;
+
+	(void)state;
+	for (i = 0; i < sizeof glob_cases / sizeof glob_cases[0]; i++) {
+		got = change_glob_matches(glob_cases[i].pattern,
+		    glob_cases[i].file);
+		if (got != glob_cases[i].match) {
+			print_error("\"%s\" %s \"%s\", want %s\n",
+			    glob_cases[i].pattern, got ? "matches" :
+			    "does not match", glob_cases[i].file,
+			    glob_cases[i].match ? "a match" : "no match");
+			failures++;
+		}
+	}
+	assert_int_equal(failures, 0);
+}
+
+/*
+ * Never narrower than plain fnmatch(): whatever it matched still matches,
+ * past the globstars matched exactly too (the rest turn into `*`).
+ */
+static void
+test_glob_never_narrows(void **state)
+{
+	static const char *const many = "a/**/**/**/**/**/**/**/**/**/**/b";
+	static const char *const files[] = { "a/b", "a/x/b", "a/1/2/3/4/5/6/"
+	    "7/8/9/10/b", "a/1/2/3/4/5/6/7/8/9/10/11/12/b", "a/xb" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof glob_cases / sizeof glob_cases[0]; i++) {
+		if (fnmatch(glob_cases[i].pattern, glob_cases[i].file, 0) == 0)
+			assert_true(change_glob_matches(glob_cases[i].pattern,
+			    glob_cases[i].file));
+	}
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		if (fnmatch(many, files[i], 0) == 0 || i < 4)
+			assert_true(change_glob_matches(many, files[i]));
+	}
+	assert_false(change_glob_matches(many, "b/a"));
 }
 
 static void
@@ -995,12 +1179,18 @@ test_advisory_shapes_refused(void **state)
 		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": 1, "
 		    "\"state\": \"MET\", \"evidence\": \"x\"}]}",
 		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
-		    "\"AC-1\", \"state\": \"MET\"}]}",
-		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
 		    "\"AC-1\", \"state\": \"MET\", \"evidence\": 7}]}",
 		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
+		    "\"AC-1\", \"state\": \"MET\", \"evidence\": []}]}",
+		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
 		    "\"AC-1\", \"state\": \"MET\", \"evidence\": "
-		    "{\"command\": \"ls\"}}]}",
+		    "{\"command\": 7, \"output\": \"x\"}}]}",
+		"{\"outcome\": \"accepted\", \"ac_results\": [{\"ac_id\": "
+		    "\"AC-1\", \"state\": \"MET\", \"evidence\": "
+		    "{\"command\": \"ls\", \"output\": [\"x\"]}}]}",
+		/* action_id not a string: not "another action" */
+		"{\"action_id\": 7, \"outcome\": \"maybe\", "
+		    "\"ac_results\": []}",
 		"{\"outcome\": \"accepted\", \"ac_results\": [], "
 		    "\"standards\": {}}",
 		"{\"outcome\": \"accepted\", \"ac_results\": [], "
@@ -1042,6 +1232,17 @@ test_advisory_about_another_action(void **state)
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
 	    "what")->valuestring, "action_id");
 	cf_fails(&f, "ac_coverage", "another action");
+	cf_free(&f);
+	/* SPEC 4: it is action_id even when the rest cannot be read. */
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict", "{\"action_id\": \"NB-999\", "
+	    "\"outcome\": \"maybe\"}");
+	cf_run(&f);
+	assert_int_equal(f.outcome.advisory.state, ADVISORY_OTHER_ACTION);
+	assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
+	entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
+	    "what")->valuestring, "action_id");
 	cf_free(&f);
 }
 
@@ -1299,6 +1500,8 @@ main(void)
 		cmocka_unit_test(test_met_with_empty_evidence_fails),
 		cmocka_unit_test(test_met_with_blank_evidence_fails),
 		cmocka_unit_test(test_met_with_empty_command_and_output_fails),
+		cmocka_unit_test(test_met_with_absent_evidence_fails_only_rule_2),
+		cmocka_unit_test(test_met_with_command_only_passes),
 		cmocka_unit_test(test_met_with_command_and_empty_output_passes),
 		cmocka_unit_test(test_needs_po_without_evidence_passes_rule_2),
 		cmocka_unit_test(test_unmet_fails),
@@ -1312,6 +1515,9 @@ main(void)
 		cmocka_unit_test(test_lowercase_accepted_is_not_accepted),
 		cmocka_unit_test(test_star_crosses_slash),
 		cmocka_unit_test(test_double_star_slash_matches_top_level),
+		cmocka_unit_test(test_globstar_in_the_middle_matches_no_directory),
+		cmocka_unit_test(test_glob_matches),
+		cmocka_unit_test(test_glob_never_narrows),
 		cmocka_unit_test(test_standard_not_matching_is_not_required),
 		cmocka_unit_test(test_no_standards_index_fails_closed),
 		cmocka_unit_test(test_outcome_block_fails),

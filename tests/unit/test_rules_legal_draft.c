@@ -413,54 +413,217 @@ test_advisory_of_another_type(void **state)
 	run_free(&r);
 }
 
+/*
+ * SPEC 2.2: rule 1 fails only when no object could be obtained.  An
+ * object of another shape is still the verdict, read leniently: the
+ * missing lists are empty and review_pass other than true is false.
+ */
 static void
-test_advisory_of_wrong_shape_names_the_field(void **state)
+test_advisory_object_of_loose_shape_is_read(void **state)
 {
+	const cJSON *entry;
 	struct run r;
 
 	(void)state;
-	/* An object, but a severity the SPEC does not have (case counts). */
-	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": "
-	    "[{\"issue\": \"x\", \"severity\": \"Legal\"}], "
-	    "\"non_blocking_issues\": []}", "[]");
-	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
-	assert_no_verdict(&r);
-	assert_detail_has(&r, "advisory_parseable",
-	    "blocking_issues[0].severity");
+	/* No non_blocking_issues, no final_artifacts: an agreeing pass. */
+	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": []}", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_rule(&r, "advisory_parseable", true);
+	assert_true(r.out.verdict.overall_pass);
+	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
 	run_free(&r);
-	/* In raw output: review_pass as a string. */
+	/* Nothing but review_pass, in raw output. */
+	run_with(&r, "\"```json\\n{\\\"review_pass\\\": true}\\n```\"", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_true(r.out.verdict.overall_pass);
+	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
+	run_free(&r);
+	/* review_pass as a string, in raw output: taken as false. */
 	run_with(&r, "\"{\\\"review_pass\\\": \\\"yes\\\", "
 	    "\\\"blocking_issues\\\": [], \\\"non_blocking_issues\\\": []}\"",
 	    "[]");
-	assert_no_verdict(&r);
-	assert_detail_has(&r, "advisory_parseable", "review_pass");
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_false(r.out.advisory.overall_pass);
+	assert_rule(&r, "review_pass_consistent", true);
+	assert_detail_has(&r, "review_pass_consistent", "taken as false");
+	assert_true(r.out.verdict.overall_pass);
+	entry = single_divergence(&r, "overall_pass");
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(entry,
+	    "advisory")));
 	run_free(&r);
-	/* No non_blocking_issues at all. */
-	run_with(&r, "{\"review_pass\": false, \"blocking_issues\": []}", "[]");
-	assert_no_verdict(&r);
-	assert_detail_has(&r, "advisory_parseable", "non_blocking_issues");
+	/* No review_pass at all: false too. */
+	run_with(&r, "{\"blocking_issues\": []}", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_false(r.out.advisory.overall_pass);
+	single_divergence(&r, "overall_pass");
 	run_free(&r);
-	/* final_artifacts item without text. */
-	run_with(&r, "{\"review_pass\": false, \"blocking_issues\": [], "
-	    "\"non_blocking_issues\": [], \"final_artifacts\": [{}]}", "[]");
-	assert_no_verdict(&r);
-	assert_detail_has(&r, "advisory_parseable", "final_artifacts[0].text");
+	/* Null lists are empty; non_blocking_issues may be anything. */
+	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": null, "
+	    "\"non_blocking_issues\": 7, \"final_artifacts\": null}", "[]");
+	assert_true(r.out.verdict.overall_pass);
+	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
+	run_free(&r);
+}
+
+/* A severity that is not "formatting" (in any case) may be legal. */
+static void
+test_severity_other_than_formatting_is_legal(void **state)
+{
+	static const char *const legal[] = { "\"Legal\"", "\"LEGAL\"",
+	    "\"critical\"", "\"\"", "null", "3" };
+	static const char *const formatting[] = { "\"formatting\"",
+	    "\"Formatting\"", "\"FORMATTING\"" };
+	char verdict[256];
+	struct run r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof legal / sizeof legal[0]; i++) {
+		snprintf(verdict, sizeof verdict, "{\"review_pass\": true, "
+		    "\"blocking_issues\": [{\"issue\": \"x\", \"severity\": "
+		    "%s}], \"non_blocking_issues\": []}", legal[i]);
+		run_with(&r, verdict, "[]");
+		assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+		assert_rule(&r, "advisory_parseable", true);
+		assert_rule(&r, "no_unfixed_legal_issues", false);
+		assert_rule(&r, "review_pass_consistent", false);
+		single_divergence(&r, "overall_pass");
+		run_free(&r);
+	}
+	/* No severity at all. */
+	run_with(&r, "{\"review_pass\": false, \"blocking_issues\": "
+	    "[{\"issue\": \"x\"}]}", "[]");
+	assert_rule(&r, "no_unfixed_legal_issues", false);
+	run_free(&r);
+	for (i = 0; i < sizeof formatting / sizeof formatting[0]; i++) {
+		snprintf(verdict, sizeof verdict, "{\"review_pass\": true, "
+		    "\"blocking_issues\": [{\"issue\": \"x\", \"severity\": "
+		    "%s}], \"non_blocking_issues\": []}", formatting[i]);
+		run_with(&r, verdict, "[]");
+		assert_rule(&r, "no_unfixed_legal_issues", true);
+		assert_true(r.out.verdict.overall_pass);
+		run_free(&r);
+	}
+}
+
+/* Lists of the wrong type fail rule 2 closed, saying what is wrong. */
+static void
+test_unreadable_lists_fail_rule_2_closed(void **state)
+{
+	static const struct {
+		const char *verdict;
+		const char *detail;
+	} cases[] = {
+		{ "{\"review_pass\": true, \"blocking_issues\": \"none\"}",
+		    "blocking_issues is not an array" },
+		{ "{\"review_pass\": true, \"blocking_issues\": {}}",
+		    "blocking_issues is not an array" },
+		{ "{\"review_pass\": true, \"blocking_issues\": [" FORMAT_ISSUE
+		    ", \"x\"]}", "blocking_issues[1] is not an object" },
+		{ "{\"review_pass\": true, \"blocking_issues\": [], "
+		    "\"final_artifacts\": {\"text\": \"t\"}}",
+		    "final_artifacts is not an array" },
+		{ "{\"review_pass\": true, \"blocking_issues\": [], "
+		    "\"final_artifacts\": [{}]}",
+		    "final_artifacts[0] has no text" },
+		{ "{\"review_pass\": true, \"blocking_issues\": [], "
+		    "\"final_artifacts\": [{\"text\": \"t\"}, \"u\"]}",
+		    "final_artifacts[1] has no text" },
+	};
+	struct run r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		run_with(&r, cases[i].verdict, "[]");
+		assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+		assert_rule(&r, "advisory_parseable", true);
+		assert_rule(&r, "no_unfixed_legal_issues", false);
+		assert_detail_has(&r, "no_unfixed_legal_issues",
+		    cases[i].detail);
+		/* review_pass true while rule 2 fails. */
+		assert_rule(&r, "review_pass_consistent", false);
+		assert_rule(&r, "gates_clear", true);
+		single_divergence(&r, "overall_pass");
+		run_free(&r);
+	}
+	/* With review_pass false, only rule 2 fails. */
+	run_with(&r, "{\"review_pass\": false, \"blocking_issues\": 1}", "[]");
+	assert_rule(&r, "no_unfixed_legal_issues", false);
+	assert_rule(&r, "review_pass_consistent", true);
+	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
+	run_free(&r);
+}
+
+/* SPEC 1 and 4: a verdict naming another action is unavailable. */
+static void
+test_advisory_about_another_action(void **state)
+{
+	static const char *const verdicts[] = {
+		"{\"action_id\": \"OTHER\", \"review_pass\": true, "
+		    "\"blocking_issues\": [], \"non_blocking_issues\": [], "
+		    "\"final_artifacts\": []}",
+		"\"```json\\n{\\\"action_id\\\": \\\"OTHER\\\", "
+		    "\\\"review_pass\\\": true, \\\"blocking_issues\\\": []}\\n"
+		    "```\"",
+		/* Otherwise unreadable: still about another action (B5). */
+		"{\"action_id\": \"OTHER\", \"review_pass\": \"yes\", "
+		    "\"blocking_issues\": 3}",
+	};
+	const cJSON *entry;
+	struct run r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof verdicts / sizeof verdicts[0]; i++) {
+		run_with(&r, verdicts[i], "[]");
+		assert_int_equal(r.out.advisory.state, ADVISORY_OTHER_ACTION);
+		assert_rule(&r, "advisory_parseable", false);
+		assert_detail_has(&r, "advisory_parseable",
+		    "another action (OTHER)");
+		assert_rule(&r, "no_unfixed_legal_issues", false);
+		assert_rule(&r, "review_pass_consistent", true);
+		assert_false(r.out.verdict.overall_pass);
+		entry = single_divergence(&r, "action_id");
+		assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
+		    "advisory")->valuestring, "OTHER");
+		assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
+		    "local")->valuestring, "legal-2026-0042");
+		run_free(&r);
+	}
+	/* Its own action_id, or one that is not a string, changes nothing. */
+	run_with(&r, "{\"action_id\": \"legal-2026-0042\", \"review_pass\": "
+	    "true, \"blocking_issues\": []}", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
+	run_free(&r);
+	run_with(&r, "{\"action_id\": 7, \"review_pass\": true, "
+	    "\"blocking_issues\": []}", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
 	run_free(&r);
 }
 
 static void
 test_first_object_in_output_is_the_verdict(void **state)
 {
+	const cJSON *entry;
 	struct run r;
 
 	(void)state;
-	/* SPEC 2.2: the first complete object, even when a later one fits. */
+	/*
+	 * SPEC 2.2: the first complete object, even when a later one fits.
+	 * It has no review_pass, which is then false.
+	 */
 	run_with(&r, "\"Example: {\\\"n\\\": 1}. Verdict: {\\\"review_pass\\\": "
 	    "true, \\\"blocking_issues\\\": [], \\\"non_blocking_issues\\\": "
 	    "[]}\"", "[]");
-	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
-	assert_rule(&r, "advisory_parseable", false);
-	assert_detail_has(&r, "advisory_parseable", "is not a verdict");
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_false(r.out.advisory.overall_pass);
+	assert_rule(&r, "advisory_parseable", true);
+	assert_detail_has(&r, "advisory_parseable", "first JSON object");
+	entry = single_divergence(&r, "overall_pass");
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(entry,
+	    "advisory")));
 	run_free(&r);
 }
 
@@ -816,7 +979,10 @@ main(void)
 		cmocka_unit_test(test_advisory_unparseable_string),
 		cmocka_unit_test(test_advisory_missing),
 		cmocka_unit_test(test_advisory_of_another_type),
-		cmocka_unit_test(test_advisory_of_wrong_shape_names_the_field),
+		cmocka_unit_test(test_advisory_object_of_loose_shape_is_read),
+		cmocka_unit_test(test_severity_other_than_formatting_is_legal),
+		cmocka_unit_test(test_unreadable_lists_fail_rule_2_closed),
+		cmocka_unit_test(test_advisory_about_another_action),
 		cmocka_unit_test(test_first_object_in_output_is_the_verdict),
 		cmocka_unit_test(test_unfixed_legal_issue_fails),
 		cmocka_unit_test(test_missing_final_artifacts_counts_as_no_fix),

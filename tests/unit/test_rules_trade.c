@@ -1035,6 +1035,87 @@ test_stakes_failing_rules_only(void **state)
 	    EXCLUDED_TICKER));
 }
 
+/* ---- percentages in details never contradict the verdict ---- */
+
+/* The rule's detail for rule_id is exactly want. */
+static void
+assert_detail_is(const struct trade_fixture *tf, const char *rule_id,
+    const char *want)
+{
+	const struct rule_result *r = verdict_rule(tf_verdict(tf), rule_id);
+
+	assert_non_null(r);
+	assert_non_null(r->detail);
+	assert_string_equal(r->detail, want);
+}
+
+static void
+test_detail_shows_a_share_just_over_the_limit(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* 7.0000001 of 100: over a 7% limit, by a hair. */
+	tf_set_ips(tf, "constraints.concentration_limit_percent", "7");
+	tf_holdings(tf, "100", "[]");
+	tf_trade(tf, "VTI", "buy", "7.0000001");
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+	assert_detail_is(tf, CONCENTRATION, "VTI would be 7.0000001% of the "
+	    "portfolio after the trade, above the 7% limit");
+}
+
+static void
+test_detail_keeps_two_decimals_when_they_suffice(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* (300000 + 1000) / 600000 = 50.1666...% > 25% */
+	tf_trade(tf, "VTI", "buy", "1000");
+	tf_run(tf);
+	assert_detail_is(tf, CONCENTRATION, "VTI would be 50.17% of the "
+	    "portfolio after the trade, above the 25% limit");
+	tf_free(tf);
+	tf_setup_pass(tf);
+	/* Exactly at the limit: equal, and printed equal. */
+	tf_set_ips(tf, "constraints.concentration_limit_percent", "7");
+	tf_holdings(tf, "100", "[]");
+	tf_trade(tf, "VTI", "buy", "7");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+	assert_detail_is(tf, CONCENTRATION, "7% after the trade, limit 7%");
+}
+
+static void
+test_detail_shows_a_class_just_under_its_band(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* cash 39.99 + SGOV 10 = 49.99 of 1000: 4.999%, under a 5% minimum. */
+	tf_set_ips(tf, "target_allocation.cash.min_percent", "5");
+	tf_holdings(tf, "39.99", "[{\"ticker\": \"VTI\", \"market_value_usd\": "
+	    "650.01}, {\"ticker\": \"SGOV\", \"market_value_usd\": 10}, "
+	    "{\"ticker\": \"BND\", \"market_value_usd\": 300}]");
+	tf_trade(tf, "SGOV", "sell", "1");
+	tf_run(tf);
+	tf_assert_fails(tf, BAND);
+	assert_detail_is(tf, BAND, "cash is 4.999%, below its 5%-10% band; a "
+	    "sell moves it further away");
+}
+
+static void
+test_stakes_reason_shows_a_share_just_over_the_threshold(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* 30000.01 / 600000 = 5.0000016...% > 5% */
+	tf_set_ips(tf, "approval_required_above_usd", NULL);
+	tf_set_action(tf, "estimated_value_usd", "30000.01");
+	tf_run(tf);
+	assert_int_equal(tf_verdict(tf)->reason_count, 1);
+	assert_string_equal(tf_verdict(tf)->high_stakes_reasons[0],
+	    "5.000002% of portfolio > 5% (approval_required_above_percent)");
+}
+
 static void
 test_stakes_value_above_usd_threshold(void **state)
 {
@@ -1527,6 +1608,10 @@ main(void)
 		PASS_TEST(test_stakes_value_above_usd_threshold),
 		PASS_TEST(test_stakes_value_equal_to_usd_threshold_does_not_trigger),
 		PASS_TEST(test_stakes_share_above_percent_threshold),
+		PASS_TEST(test_detail_shows_a_share_just_over_the_limit),
+		PASS_TEST(test_detail_keeps_two_decimals_when_they_suffice),
+		PASS_TEST(test_detail_shows_a_class_just_under_its_band),
+		PASS_TEST(test_stakes_reason_shows_a_share_just_over_the_threshold),
 		PASS_TEST(test_stakes_share_equal_to_percent_threshold_does_not_trigger),
 		PASS_TEST(test_stakes_usd_and_percent_both_listed),
 		DIV_TEST(test_stakes_all_three_triggers_listed),

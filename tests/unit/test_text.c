@@ -70,6 +70,48 @@ test_percent_known_values(void **state)
 	assert_memory_equal(buf, "10000000000000000159", 20);
 }
 
+static void
+test_percent_places(void **state)
+{
+	char a[64], b[64];
+	int places;
+
+	(void)state;
+	assert_int_equal(percent_places(50.1666, 25), 2);
+	assert_int_equal(percent_places(5.004, 5.001), 3);
+	assert_int_equal(percent_places(7.0000001, 7), 7);
+	assert_int_equal(percent_places(4.999, 5), 3);
+	/* Equal figures never print apart. */
+	assert_int_equal(percent_places(7, 7), PERCENT_PLACES_MAX);
+	/* Whatever the places found, the two figures print differently. */
+	places = percent_places(33.333333333333336, 33.33333333333333);
+	format_percent_places(a, sizeof a, 33.333333333333336, places);
+	format_percent_places(b, sizeof b, 33.33333333333333, places);
+	assert_string_not_equal(a, b);
+}
+
+static void
+test_percent_with_places(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	format_percent_places(buf, sizeof buf, 7.0000001, 7);
+	assert_string_equal(buf, "7.0000001%");
+	format_percent_places(buf, sizeof buf, 7, 7);
+	assert_string_equal(buf, "7%");
+	format_percent_places(buf, sizeof buf, 12.5, 9);
+	assert_string_equal(buf, "12.5%");
+	format_percent_places(buf, sizeof buf, 5.17, 2);
+	assert_string_equal(buf, "5.17%");
+	format_percent_places(buf, sizeof buf, 4.9999996, 6);
+	assert_string_equal(buf, "5%");
+	/* Truncated, terminated, even for the largest double. */
+	format_percent_places(buf, sizeof buf, 1.7976931348623157e308,
+	    PERCENT_PLACES_MAX);
+	assert_int_equal(strlen(buf), sizeof buf - 1);
+}
+
 /* The digits of format_usd, without '$', ',' or a sign. */
 static void
 usd_digits(char *out, const char *formatted)
@@ -223,6 +265,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_usd_known_values),
 		cmocka_unit_test(test_percent_known_values),
+		cmocka_unit_test(test_percent_places),
+		cmocka_unit_test(test_percent_with_places),
 		cmocka_unit_test(test_usd_rounds_as_printf_does),
 		cmocka_unit_test(test_format_as_vsnprintf),
 		cmocka_unit_test(test_format_random),
