@@ -88,12 +88,12 @@ expect_eq "the escalation is recorded with the lockout" \
 	'[{"escalate":true},{"locked_out":["action-drafting","action-drafting-b"],"deadlocked":true}]'
 # Now every roster author is locked out of the chain (SPEC 2.4): a
 # revision of r2 is deadlocked, and the queue shows it.
-revision r4 someone-third r2 >"$WORK/r4.jsonl"
-cs import "$WORK/r4.jsonl" >/dev/null
+revision r9 someone-third r2 >"$WORK/r9.jsonl"
+cs import "$WORK/r9.jsonl" >/dev/null
 cs list >"$WORK/list"
-expect_eq "r4 is shown deadlocked" "$(grep ' r4 ' "$WORK/list" | cut -c5)" D
+expect_eq "r9 is shown deadlocked" "$(grep ' r9 ' "$WORK/list" | cut -c5)" D
 cs list --json >"$WORK/list.json"
 expect_eq "list --json says so" \
-	"$(jq -r 'select(.action_id == "r4") | .flags | index("deadlocked") != null' "$WORK/list.json")" true
+	"$(jq -r 'select(.action_id == "r9") | .flags | index("deadlocked") != null' "$WORK/list.json")" true
 expect_status "the chain verifies" 0 cs audit verify
 finish
