@@ -136,6 +136,13 @@ joined(const cJSON *array, const char *key)
 	return out;
 }
 
+/* A write failed (a full disk): the rest of the log would go nowhere. */
+static int
+export_stopped(void)
+{
+	return ferror(stdout) ? EXIT_STORAGE : 0;
+}
+
 static int
 export_csv_row(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
@@ -188,7 +195,7 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	free(divergence);
 	free(acks);
 	cJSON_Delete(record);
-	return 0;
+	return export_stopped();
 }
 
 static int
@@ -213,7 +220,7 @@ export_json_line(void *ctx, long long seq, const char *record_json,
 		printf("%s\n", text);
 	free(text);
 	cJSON_Delete(line);
-	return 0;
+	return export_stopped();
 }
 
 static int
@@ -223,6 +230,7 @@ audit_export(struct store *store, const struct invocation *inv)
 	int rc;
 
 	error_clear(&err);
+	stdout_for_many_lines();
 	if (inv->csv)
 		printf("\"seq\",\"decided_at\",\"action_id\",\"kind\","
 		    "\"decision\",\"operator_login\",\"operator_uid\","
@@ -232,6 +240,9 @@ audit_export(struct store *store, const struct invocation *inv)
 		    "\"decision_id\",\"hash\"\n");
 	rc = store_audit_each(store, inv->csv ? export_csv_row :
 	    export_json_line, NULL, &err);
+	/* An export cut short must not pass for the whole log. */
+	if (rc == 0 || ferror(stdout))
+		rc = stdout_finish(&err);
 	if (rc != 0)
 		report_error(&err);
 	return rc;
@@ -395,5 +406,11 @@ cmd_audit(const struct invocation *inv)
 	else
 		rc = audit_replay(store, inv->operands[1]);
 	store_close(store);
+	/* A verdict no one could read is no verdict: exit 4, as check does. */
+	if ((rc == EXIT_OK || rc == EXIT_REFUSED) &&
+	    stdout_finish(&err) != 0) {
+		report_error(&err);
+		rc = err.status;
+	}
 	return rc;
 }

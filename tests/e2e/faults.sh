@@ -83,6 +83,15 @@ if [ -c /dev/full ]; then
 		expect_eq "$command into a full disk: exit 4" "$status" 4
 		expect_contains "$command says so" "$WORK/err" "cannot write the output"
 	done
+	for command in "audit verify" "audit export" "audit export --csv"; do
+		set +e
+		"$COUNTERSIGN" --db "$DB" $command >/dev/full 2>"$WORK/err"
+		status=$?
+		set -e
+		expect_eq "$command into a full disk: exit 4" "$status" 4
+		expect_contains "$command says so" "$WORK/err" \
+			"countersign: cannot write the output: No space left on device"
+	done
 	# A batch stops at the first result it cannot write; what it had
 	# recorded stays recorded, and the exit says the output was lost.
 	jq -c 'range(1; 5) as $i | .proposed_action.action_id = "full-\($i)" | .reviewer_verdict.action_id = "full-\($i)"' \
