@@ -13,6 +13,7 @@
 #include "i18n.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "json_writer.h"
 #include "sanitize.h"
 
 /* "SEQ:HASH" with a positive seq and 64 lowercase hex digits. */
@@ -198,28 +199,42 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	return export_stopped();
 }
 
+/*
+ * The record as stored, byte for byte: a parse into cJSON would print its
+ * numbers again as doubles, and the advisory verdict in it is kept
+ * exactly as received (SPEC 6).
+ */
 static int
 export_json_line(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
 {
-	cJSON *line = cJSON_CreateObject(), *record;
+	struct json_writer w;
+	struct error err;
+	cJSON *record;
 	char *text;
 
-	record = cJSON_Parse(record_json);
-	if (line == NULL)
-		return 0;
-	cJSON_AddNumberToObject(line, "seq", (double)seq);
-	cJSON_AddStringToObject(line, "prev_hash", prev_hash);
-	cJSON_AddStringToObject(line, "hash", hash);
-	if (record != NULL)
-		cJSON_AddItemToObject(line, "record", record);
-	else
-		cJSON_AddStringToObject(line, "record_json", record_json);
-	text = json_print(line);
-	if (text != NULL)
+	record = json_parse_strict(record_json, strlen(record_json), NULL,
+	    &err);
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "seq");
+	json_writer_integer(&w, seq);
+	json_writer_key(&w, "prev_hash");
+	json_writer_string(&w, prev_hash);
+	json_writer_key(&w, "hash");
+	json_writer_string(&w, hash);
+	if (record != NULL) {
+		json_writer_key(&w, "record");
+		json_writer_verbatim(&w, record_json, strlen(record_json));
+	} else {
+		json_writer_key(&w, "record_json");
+		json_writer_string(&w, record_json);
+	}
+	json_writer_end(&w, '}');
+	cJSON_Delete(record);
+	if ((text = json_writer_finish(&w)) != NULL)
 		printf("%s\n", text);
 	free(text);
-	cJSON_Delete(line);
 	return export_stopped();
 }
 
