@@ -388,6 +388,47 @@ done:
 	return rc;
 }
 
+/*
+ * True, with the "countersign: " line that says what is wrong printed,
+ * when the audit words or options do not fit together.  Errors go to
+ * stderr as "countersign: ..." (SPEC 7), the usage after them.
+ */
+static bool
+audit_usage_wrong(const struct invocation *inv, const char *what)
+{
+	bool verify = strcmp(what, "verify") == 0;
+	bool export = strcmp(what, "export") == 0;
+	bool replay = strcmp(what, "replay") == 0;
+	char *safe;
+
+	if (inv->operand_count == 0)
+		/* L10N: keep verify, export and replay: they are typed */
+		fprintf(stderr, _("countersign: audit needs verify, export "
+		    "or replay\n"));
+	else if (!verify && !export && !replay) {
+		safe = sanitize_str(what);
+		/* L10N: %s is what was typed after "audit" */
+		fprintf(stderr, _("countersign: unknown audit command '%s'\n"),
+		    safe != NULL ? safe : "");
+		free(safe);
+	} else if ((inv->csv && !export) || (inv->checkpoint != NULL &&
+	    !verify))
+		/* L10N: %s is "audit verify", "audit export" or "audit
+		   replay", untranslated */
+		fprintf(stderr, _("countersign: an option given does not "
+		    "apply to '%s'\n"), verify ? "audit verify" : export ?
+		    "audit export" : "audit replay");
+	else if (replay && inv->operand_count == 1)
+		/* L10N: keep "audit replay" and ACTION_ID: they are typed */
+		fprintf(stderr, _("countersign: audit replay needs an "
+		    "ACTION_ID\n"));
+	else if (inv->operand_count > (replay ? 2 : 1))
+		fprintf(stderr, _("countersign: too many arguments\n"));
+	else
+		return false;
+	return true;
+}
+
 int
 cmd_audit(const struct invocation *inv)
 {
@@ -397,12 +438,7 @@ cmd_audit(const struct invocation *inv)
 	int rc;
 
 	error_clear(&err);
-	if (!((strcmp(what, "verify") == 0 && inv->operand_count == 1 &&
-	    !inv->csv) ||
-	    (strcmp(what, "export") == 0 && inv->operand_count == 1 &&
-	    inv->checkpoint == NULL) ||
-	    (strcmp(what, "replay") == 0 && inv->operand_count == 2 &&
-	    !inv->csv && inv->checkpoint == NULL))) {
+	if (audit_usage_wrong(inv, what)) {
 		/* L10N: the words after "countersign" are typed: keep them */
 		fprintf(stderr, _("Usage: countersign audit verify "
 		    "[--checkpoint SEQ:HASH]\n"
