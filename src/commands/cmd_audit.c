@@ -16,7 +16,11 @@
 #include "json_writer.h"
 #include "sanitize.h"
 
-/* "SEQ:HASH" with a positive seq and 64 lowercase hex digits. */
+/*
+ * "SEQ:HASH" with a positive seq and 64 hex digits.  The chain's hashes
+ * are lowercase (SPEC 6), but a head copied through a tool that prints
+ * hex in capitals names the same row: the hash is lowered to compare.
+ */
 static bool
 parse_checkpoint(const char *text, long long *seq, char hash[65])
 {
@@ -31,10 +35,13 @@ parse_checkpoint(const char *text, long long *seq, char hash[65])
 	for (i = 0; i < 64; i++) {
 		char c = end[1 + i];
 
+		if (c >= 'A' && c <= 'F')
+			c = (char)(c - 'A' + 'a');
 		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
 			return false;
+		hash[i] = c;
 	}
-	memcpy(hash, end + 1, 65);
+	hash[64] = '\0';
 	return true;
 }
 
@@ -52,7 +59,7 @@ audit_verify(struct store *store, const struct invocation *inv)
 	    !parse_checkpoint(inv->checkpoint, &seq, hash)) {
 		/* L10N: keep --checkpoint and SEQ:HASH as they are */
 		fprintf(stderr, _("countersign: --checkpoint takes SEQ:HASH, "
-		    "a sequence number and 64 lowercase hex digits\n"));
+		    "a sequence number and 64 hex digits\n"));
 		return EXIT_USAGE;
 	}
 	if ((rc = store_audit_verify(store, seq, hash, &report, &err)) != 0) {

@@ -160,6 +160,10 @@ expect_eq "the last row is a policy_import" \
 expect_status "the checkpoint is on the chain" 0 cs audit verify --checkpoint "$LAST"
 FIRST=$(q "$DB" "SELECT seq || ':' || hash FROM audit_log WHERE seq = 1")
 expect_status "an early checkpoint is on the chain" 0 cs audit verify --checkpoint "$FIRST"
+expect_status "a checkpoint's hash in capitals names the same row" 0 \
+	cs audit verify --checkpoint "$(printf '%s' "$LAST" | tr a-f A-F)"
+expect_status "and a wrong one in capitals is still wrong" 1 \
+	cs audit verify --checkpoint "${LAST%%:*}:$(printf '%064d' 0 | tr 0 A)"
 expect_status "a checkpoint with the wrong hash" 1 cs audit verify --checkpoint "${LAST%%:*}:$ZEROS"
 expect_status "a checkpoint past the end" 1 cs audit verify --checkpoint "$((N + 50)):$ZEROS"
 cp "$DB" "$WORK/truncated.db"
