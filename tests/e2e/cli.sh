@@ -46,6 +46,14 @@ expect_eq "XDG_DATA_HOME is used, directories made" \
 	"$(test -f "$WORK/xdg/countersign/countersign.db" && echo yes)" yes
 COUNTERSIGN_DB="$WORK/env.db" "$COUNTERSIGN" --db "$WORK/flag.db" import "$EXAMPLES/ips.json" >/dev/null
 expect_eq "--db wins" "$(test -f "$WORK/flag.db" && echo yes)" yes
+# An empty --db is a mistake (an unset variable), not "the default".
+expect_status "--db with an empty path" 2 env COUNTERSIGN_DB="$WORK/env.db" "$COUNTERSIGN" --db "" list
+expect_contains "says so" "$WORK/err" "countersign: --db needs a path"
+expect_status "--db= with an empty path" 2 env COUNTERSIGN_DB="$WORK/env.db" "$COUNTERSIGN" --db= list
+# An empty COUNTERSIGN_DB is unset, as the convention goes.
+env COUNTERSIGN_DB= XDG_DATA_HOME="$WORK/xdg2" "$COUNTERSIGN" import "$EXAMPLES/ips.json" >/dev/null
+expect_eq "an empty COUNTERSIGN_DB counts as unset" \
+	"$(test -f "$WORK/xdg2/countersign/countersign.db" && echo yes)" yes
 
 expect_status "list on an empty queue" 0 cs import "$EXAMPLES/ips.json"
 expect_status "list" 0 cs list
