@@ -36,7 +36,7 @@ int tui_run(const struct invocation *);
 int batch_parse_request(const char *text, size_t len, char *message,
     size_t size);
 
-/* Decides every request line of a file, results to out (NULL: none). */
+/* Decides every request line of a file, results to out: stdout or NULL. */
 int batch_file(struct store *, const char *path, FILE *out, struct error *);
 
 /* Imports files and directories into an open store; prints per-file results. */

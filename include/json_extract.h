@@ -5,6 +5,7 @@
 #ifndef COUNTERSIGN_JSON_EXTRACT_H
 #define COUNTERSIGN_JSON_EXTRACT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
@@ -15,5 +16,14 @@
  * skipped and the search goes on after it.
  */
 cJSON *json_first_object(const char *text, size_t len);
+
+/*
+ * Where the value of the top-level member key lies in text[0..len), one
+ * JSON object that has passed json_parse_strict() (keys are unique): true
+ * with *start and *length, false when the member is absent.  For a value
+ * that must be kept as it was written, which a parse into doubles is not.
+ */
+bool json_member_text(const char *text, size_t len, const char *key,
+    size_t *start, size_t *length);
 
 #endif

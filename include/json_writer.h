@@ -66,6 +66,16 @@ void json_writer_tree(struct json_writer *, const cJSON *);
  * caller vouches for it).
  */
 void json_writer_raw(struct json_writer *, const char *, size_t);
+/*
+ * One JSON value from input, which json_parse_strict() has accepted (the
+ * caller vouches for it), as it was written: a parse would turn its
+ * numbers into doubles, and 2^53 + 1, 1E2 or 1.0 would come back changed.
+ * Only white space between tokens is dropped, and DEL, C1 and format
+ * controls in strings are escaped as json_print() escapes them (not for
+ * a writer from json_writer_init_cjson()); numbers, literals and every
+ * other byte of a string are kept.
+ */
+void json_writer_verbatim(struct json_writer *, const char *, size_t);
 /* The text, the caller's to free; NULL if anything failed. */
 char *json_writer_finish(struct json_writer *);
 /* Frees what was written, for a path that gives up. */

@@ -72,6 +72,13 @@ struct check_data {
 	char *standards_printed;
 	char *roster_printed;
 	/*
+	 * The packet's stored text, for a decision's record of the advisory
+	 * exactly as received (SPEC 6): kept by the loads of one action by
+	 * its id, not by the passes over many; owned, NUL-terminated.
+	 */
+	char *packet_text;
+	size_t packet_length;
+	/*
 	 * The trees above belong to the store's cache, but for securities:
 	 * that map is the action's own, and lends the cache's entries.
 	 */

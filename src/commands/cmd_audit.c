@@ -13,9 +13,14 @@
 #include "i18n.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "json_writer.h"
 #include "sanitize.h"
 
-/* "SEQ:HASH" with a positive seq and 64 lowercase hex digits. */
+/*
+ * "SEQ:HASH" with a positive seq and 64 hex digits.  The chain's hashes
+ * are lowercase (SPEC 6), but a head copied through a tool that prints
+ * hex in capitals names the same row: the hash is lowered to compare.
+ */
 static bool
 parse_checkpoint(const char *text, long long *seq, char hash[65])
 {
@@ -30,10 +35,13 @@ parse_checkpoint(const char *text, long long *seq, char hash[65])
 	for (i = 0; i < 64; i++) {
 		char c = end[1 + i];
 
+		if (c >= 'A' && c <= 'F')
+			c = (char)(c - 'A' + 'a');
 		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
 			return false;
+		hash[i] = c;
 	}
-	memcpy(hash, end + 1, 65);
+	hash[64] = '\0';
 	return true;
 }
 
@@ -51,7 +59,7 @@ audit_verify(struct store *store, const struct invocation *inv)
 	    !parse_checkpoint(inv->checkpoint, &seq, hash)) {
 		/* L10N: keep --checkpoint and SEQ:HASH as they are */
 		fprintf(stderr, _("countersign: --checkpoint takes SEQ:HASH, "
-		    "a sequence number and 64 lowercase hex digits\n"));
+		    "a sequence number and 64 hex digits\n"));
 		return EXIT_USAGE;
 	}
 	if ((rc = store_audit_verify(store, seq, hash, &report, &err)) != 0) {
@@ -136,6 +144,13 @@ joined(const cJSON *array, const char *key)
 	return out;
 }
 
+/* A write failed (a full disk): the rest of the log would go nowhere. */
+static int
+export_stopped(void)
+{
+	return ferror(stdout) ? EXIT_STORAGE : 0;
+}
+
 static int
 export_csv_row(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
@@ -188,32 +203,46 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	free(divergence);
 	free(acks);
 	cJSON_Delete(record);
-	return 0;
+	return export_stopped();
 }
 
+/*
+ * The record as stored, byte for byte: a parse into cJSON would print its
+ * numbers again as doubles, and the advisory verdict in it is kept
+ * exactly as received (SPEC 6).
+ */
 static int
 export_json_line(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
 {
-	cJSON *line = cJSON_CreateObject(), *record;
+	struct json_writer w;
+	struct error err;
+	cJSON *record;
 	char *text;
 
-	record = cJSON_Parse(record_json);
-	if (line == NULL)
-		return 0;
-	cJSON_AddNumberToObject(line, "seq", (double)seq);
-	cJSON_AddStringToObject(line, "prev_hash", prev_hash);
-	cJSON_AddStringToObject(line, "hash", hash);
-	if (record != NULL)
-		cJSON_AddItemToObject(line, "record", record);
-	else
-		cJSON_AddStringToObject(line, "record_json", record_json);
-	text = json_print(line);
-	if (text != NULL)
+	record = json_parse_strict(record_json, strlen(record_json), NULL,
+	    &err);
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "seq");
+	json_writer_integer(&w, seq);
+	json_writer_key(&w, "prev_hash");
+	json_writer_string(&w, prev_hash);
+	json_writer_key(&w, "hash");
+	json_writer_string(&w, hash);
+	if (record != NULL) {
+		json_writer_key(&w, "record");
+		json_writer_verbatim(&w, record_json, strlen(record_json));
+	} else {
+		json_writer_key(&w, "record_json");
+		json_writer_string(&w, record_json);
+	}
+	json_writer_end(&w, '}');
+	cJSON_Delete(record);
+	if ((text = json_writer_finish(&w)) != NULL)
 		printf("%s\n", text);
 	free(text);
-	cJSON_Delete(line);
-	return 0;
+	return export_stopped();
 }
 
 static int
@@ -223,6 +252,7 @@ audit_export(struct store *store, const struct invocation *inv)
 	int rc;
 
 	error_clear(&err);
+	stdout_for_many_lines();
 	if (inv->csv)
 		printf("\"seq\",\"decided_at\",\"action_id\",\"kind\","
 		    "\"decision\",\"operator_login\",\"operator_uid\","
@@ -232,6 +262,9 @@ audit_export(struct store *store, const struct invocation *inv)
 		    "\"decision_id\",\"hash\"\n");
 	rc = store_audit_each(store, inv->csv ? export_csv_row :
 	    export_json_line, NULL, &err);
+	/* An export cut short must not pass for the whole log. */
+	if (rc == 0 || ferror(stdout))
+		rc = stdout_finish(&err);
 	if (rc != 0)
 		report_error(&err);
 	return rc;
@@ -362,6 +395,47 @@ done:
 	return rc;
 }
 
+/*
+ * True, with the "countersign: " line that says what is wrong printed,
+ * when the audit words or options do not fit together.  Errors go to
+ * stderr as "countersign: ..." (SPEC 7), the usage after them.
+ */
+static bool
+audit_usage_wrong(const struct invocation *inv, const char *what)
+{
+	bool verify = strcmp(what, "verify") == 0;
+	bool export = strcmp(what, "export") == 0;
+	bool replay = strcmp(what, "replay") == 0;
+	char *safe;
+
+	if (inv->operand_count == 0)
+		/* L10N: keep verify, export and replay: they are typed */
+		fprintf(stderr, _("countersign: audit needs verify, export "
+		    "or replay\n"));
+	else if (!verify && !export && !replay) {
+		safe = sanitize_str(what);
+		/* L10N: %s is what was typed after "audit" */
+		fprintf(stderr, _("countersign: unknown audit command '%s'\n"),
+		    safe != NULL ? safe : "");
+		free(safe);
+	} else if ((inv->csv && !export) || (inv->checkpoint != NULL &&
+	    !verify))
+		/* L10N: %s is "audit verify", "audit export" or "audit
+		   replay", untranslated */
+		fprintf(stderr, _("countersign: an option given does not "
+		    "apply to '%s'\n"), verify ? "audit verify" : export ?
+		    "audit export" : "audit replay");
+	else if (replay && inv->operand_count == 1)
+		/* L10N: keep "audit replay" and ACTION_ID: they are typed */
+		fprintf(stderr, _("countersign: audit replay needs an "
+		    "ACTION_ID\n"));
+	else if (inv->operand_count > (replay ? 2 : 1))
+		fprintf(stderr, _("countersign: too many arguments\n"));
+	else
+		return false;
+	return true;
+}
+
 int
 cmd_audit(const struct invocation *inv)
 {
@@ -371,12 +445,7 @@ cmd_audit(const struct invocation *inv)
 	int rc;
 
 	error_clear(&err);
-	if (!((strcmp(what, "verify") == 0 && inv->operand_count == 1 &&
-	    !inv->csv) ||
-	    (strcmp(what, "export") == 0 && inv->operand_count == 1 &&
-	    inv->checkpoint == NULL) ||
-	    (strcmp(what, "replay") == 0 && inv->operand_count == 2 &&
-	    !inv->csv && inv->checkpoint == NULL))) {
+	if (audit_usage_wrong(inv, what)) {
 		/* L10N: the words after "countersign" are typed: keep them */
 		fprintf(stderr, _("Usage: countersign audit verify "
 		    "[--checkpoint SEQ:HASH]\n"
@@ -395,5 +464,11 @@ cmd_audit(const struct invocation *inv)
 	else
 		rc = audit_replay(store, inv->operands[1]);
 	store_close(store);
+	/* A verdict no one could read is no verdict: exit 4, as check does. */
+	if ((rc == EXIT_OK || rc == EXIT_REFUSED) &&
+	    stdout_finish(&err) != 0) {
+		report_error(&err);
+		rc = err.status;
+	}
 	return rc;
 }

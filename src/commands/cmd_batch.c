@@ -16,7 +16,6 @@
 #include "i18n.h"
 #include "json_fields.h"
 #include "json_strict.h"
-#include "sanitize.h"
 
 #define LINE_MAX_BYTES (1UL << 20)
 
@@ -48,6 +47,18 @@ bad_request(struct batch_line *line, const struct error *err)
 	return -1;
 }
 
+static bool
+blank_line(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return false;
+	}
+	return true;
+}
+
 /* Parses one request line strictly; -1 (and a bad_request) when malformed. */
 static int
 parse_line(const char *text, size_t len, struct batch_line *line)
@@ -59,6 +70,11 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 	size_t i;
 
 	error_clear(&err);
+	/* One result per input line (SPEC 8): a blank one is malformed too. */
+	if (blank_line(text, len)) {
+		error_set(&err, EXIT_DATA, NULL, "a blank line is not a request");
+		return bad_request(line, &err);
+	}
 	if (len > LINE_MAX_BYTES) {
 		error_set(&err, EXIT_DATA, NULL, "the line is over 1 MiB");
 		return bad_request(line, &err);
@@ -201,16 +217,25 @@ line_free(struct batch_line *line)
 	memset(line, 0, sizeof *line);
 }
 
-static bool
-blank_line(const char *s, size_t len)
+/*
+ * The next input line: EXIT_OK with *len >= 0, or *len == -1 at the end.
+ * getline() returns -1 both at the end and on a read error (a directory,
+ * an I/O error, no memory for a long line); a batch that could not be
+ * read must not pass for an empty one, so only feof() without ferror()
+ * is the end.
+ */
+static int
+next_line(FILE *in, const char *name, char **text, size_t *size,
+    ssize_t *len, struct error *err)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
-			return false;
-	}
-	return true;
+	errno = 0;
+	if ((*len = getline(text, size, in)) >= 0 ||
+	    (feof(in) && !ferror(in)))
+		return EXIT_OK;
+	/* L10N: %1$s is a file name or "the standard input", %2$s the
+	   system's reason (strerror) */
+	return error_set(err, EXIT_DATA, NULL, _("cannot read %s: %s"), name,
+	    strerror(errno != 0 ? errno : EIO));
 }
 
 /*
@@ -282,7 +307,7 @@ unspool_line(FILE *spool, struct batch_line *line, char **id, char **code)
  * since a later refusal turns an earlier "recorded" into nothing.
  */
 static int
-run_atomic(struct store *store, FILE *in, FILE *out,
+run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
     const struct operator_identity *op, struct error *err)
 {
 	struct batch_line line;
@@ -302,10 +327,9 @@ run_atomic(struct store *store, FILE *in, FILE *out,
 		fclose(spool);
 		return rc;
 	}
-	while ((len = getline(&text, &size, in)) >= 0) {
+	while ((rc = next_line(in, name, &text, &size, &len, err)) == 0 &&
+	    len >= 0) {
 		number++;
-		if (blank_line(text, (size_t)len))
-			continue;
 		memset(&line, 0, sizeof line);
 		line.number = number;
 		if (parse_line(text, (size_t)len, &line) == 0)
@@ -360,16 +384,26 @@ run_atomic(struct store *store, FILE *in, FILE *out,
 		free(id);
 		free(code);
 	}
-	/* The outcome was settled at the commit: one flush for all lines. */
-	fflush(out);
 	fclose(spool);
+	/*
+	 * The outcome was settled at the commit: one flush for all lines.
+	 * Output lost to a full disk is an error even so, though what was
+	 * committed stays committed.
+	 */
+	if (rc == 0 && out != NULL)
+		rc = stdout_finish(err);
 	if (rc != 0)
 		return rc;
 	return failed_line == 0 ? EXIT_OK : EXIT_REFUSED;
 }
 
+/*
+ * Each line decided and committed on its own.  A read error, a storage
+ * error or output that cannot be written stops the batch: the lines
+ * before it stay recorded, and their results were printed.
+ */
 static int
-run_each(struct store *store, FILE *in, FILE *out,
+run_each(struct store *store, FILE *in, const char *name, FILE *out,
     const struct operator_identity *op, struct error *err)
 {
 	struct batch_line line;
@@ -378,20 +412,26 @@ run_each(struct store *store, FILE *in, FILE *out,
 	ssize_t len;
 	int rc = 0, status = EXIT_OK;
 
-	while ((len = getline(&text, &size, in)) >= 0) {
+	while ((rc = next_line(in, name, &text, &size, &len, err)) == 0 &&
+	    len >= 0) {
 		number++;
-		if (blank_line(text, (size_t)len))
-			continue;
 		memset(&line, 0, sizeof line);
 		line.number = number;
 		if (parse_line(text, (size_t)len, &line) == 0)
 			rc = decide_line(store, op, false, &line, err);
 		print_result(out, &line, line.code == NULL);
-		/* Recorded is final: a script reading along sees it now. */
-		fflush(out);
 		if (line.code != NULL)
 			status = EXIT_REFUSED;
 		line_free(&line);
+		/*
+		 * Recorded is final: a script reading along sees it now.  A
+		 * result that cannot be written stops the batch, rather than
+		 * decide on with no one told.
+		 */
+		if (rc == 0 && out != NULL)
+			rc = stdout_finish(err);
+		else if (out != NULL)
+			fflush(out);
 		if (rc != 0)
 			break;	/* storage failed: later lines would fail too */
 	}
@@ -405,18 +445,19 @@ cmd_batch(const struct invocation *inv)
 	struct operator_identity op;
 	struct store *store;
 	struct error err;
+	/* L10N: where a batch is read from when no file is named */
+	const char *name = _("the standard input");
 	FILE *in = stdin;
 	int rc;
 
 	error_clear(&err);
 	if (inv->operand_count == 1 && strcmp(inv->operands[0], "-") != 0) {
-		in = fopen(inv->operands[0], "r");
-		if (in == NULL) {
-			char *safe = sanitize_str(inv->operands[0]);
-
-			fprintf(stderr, "countersign: %s: %s\n", safe ? safe : "",
-			    strerror(errno));
-			free(safe);
+		name = inv->operands[0];
+		if ((in = fopen(name, "r")) == NULL) {
+			/* report_error() sanitizes the name. */
+			error_set(&err, EXIT_DATA, NULL, _("cannot read %s: %s"),
+			    name, strerror(errno));
+			report_error(&err);
 			return EXIT_DATA;
 		}
 	}
@@ -427,8 +468,8 @@ cmd_batch(const struct invocation *inv)
 		return rc;
 	}
 	operator_current(&op);
-	rc = inv->atomic ? run_atomic(store, in, stdout, &op, &err) :
-	    run_each(store, in, stdout, &op, &err);
+	rc = inv->atomic ? run_atomic(store, in, name, stdout, &op, &err) :
+	    run_each(store, in, name, stdout, &op, &err);
 	if (rc != EXIT_OK && rc != EXIT_REFUSED)
 		report_error(&err);
 	store_close(store);
@@ -446,10 +487,10 @@ batch_file(struct store *store, const char *path, FILE *out,
 	int rc;
 
 	if (in == NULL)
-		return error_set(err, EXIT_DATA, NULL, "%s: %s", path,
-		    strerror(errno));
+		return error_set(err, EXIT_DATA, NULL, _("cannot read %s: %s"),
+		    path, strerror(errno));
 	operator_current(&op);
-	rc = run_each(store, in, out, &op, err);
+	rc = run_each(store, in, path, out, &op, err);
 	fclose(in);
 	return rc;
 }

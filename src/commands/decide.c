@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "decision.h"
 #include "exit_codes.h"
+#include "json_extract.h"
 #include "json_fields.h"
 #include "json_strict.h"
 #include "json_writer.h"
@@ -197,6 +198,43 @@ write_rule_inputs(struct json_writer *w, const struct check_input *in)
 }
 
 /*
+ * The reviewer's verdict exactly as received (SPEC 6): its bytes in the
+ * stored packet text, since the tree holds its numbers as doubles.  NULL
+ * for a missing or null one.  The bytes are held to the tree, so that a
+ * scan gone wrong cannot put another value on the record.
+ */
+static int
+advisory_text(const struct check_data *d, const char *action_id,
+    const char **text, size_t *length, struct error *err)
+{
+	const cJSON *tree = json_member(d->packet, "reviewer_verdict");
+	struct error parse_err;
+	size_t start;
+	cJSON *copy;
+	bool same;
+
+	*text = NULL;
+	*length = 0;
+	if (tree == NULL || cJSON_IsNull(tree))
+		return 0;
+	if (d->packet_text == NULL || !json_member_text(d->packet_text,
+	    d->packet_length, "reviewer_verdict", &start, length))
+		same = false;
+	else {
+		copy = json_parse_strict(d->packet_text + start, *length, NULL,
+		    &parse_err);
+		same = copy != NULL && json_equal(copy, tree);
+		cJSON_Delete(copy);
+	}
+	if (!same)
+		return error_set(err, EXIT_STORAGE, NULL, "action %s: the "
+		    "advisory verdict cannot be copied from the stored packet",
+		    action_id);
+	*text = d->packet_text + start;
+	return 0;
+}
+
+/*
  * The audit record (SPEC 6), written directly: it is the largest thing a
  * decision produces, and a tree of copies only to print it cost more than
  * the re-check.
@@ -204,7 +242,8 @@ write_rule_inputs(struct json_writer *w, const struct check_input *in)
 static char *
 decision_record_json(const struct decision_request *req,
     const struct operator_identity *op, const struct recheck *rc,
-    const char *decision_id, const char *decided_at)
+    const char *decision_id, const char *decided_at, const char *advisory,
+    size_t advisory_length)
 {
 	const struct check_outcome *out = &rc->outcome;
 	struct json_writer w;
@@ -237,7 +276,10 @@ decision_record_json(const struct decision_request *req,
 	json_writer_string(&w, decided_at);
 	/* Exactly as received: the packet's own value, or null. */
 	json_writer_key(&w, "advisory_verdict");
-	json_writer_tree(&w, json_member(rc->data.packet, "reviewer_verdict"));
+	if (advisory != NULL)
+		json_writer_verbatim(&w, advisory, advisory_length);
+	else
+		json_writer_null(&w);
 	json_writer_key(&w, "local_verdict");
 	verdict_write(&w, &out->verdict);
 	json_writer_key(&w, "divergence");
@@ -302,9 +344,14 @@ record(struct store *store, const struct decision_request *req,
     long long now_ms, struct decision_outcome *out, struct error *err)
 {
 	struct decision_row row;
+	const char *advisory;
+	size_t advisory_length;
 	char *json;
 	int status;
 
+	if ((status = advisory_text(&rc->data, req->action_id, &advisory,
+	    &advisory_length, err)) != 0)
+		return status;
 	memset(&row, 0, sizeof row);
 	uuid_random(row.decision_id);
 	timestamp_format(now_ms, row.decided_at);
@@ -317,7 +364,7 @@ record(struct store *store, const struct decision_request *req,
 	    req->reassign_to : NULL;
 	row.escalate = req->decision == DECISION_REJECT && req->escalate;
 	json = decision_record_json(req, op, rc, row.decision_id,
-	    row.decided_at);
+	    row.decided_at, advisory, advisory_length);
 	if (json == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
 	status = store_audit_append(store, json, &out->head, err);

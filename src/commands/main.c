@@ -146,6 +146,17 @@ main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'd':
+			/*
+			 * An empty path is a mistake (an unset variable in a
+			 * script), not a request for the default database.
+			 */
+			if (*optarg == '\0') {
+				/* L10N: keep --db: it is typed */
+				fprintf(stderr, _("countersign: --db needs a "
+				    "path\n"));
+				fprintf(stderr, _("Try 'countersign --help'.\n"));
+				return EXIT_USAGE;
+			}
 			inv.db_option = optarg;
 			break;
 		case 'a':

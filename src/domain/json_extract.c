@@ -133,3 +133,122 @@ json_first_object(const char *text, size_t len)
 	}
 	return NULL;
 }
+
+/* Past the white space RFC 8259 allows between tokens, from text[at]. */
+static size_t
+skip_space(const char *text, size_t len, size_t at)
+{
+	while (at < len && (text[at] == ' ' || text[at] == '\t' ||
+	    text[at] == '\n' || text[at] == '\r'))
+		at++;
+	return at;
+}
+
+/*
+ * The end (one past its last byte) of the value that starts at text[at],
+ * in text that is valid JSON; 0 if it runs off the end.  Valid JSON needs
+ * no stack: brackets can only close in order, so a count will do.
+ */
+static size_t
+value_end(const char *text, size_t len, size_t at)
+{
+	size_t depth = 0;
+	bool in_string = false;
+
+	for (; at < len; at++) {
+		if (in_string) {
+			if (text[at] == '\\')
+				at++;
+			else if (text[at] == '"') {
+				in_string = false;
+				if (depth == 0)
+					return at + 1;
+			}
+			continue;
+		}
+		switch (text[at]) {
+		case '"':
+			in_string = true;
+			break;
+		case '{':
+		case '[':
+			depth++;
+			break;
+		case '}':
+		case ']':
+			if (depth == 0)
+				return at;	/* the object around a number */
+			if (--depth == 0)
+				return at + 1;
+			break;
+		case ',':
+		case ' ':
+		case '\t':
+		case '\n':
+		case '\r':
+			if (depth == 0)
+				return at;	/* after a number or a literal */
+			break;
+		}
+	}
+	return depth == 0 && !in_string ? at : 0;
+}
+
+/* Whether the key text[at..end) (quotes included) names key. */
+static bool
+key_is(const char *text, size_t at, size_t end, const char *key)
+{
+	size_t length = strlen(key);
+	struct error err;
+	cJSON *name;
+	bool same;
+
+	if (memchr(text + at, '\\', end - at) == NULL)
+		return end - at == length + 2 &&
+		    memcmp(text + at + 1, key, length) == 0;
+	/* An escaped key ("reviewer\u005fverdict") names what it decodes to. */
+	name = json_parse_strict(text + at, end - at, NULL, &err);
+	same = cJSON_IsString(name) && strcmp(name->valuestring, key) == 0;
+	cJSON_Delete(name);
+	return same;
+}
+
+bool
+json_member_text(const char *text, size_t len, const char *key,
+    size_t *start, size_t *length)
+{
+	size_t at, end;
+
+	if (text == NULL)
+		return false;
+	at = skip_space(text, len, 0);
+	if (at >= len || text[at] != '{')
+		return false;
+	for (at = skip_space(text, len, at + 1); at < len && text[at] == '"';
+	    at = skip_space(text, len, end + 1)) {
+		if ((end = value_end(text, len, at)) == 0)
+			return false;
+		if (key_is(text, at, end, key)) {
+			at = skip_space(text, len, end);
+			if (at >= len || text[at] != ':')
+				return false;
+			at = skip_space(text, len, at + 1);
+			if ((end = value_end(text, len, at)) == 0 || end == at)
+				return false;
+			*start = at;
+			*length = end - at;
+			return true;
+		}
+		/* Past the name, the colon, the value, to the comma or '}'. */
+		at = skip_space(text, len, end);
+		if (at >= len || text[at] != ':')
+			return false;
+		at = skip_space(text, len, at + 1);
+		if ((end = value_end(text, len, at)) == 0)
+			return false;
+		end = skip_space(text, len, end);
+		if (end >= len || text[end] != ',')
+			return false;
+	}
+	return false;
+}

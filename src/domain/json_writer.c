@@ -467,6 +467,50 @@ json_writer_raw(struct json_writer *w, const char *text, size_t length)
 	append(w, text, length);
 }
 
+void
+json_writer_verbatim(struct json_writer *w, const char *text, size_t length)
+{
+	bool in_string = false;
+	char *compact, *safe;
+	size_t i, n = 0;
+
+	separate(w);
+	if (w->failed)
+		return;
+	if ((compact = malloc(length + 1)) == NULL) {
+		w->failed = true;
+		return;
+	}
+	/* A pretty-printed packet's new lines would break the record's line. */
+	for (i = 0; i < length; i++) {
+		if (in_string) {
+			if (text[i] == '\\' && i + 1 < length)
+				compact[n++] = text[i++];
+			else if (text[i] == '"')
+				in_string = false;
+		} else if (text[i] == '"')
+			in_string = true;
+		else if (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
+		    text[i] == '\r')
+			continue;
+		compact[n++] = text[i];
+	}
+	compact[n] = '\0';
+	/*
+	 * DEL, C1 and bidi controls in its strings escaped, as in every other
+	 * string of the record: the same characters, in bytes a terminal
+	 * showing the record cannot act on.
+	 */
+	safe = w->as_cjson ? compact : json_escape_controls(compact);
+	if (safe == NULL)
+		w->failed = true;
+	else
+		append(w, safe, strlen(safe));
+	if (safe != compact)
+		free(safe);
+	free(compact);
+}
+
 char *
 json_writer_finish(struct json_writer *w)
 {

@@ -271,6 +271,24 @@ action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
 	return 0;
 }
 
+/*
+ * A decision records the advisory exactly as received (SPEC 6): the bytes
+ * of the packet's text, which the tree, its numbers doubles, does not keep.
+ */
+static int
+keep_packet_text(sqlite3_stmt *stmt, struct check_data *d, struct error *err)
+{
+	const unsigned char *text = sqlite3_column_text(stmt, 1);
+
+	d->packet_length = (size_t)sqlite3_column_bytes(stmt, 1);
+	if (text == NULL || (d->packet_text = malloc(d->packet_length + 1)) ==
+	    NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	memcpy(d->packet_text, text, d->packet_length);
+	d->packet_text[d->packet_length] = '\0';
+	return 0;
+}
+
 static int
 load_action(struct store *s, const char *action_id, long long now_ms,
     struct check_data *d, const struct rule_pack **pack, struct error *err)
@@ -289,6 +307,8 @@ load_action(struct store *s, const char *action_id, long long now_ms,
 	if (rc != SQLITE_ROW)
 		return store_error(s, err, "reading an action");
 	rc = action_from_row(s, stmt, action_id, now_ms, d, pack, err);
+	if (rc == 0 && (rc = keep_packet_text(stmt, d, err)) != 0)
+		check_data_free(d);
 	sqlite3_reset(stmt);
 	return rc;
 }
@@ -651,6 +671,7 @@ check_data_free(struct check_data *d)
 	free(d->holdings_printed);
 	free(d->standards_printed);
 	free(d->roster_printed);
+	free(d->packet_text);
 	free(d->status);
 	memset(d, 0, sizeof *d);
 }

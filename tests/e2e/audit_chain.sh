@@ -160,6 +160,10 @@ expect_eq "the last row is a policy_import" \
 expect_status "the checkpoint is on the chain" 0 cs audit verify --checkpoint "$LAST"
 FIRST=$(q "$DB" "SELECT seq || ':' || hash FROM audit_log WHERE seq = 1")
 expect_status "an early checkpoint is on the chain" 0 cs audit verify --checkpoint "$FIRST"
+expect_status "a checkpoint's hash in capitals names the same row" 0 \
+	cs audit verify --checkpoint "$(printf '%s' "$LAST" | tr a-f A-F)"
+expect_status "and a wrong one in capitals is still wrong" 1 \
+	cs audit verify --checkpoint "${LAST%%:*}:$(printf '%064d' 0 | tr 0 A)"
 expect_status "a checkpoint with the wrong hash" 1 cs audit verify --checkpoint "${LAST%%:*}:$ZEROS"
 expect_status "a checkpoint past the end" 1 cs audit verify --checkpoint "$((N + 50)):$ZEROS"
 cp "$DB" "$WORK/truncated.db"
@@ -225,6 +229,38 @@ row "$PASS" >"$WORK/row"
 expect_contains "a plain reason is left alone" "$WORK/row" ',"Within band; rebalancing."'
 expect_eq "no cell starts with a live formula character" \
 	"$(tail -n +2 "$WORK/csv" | grep -cE "(^|,)\"[=+@${TAB}${CR}-]" || true)" 0
+
+### 6. The advisory verdict is recorded exactly as received (SPEC 6).
+# A parse into doubles would print 9007199254740993 as 9.00719925474099e+15,
+# 12345678901234567890123 as 1.2345678901234568e+22, 1E2 as 100, 1.0 as 1.
+RAW=$WORK/raw.db
+VERDICT='{"review_pass":true,"blocking_issues":[],"non_blocking_issues":[],"final_artifacts":[],"n1":12345678901234567890123,"g":9007199254740993,"n2":1E2,"n3":1.0,"n4":-0,"s":"caf\u00e9 \/ x"}'
+legal() { # legal ACTION_ID VERDICT: a legal_draft packet, its verdict as given
+	printf '{"type":"packet","kind":"legal_draft","proposed_action":{"action_id":"%s","doc_type":"x","law_domain":"civil","user_request":"u","draft_text":"d"},"reviewer_verdict":%s}\n' "$1" "$2"
+}
+legal L-raw "$VERDICT" >"$WORK/raw.jsonl"
+legal L-null null >>"$WORK/raw.jsonl"
+printf '{"type":"packet","kind":"legal_draft","proposed_action":{"action_id":"L-none","doc_type":"x","law_domain":"civil","user_request":"u","draft_text":"d"}}\n' >>"$WORK/raw.jsonl"
+# A pretty-printed packet, CRLF and all: its white space may go, not its numbers.
+printf '{\r\n  "type": "packet",\r\n  "kind": "legal_draft",\r\n  "reviewer_verdict": {\r\n    "review_pass": true, "blocking_issues": [ ],\r\n    "non_blocking_issues": [], "final_artifacts": [],\r\n    "n": [ 1.50 , 2e-0 ], "s": "a  b"\r\n  },\r\n  "proposed_action": {"action_id": "L-pretty", "doc_type": "x", "law_domain": "civil", "user_request": "u", "draft_text": "d"}\r\n}\r\n' >"$WORK/pretty.json"
+expect_status "import packets with verdicts a double cannot hold" 0 on "$RAW" import "$WORK/raw.jsonl" "$WORK/pretty.json"
+printf '{"action_id":"%s","decision":"approve","acknowledge":["divergence"]}\n' L-raw L-pretty >"$WORK/raw-batch"
+# No verdict fails advisory_parseable: those two can only be rejected.
+printf '{"action_id":"%s","decision":"reject","reason":"no verdict"}\n' L-null L-none >>"$WORK/raw-batch"
+expect_status "decide them" 0 on "$RAW" batch "$WORK/raw-batch"
+advisory() { # advisory ACTION_ID: the record's advisory_verdict, as stored
+	q "$RAW" "SELECT record_json FROM audit_log WHERE json_extract(record_json, '\$.action_id') = '$1'" |
+		sed 's/.*"advisory_verdict":\(.*\),"local_verdict":.*/\1/'
+}
+expect_eq "the record holds the verdict's bytes" "$(advisory L-raw)" "$VERDICT"
+expect_eq "a null verdict is null" "$(advisory L-null)" null
+expect_eq "a missing verdict is null" "$(advisory L-none)" null
+expect_eq "a pretty-printed verdict: white space gone, numbers and strings kept" "$(advisory L-pretty)" \
+	'{"review_pass":true,"blocking_issues":[],"non_blocking_issues":[],"final_artifacts":[],"n":[1.50,2e-0],"s":"a  b"}'
+expect_status "audit verify with verbatim verdicts" 0 on "$RAW" audit verify
+on "$RAW" audit export >"$WORK/raw-export"
+expect_eq "audit export keeps the record's bytes" \
+	"$(sed 's/^.*"record"://; s/}$//' "$WORK/raw-export")" "$(q "$RAW" 'SELECT record_json FROM audit_log ORDER BY seq')"
 
 expect_status "audit verify at the end" 0 cs audit verify
 finish

@@ -235,16 +235,20 @@ approve g1 please
 EOF
 expect_status "a batch with bad lines" 1 cs batch "$WORK/bad.jsonl"
 cat "$out" >>"$ALL"
-expect_eq "no output for the blank lines" "$(wc -l <"$out")" 21
+# SPEC 8: one output line per input line, a blank one too.
+expect_eq "one output line per input line, blank ones too" "$(wc -l <"$out")" 23
 expect_eq "output line numbers are input line numbers" \
-	"$(jq -s -c '[.[].line]' "$out")" '[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,20,21,22,23]'
+	"$(jq -s -c '[.[].line]' "$out")" '[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23]'
 expect_eq "the bad lines are bad_request, the good ones recorded" \
 	"$(jq -s -c '[.[] | .code // .status]' "$out")" \
-	'["bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","bad_request","recorded"]'
+	'["bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","recorded","bad_request","bad_request","bad_request","recorded","bad_request","bad_request","recorded"]'
+expect_eq "a blank line is a bad_request naming no action" \
+	"$(jq -s -c '[.[] | select(.line == 18 or .line == 19) | [.action_id, .message]] | unique' "$out")" \
+	'[[null,"a blank line is not a request"]]'
 expect_eq "bad lines are refused with no decision_id" \
 	"$(jq -s -c '[.[] | select(.code == "bad_request") | [.status, .decision_id]] | unique' "$out")" '[["refused",null]]'
 expect_eq "bad lines have a message" \
-	"$(jq -s '[.[] | select(.code == "bad_request") | .message | select(type == "string" and length > 0)] | length' "$out")" 11
+	"$(jq -s '[.[] | select(.code == "bad_request") | .message | select(type == "string" and length > 0)] | length' "$out")" 13
 for g in g1 g2 g3 g4 g5 g6 g7 g8 g10; do
 	expect_eq "$g approved by its good line" "$(status_of $g)" approved
 done
@@ -276,6 +280,12 @@ expect_status "--atomic (first) with a malformed line" 1 \
 	"$COUNTERSIGN" --db "$FRESH" batch --atomic "$WORK/atomic-malformed.jsonl"
 expect_eq "--atomic: malformed line spoils the batch" "$(jq -s -c '[.[].code]' "$out")" '["not_recorded","bad_request"]'
 expect_eq "--atomic: still pending" "$(status_of "$PASS" "$FRESH")" pending
+printf '%s\n' "{\"action_id\":\"$PASS\",\"decision\":\"approve\"}" '' >"$WORK/atomic-blank.jsonl"
+expect_status "--atomic with a blank line" 1 \
+	"$COUNTERSIGN" --db "$FRESH" batch --atomic "$WORK/atomic-blank.jsonl"
+expect_eq "--atomic: a blank line is a bad request that spoils the batch" \
+	"$(jq -s -c '[.[] | [.line, .code]]' "$out")" '[[1,"not_recorded"],[2,"bad_request"]]'
+expect_eq "--atomic: still pending after the blank line" "$(status_of "$PASS" "$FRESH")" pending
 
 head -n 2 "$WORK/atomic-bad.jsonl" >"$WORK/atomic-good.jsonl"
 expect_status "--atomic with two good lines" 0 \
@@ -307,6 +317,20 @@ cat "$out" >>"$ALL"
 expect_eq "it is decided" "$(line 1 -c '[.action_id, .status]')" '["s3","recorded"]'
 expect_status "empty stdin" 0 env -u TERM "$COUNTERSIGN" --db "$DB" batch </dev/null
 expect_eq "empty stdin: no output" "$(wc -c <"$out")" 0
+
+# Input that cannot be read is an error, not an empty batch.
+for atomic in "" --atomic; do
+	expect_status "batch ${atomic:+$atomic }on a directory" 3 \
+		"$COUNTERSIGN" --db "$FRESH" batch $atomic "$WORK"
+	expect_contains "batch ${atomic:+$atomic }on a directory says why" "$WORK/err" \
+		"countersign: cannot read $WORK: Is a directory"
+done
+expect_status "batch with a directory on stdin" 3 "$COUNTERSIGN" --db "$FRESH" batch <"$WORK"
+expect_contains "says so" "$WORK/err" "countersign: cannot read the standard input: "
+expect_status "batch of a missing file" 3 "$COUNTERSIGN" --db "$FRESH" batch "$WORK/no-such.jsonl"
+expect_contains "says so" "$WORK/err" "countersign: cannot read $WORK/no-such.jsonl: No such file"
+expect_eq "nothing was read, nothing recorded" \
+	"$("$COUNTERSIGN" --db "$FRESH" audit export | jq -s '[.[] | select(.record.event == "decision")] | length')" 2
 
 ### 7. The operator cannot be spoofed.
 printf '%s\n' '{"action_id":"spoof","decision":"approve"}' >"$WORK/spoof.jsonl"

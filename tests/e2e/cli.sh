@@ -15,6 +15,22 @@ expect_status "an option of another command" 2 "$COUNTERSIGN" check --all
 expect_status "import without paths" 2 cs import
 expect_status "list takes no operands" 2 cs list extra
 
+# An audit usage error says what is wrong, prefixed, before the usage.
+usage_error() { # usage_error WHAT FIRST-LINE ARGS...
+	what=$1 first=$2
+	shift 2
+	expect_status "$what" 2 cs "$@"
+	expect_eq "$what: the first line says why" "$(head -n 1 "$WORK/err")" "$first"
+	expect_contains "$what: then the usage" "$WORK/err" "Usage: countersign audit verify"
+}
+usage_error "audit alone" "countersign: audit needs verify, export or replay" audit
+usage_error "an unknown audit command" "countersign: unknown audit command 'frob'" audit frob
+usage_error "audit verify --csv" "countersign: an option given does not apply to 'audit verify'" audit verify --csv
+usage_error "audit export --checkpoint" "countersign: an option given does not apply to 'audit export'" \
+	audit export --checkpoint 1:x
+usage_error "audit replay without an id" "countersign: audit replay needs an ACTION_ID" audit replay
+usage_error "audit verify with an operand" "countersign: too many arguments" audit verify extra
+
 expect_status "list on a database that does not exist" 4 cs list
 expect_contains "says so" "$WORK/err" "no database at"
 expect_eq "and did not create it" "$(test -e "$DB" && echo yes || echo no)" no
@@ -30,6 +46,14 @@ expect_eq "XDG_DATA_HOME is used, directories made" \
 	"$(test -f "$WORK/xdg/countersign/countersign.db" && echo yes)" yes
 COUNTERSIGN_DB="$WORK/env.db" "$COUNTERSIGN" --db "$WORK/flag.db" import "$EXAMPLES/ips.json" >/dev/null
 expect_eq "--db wins" "$(test -f "$WORK/flag.db" && echo yes)" yes
+# An empty --db is a mistake (an unset variable), not "the default".
+expect_status "--db with an empty path" 2 env COUNTERSIGN_DB="$WORK/env.db" "$COUNTERSIGN" --db "" list
+expect_contains "says so" "$WORK/err" "countersign: --db needs a path"
+expect_status "--db= with an empty path" 2 env COUNTERSIGN_DB="$WORK/env.db" "$COUNTERSIGN" --db= list
+# An empty COUNTERSIGN_DB is unset, as the convention goes.
+env COUNTERSIGN_DB= XDG_DATA_HOME="$WORK/xdg2" "$COUNTERSIGN" import "$EXAMPLES/ips.json" >/dev/null
+expect_eq "an empty COUNTERSIGN_DB counts as unset" \
+	"$(test -f "$WORK/xdg2/countersign/countersign.db" && echo yes)" yes
 
 expect_status "list on an empty queue" 0 cs import "$EXAMPLES/ips.json"
 expect_status "list" 0 cs list

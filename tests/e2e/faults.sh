@@ -83,6 +83,43 @@ if [ -c /dev/full ]; then
 		expect_eq "$command into a full disk: exit 4" "$status" 4
 		expect_contains "$command says so" "$WORK/err" "cannot write the output"
 	done
+	for command in "audit verify" "audit export" "audit export --csv"; do
+		set +e
+		"$COUNTERSIGN" --db "$DB" $command >/dev/full 2>"$WORK/err"
+		status=$?
+		set -e
+		expect_eq "$command into a full disk: exit 4" "$status" 4
+		expect_contains "$command says so" "$WORK/err" \
+			"countersign: cannot write the output: No space left on device"
+	done
+	# A batch stops at the first result it cannot write; what it had
+	# recorded stays recorded, and the exit says the output was lost.
+	jq -c 'range(1; 5) as $i | .proposed_action.action_id = "full-\($i)" | .reviewer_verdict.action_id = "full-\($i)"' \
+		"$EXAMPLES/packet-trade-pass.json" >"$WORK/full.jsonl"
+	cs import "$WORK/full.jsonl" >/dev/null
+	printf '%s\n' '{"action_id":"full-1","decision":"reject","reason":"r"}' \
+		'{"action_id":"full-2","decision":"reject","reason":"r"}' >"$WORK/full-batch"
+	set +e
+	"$COUNTERSIGN" --db "$DB" batch "$WORK/full-batch" >/dev/full 2>"$WORK/err"
+	status=$?
+	set -e
+	expect_eq "batch into a full disk: exit 4" "$status" 4
+	expect_contains "batch says so" "$WORK/err" "countersign: cannot write the output"
+	expect_eq "its first decision stays recorded" \
+		"$(sqlite3 "$DB" "SELECT status FROM action WHERE action_id = 'full-1'")" rejected
+	expect_eq "and it stopped there" \
+		"$(sqlite3 "$DB" "SELECT status FROM action WHERE action_id = 'full-2'")" pending
+	sed 's/full-1/full-3/; s/full-2/full-4/' "$WORK/full-batch" >"$WORK/full-atomic"
+	set +e
+	"$COUNTERSIGN" --db "$DB" batch --atomic "$WORK/full-atomic" >/dev/full 2>"$WORK/err"
+	status=$?
+	set -e
+	expect_eq "batch --atomic into a full disk: exit 4" "$status" 4
+	expect_contains "batch --atomic says so" "$WORK/err" "countersign: cannot write the output"
+	expect_eq "what --atomic committed stays" \
+		"$(sqlite3 "$DB" "SELECT group_concat(status) FROM action WHERE action_id IN ('full-3', 'full-4')")" \
+		rejected,rejected
+	intact "after output into a full disk"
 else
 	pass "no /dev/full here: output into a full disk not tried"
 fi

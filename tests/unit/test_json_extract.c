@@ -322,6 +322,66 @@ test_nesting_beyond_the_cap(void **state)
 	cJSON_Delete(json);
 }
 
+/* The text of key's value in text, or NULL when there is none. */
+static char *
+member_text(const char *text, const char *key)
+{
+	size_t start, length;
+	char *value;
+
+	if (!json_member_text(text, strlen(text), key, &start, &length))
+		return NULL;
+	value = strndup(text + start, length);
+	assert_non_null(value);
+	return value;
+}
+
+static void
+assert_member_text(const char *text, const char *key, const char *want)
+{
+	char *got = member_text(text, key);
+
+	if (got == NULL)
+		fail_msg("no %s in: %s", key, text);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/*
+ * The bytes of a member's value as written: numbers a parse into doubles
+ * would change, every kind of value, wherever the member sits, with the
+ * white space around it left out and inside it kept.
+ */
+static void
+test_member_text(void **state)
+{
+	const char *packet = "{\"type\":\"packet\",\"v\":{\"g\":"
+	    "9007199254740993,\"n\":12345678901234567890123,\"e\":1E2,"
+	    "\"f\":1.0,\"s\":\"a}\\\"],\"},\"last\":-0}";
+
+	(void)state;
+	assert_member_text(packet, "v", "{\"g\":9007199254740993,"
+	    "\"n\":12345678901234567890123,\"e\":1E2,\"f\":1.0,"
+	    "\"s\":\"a}\\\"],\"}");
+	assert_member_text(packet, "type", "\"packet\"");
+	assert_member_text(packet, "last", "-0");
+	assert_member_text(" {\r\n \"a\" : [ 1 , { \"b\" : [] } ] ,\n"
+	    " \"v\" :\t1.50e+3\n}\n", "v", "1.50e+3");
+	assert_member_text("{\"a\":[1,{\"b\":[]}],\"v\":[ 1 ,\n2 ]}", "v",
+	    "[ 1 ,\n2 ]");
+	assert_member_text("{\"v\":null}", "v", "null");
+	assert_member_text("{\"v\":true,\"w\":false}", "w", "false");
+	/* A key written with an escape names what it decodes to. */
+	assert_member_text("{\"re\\u0076iewer\":\"x\"}", "reviewer",
+	    "\"x\"");
+	/* Only top-level members count. */
+	assert_null(member_text("{\"a\":{\"v\":1}}", "v"));
+	assert_null(member_text("{\"a\":\"\\\"v\\\":1\"}", "v"));
+	assert_null(member_text("{}", "v"));
+	assert_null(member_text("[\"v\",1]", "v"));
+	assert_null(member_text("{\"vv\":1,\"V\":2}", "v"));
+}
+
 int
 main(void)
 {
@@ -342,6 +402,7 @@ main(void)
 		cmocka_unit_test(test_hostile_unterminated_string),
 		cmocka_unit_test(test_deep_but_reasonable_nesting_is_found),
 		cmocka_unit_test(test_nesting_beyond_the_cap),
+		cmocka_unit_test(test_member_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -352,6 +352,50 @@ test_unbalanced_is_refused(void **state)
 	assert_null(json_writer_finish(&w));	/* deeper than it keeps */
 }
 
+static void
+assert_verbatim(bool as_cjson, const char *value, const char *want)
+{
+	struct json_writer w;
+	char *text;
+
+	if (as_cjson)
+		json_writer_init_cjson(&w);
+	else
+		json_writer_init(&w);
+	json_writer_array(&w);
+	json_writer_integer(&w, 1);
+	json_writer_verbatim(&w, value, strlen(value));
+	json_writer_end(&w, ']');
+	text = json_writer_finish(&w);
+	assert_non_null(text);
+	assert_string_equal(text, want);
+	free(text);
+}
+
+/*
+ * A value from input keeps its numbers and strings byte for byte; only
+ * white space between tokens goes, and controls a terminal would act on
+ * are escaped as json_print() escapes them.
+ */
+static void
+test_verbatim(void **state)
+{
+	(void)state;
+	assert_verbatim(false, "{\"g\":9007199254740993,\"n\":"
+	    "12345678901234567890123,\"e\":1E2,\"f\":1.0,\"z\":-0}",
+	    "[1,{\"g\":9007199254740993,\"n\":12345678901234567890123,"
+	    "\"e\":1E2,\"f\":1.0,\"z\":-0}]");
+	assert_verbatim(false, "{\r\n  \"a b\" : [ 1 ,\t\"c \\\" d\" ]\n}",
+	    "[1,{\"a b\":[1,\"c \\\" d\"]}]");
+	assert_verbatim(false, "\"caf\\u00e9 \\/ \xc3\xa9\"",
+	    "[1,\"caf\\u00e9 \\/ \xc3\xa9\"]");
+	/* DEL, U+009B and U+202E: escaped, but not for cJSON's own bytes. */
+	assert_verbatim(false, "\"\x7f\xc2\x9b\xe2\x80\xae\"",
+	    "[1,\"\\u007f\\u009b\\u202e\"]");
+	assert_verbatim(true, "\"\x7f\xc2\x9b\xe2\x80\xae\"",
+	    "[1,\"\x7f\xc2\x9b\xe2\x80\xae\"]");
+}
+
 int
 main(void)
 {
@@ -365,6 +409,7 @@ main(void)
 		cmocka_unit_test(test_unusual_items_as_cjson_prints_them),
 		cmocka_unit_test(test_random_numbers_as_cjson_prints_them),
 		cmocka_unit_test(test_unbalanced_is_refused),
+		cmocka_unit_test(test_verbatim),
 	};
 
 	/*
