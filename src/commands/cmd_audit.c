@@ -82,28 +82,26 @@ audit_verify(struct store *store, const struct invocation *inv)
 }
 
 /*
- * RFC 4180 quoting, with formula triggers neutralised (SPEC 7).  A file
- * gets the exact text; a terminal gets it through the sanitizer, since
- * a reason is free text that may carry escape sequences.
+ * RFC 4180 quoting, with formula triggers neutralised (SPEC 7).  Every
+ * cell goes through the sanitizer, whatever stdout is: a reason or an id
+ * may carry escape sequences, and a CSV is read through `| less` or `| cat`
+ * as often as in a spreadsheet.  The exact text is in the JSON export.
  */
 static void
 csv_cell(const char *value, bool last)
 {
-	static int to_terminal = -1;
-	char *safe = NULL;
+	char *safe;
 	const char *p;
 
-	if (to_terminal == -1)
-		to_terminal = isatty(STDOUT_FILENO);
 	if (value == NULL)
 		value = "";
-	if (to_terminal)
-		safe = sanitize_str(value);
+	safe = sanitize_str(value);
 	putchar('"');
 	/* A spreadsheet would read these as the start of a formula. */
 	if (value[0] != '\0' && strchr("=+-@\t\r", value[0]) != NULL)
 		putchar('\'');
-	for (p = safe != NULL ? safe : value; *p != '\0'; p++) {
+	/* Out of memory: an empty cell, never the raw text. */
+	for (p = safe != NULL ? safe : ""; *p != '\0'; p++) {
 		if (*p == '"')
 			putchar('"');
 		putchar(*p);

@@ -44,7 +44,7 @@ jq -nc --arg pass "$PASS" --arg div "$DIVERGENT" '
 	{action_id: $div, decision: "reject", reason: "=HYPERLINK(\"http://x\",\"y\")", reassign_to: "action-drafting-b"},
 	{action_id: "c1", decision: "reject", reason: "-2+3"},
 	{action_id: "c2", decision: "reject", reason: "She said \"no\", twice"},
-	{action_id: "c3", decision: "reject", reason: "+1 for rejecting"},
+	{action_id: "c3", decision: "reject", reason: "+1 for rejecting\u001b]0;pwned\u0007"},
 	{action_id: "c4", decision: "reject", reason: "@SUM(A1:A9)"},
 	{action_id: "c5", decision: "reject", reason: "\tcmd|/c calc"},
 	{action_id: "c6", decision: "reject", reason: "Caf\u00e9 \u2713 \u2014 non-ASCII, 1-2 safe", escalate: true},
@@ -215,7 +215,9 @@ expect_contains "-2+3 is neutralised" "$WORK/row" ',"'\''-2+3"'
 row c2 >"$WORK/row"
 expect_contains "a double quote is doubled" "$WORK/row" ',"She said ""no"", twice"'
 row c3 >"$WORK/row"
-expect_contains "+ is neutralised" "$WORK/row" ',"'\''+1 for rejecting"'
+expect_contains "+ is neutralised" "$WORK/row" ',"'\''+1 for rejecting'
+expect_contains "an escape sequence is shown escaped, even in a file" "$WORK/row" 'rejecting\e]0;pwned^G"'
+expect_eq "no raw ESC or BEL in the CSV" "$(tr -d -c '\033\007' <"$WORK/csv" | wc -c)" 0
 row c4 >"$WORK/row"
 expect_contains "@ is neutralised" "$WORK/row" ',"'\''@SUM(A1:A9)"'
 row c5 >"$WORK/row"
