@@ -52,13 +52,28 @@ static struct u256		mul_u128(unsigned __int128, unsigned __int128);
 static int			compare_u256(const struct u256 *,
 				    const struct u256 *);
 
-/* 10^n for n <= 38, the largest power of ten an unsigned __int128 holds. */
+/*
+ * 10^n for n <= 38, the largest power of ten an unsigned __int128 holds.
+ * Every figure of every check scales by up to 10^18: those come from a
+ * table, not eighteen multiplications.
+ */
 static unsigned __int128
 pow10_u128(unsigned int n)
 {
-	unsigned __int128	p = 1;
+	static const uint64_t	small[] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL
+	};
+	unsigned __int128	p;
 
-	while (n-- > 0)
+	if (n < sizeof small / sizeof small[0])
+		return (small[n]);
+	p = small[sizeof small / sizeof small[0] - 1];
+	for (n -= sizeof small / sizeof small[0] - 1; n > 0; n--)
 		p *= 10;
 	return (p);
 }

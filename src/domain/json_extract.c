@@ -152,18 +152,26 @@ skip_space(const char *text, size_t len, size_t at)
 static size_t
 value_end(const char *text, size_t len, size_t at)
 {
+	const char *quote, *slash;
 	size_t depth = 0;
 	bool in_string = false;
 
 	for (; at < len; at++) {
 		if (in_string) {
-			if (text[at] == '\\')
-				at++;
-			else if (text[at] == '"') {
-				in_string = false;
-				if (depth == 0)
-					return at + 1;
+			/* Strings are most of a packet: jump to their end. */
+			quote = memchr(text + at, '"', len - at);
+			if (quote == NULL)
+				return 0;
+			slash = memchr(text + at, '\\', (size_t)(quote -
+			    (text + at)));
+			if (slash != NULL) {
+				at = (size_t)(slash - text) + 1;  /* escaped */
+				continue;
 			}
+			at = (size_t)(quote - text);
+			in_string = false;
+			if (depth == 0)
+				return at + 1;
 			continue;
 		}
 		switch (text[at]) {

@@ -470,7 +470,7 @@ json_writer_raw(struct json_writer *w, const char *text, size_t length)
 void
 json_writer_verbatim(struct json_writer *w, const char *text, size_t length)
 {
-	bool in_string = false;
+	bool in_string = false, ascii = true;
 	char *compact, *safe;
 	size_t i, n = 0;
 
@@ -493,15 +493,17 @@ json_writer_verbatim(struct json_writer *w, const char *text, size_t length)
 		else if (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
 		    text[i] == '\r')
 			continue;
+		if ((unsigned char)text[i] >= 0x7f)
+			ascii = false;
 		compact[n++] = text[i];
 	}
 	compact[n] = '\0';
 	/*
 	 * DEL, C1 and bidi controls in its strings escaped, as in every other
 	 * string of the record: the same characters, in bytes a terminal
-	 * showing the record cannot act on.
+	 * showing the record cannot act on.  Below DEL there are none.
 	 */
-	safe = w->as_cjson ? compact : json_escape_controls(compact);
+	safe = w->as_cjson || ascii ? compact : json_escape_controls(compact);
 	if (safe == NULL)
 		w->failed = true;
 	else
