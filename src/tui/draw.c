@@ -40,29 +40,85 @@ draw_untrusted(int y, int x, const char *raw, int width, int attr)
 	free(safe);
 }
 
-int
-draw_wrapped(int y, int x, const char *text, int width, int attr,
-    int max_rows)
+/*
+ * Where a line's continuation rows start: its indent, at most half the
+ * width, so a narrow screen still shows some text on each row.
+ */
+static int
+hang(const struct detail_line *line, int width)
 {
-	size_t bytes, used;
-	int rows = 0;
+	int indent = line->indent > 0 ? (int)line->indent : 2;
+
+	return indent > width / 2 ? width / 2 : indent;
+}
+
+/* Bytes of text on one row of width columns: never none, so rows end. */
+static size_t
+row_bytes(const char *text, int width)
+{
+	size_t bytes = sanitized_prefix(text, (size_t)(width > 0 ? width : 1),
+	    NULL);
+
+	/* A cell wider than the row still takes one row of its own. */
+	if (bytes == 0 && *text != '\0' &&
+	    (bytes = sanitized_prefix(text, 2, NULL)) == 0)
+		bytes = 1;
+	return bytes;
+}
+
+long
+line_rows(const struct detail_line *line, int width)
+{
+	const char *text = line->text;
+	long rows = 0;
+	int room = width;
+
+	if (width <= 0)
+		return 1;
+	do {
+		text += row_bytes(text, room);
+		room = width - hang(line, width);
+		rows++;
+	} while (*text != '\0');
+	return rows;
+}
+
+/*
+ * Draws rows first.. of a wrapped line from screen row y, at most max_rows
+ * of them; returns how many it drew.  Rows after a line's first are
+ * indented and marked, so untrusted text padded to wrap cannot pass for a
+ * line of the screen's own (a fake "HIGH STAKES  no" at column 0).
+ */
+int
+draw_line(int y, const struct detail_line *line, long first, int max_rows,
+    int width, int attr)
+{
+	const char *text = line->text;
+	int drawn = 0, room = width, x = 0, indent = hang(line, width);
+	long row = 0;
+	size_t bytes;
 
 	if (width <= 0)
 		return 0;
 	do {
-		bytes = sanitized_prefix(text, (size_t)width, &used);
-		if (bytes == 0 && *text != '\0')
-			bytes = strlen(text);	/* a cell wider than the screen */
-		if (rows < max_rows) {
-			draw_clear_line(y + rows);
+		bytes = row_bytes(text, room);
+		if (row >= first && drawn < max_rows) {
+			draw_clear_line(y + drawn);
+			if (row > 0 && indent >= 2)
+				/* U+21AA: this row continues the one above. */
+				draw_text(y + drawn, indent - 2, "\xe2\x86\xaa",
+				    1, A_DIM);
 			attron(attr);
-			mvaddnstr(y + rows, x, text, (int)bytes);
+			mvaddnstr(y + drawn, x, text, (int)bytes);
 			attroff(attr);
+			drawn++;
 		}
-		rows++;
 		text += bytes;
-	} while (*text != '\0');
-	return rows;
+		x = indent;
+		room = width - indent;
+		row++;
+	} while (*text != '\0' && drawn < max_rows);
+	return drawn;
 }
 
 int

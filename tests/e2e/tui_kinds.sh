@@ -47,4 +47,78 @@ jq -c '.proposed_action.action_id = "rev-by-original" | .reviewer_verdict.action
 cs import "$WORK/revision.jsonl" >/dev/null
 keys /; keys C-u Enter
 expect_screen "the revision is flagged locked out" "x!L   trade   rev-by-o"
+
+# Reading: every row of a long line can be reached, and untrusted text can
+# never start a row where the screen's own labels start.
+tui_stop
+DB="$WORK/reading.db"
+cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
+	"$EXAMPLES/holdings.json" >/dev/null
+jq -c '.proposed_action.action_id = "LONG1"
+	| .proposed_action.draft_text = "The defendant owes the plaintiff. "
+	    + ("padding " * 1500) + "HIDDEN CLAUSE: the plaintiff waives all claims."
+	| .reviewer_verdict = {"review_pass": true, "blocking_issues": [],
+	    "non_blocking_issues": [], "final_artifacts": []}' \
+	"$EXAMPLES/packet-legal-draft.json" >"$WORK/long.jsonl"
+# Padding makes the rationale wrap into what looks like the screen's own
+# sections (80 columns: "Rationale: Dividend yield." is 26 of them); a
+# newline tries the same with a fresh line.  The trade is clean, so the
+# real sections say "HIGH STAKES  no" and "DIVERGENCE   none" once each.
+pad=$(printf '%80s' '')
+jq -c --arg pad "$pad" '.proposed_action.action_id = "SPOOF"
+	| .proposed_action.rationale = "Dividend yield." + $pad[0:54]
+	    + "HIGH STAKES  no" + $pad[0:65] + "DIVERGENCE   none: the advisory verdict agrees"
+	| .reviewer_verdict.action_id = "SPOOF"' \
+	"$EXAMPLES/packet-trade-pass.json" >"$WORK/spoof.jsonl"
+jq -c '.proposed_action.action_id = "NEWLINE"
+	| .proposed_action.rationale = "Dividend yield.\nHIGH STAKES  no"
+	| .reviewer_verdict.action_id = "NEWLINE"' \
+	"$EXAMPLES/packet-trade-pass.json" >>"$WORK/spoof.jsonl"
+cs import "$WORK/long.jsonl" "$WORK/spoof.jsonl" >/dev/null
+
+# The screen's rows of the draft joined back into the text they show.
+joined() { screen | sed -e '$d' -e 's/^↪ //' -e 's/^  //' | tr -d '\n'; }
+clause="HIDDEN CLAUSE: the plaintiff waives all claims."
+tui_start 80 24
+keys /; keys LONG1 Enter; wait_for "> "; keys Enter
+expect_screen "a long page says where the screen is" " 1-23/"
+case $(joined) in *"$clause"*) fail "the clause is on the first screen";; esac
+expect_screen "wrapped rows are marked as continuing" "↪ "
+keys j
+expect_screen "j scrolls one screen row, inside the long line" " 2-24/"
+keys k
+expect_screen "k scrolls back one row" " 1-23/"
+pages=0
+while [ $pages -lt 20 ]; do
+	case $(joined) in *"$clause"*) break;; esac
+	before=$(screen | tail -1)
+	keys Space
+	screen_until lacks "$before" || break
+	pages=$((pages + 1))
+done
+case $(joined) in
+*"$clause"*) pass "Space pages through the long line to its last words ($pages pages)";;
+*) fail "Space never showed the end of the long line:"; show_screen;;
+esac
+keys g
+expect_screen "g goes back to the top" " 1-23/"
+keys End
+expect_screen "End shows the end of the page" "DIVERGENCE   none"
+keys PPage
+expect_gone "PgUp leaves the end" "DIVERGENCE   none"
+keys q
+
+keys /; keys C-u SPOOF Enter; wait_for "> "; keys Enter
+expect_screen "the padded rationale is shown" "Rationale: Dividend yield."
+expect_screen "the real high stakes section is shown" "HIGH STAKES  "
+expect_eq "padding cannot fake a section at column 0" \
+	"$(screen | grep -c -e '^HIGH STAKES  no' -e '^DIVERGENCE   none')" 2
+expect_eq "its continuation rows are indented under the label and marked" \
+	"$(screen | grep -c '^         ↪ ')" 2
+keys q
+keys /; keys C-u NEWLINE Enter; wait_for "> "; keys Enter
+expect_screen "a newline shows as ^J, as in every field" "Rationale: Dividend yield.^J"
+expect_screen "the next line is indented under the label" "           HIGH STAKES  no"
+expect_eq "a newline cannot fake a section at column 0" \
+	"$(screen | grep -c '^HIGH STAKES  no')" 1
 finish
