@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sanitize.h"
+#include "text.h"
 #include "tui.h"
 
 void
@@ -84,17 +85,17 @@ line_rows(const struct detail_line *line, int width)
 }
 
 /*
- * Draws rows first.. of a wrapped line from screen row y, at most max_rows
- * of them; returns how many it drew.  Rows after a line's first are
- * indented and marked, so untrusted text padded to wrap cannot pass for a
- * line of the screen's own (a fake "HIGH STAKES  no" at column 0).
+ * Draws rows first.. of a wrapped line in w from row y, column x, at most
+ * max_rows of them; returns how many it drew.  Rows after a line's first
+ * are indented and marked, so untrusted text padded to wrap cannot pass
+ * for a line of the screen's own (a fake "HIGH STAKES  no" at column 0).
  */
 int
-draw_line(int y, const struct detail_line *line, long first, int max_rows,
-    int width, int attr)
+draw_line_in(WINDOW *w, int y, int x, const struct detail_line *line,
+    long first, int max_rows, int width, int attr)
 {
 	const char *text = line->text;
-	int drawn = 0, room = width, x = 0, indent = hang(line, width);
+	int drawn = 0, room = width, at = 0, indent = hang(line, width);
 	long row = 0;
 	size_t bytes;
 
@@ -103,22 +104,86 @@ draw_line(int y, const struct detail_line *line, long first, int max_rows,
 	do {
 		bytes = row_bytes(text, room);
 		if (row >= first && drawn < max_rows) {
-			draw_clear_line(y + drawn);
-			if (row > 0 && indent >= 2)
+			if (row > 0 && indent >= 2) {
 				/* U+21AA: this row continues the one above. */
-				draw_text(y + drawn, indent - 2, "\xe2\x86\xaa",
-				    1, A_DIM);
-			attron(attr);
-			mvaddnstr(y + drawn, x, text, (int)bytes);
-			attroff(attr);
+				wattron(w, A_DIM);
+				mvwaddstr(w, y + drawn, x + indent - 2,
+				    "\xe2\x86\xaa");
+				wattroff(w, A_DIM);
+			}
+			wattron(w, attr);
+			mvwaddnstr(w, y + drawn, x + at, text, (int)bytes);
+			wattroff(w, attr);
 			drawn++;
 		}
 		text += bytes;
-		x = indent;
+		at = indent;
 		room = width - indent;
 		row++;
 	} while (*text != '\0' && drawn < max_rows);
 	return drawn;
+}
+
+int
+draw_line(int y, const struct detail_line *line, long first, int max_rows,
+    int width, int attr)
+{
+	int i;
+
+	for (i = 0; i < max_rows && i < line_rows(line, width) - first; i++)
+		draw_clear_line(y + i);
+	return draw_line_in(stdscr, y, 0, line, first, max_rows, width, attr);
+}
+
+/*
+ * Bytes of sanitized text that fit in columns, never ending inside one of
+ * the sanitizer's escapes ("\e", "^G", "<U+202E>"): a cut escape would
+ * read as other text.
+ */
+static size_t
+clip_bytes(const char *text, size_t columns)
+{
+	size_t bytes = sanitized_prefix(text, columns, NULL), i;
+
+	if (text[bytes] == '\0' || bytes == 0)
+		return bytes;
+	if ((text[bytes - 1] == '\\' && text[bytes] == 'e') ||
+	    (text[bytes - 1] == '^' && text[bytes] >= '?' && text[bytes] <= '_'))
+		return bytes - 1;
+	for (i = bytes > 7 ? bytes - 7 : 0; i < bytes; i++) {
+		if (strncmp(text + i, "<U+", 3) == 0 && strlen(text + i) >= 8 &&
+		    text[i + 7] == '>')
+			return i;
+	}
+	return bytes;
+}
+
+char *
+clip_text(const char *sanitized, int columns)
+{
+	size_t bytes;
+	char *out;
+
+	if (columns < 1)
+		columns = 1;
+	if (sanitized_width(sanitized) <= (size_t)columns)
+		return text_copy(sanitized);
+	/* U+2026, as list clips: the cell says it was cut. */
+	bytes = clip_bytes(sanitized, (size_t)columns - 1);
+	if ((out = malloc(bytes + 4)) == NULL)
+		return NULL;
+	memcpy(out, sanitized, bytes);
+	memcpy(out + bytes, "\xe2\x80\xa6", 4);
+	return out;
+}
+
+void
+draw_clipped(int y, int x, const char *sanitized, int width, int attr)
+{
+	char *clipped = clip_text(sanitized, width);
+
+	draw_text(y, x, clipped ? clipped : "", width, attr);
+	free(clipped);
 }
 
 int

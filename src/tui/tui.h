@@ -6,6 +6,7 @@
 #ifndef COUNTERSIGN_TUI_H
 #define COUNTERSIGN_TUI_H
 
+#include <curses.h>
 #include <signal.h>
 #include <stdbool.h>
 
@@ -84,6 +85,14 @@ void draw_untrusted(int y, int x, const char *raw, int width, int attr);
 long line_rows(const struct detail_line *, int width);
 int draw_line(int y, const struct detail_line *, long first_row, int max_rows,
     int width, int attr);
+int draw_line_in(WINDOW *, int y, int x, const struct detail_line *,
+    long first_row, int max_rows, int width, int attr);
+/*
+ * A copy of sanitized text cut to columns with an ellipsis when it is
+ * wider, never inside a character or one of the sanitizer's escapes.
+ */
+char *clip_text(const char *sanitized, int columns);
+void draw_clipped(int y, int x, const char *sanitized, int width, int attr);
 void draw_clear_line(int y);
 int style_attr(const struct tui *, enum detail_style);
 

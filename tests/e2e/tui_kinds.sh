@@ -22,10 +22,16 @@ keys q
 keys /; keys C-u NB-412 Enter; wait_for "NB-412"
 keys a
 expect_screen "the dialog asks about AC-3" "AC-3 The docs read clearly: m met / u unmet"
+expect_screen "unjudged, the re-check fails: a reason is required" "Reason (required"
 keys Enter
 expect_screen "unjudged, it is refused" "Refused (po_judgment_required)"
 keys m
 expect_screen "judged met" "AC-3 The docs read clearly: met"
+# The judgment is re-checked at once: what it ended is no longer asked for.
+expect_screen "re-checked after the judgment: a reason is optional" "Reason (optional"
+expect_gone "re-checked: the failure is gone" "LOCAL RULES FAIL"
+expect_gone "re-checked: no high stakes to acknowledge" "I have reviewed the high stakes"
+expect_gone "re-checked: the old refusal is gone" "Refused (po_judgment_required)"
 keys Enter
 expect_screen "recorded" "approved (decision"
 expect_eq "with the judgment in the audit record" "$(record NB-412 .po_judgments)" '{"AC-3":"met"}'
@@ -53,7 +59,8 @@ expect_screen "the revision is flagged locked out" "x!L   trade   rev-by-o"
 tui_stop
 DB="$WORK/reading.db"
 cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
-	"$EXAMPLES/holdings.json" >/dev/null
+	"$EXAMPLES/holdings.json" "$EXAMPLES/standards_index.json" \
+	"$EXAMPLES/roster.json" >/dev/null
 jq -c '.proposed_action.action_id = "LONG1"
 	| .proposed_action.draft_text = "The defendant owes the plaintiff. "
 	    + ("padding " * 1500) + "HIDDEN CLAUSE: the plaintiff waives all claims."
@@ -74,7 +81,15 @@ jq -c '.proposed_action.action_id = "NEWLINE"
 	| .proposed_action.rationale = "Dividend yield.\nHIGH STAKES  no"
 	| .reviewer_verdict.action_id = "NEWLINE"' \
 	"$EXAMPLES/packet-trade-pass.json" >>"$WORK/spoof.jsonl"
-cs import "$WORK/long.jsonl" "$WORK/spoof.jsonl" >/dev/null
+# A change with 25 NEEDS-PO criteria, one of them too long for a row.
+jq -c '.proposed_action.action_id = "MANY"
+	| .proposed_action.acceptance_criteria = [range(1; 26) as $i | {id: "AC-\($i)",
+	    text: (if $i == 2 then "a criterion whose text is far too long for one row of the dialog, so it is cut"
+	    else "criterion \($i)" end)}]
+	| .reviewer_verdict.ac_results = [range(1; 26) as $i |
+	    {ac_id: "AC-\($i)", state: "NEEDS-PO", evidence: ""}]' \
+	"$EXAMPLES/packet-change.json" >"$WORK/many.jsonl"
+cs import "$WORK/long.jsonl" "$WORK/spoof.jsonl" "$WORK/many.jsonl" >/dev/null
 
 # The screen's rows of the draft joined back into the text they show.
 joined() { screen | sed -e '$d' -e 's/^↪ //' -e 's/^  //' | tr -d '\n'; }
@@ -121,4 +136,32 @@ expect_screen "a newline shows as ^J, as in every field" "Rationale: Dividend yi
 expect_screen "the next line is indented under the label" "           HIGH STAKES  no"
 expect_eq "a newline cannot fake a section at column 0" \
 	"$(screen | grep -c '^HIGH STAKES  no')" 1
+keys q
+
+# The approve dialog with more criteria than rows: the reason and the keys
+# stay, the list scrolls to the criterion asked, long texts are cut before
+# the keys, and a long refusal wraps.
+keys /; keys C-u MANY Enter; wait_for "> "; keys a
+expect_screen "25 criteria: the reason line stays" "Reason (required, Tab to type)"
+expect_screen "25 criteria: the key line stays whole" "│ Enter confirm · Esc cancel  "
+expect_screen "a long criterion is cut before its keys" "…: m met / u unmet │"
+keys Enter
+expect_screen "a long refusal wraps to its end" "divergence_unacknowledged, reason_required)"
+expect_screen "and the key line is still there" "│ Enter confirm · Esc cancel  "
+keys Tab
+expect_screen "the reason is typed on its own row" "│ Reason: _"
+expect_screen "the refusal stays while typing" "Refused (po_judgment_required)"
+expect_screen "the title stays while typing" "Approve MANY"
+keys Enter
+judged=0
+while [ $judged -lt 20 ]; do
+	keys m
+	judged=$((judged + 1))
+	wait_for "$judged of 25 judged" || break
+done
+expect_screen "the list scrolls to the criterion asked" "> AC-21 criterion 21: m met / u unmet"
+expect_screen "the judged ones above it stay readable" "AC-20 criterion 20: met"
+expect_screen "judging, the reason line stays" "Reason ("
+expect_screen "judging, the key line stays" "│ Enter confirm · Esc cancel  "
+keys Escape
 finish
