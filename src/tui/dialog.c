@@ -245,17 +245,15 @@ static void
 report(struct tui *t, const struct decision_outcome *out, const char *verb,
     const char *action_id)
 {
-	char *id = sanitize_str(action_id), *short_id;
+	/* Characters of what the screen shows, not bytes of the raw id. */
+	char *id = short_id(action_id);
 
-	/* Eight characters of what the screen shows, not eight bytes. */
-	short_id = clip_text(id ? id : "", 9);
 	/* L10N: after a decision: %1$s the start of the action id, %2$s
 	   "approved" or "rejected" (translated on their own), %3$.8s the
 	   first 8 characters of the decision id */
-	tui_notice(t, _("%s %s (decision %.8s)"), short_id ? short_id : "",
-	    verb, out->decision_id);
+	tui_notice(t, _("%s %s (decision %.8s)"), id ? id : "", verb,
+	    out->decision_id);
 	free(id);
-	free(short_id);
 	t->view = VIEW_QUEUE;
 	t->counts_stale = true;
 	tui_reload(t);

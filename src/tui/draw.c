@@ -177,6 +177,17 @@ clip_text(const char *sanitized, int columns)
 	return out;
 }
 
+char *
+short_id(const char *raw)
+{
+	char *safe = sanitize_str(raw), *clipped;
+
+	/* Nine columns: the queue's ID column, with its ellipsis. */
+	clipped = clip_text(safe ? safe : "", 9);
+	free(safe);
+	return clipped;
+}
+
 void
 draw_clipped(int y, int x, const char *sanitized, int width, int attr)
 {

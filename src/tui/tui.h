@@ -93,6 +93,8 @@ int draw_line_in(WINDOW *, int y, int x, const struct detail_line *,
  */
 char *clip_text(const char *sanitized, int columns);
 void draw_clipped(int y, int x, const char *sanitized, int width, int attr);
+/* An action id as notices quote it: sanitized, cut to the queue's column. */
+char *short_id(const char *raw_id);
 void draw_clear_line(int y);
 int style_attr(const struct tui *, enum detail_style);
 

@@ -346,12 +346,16 @@ void
 page_draw(struct tui *t, const struct detail *d, struct page_at *at,
     const char *footer)
 {
+	struct page_at end = last_start(d);
 	long i, before, total, first;
 	int y = 0, rows = (int)text_rows(), room = COLS;
 	char where[64];
 
-	/* A resize may have left at past the end or inside a shorter line. */
+	/* A resize may have left at inside a shorter line, or a taller
+	   window room for rows above it. */
 	move_rows(d, at, 0);
+	if (after(at, &end))
+		*at = end;
 	for (i = at->line, first = at->row; i < (long)d->count && y < rows;
 	    i++, first = 0)
 		y += draw_line(y, &d->lines[i], first, rows - y, COLS,

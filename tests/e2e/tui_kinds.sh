@@ -89,9 +89,26 @@ jq -c '.proposed_action.action_id = "MANY"
 	| .reviewer_verdict.ac_results = [range(1; 26) as $i |
 	    {ac_id: "AC-\($i)", state: "NEEDS-PO", evidence: ""}]' \
 	"$EXAMPLES/packet-change.json" >"$WORK/many.jsonl"
-cs import "$WORK/long.jsonl" "$WORK/spoof.jsonl" "$WORK/many.jsonl" >/dev/null
+# Ids that a cut would garble: inside an escape, inside a character.
+for id in 'ABCDEFG\033XYZ' 'ééééééééézz1'; do
+	jq -c --arg id "$(printf "$id")" '.proposed_action.action_id = $id
+		| .reviewer_verdict.action_id = $id' \
+		"$EXAMPLES/packet-trade-pass.json"
+done >"$WORK/ids.jsonl"
+cs import "$WORK/long.jsonl" "$WORK/spoof.jsonl" "$WORK/many.jsonl" \
+	"$WORK/ids.jsonl" >/dev/null
 
 # The screen's rows of the draft joined back into the text they show.
+# The queue cuts ids with an ellipsis, never inside an escape.
+tui_start 80 24
+expect_screen "a cut id ends in an ellipsis, not half an escape" " ABCDEFG…  "
+expect_screen "a cut id of wide bytes is cut by characters" " éééééééé… "
+keys /; keys zz1 Enter; wait_for "> "; keys a
+wait_for "Approve "
+keys Enter
+expect_screen "the notice quotes the id by characters, not bytes" \
+	"éééééééé… approved (decision"
+
 joined() { screen | sed -e '$d' -e 's/^↪ //' -e 's/^  //' | tr -d '\n'; }
 clause="HIDDEN CLAUSE: the plaintiff waives all claims."
 tui_start 80 24
