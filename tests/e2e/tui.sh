@@ -181,5 +181,17 @@ expect_eq "TERM=dumb: refused, exit 2" "$(tui_exit_status)" 2
 expect_contains "TERM=dumb: it says why" "$WORK/dumb" \
 	"cannot use this terminal (TERM=dumb); for scripts use 'countersign batch'"
 tui_stop
+
+# The standard reasons come from the data directory the demo uses: here
+# the data/ beside a program without COUNTERSIGN_DATA_DIR.
+mkdir "$WORK/tree" "$WORK/noconfig"
+cp "$COUNTERSIGN" "$WORK/tree/countersign"
+cp -R "$TOP_SRCDIR/data" "$WORK/tree/data"
+tui_launch 80 24 "env -u COUNTERSIGN_DATA_DIR XDG_CONFIG_HOME='$WORK/noconfig' '$WORK/tree/countersign' --db '$DB'"
+wait_for "pending"
+keys r
+expect_screen "the reject dialog offers the data's reasons" "1 Violates an exclusion"
+keys Escape
+tui_stop
 expect_status "the chain verifies" 0 cs audit verify
 finish
