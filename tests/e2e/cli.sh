@@ -12,6 +12,15 @@ expect_status "an unknown command" 2 "$COUNTERSIGN" frobnicate
 expect_contains "errors start with countersign:" "$WORK/err" "countersign: "
 expect_status "an unknown option" 2 "$COUNTERSIGN" list --frob
 expect_status "an option of another command" 2 "$COUNTERSIGN" check --all
+# What was typed is echoed through the sanitizer, as every message is.
+esc=$(printf '\033')
+bel=$(printf '\007')
+expect_status "an unknown command with escapes" 2 "$COUNTERSIGN" "bogus${esc}]0;X${bel}"
+expect_contains "the command shows escaped" "$WORK/err" "unknown command 'bogus\\e]0;X^G'"
+expect_eq "and no raw escape reaches stderr" "$(tr -d '\n' <"$WORK/err" | grep -c "$esc")" 0
+expect_status "an unknown option with escapes" 2 "$COUNTERSIGN" list "--x${esc}]0;X${bel}"
+expect_contains "the option shows escaped" "$WORK/err" "unknown option --x\\e]0;X^G"
+expect_eq "and no raw escape reaches stderr" "$(tr -d '\n' <"$WORK/err" | grep -c "$esc")" 0
 expect_status "import without paths" 2 cs import
 expect_status "list takes no operands" 2 cs list extra
 
