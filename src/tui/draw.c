@@ -150,9 +150,11 @@ clip_bytes(const char *text, size_t columns)
 	if ((text[bytes - 1] == '\\' && text[bytes] == 'e') ||
 	    (text[bytes - 1] == '^' && text[bytes] >= '?' && text[bytes] <= '_'))
 		return bytes - 1;
-	for (i = bytes > 7 ? bytes - 7 : 0; i < bytes; i++) {
-		if (strncmp(text + i, "<U+", 3) == 0 && strlen(text + i) >= 8 &&
-		    text[i + 7] == '>')
+	/* "<U+202E>" or, for a tag character, "<U+E0041>". */
+	for (i = bytes > 8 ? bytes - 8 : 0; i < bytes; i++) {
+		if (strncmp(text + i, "<U+", 3) == 0 &&
+		    ((strlen(text + i) >= 8 && text[i + 7] == '>') ||
+		    (strlen(text + i) >= 9 && text[i + 8] == '>')))
 			return i;
 	}
 	return bytes;
