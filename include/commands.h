@@ -27,6 +27,13 @@ int cmd_import(const struct invocation *);
 int cmd_check(const struct invocation *);
 int cmd_list(const struct invocation *);
 int cmd_demo(const struct invocation *);
+/*
+ * The data directory (demo data, standard reasons): $COUNTERSIGN_DATA_DIR,
+ * else the installed one, else a data/ beside the running program (a
+ * build tree).  0 with its path in dir; -1 when none exists, with the
+ * places looked at in looked.
+ */
+int data_dir_find(char *dir, size_t size, char *looked, size_t looked_size);
 int cmd_batch(const struct invocation *);
 int cmd_audit(const struct invocation *);
 /* The review screens (src/tui); exit 2 without a usable terminal. */

@@ -20,6 +20,12 @@ enum detail_style {
 struct detail_line {
 	enum detail_style style;
 	char *text;		/* sanitized: safe to draw as is */
+	/*
+	 * Columns the rows a long line wraps onto are indented by: the width
+	 * of its field's label, so that untrusted text can never start a
+	 * row where the screen's own labels start.  0 lets the view choose.
+	 */
+	size_t indent;
 };
 
 struct detail {
@@ -35,8 +41,13 @@ struct detail {
  */
 int detail_add(struct detail *, enum detail_style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Appends untrusted multi-line text, one detail line per line of it, each
- * after prefix (trusted, e.g. "  "). */
+/*
+ * Appends untrusted multi-line text, one detail line per line of it.  The
+ * first starts with prefix (trusted, e.g. "  - "); the others are indented
+ * by its width instead of repeating it, so a newline in the text cannot
+ * fake another item of a list.  Each newline still shows as ^J, as in
+ * every other field, at the end of the line it ends.
+ */
 int detail_add_text(struct detail *, enum detail_style, const char *prefix,
     const char *text);
 /* A line diff of old_text against new_text ("  ", "- ", "+ " prefixes). */

@@ -13,8 +13,9 @@
  *   ESC                       -> "\e"
  *   other C0 controls and DEL -> caret notation ("^G", "^M", "^?", "^@")
  *   C1 controls (U+0080-U+009F), bidirectional and invisible format
- *   characters (U+061C, U+200B-U+200F, U+2028-U+202E, U+2060-U+2069, U+FEFF)
- *                             -> "<U+XXXX>"
+ *   characters (U+061C, U+180E, U+200B-U+200F, U+2028-U+202E,
+ *   U+2060-U+2069, U+3164, U+FEFF, U+FFA0, the tags U+E0000-U+E007F)
+ *                             -> "<U+XXXX>" ("<U+XXXXX>" for the tags)
  *   each invalid UTF-8 sequence (raw C1 bytes, overlong forms, surrogates,
  *   truncated sequences, bytes > U+10FFFF) -> U+FFFD
  * Everything else is copied unchanged.  Returns NULL only when out of memory.
@@ -33,7 +34,8 @@ size_t sanitized_prefix(const char *sanitized, size_t columns, size_t *width);
 
 /*
  * Escapes, inside a JSON document produced by cJSON (valid UTF-8), every
- * DEL, C1, bidirectional and invisible format character as \uXXXX, so
+ * DEL, C1, bidirectional and invisible format character as \uXXXX (a
+ * surrogate pair for the tags), so
  * that JSON lines printed on a terminal cannot control it either.
  * Returns a newly allocated string, or NULL when out of memory.
  */

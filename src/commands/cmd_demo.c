@@ -9,24 +9,67 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "sanitize.h"
 #include "timestamp.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/countersign"
 #endif
 
-/* The data directory: $COUNTERSIGN_DATA_DIR (a build tree's data/) or the installed one. */
-static const char *
-data_dir(void)
+static bool
+is_directory(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The data/ directory beside the running program, as a build tree has. */
+static bool
+beside_program(char *dir, size_t size)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
+	if (len <= 0)
+		return false;
+	exe[len] = '\0';
+	if ((slash = strrchr(exe, '/')) == NULL)
+		return false;
+	*slash = '\0';
+	return snprintf(dir, size, "%s/data", exe) < (int)size;
+}
+
+int
+data_dir_find(char *dir, size_t size, char *looked, size_t looked_size)
 {
 	const char *env = getenv("COUNTERSIGN_DATA_DIR");
+	char beside[PATH_MAX];
 
-	return env != NULL && *env != '\0' ? env : PKGDATADIR;
+	/* An explicit choice is the only place looked at: no surprise. */
+	if (env != NULL && *env != '\0') {
+		snprintf(looked, looked_size, "%s", env);
+		if (!is_directory(env) || snprintf(dir, size, "%s", env) >=
+		    (int)size)
+			return -1;
+		return 0;
+	}
+	if (is_directory(PKGDATADIR))
+		return snprintf(dir, size, "%s", PKGDATADIR) < (int)size ? 0 : -1;
+	if (beside_program(beside, sizeof beside)) {
+		snprintf(looked, looked_size, "%s, %s", PKGDATADIR, beside);
+		if (is_directory(beside))
+			return snprintf(dir, size, "%s", beside) < (int)size ?
+			    0 : -1;
+	} else
+		snprintf(looked, looked_size, "%s", PKGDATADIR);
+	return -1;
 }
 
 static void
@@ -49,6 +92,7 @@ int
 cmd_demo(const struct invocation *inv)
 {
 	char dir[PATH_MAX], db[PATH_MAX], demo[PATH_MAX], decisions[PATH_MAX];
+	char data[PATH_MAX], looked[2 * PATH_MAX + 8];
 	bool interactive;
 	const char *tmp = getenv("TMPDIR");
 	struct invocation demo_inv = *inv;
@@ -58,6 +102,17 @@ cmd_demo(const struct invocation *inv)
 	int rc;
 
 	error_clear(&err);
+	/* Missing data is an installation problem, not bad input. */
+	if (data_dir_find(data, sizeof data, looked, sizeof looked) != 0) {
+		char *safe = sanitize_str(looked);
+
+		/* L10N: %s lists the directories looked at */
+		fprintf(stderr, _("countersign: the demo data is not "
+		    "installed (looked in %s); set COUNTERSIGN_DATA_DIR to "
+		    "its directory\n"), safe ? safe : "");
+		free(safe);
+		return EXIT_STORAGE;
+	}
 	snprintf(dir, sizeof dir, "%s/countersign-demo-XXXXXX",
 	    tmp != NULL && *tmp == '/' ? tmp : "/tmp");
 	if (mkdtemp(dir) == NULL) {
@@ -65,7 +120,7 @@ cmd_demo(const struct invocation *inv)
 		return EXIT_STORAGE;
 	}
 	if (snprintf(db, sizeof db, "%s/demo.db", dir) >= (int)sizeof db ||
-	    snprintf(demo, sizeof demo, "%s/demo", data_dir()) >=
+	    snprintf(demo, sizeof demo, "%s/demo", data) >=
 	    (int)sizeof demo) {
 		fprintf(stderr, _("countersign: the temporary path is too "
 		    "long\n"));
@@ -81,7 +136,7 @@ cmd_demo(const struct invocation *inv)
 	rc = import_paths(store, paths, 1, interactive ? NULL : stdout);
 	/* The demo's history: a rejection, so that a revision is locked out. */
 	if (rc == EXIT_OK && snprintf(decisions, sizeof decisions,
-	    "%s/demo/decisions.batch", data_dir()) < (int)sizeof decisions &&
+	    "%s/demo/decisions.batch", data) < (int)sizeof decisions &&
 	    access(decisions, R_OK) == 0 &&
 	    batch_file(store, decisions, NULL, &err) > EXIT_REFUSED) {
 		report_error(&err);

@@ -12,6 +12,7 @@
 #include "exit_codes.h"
 #include "i18n.h"
 #include "json_memory.h"
+#include "sanitize.h"
 #include "store.h"
 
 enum option_bit {
@@ -122,6 +123,7 @@ main(int argc, char **argv)
 	const struct command *command;
 	unsigned given = 0;
 	const char *localedir;
+	char *safe;
 	int c;
 
 	/*
@@ -186,13 +188,17 @@ main(int argc, char **argv)
 			printf("countersign %s\n", PACKAGE_VERSION);
 			return EXIT_OK;
 		default:
+			/* What was typed is shown as every message shows
+			   text: through the sanitizer. */
+			safe = sanitize_str(argv[optind - 1]);
 			if (optopt == 'd' || optopt == 'k')
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "
-				    "value\n"), argv[optind - 1]);
+				    "value\n"), safe ? safe : "?");
 			else
 				fprintf(stderr, _("countersign: unknown option "
-				    "%s\n"), argv[optind - 1]);
+				    "%s\n"), safe ? safe : "?");
+			free(safe);
 			fprintf(stderr, _("Try 'countersign --help'.\n"));
 			return EXIT_USAGE;
 		}
@@ -203,8 +209,10 @@ main(int argc, char **argv)
 		    EXIT_USAGE) : tui_run(&inv);
 	command = find_command(argv[optind]);
 	if (command == NULL) {
+		safe = sanitize_str(argv[optind]);
 		fprintf(stderr, _("countersign: unknown command '%s'\n"),
-		    argv[optind]);
+		    safe ? safe : "?");
+		free(safe);
 		fprintf(stderr, _("Try 'countersign --help'.\n"));
 		return EXIT_USAGE;
 	}

@@ -33,6 +33,7 @@ append(struct detail *d, enum detail_style style, char *sanitized)
 	}
 	d->lines[d->count].style = style;
 	d->lines[d->count].text = sanitized;
+	d->lines[d->count].indent = 0;
 	d->count++;
 	return 0;
 }
@@ -62,24 +63,33 @@ detail_add_text(struct detail *d, enum detail_style style, const char *prefix,
     const char *text)
 {
 	const char *line = text ? text : "", *end;
-	size_t len;
-	char *raw;
-	int rc;
+	char *safe_prefix = sanitize_str(prefix), *raw;
+	size_t len, indent;
+	int rc = -1, first = 1;
 
+	if (safe_prefix == NULL)
+		return -1;
+	indent = sanitized_width(safe_prefix);
 	for (;;) {
 		end = strchr(line, '\n');
-		len = end ? (size_t)(end - line) : strlen(line);
-		raw = text_printf("%s%.*s", prefix, (int)len, line);
+		len = end ? (size_t)(end - line) + 1 : strlen(line);
+		/* The newline goes with its line: the sanitizer shows it. */
+		raw = first ? text_printf("%s%.*s", prefix, (int)len, line) :
+		    text_printf("%*s%.*s", (int)indent, "", (int)len, line);
 		if (raw == NULL)
-			return -1;
+			break;
 		rc = append(d, style, sanitize(raw, strlen(raw)));
 		free(raw);
 		if (rc != 0)
-			return rc;
+			break;
+		d->lines[d->count - 1].indent = indent;
+		first = 0;
 		if (end == NULL)
-			return 0;
+			break;
 		line = end + 1;
 	}
+	free(safe_prefix);
+	return rc;
 }
 
 /* Splits text into an array of line starts (NUL-terminated copies). */

@@ -55,7 +55,8 @@ static int	is_c1_control(uint32_t);
 static int	is_format_character(uint32_t);
 static int	code_point_width(uint32_t);
 static void	output_bytes(struct output *, const void *, size_t);
-static void	output_hex4(struct output *, uint32_t, const char *);
+static void	output_hex(struct output *, uint32_t, const char *);
+static void	output_json_escape(struct output *, uint32_t);
 static void	sanitize_into(struct output *, const unsigned char *, size_t);
 static void	json_escape_into(struct output *, const unsigned char *,
 		    size_t);
@@ -94,16 +95,21 @@ is_c1_control(uint32_t code_point)
  * Source"): the Arabic letter mark, zero-width spaces and joiners, the
  * left-to-right and right-to-left marks, line and paragraph separators,
  * embeddings and overrides, word joiner and invisible operators, isolates,
- * and the byte order mark used as a zero-width no-break space.
+ * and the byte order mark used as a zero-width no-break space.  Also the
+ * characters that look like nothing yet carry text: the Mongolian vowel
+ * separator, the Hangul fillers, and the tag characters, which can spell
+ * a whole hidden sentence after a visible one.
  */
 static int
 is_format_character(uint32_t code_point)
 {
-	return (code_point == 0x061c ||
+	return (code_point == 0x061c || code_point == 0x180e ||
 	    (code_point >= 0x200b && code_point <= 0x200f) ||
 	    (code_point >= 0x2028 && code_point <= 0x202e) ||
 	    (code_point >= 0x2060 && code_point <= 0x2069) ||
-	    code_point == 0xfeff);
+	    code_point == 0x3164 || code_point == 0xfeff ||
+	    code_point == 0xffa0 ||
+	    (code_point >= 0xe0000 && code_point <= 0xe007f));
 }
 
 /*
@@ -144,18 +150,31 @@ output_bytes(struct output *output, const void *bytes, size_t count)
 	output->length += count;
 }
 
-/* Every code point escaped here is in the BMP, so four digits suffice. */
+/* Four hex digits, or five for the tag characters (U+E0000-U+E007F). */
 static void
-output_hex4(struct output *output, uint32_t code_point, const char *digits)
+output_hex(struct output *output, uint32_t code_point, const char *digits)
 {
-	char	hex[4];
-	int	i;
+	char	hex[5];
+	int	i, count = code_point > 0xffff ? 5 : 4;
 
-	for (i = 3; i >= 0; i--) {
+	for (i = count - 1; i >= 0; i--) {
 		hex[i] = digits[code_point & 0xf];
 		code_point >>= 4;
 	}
-	output_bytes(output, hex, sizeof hex);
+	output_bytes(output, hex, (size_t)count);
+}
+
+/* \uXXXX, as a surrogate pair past the BMP, which is how JSON spells it. */
+static void
+output_json_escape(struct output *output, uint32_t code_point)
+{
+	if (code_point > 0xffff) {
+		code_point -= 0x10000;
+		output_json_escape(output, 0xd800 + (code_point >> 10));
+		code_point = 0xdc00 + (code_point & 0x3ff);
+	}
+	output_bytes(output, "\\u", 2);
+	output_hex(output, code_point, "0123456789abcdef");
 }
 
 static void
@@ -179,7 +198,7 @@ sanitize_into(struct output *output, const unsigned char *text, size_t len)
 		} else if (is_c1_control(code_point) ||
 		    is_format_character(code_point)) {
 			output_bytes(output, "<U+", 3);
-			output_hex4(output, code_point, "0123456789ABCDEF");
+			output_hex(output, code_point, "0123456789ABCDEF");
 			output_bytes(output, ">", 1);
 		} else
 			output_bytes(output, text + offset, size);
@@ -309,8 +328,7 @@ json_escape_into(struct output *output, const unsigned char *json, size_t len)
 		    code_point != '\n') || code_point == 0x7f ||
 		    is_c1_control(code_point) ||
 		    is_format_character(code_point)) {
-			output_bytes(output, "\\u", 2);
-			output_hex4(output, code_point, "0123456789abcdef");
+			output_json_escape(output, code_point);
 		} else
 			output_bytes(output, json + offset, size);
 	}

@@ -22,70 +22,217 @@
 
 #define DIALOG_WIDTH 66
 
-/* A boxed window centred on the screen, rows high. */
-static WINDOW *
-dialog_window(int rows)
-{
-	int width = COLS - 2 < DIALOG_WIDTH ? COLS - 2 : DIALOG_WIDTH;
+/*
+ * A dialog's parts, from the top: head (what applies to the action), list
+ * (the criteria to judge, scrolled to the one asked now), menu (the
+ * standard reasons), tail (the reason, then a refusal) and the key line.
+ * All are lines of sanitized text; long ones wrap, marked as in the detail.
+ */
+struct dialog {
 	WINDOW *w;
+	char title[300];		/* sanitized */
+	int width;			/* text columns inside the box */
+	int reason_row;			/* where the reason is typed */
+	struct detail head, list, menu, tail;
+	long list_cursor;		/* the list's line asked now, or -1 */
+	long list_top;			/* the list's first line shown */
+};
 
-	if (rows > LINES - 2)
-		rows = LINES - 2;
-	w = newwin(rows, width, (LINES - rows) / 2, (COLS - width) / 2);
-	if (w != NULL) {
-		keypad(w, TRUE);
-		werase(w);
-		box(w, 0, 0);
+/* Text columns inside the box: the lines are cut and wrapped to them. */
+static int
+dialog_width(void)
+{
+	return (COLS - 2 < DIALOG_WIDTH ? COLS - 2 : DIALOG_WIDTH) - 4;
+}
+
+static void
+dialog_clear(struct dialog *d)
+{
+	detail_free(&d->head);
+	detail_free(&d->list);
+	detail_free(&d->menu);
+	detail_free(&d->tail);
+	d->list_cursor = -1;
+	d->width = dialog_width();
+}
+
+/* The box and its title: drawn again whenever the box is. */
+static void
+frame(struct dialog *d)
+{
+	char *title = clip_text(d->title, getmaxx(d->w) - 4);
+
+	box(d->w, 0, 0);
+	wattron(d->w, A_BOLD);
+	mvwaddstr(d->w, 0, 2, title ? title : "");
+	wattroff(d->w, A_BOLD);
+	free(title);
+}
+
+static long
+rows_in(const struct detail *part, int width)
+{
+	long rows = 0;
+	size_t i;
+
+	for (i = 0; i < part->count; i++)
+		rows += line_rows(&part->lines[i], width);
+	return rows;
+}
+
+static long
+least(long a, long b)
+{
+	return a < b ? a : b;
+}
+
+/* Draws part's rows from row y, at most max of them; returns the next row. */
+static int
+put_part(const struct tui *t, struct dialog *d, int y,
+    const struct detail *part, size_t from, long max)
+{
+	size_t i;
+	int end = y + (int)max;
+
+	for (i = from; i < part->count && y < end; i++)
+		y += draw_line_in(d->w, y, 2, &part->lines[i], 0, end - y,
+		    d->width, style_attr(t, part->lines[i].style));
+	return end;
+}
+
+/*
+ * Lays the parts out and draws them.  On a short screen the key line, the
+ * tail and the list's line asked now come first: what the officer acts on
+ * must be on screen.  Then the head, the rest of the list, the menu.
+ */
+static int
+dialog_draw(const struct tui *t, struct dialog *d)
+{
+	long head, list, menu, tail, avail, shown_list, want;
+	int width = dialog_width(), cols = width + 4, y = 1;
+	char *footer;
+
+	if (d->w != NULL) {
+		/* What the old box covered shows again where the new one
+		   is smaller (after a judgment, say). */
+		delwin(d->w);
+		touchwin(stdscr);
+		wnoutrefresh(stdscr);
 	}
-	return w;
+	d->w = NULL;
+	if (width < 1 || LINES < 5)
+		return -1;
+	d->width = width;
+	head = rows_in(&d->head, width);
+	list = (long)d->list.count;	/* clipped to one row each */
+	menu = rows_in(&d->menu, width);
+	tail = rows_in(&d->tail, width);
+	want = head + list + menu + tail + 1 + 2;
+	if (want > LINES - 2)
+		want = LINES - 2;
+	if ((d->w = newwin((int)want, cols, (LINES - (int)want) / 2,
+	    (COLS - cols) / 2)) == NULL)
+		return -1;
+	keypad(d->w, TRUE);
+	werase(d->w);
+	frame(d);
+	avail = want - 2 - 1;		/* the box, the key line */
+	tail = least(tail, avail);
+	avail -= tail;
+	shown_list = least(list > 0 ? 1 : 0, avail);
+	avail -= shown_list;
+	head = least(head, avail);
+	avail -= head;
+	want = least(list - shown_list, avail);
+	shown_list += want;
+	avail -= want;
+	menu = least(menu, avail);
+	/* The list scrolls so that the line asked now is on screen. */
+	if (d->list_cursor >= 0 && d->list_cursor < d->list_top)
+		d->list_top = d->list_cursor;
+	if (d->list_cursor >= d->list_top + shown_list)
+		d->list_top = d->list_cursor - shown_list + 1;
+	if (d->list_top > list - shown_list)
+		d->list_top = list - shown_list;
+	if (d->list_top < 0)
+		d->list_top = 0;
+	y = put_part(t, d, y, &d->head, 0, head);
+	y = put_part(t, d, y, &d->list, (size_t)d->list_top, shown_list);
+	y = put_part(t, d, y, &d->menu, 0, menu);
+	d->reason_row = y;
+	y = put_part(t, d, y, &d->tail, 0, tail);
+	if (y < getmaxy(d->w) - 1) {
+		/* L10N: the keys of a dialog: Enter and Esc are key names */
+		footer = clip_text(_("Enter confirm \xc2\xb7 Esc cancel"),
+		    width);
+		wattron(d->w, A_DIM);
+		mvwaddstr(d->w, y, 2, footer ? footer : "");
+		wattroff(d->w, A_DIM);
+		free(footer);
+	}
+	wrefresh(d->w);
+	return 0;
 }
 
-/* A line of sanitized text at row y, clipped to the box. */
+/*
+ * Reads a line of text into buf on the dialog's reason row; Enter or Tab
+ * ends it.  The end of a long line stays in view: it is what is typed.
+ */
 static void
-put(WINDOW *w, int y, const char *sanitized, int attr)
+edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 {
-	int width = getmaxx(w) - 4;
-	size_t used, bytes;
-
-	if (y >= getmaxy(w) - 1 || width <= 0)
-		return;
-	bytes = sanitized_prefix(sanitized, (size_t)width, &used);
-	wattron(w, attr);
-	mvwaddnstr(w, y, 2, sanitized, (int)bytes);
-	wattroff(w, attr);
-}
-
-static void
-put_untrusted(WINDOW *w, int y, const char *raw, int attr)
-{
-	char *safe = sanitize_str(raw);
-
-	put(w, y, safe ? safe : "", attr);
-	free(safe);
-}
-
-/* Reads a line of text into buf inside the dialog; Enter or Tab ends it. */
-static void
-edit_text(WINDOW *w, int y, const char *label, char *buf, size_t size)
-{
-	char line[512];
+	char *line, *safe;
+	size_t width, skip;
 	int ch;
 
 	curs_set(1);
 	for (;;) {
-		snprintf(line, sizeof line, "%s%s_", label, buf);
-		wmove(w, y, 2);
-		wclrtoeol(w);
-		box(w, 0, 0);
-		put_untrusted(w, y, line, A_BOLD);
-		wrefresh(w);
-		ch = wgetch(w);
+		line = text_printf("%s%s_", label, buf);
+		safe = sanitize_str(line ? line : "");
+		free(line);
+		wmove(d->w, d->reason_row, 1);
+		wclrtoeol(d->w);
+		frame(d);
+		if (safe != NULL) {
+			width = sanitized_width(safe);
+			skip = width > (size_t)d->width ? sanitized_prefix(safe,
+			    width - (size_t)d->width, NULL) : 0;
+			wattron(d->w, A_BOLD);
+			mvwaddnstr(d->w, d->reason_row, 2, safe + skip,
+			    (int)sanitized_prefix(safe + skip,
+			    (size_t)d->width, NULL));
+			wattroff(d->w, A_BOLD);
+		}
+		free(safe);
+		wrefresh(d->w);
+		ch = wgetch(d->w);
 		if (tui_signalled != 0 || ch == '\n' || ch == '\r' ||
 		    ch == KEY_ENTER || ch == '\t' || ch == 27)
 			break;
 		tui_edit_key(buf, size, ch);
 	}
 	curs_set(0);
+}
+
+/* The title, from raw text that may hold an untrusted action id. */
+static void
+dialog_title(struct dialog *d, const char *raw)
+{
+	char *safe = sanitize_str(raw);
+
+	snprintf(d->title, sizeof d->title, " %s ", safe ? safe : "");
+	free(safe);
+}
+
+/*
+ * The view under the dialog was laid out for the old size: cleared rather
+ * than left in pieces; it is drawn anew when the dialog closes.
+ */
+static void
+resized(void)
+{
+	erase();
+	refresh();
 }
 
 static bool
@@ -98,11 +245,15 @@ static void
 report(struct tui *t, const struct decision_outcome *out, const char *verb,
     const char *action_id)
 {
-	/* L10N: after a decision: %1$.8s the action id (8 characters),
-	   %2$s "approved" or "rejected" (translated on their own), %3$.8s
-	   the first 8 characters of the decision id */
-	tui_notice(t, _("%.8s %s (decision %.8s)"), action_id, verb,
+	/* Characters of what the screen shows, not bytes of the raw id. */
+	char *id = short_id(action_id);
+
+	/* L10N: after a decision: %1$s the start of the action id, %2$s
+	   "approved" or "rejected" (translated on their own), %3$.8s the
+	   first 8 characters of the decision id */
+	tui_notice(t, _("%s %s (decision %.8s)"), id ? id : "", verb,
 	    out->decision_id);
+	free(id);
 	t->view = VIEW_QUEUE;
 	t->counts_stale = true;
 	tui_reload(t);
@@ -119,96 +270,118 @@ struct approve_state {
 	char refusal[1400];
 };
 
+/* A criterion's line: its text cut to fit, its judgment or the keys kept. */
+static void
+criterion_line(struct dialog *d, const struct approve_state *s, int i)
+{
+	const cJSON *c = cJSON_GetArrayItem(s->criteria, i);
+	const char *id = cJSON_GetStringValue(json_member(c, "id"));
+	const cJSON *judged = json_member(s->judgments, id);
+	const char *hint;
+	char *raw, *safe, *clipped;
+	int room;
+
+	/* L10N: how a NEEDS-PO criterion of a change is judged: the keys m
+	   and u stay whatever the language */
+	hint = !cJSON_IsString(judged) ? _("m met / u unmet") :
+	    /* L10N: the judgment made of a NEEDS-PO criterion */
+	    strcmp(judged->valuestring, "met") == 0 ? _("met") : _("unmet");
+	raw = text_printf("%s %s %s", i == s->judging ? ">" : " ", id ? id : "",
+	    cJSON_GetStringValue(json_member(c, "text")) ?
+	    cJSON_GetStringValue(json_member(c, "text")) : "");
+	safe = sanitize_str(raw);
+	/* The keys stay on the line: a long text is cut instead. */
+	room = d->width - 2 - (int)sanitized_width(hint);
+	clipped = clip_text(safe ? safe : "", room > 1 ? room : 1);
+	detail_add(&d->list, i == s->judging ? DETAIL_HEADING : DETAIL_PLAIN,
+	    "%s: %s", clipped ? clipped : "", hint);
+	free(raw);
+	free(safe);
+	free(clipped);
+}
+
 static int
-approve_draw(WINDOW **w, const struct approve_state *s, const char *id,
-    char reasons[][REASON_SIZE], size_t reason_count)
+approve_draw(const struct tui *t, struct dialog *d,
+    const struct approve_state *s, char reasons[][REASON_SIZE],
+    size_t reason_count)
 {
 	const struct verdict *v = &s->check.outcome.verdict;
 	int divergence = cJSON_GetArraySize(s->check.outcome.divergence);
-	int y = 1, n = cJSON_GetArraySize(s->criteria), i;
-	char line[1024], *failing;
-	const cJSON *c;
+	int n = cJSON_GetArraySize(s->criteria), i;
+	char *failing;
 	size_t r;
 
-	if (*w != NULL)
-		delwin(*w);
-	*w = dialog_window(6 + (v->overall_pass ? 0 : 1) +
-	    (v->requires_human_approval ? 2 + (int)v->reason_count : 0) +
-	    (divergence > 0 ? 2 : 0) + n + (int)reason_count +
-	    (s->refusal[0] != '\0' ? 2 : 0));
-	if (*w == NULL)
-		return -1;
-	/* L10N: title of the approve dialog; %s is the action id */
-	snprintf(line, sizeof line, _("Approve %s"), id);
-	put_untrusted(*w, 0, line, A_BOLD);
+	dialog_clear(d);
 	if (!v->overall_pass) {
 		failing = verdict_failing_rules(v);
 		/* L10N: %s lists the failing rule ids */
-		snprintf(line, sizeof line, _("LOCAL RULES FAIL: %s"),
+		detail_add(&d->head, DETAIL_ALERT, _("LOCAL RULES FAIL: %s"),
 		    failing ? failing : "");
 		free(failing);
-		put_untrusted(*w, y++, line, A_BOLD | A_REVERSE);
 	}
 	if (v->requires_human_approval) {
 		/* L10N: a label and the first reason why the action is high
 		   stakes (the reason is not translated) */
-		snprintf(line, sizeof line, _("HIGH STAKES  %s"),
+		detail_add(&d->head, DETAIL_HEADING, _("HIGH STAKES  %s"),
 		    v->reason_count > 0 ? v->high_stakes_reasons[0] : "");
-		put_untrusted(*w, y++, line, A_BOLD);
 		for (r = 1; r < v->reason_count; r++)
-			put_untrusted(*w, y++, v->high_stakes_reasons[r], A_NORMAL);
+			detail_add(&d->head, DETAIL_PLAIN, "%s",
+			    v->high_stakes_reasons[r]);
 		/* L10N: a check box: %c is x when ticked.  The key is h
 		   whatever the language: keep "h" */
-		snprintf(line, sizeof line, _("[%c] I have reviewed the high "
-		    "stakes   (press h)"), s->ack_high_stakes ? 'x' : ' ');
-		put(*w, y++, line, A_NORMAL);
+		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "
+		    "high stakes   (press h)"), s->ack_high_stakes ? 'x' : ' ');
 	}
 	if (divergence > 0) {
 		/* L10N: %d is how many differences there are */
-		snprintf(line, sizeof line, _("DIVERGENCE  %d difference(s) "
-		    "with the advisory verdict"), divergence);
-		put(*w, y++, line, A_BOLD);
+		detail_add(&d->head, DETAIL_HEADING, _("DIVERGENCE  %d "
+		    "difference(s) with the advisory verdict"), divergence);
 		/* L10N: a check box: %c is x when ticked.  The key is d
 		   whatever the language: keep "d" */
-		snprintf(line, sizeof line, _("[%c] I have reviewed the "
+		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "
 		    "divergence   (press d)"), s->ack_divergence ? 'x' : ' ');
-		put(*w, y++, line, A_NORMAL);
 	}
-	for (i = 0; i < n; i++) {
-		const char *judged;
-
-		c = cJSON_GetArrayItem(s->criteria, i);
-		judged = cJSON_IsString(json_member(s->judgments,
-		    cJSON_GetStringValue(json_member(c, "id")))) ?
-		    json_member(s->judgments, cJSON_GetStringValue(json_member(c,
-		    "id")))->valuestring : NULL;
-		snprintf(line, sizeof line, "%s %s %s: %s", i == s->judging ?
-		    ">" : " ", cJSON_GetStringValue(json_member(c, "id")),
-		    cJSON_GetStringValue(json_member(c, "text")),
-		    /* L10N: how a NEEDS-PO criterion of a change is judged:
-		       the keys m and u stay whatever the language */
-		    judged == NULL ? _("m met / u unmet") :
-		    /* L10N: the judgment made of a NEEDS-PO criterion */
-		    strcmp(judged, "met") == 0 ? _("met") : _("unmet"));
-		put_untrusted(*w, y++, line, i == s->judging ? A_BOLD : A_NORMAL);
-	}
-	for (r = 0; r < reason_count; r++) {
-		snprintf(line, sizeof line, "%zu %s", r + 1, reasons[r]);
-		put_untrusted(*w, y++, line, A_DIM);
-	}
+	if (n > 0)
+		/* L10N: %1$d criteria of %2$d have been judged; m and u are
+		   keys: keep them */
+		detail_add(&d->head, DETAIL_HEADING, _("PO JUDGMENT  %d of %d "
+		    "judged (m met, u unmet)"), cJSON_GetArraySize(s->judgments),
+		    n);
+	for (i = 0; i < n; i++)
+		criterion_line(d, s, i);
+	d->list_cursor = s->judging < n ? s->judging : -1;
+	for (r = 0; r < reason_count; r++)
+		detail_add(&d->menu, DETAIL_DIM, "%zu %s", r + 1, reasons[r]);
 	/* L10N: %1$s is "required" or "optional", %2$s the reason chosen
 	   so far; Tab is the key */
-	snprintf(line, sizeof line, _("Reason (%s, Tab to type): %s"),
+	detail_add(&d->tail, DETAIL_PLAIN, _("Reason (%s, Tab to type): %s"),
 	    /* L10N: whether the approval needs a reason */
 	    v->requires_human_approval ? _("required") : _("optional"),
 	    s->reason);
-	put_untrusted(*w, y++, line, A_NORMAL);
 	if (s->refusal[0] != '\0')
-		put_untrusted(*w, y++, s->refusal, A_BOLD | A_REVERSE);
-	/* L10N: the keys of a dialog: Enter and Esc are key names */
-	put(*w, getmaxy(*w) - 2, _("Enter confirm \xc2\xb7 Esc cancel"), A_DIM);
-	wrefresh(*w);
-	return y;
+		detail_add(&d->tail, DETAIL_ALERT, "%s", s->refusal);
+	return dialog_draw(t, d);
+}
+
+/*
+ * A PO judgment changes what the re-check says (a judged criterion can
+ * end a failure, and with it the high stakes and the divergence): the
+ * dialog asks the same re-check the decision runs, so it never shows
+ * requirements that no longer hold, nor hides new ones.
+ */
+static int
+rejudge(struct tui *t, struct approve_state *s, const char *id)
+{
+	struct error err;
+
+	recheck_free(&s->check);
+	s->refusal[0] = '\0';
+	if (recheck_action(t->store, id, timestamp_now(), s->judgments,
+	    &s->check, &err) != 0) {
+		tui_notice(t, "%s", err.message);
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -217,31 +390,38 @@ dialog_approve(struct tui *t, const char *action_id)
 	struct approve_state s;
 	struct decision_request req;
 	struct decision_outcome out;
+	struct dialog d;
 	struct error err;
-	char reasons[REASONS_MAX][REASON_SIZE], id[257];
+	char reasons[REASONS_MAX][REASON_SIZE], id[257], line[300];
 	size_t reason_count = reasons_load("approve", reasons, REASONS_MAX);
-	WINDOW *w = NULL;
 	const cJSON *c;
-	int ch, reason_row;
+	bool checked;
+	int ch;
 
 	snprintf(id, sizeof id, "%s", action_id);
 	memset(&s, 0, sizeof s);
+	memset(&d, 0, sizeof d);
 	if (recheck_action(t->store, id, timestamp_now(), NULL, &s.check,
 	    &err) != 0) {
 		tui_notice(t, "%s", err.message);
 		return;
 	}
+	checked = true;
+	/* L10N: title of the approve dialog; %s is the action id */
+	snprintf(line, sizeof line, _("Approve %s"), id);
+	dialog_title(&d, line);
 	if (s.check.outcome.pack->judgment_criteria != NULL)
 		s.criteria = s.check.outcome.pack->judgment_criteria(
 		    &s.check.data.input, &s.check.outcome.advisory);
 	s.judgments = cJSON_CreateObject();
 	for (;;) {
-		reason_row = approve_draw(&w, &s, id, reasons, reason_count) - 1;
-		if (reason_row < 0)
+		if (approve_draw(t, &d, &s, reasons, reason_count) != 0)
 			break;
-		ch = wgetch(w);
+		ch = wgetch(d.w);
 		if (tui_signalled != 0 || ch == 27 || ch == 'q')
 			break;
+		if (ch == KEY_RESIZE)
+			resized();
 		c = cJSON_GetArrayItem(s.criteria, s.judging);
 		if (ch == 'h')
 			s.ack_high_stakes = !s.ack_high_stakes;
@@ -255,13 +435,14 @@ dialog_approve(struct tui *t, const char *action_id)
 			    ch == 'm' ? "met" : "unmet");
 			s.judging = (s.judging + 1) %
 			    (cJSON_GetArraySize(s.criteria) + 1);
+			if ((checked = rejudge(t, &s, id) == 0) == false)
+				break;
 		} else if (ch >= '1' && ch < '1' + (int)reason_count)
 			snprintf(s.reason, sizeof s.reason, "%s",
 			    reasons[ch - '1']);
 		else if (ch == '\t')
 			/* L10N: label of the line where a reason is typed */
-			edit_text(w, reason_row, _("Reason: "), s.reason,
-			    sizeof s.reason);
+			edit_text(&d, _("Reason: "), s.reason, sizeof s.reason);
 		else if (confirm_key(ch)) {
 			memset(&req, 0, sizeof req);
 			req.action_id = id;
@@ -284,18 +465,20 @@ dialog_approve(struct tui *t, const char *action_id)
 				    _("Refused (%s): %s"), out.code,
 				    out.message);
 			else {
-				/* L10N: the verb in "%.8s %s (decision
+				/* L10N: the verb in "%s %s (decision
 				   %.8s)" */
 				report(t, &out, _("approved"), id);
 				break;
 			}
 		}
 	}
-	if (w != NULL)
-		delwin(w);
+	if (d.w != NULL)
+		delwin(d.w);
+	dialog_clear(&d);
 	cJSON_Delete(s.criteria);
 	cJSON_Delete(s.judgments);
-	recheck_free(&s.check);
+	if (checked)
+		recheck_free(&s.check);
 	touchwin(stdscr);
 }
 
@@ -322,94 +505,94 @@ void
 dialog_reject(struct tui *t, const char *action_id)
 {
 	char reasons[REASONS_MAX][REASON_SIZE], reason[REASON_SIZE] = "";
-	char line[1024], refusal[1400] = "", assignee[257] = "", id[257];
+	char line[300], refusal[1400] = "", assignee[257] = "", id[257];
 	size_t reason_count = reasons_load("reject", reasons, REASONS_MAX), r;
 	struct decision_request req;
 	struct decision_outcome out;
 	struct recheck check;
+	struct dialog d;
 	struct error err;
 	enum routing route = ROUTE_NONE;
 	cJSON *eligible;
 	bool deadlocked;
-	int ch, y, next = 0;
-	WINDOW *w = NULL;
+	int ch, next = 0;
 
 	snprintf(id, sizeof id, "%s", action_id);
+	memset(&d, 0, sizeof d);
 	if (recheck_action(t->store, id, timestamp_now(), NULL, &check,
 	    &err) != 0) {
 		tui_notice(t, "%s", err.message);
 		return;
 	}
+	/* L10N: title of the reject dialog; %s is the action id */
+	snprintf(line, sizeof line, _("Reject %s"), id);
+	dialog_title(&d, line);
 	eligible = eligible_authors(&check.data.input);
 	deadlocked = lockout_deadlocked(&check.data.input, true);
 	if (deadlocked)
 		route = ROUTE_ESCALATE;
 	for (;;) {
-		if (w != NULL)
-			delwin(w);
-		if ((w = dialog_window(9 + (int)reason_count +
-		    (refusal[0] != '\0' ? 2 : 0))) == NULL)
-			break;
-		/* L10N: title of the reject dialog; %s is the action id */
-		snprintf(line, sizeof line, _("Reject %s"), id);
-		put_untrusted(w, 0, line, A_BOLD);
-		y = 1;
-		for (r = 0; r < reason_count; r++) {
-			snprintf(line, sizeof line, "%zu %.250s", r + 1,
+		dialog_clear(&d);
+		for (r = 0; r < reason_count; r++)
+			detail_add(&d.menu, strcmp(reason, reasons[r]) ?
+			    DETAIL_PLAIN : DETAIL_HEADING, "%zu %s", r + 1,
 			    reasons[r]);
-			put_untrusted(w, y++, line, strcmp(reason, reasons[r]) ?
-			    A_NORMAL : A_BOLD);
-		}
 		/* L10N: 0 is the key that lets the officer type a reason */
-		put(w, y++, _("0 Other (type it)"), A_NORMAL);
+		detail_add(&d.menu, DETAIL_PLAIN, "%s", _("0 Other (type it)"));
 		/* L10N: the reason chosen so far, or "(required)" */
-		snprintf(line, sizeof line, _("Reason: %s"), reason[0] ? reason :
+		detail_add(&d.tail, DETAIL_HEADING, _("Reason: %s"), reason[0] ?
+		    reason :
 		    /* L10N: in place of a reason not given yet */
 		    _("(required)"));
-		put_untrusted(w, y++, line, A_BOLD);
 		if (deadlocked)
 			/* L10N: a revision is the next version of the rejected
 			   action; a roster lists the authors who may write one */
-			put(w, y++, _("Revision: every roster author is locked "
-			    "out; only escalation is possible"), A_BOLD);
+			detail_add(&d.tail, DETAIL_HEADING, "%s", _("Revision: "
+			    "every roster author is locked out; only escalation "
+			    "is possible"));
 		else {
 			/* L10N: who writes the revision: %s is an author's
 			   name, "escalate" or "none" */
-			snprintf(line, sizeof line, _("Revision: %s"),
+			detail_add(&d.tail, DETAIL_HEADING, _("Revision: %s"),
 			    route == ROUTE_REASSIGN ? assignee : route ==
 			    /* L10N: the revision goes to a superior
 			       ("escalate") or to no one ("none") */
 			    ROUTE_ESCALATE ? _("escalate") : _("none"));
-			put_untrusted(w, y++, line, A_BOLD);
 			/* L10N: the keys r, e and n stay whatever the
 			   language */
-			put(w, y++, _("  r reassign (cycles eligible authors)  "
-			    "e escalate  n no revision"), A_NORMAL);
+			detail_add(&d.tail, DETAIL_PLAIN, "%s", _("  r reassign "
+			    "(cycles eligible authors)  e escalate  n no "
+			    "revision"));
 		}
 		if (refusal[0] != '\0')
-			put_untrusted(w, y++, refusal, A_BOLD | A_REVERSE);
-		put(w, getmaxy(w) - 2, _("Enter confirm \xc2\xb7 Esc cancel"),
-		    A_DIM);
-		wrefresh(w);
-		ch = wgetch(w);
+			detail_add(&d.tail, DETAIL_ALERT, "%s", refusal);
+		if (dialog_draw(t, &d) != 0)
+			break;
+		ch = wgetch(d.w);
 		if (tui_signalled != 0 || ch == 27 || ch == 'q')
 			break;
+		if (ch == KEY_RESIZE)
+			resized();
 		if (ch >= '1' && ch < '1' + (int)reason_count)
 			snprintf(reason, sizeof reason, "%s", reasons[ch - '1']);
 		else if (ch == '0' || ch == '\t') {
 			reason[0] = '\0';
-			edit_text(w, y, _("Reason: "), reason, sizeof reason);
+			edit_text(&d, _("Reason: "), reason, sizeof reason);
 		} else if (ch == 'r' && !deadlocked) {
 			if (cJSON_GetArraySize(eligible) > 0) {
 				snprintf(assignee, sizeof assignee, "%s",
 				    cJSON_GetArrayItem(eligible, next %
 				    cJSON_GetArraySize(eligible))->valuestring);
 				next++;
-			} else
+			} else {
+				/* The name is typed on the revision's row. */
+				d.reason_row += (int)line_rows(&d.tail.lines[0],
+				    d.width);
 				/* L10N: label of the line where an author's
 				   name is typed */
-				edit_text(w, y, _("Reassign to: "), assignee,
+				edit_text(&d, _("Reassign to: "), assignee,
 				    sizeof assignee);
+			}
 			route = assignee[0] != '\0' ? ROUTE_REASSIGN : ROUTE_NONE;
 		} else if (ch == 'e')
 			route = ROUTE_ESCALATE;
@@ -430,15 +613,15 @@ dialog_reject(struct tui *t, const char *action_id)
 				snprintf(refusal, sizeof refusal,
 				    _("Refused (%s): %s"), out.code, out.message);
 			else {
-				/* L10N: the verb in "%.8s %s (decision
-				   %.8s)" */
+				/* L10N: the verb in "%s %s (decision %.8s)" */
 				report(t, &out, _("rejected"), id);
 				break;
 			}
 		}
 	}
-	if (w != NULL)
-		delwin(w);
+	if (d.w != NULL)
+		delwin(d.w);
+	dialog_clear(&d);
 	cJSON_Delete(eligible);
 	recheck_free(&check);
 	touchwin(stdscr);

@@ -39,6 +39,8 @@ static void scroll_down(struct tui *t) { detail_scroll(t, 1); }
 static void scroll_up(struct tui *t) { detail_scroll(t, -1); }
 static void scroll_page_down(struct tui *t) { detail_page(t, 1); }
 static void scroll_page_up(struct tui *t) { detail_page(t, -1); }
+static void scroll_home(struct tui *t) { detail_ends(t, -1); }
+static void scroll_end(struct tui *t) { detail_ends(t, 1); }
 static void next_action(struct tui *t) { detail_step(t, 1); }
 static void previous_action(struct tui *t) { detail_step(t, -1); }
 
@@ -110,6 +112,11 @@ static const struct key_binding bindings[] = {
 	{ ' ', N_("Space"), IN_DETAIL | IN_PAGES, N_("page down"), scroll_page_down },
 	{ KEY_NPAGE, N_("PgDn"), IN_DETAIL | IN_PAGES, N_("page down"), scroll_page_down },
 	{ KEY_PPAGE, N_("PgUp"), IN_DETAIL | IN_PAGES, N_("page up"), scroll_page_up },
+	{ 'b', "b", IN_DETAIL | IN_PAGES, N_("page up"), scroll_page_up },
+	{ KEY_HOME, N_("Home"), IN_DETAIL | IN_PAGES, N_("top of the page"), scroll_home },
+	{ 'g', "g", IN_DETAIL | IN_PAGES, N_("top of the page"), scroll_home },
+	{ KEY_END, N_("End"), IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
+	{ 'G', "G", IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
 	{ 'h', "h", IN_QUEUE, N_("history: decided actions and their audit records"), history_open },
 	{ '?', "?", IN_QUEUE | IN_DETAIL | IN_HISTORY, N_("this help"), help_open },
 	{ 'q', "q", IN_DETAIL | IN_PAGES, N_("back to the queue"), back },

@@ -9,19 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "reasons.h"
-
-#ifndef PKGDATADIR
-#define PKGDATADIR "/usr/local/share/countersign"
-#endif
 
 static FILE *
 open_reasons(void)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], data[PATH_MAX], looked[2 * PATH_MAX + 8];
 	const char *config = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
-	const char *data = getenv("COUNTERSIGN_DATA_DIR");
 	FILE *f = NULL;
 
 	if (config != NULL && *config == '/' && snprintf(path, sizeof path,
@@ -30,11 +26,11 @@ open_reasons(void)
 	else if (home != NULL && *home == '/' && snprintf(path, sizeof path,
 	    "%s/.config/countersign/reasons", home) < (int)sizeof path)
 		f = fopen(path, "r");
-	if (f == NULL && data != NULL && *data != '\0' && snprintf(path,
-	    sizeof path, "%s/reasons", data) < (int)sizeof path)
+	/* The same data directory the demo uses, found the same way. */
+	if (f == NULL && data_dir_find(data, sizeof data, looked,
+	    sizeof looked) == 0 && snprintf(path, sizeof path, "%s/reasons",
+	    data) < (int)sizeof path)
 		f = fopen(path, "r");
-	if (f == NULL)
-		f = fopen(PKGDATADIR "/reasons", "r");
 	return f;
 }
 

@@ -80,6 +80,9 @@ tui_reload(struct tui *t)
 		t->top = t->cursor;
 	if (t->cursor >= t->top + visible)
 		t->top = t->cursor - visible + 1;
+	/* A taller window (or a shorter queue) shows the rows above again. */
+	if (t->top > t->count - visible)
+		t->top = t->count - visible > 0 ? t->count - visible : 0;
 	queue_free_page(t);
 	if (store_queue_page(t->store, &t->query, t->top, visible, t->page,
 	    &t->page_count, &err) != 0)
@@ -137,7 +140,7 @@ watch(struct tui *t)
 	struct error err;
 	bool found;
 	long i, n = t->page_count;
-	char (*ids)[257];
+	char (*ids)[257], *shown;
 
 	t->checked_at_ms = now;
 	if (store_data_version(t->store, &version, &err) != 0 ||
@@ -154,17 +157,18 @@ watch(struct tui *t)
 		if (store_decision_get(t->store, ids[i], &row, &found, &err) != 0 ||
 		    !found)
 			continue;
-		if (timestamp_parse(row.decided_at, &when))
-			tui_notice(t, strcmp(row.decision, "approve") == 0 ?
-			    /* L10N: another officer decided an action on
-			       screen: %1$.8s the action id (8 characters),
-			       %2$s the officer's login, %3$lld the seconds
-			       since */
-			    _("%.8s approved by %s %llds ago") :
-			    /* L10N: as above, for a rejection */
-			    _("%.8s rejected by %s %llds ago"), ids[i],
-			    row.operator_login,
-			    (long long)((now - when) / 1000));
+		if (!timestamp_parse(row.decided_at, &when))
+			continue;
+		shown = short_id(ids[i]);
+		tui_notice(t, strcmp(row.decision, "approve") == 0 ?
+		    /* L10N: another officer decided an action on screen:
+		       %1$s the start of the action id, %2$s the officer's
+		       login, %3$lld the seconds since */
+		    _("%s approved by %s %llds ago") :
+		    /* L10N: as above, for a rejection */
+		    _("%s rejected by %s %llds ago"), shown ? shown : "",
+		    row.operator_login, (long long)((now - when) / 1000));
+		free(shown);
 	}
 	free(ids);
 	store_data_version(t->store, &t->data_version, &err);
@@ -287,6 +291,7 @@ tui_run(const struct invocation *inv)
 	struct tui *t;
 	struct error err;
 	SCREEN *screen;
+	char *cup;
 	int rc;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -322,6 +327,21 @@ tui_run(const struct invocation *inv)
 		return EXIT_USAGE;
 	}
 	set_term(screen);
+	/*
+	 * A terminal that cannot move the cursor (TERM=dumb) would print
+	 * every row over the last: nothing on it could be read reliably.
+	 */
+	cup = tigetstr("cup");
+	if (cup == NULL || cup == (char *)-1) {
+		endwin();
+		delscreen(screen);
+		fprintf(stderr, _("countersign: cannot use this terminal "
+		    "(TERM=%s); for scripts use 'countersign batch'\n"),
+		    getenv("TERM") ? getenv("TERM") : "");
+		store_close(t->store);
+		free(t);
+		return EXIT_USAGE;
+	}
 	cbreak();
 	noecho();
 	nonl();

@@ -6,6 +6,7 @@
 #ifndef COUNTERSIGN_TUI_H
 #define COUNTERSIGN_TUI_H
 
+#include <curses.h>
 #include <signal.h>
 #include <stdbool.h>
 
@@ -17,6 +18,12 @@
 enum tui_view { VIEW_QUEUE, VIEW_DETAIL, VIEW_HELP, VIEW_HISTORY };
 
 #define PAGE_MAX 256		/* rows on one screen, whatever its height */
+
+/* The first screen row of a page: a line and a wrapped row of it. */
+struct page_at {
+	long line;
+	long row;
+};
 
 struct tui {
 	struct store *store;
@@ -51,12 +58,12 @@ struct tui {
 	/* The detail view of one action. */
 	char detail_id[257];
 	struct detail detail;
-	long detail_top;
+	struct page_at detail_at;
 	bool detail_blocked;		/* approval is refused as it stands */
 
 	/* History: the audit records of decisions, newest first. */
 	struct detail history;
-	long history_top;
+	struct page_at history_at;
 
 	char notice[512];		/* sanitized */
 };
@@ -74,8 +81,20 @@ void tui_edit_key(char *buf, size_t size, int ch);
 /* draw.c */
 void draw_text(int y, int x, const char *sanitized, int width, int attr);
 void draw_untrusted(int y, int x, const char *raw, int width, int attr);
-int draw_wrapped(int y, int x, const char *sanitized, int width, int attr,
-    int max_rows);
+/* Screen rows a detail line takes once wrapped to width columns. */
+long line_rows(const struct detail_line *, int width);
+int draw_line(int y, const struct detail_line *, long first_row, int max_rows,
+    int width, int attr);
+int draw_line_in(WINDOW *, int y, int x, const struct detail_line *,
+    long first_row, int max_rows, int width, int attr);
+/*
+ * A copy of sanitized text cut to columns with an ellipsis when it is
+ * wider, never inside a character or one of the sanitizer's escapes.
+ */
+char *clip_text(const char *sanitized, int columns);
+void draw_clipped(int y, int x, const char *sanitized, int width, int attr);
+/* An action id as notices quote it: sanitized, cut to the queue's column. */
+char *short_id(const char *raw_id);
 void draw_clear_line(int y);
 int style_attr(const struct tui *, enum detail_style);
 
@@ -100,12 +119,16 @@ void queue_clear_tags(struct tui *);
 /* view_detail.c */
 void detail_open(struct tui *, const char *action_id);
 void detail_draw(struct tui *);
-void detail_scroll(struct tui *, long delta);
-/* A screenful, counted in screen rows: wrapped lines must not be skipped. */
+/*
+ * Scrolling moves by screen rows, not by lines: a line longer than the
+ * screen (a 12 KB clause) must be readable to its last word.
+ */
+void detail_scroll(struct tui *, long rows);
 void detail_page(struct tui *, int direction);
+void detail_ends(struct tui *, int direction);	/* Home, End */
 void detail_step(struct tui *, int direction);
-/* Wrapped lines from top, with a footer (or the notice) on the last line. */
-void page_draw(struct tui *, const struct detail *, long top,
+/* Wrapped lines from at, with a footer (or the notice) on the last line. */
+void page_draw(struct tui *, const struct detail *, struct page_at *at,
     const char *footer);
 
 /* view_history.c */

@@ -170,7 +170,7 @@ detail_open(struct tui *t, const char *action_id)
 	char *failing;
 
 	detail_free(&t->detail);
-	t->detail_top = 0;
+	memset(&t->detail_at, 0, sizeof t->detail_at);
 	snprintf(t->detail_id, sizeof t->detail_id, "%s", action_id);
 	if (recheck_action(t->store, action_id, timestamp_now(), NULL, &r,
 	    &err) != 0) {
@@ -203,50 +203,109 @@ detail_open(struct tui *t, const char *action_id)
 	t->view = VIEW_DETAIL;
 }
 
-void
-detail_scroll(struct tui *t, long delta)
+/* The page on screen and where it starts. */
+static struct detail *
+shown(struct tui *t, struct page_at **at)
 {
-	struct detail *d = t->view == VIEW_DETAIL ? &t->detail : &t->history;
-	long *top = t->view == VIEW_DETAIL ? &t->detail_top : &t->history_top;
-
-	*top += delta;
-	if (*top > (long)d->count - 1)
-		*top = (long)d->count - 1;
-	if (*top < 0)
-		*top = 0;
+	*at = t->view == VIEW_DETAIL ? &t->detail_at : &t->history_at;
+	return t->view == VIEW_DETAIL ? &t->detail : &t->history;
 }
 
-/* Screen rows a line takes once wrapped to the width. */
+/* Rows of text on screen: all but the footer's. */
 static long
-rows_of(const char *text)
+text_rows(void)
 {
-	size_t width = sanitized_width(text);
-
-	return COLS > 0 && width > 0 ? (long)((width + (size_t)COLS - 1) /
-	    (size_t)COLS) : 1;
+	return LINES - 1 > 1 ? LINES - 1 : 1;
 }
 
+/* Moves at by rows screen rows (backwards when negative), within the page. */
+static void
+move_rows(const struct detail *d, struct page_at *at, long rows)
+{
+	long in_line;
+
+	if (d->count == 0) {
+		at->line = at->row = 0;
+		return;
+	}
+	if (at->line >= (long)d->count)
+		at->line = (long)d->count - 1;
+	in_line = line_rows(&d->lines[at->line], COLS);
+	/* The width may have changed since at was set. */
+	if (at->row >= in_line)
+		at->row = in_line - 1;
+	for (; rows > 0; rows--) {
+		if (at->row + 1 < in_line)
+			at->row++;
+		else if (at->line + 1 < (long)d->count) {
+			at->line++;
+			at->row = 0;
+			in_line = line_rows(&d->lines[at->line], COLS);
+		} else
+			break;
+	}
+	for (; rows < 0; rows++) {
+		if (at->row > 0)
+			at->row--;
+		else if (at->line > 0) {
+			at->line--;
+			at->row = line_rows(&d->lines[at->line], COLS) - 1;
+		} else
+			break;
+	}
+}
+
+/* The last start that still fills the screen: the page's end at the bottom. */
+static struct page_at
+last_start(const struct detail *d)
+{
+	struct page_at end = { 0, 0 };
+
+	if (d->count > 0) {
+		end.line = (long)d->count - 1;
+		end.row = line_rows(&d->lines[end.line], COLS) - 1;
+		move_rows(d, &end, -(text_rows() - 1));
+	}
+	return end;
+}
+
+static bool
+after(const struct page_at *a, const struct page_at *b)
+{
+	return a->line > b->line || (a->line == b->line && a->row > b->row);
+}
+
+void
+detail_scroll(struct tui *t, long rows)
+{
+	struct page_at *at, end;
+	struct detail *d = shown(t, &at);
+
+	move_rows(d, at, rows);
+	end = last_start(d);
+	if (after(at, &end))
+		*at = end;
+}
+
+/* A screenful less one row, which stays on screen to read on from. */
 void
 detail_page(struct tui *t, int direction)
 {
-	struct detail *d = t->view == VIEW_DETAIL ? &t->detail : &t->history;
-	long *top = t->view == VIEW_DETAIL ? &t->detail_top : &t->history_top;
-	long rows = 0, screen = LINES - 2 > 1 ? LINES - 2 : 1, start = *top;
+	long rows = text_rows() - 1 > 1 ? text_rows() - 1 : 1;
 
-	/* Moves by whole lines until a screen of rows has gone by. */
-	while (rows < screen && (direction > 0 ? *top + 1 < (long)d->count :
-	    *top > 0)) {
-		if (direction < 0)
-			(*top)--;
-		rows += rows_of(d->lines[*top].text);
-		if (direction > 0 && rows <= screen)
-			(*top)++;
-		else if (direction > 0)
-			break;
-	}
-	/* A line taller than the screen is still left behind. */
-	if (direction > 0 && *top == start && *top + 1 < (long)d->count)
-		(*top)++;
+	detail_scroll(t, direction > 0 ? rows : -rows);
+}
+
+void
+detail_ends(struct tui *t, int direction)
+{
+	struct page_at *at;
+	struct detail *d = shown(t, &at);
+
+	if (direction > 0)
+		*at = last_start(d);
+	else
+		at->line = at->row = 0;
 }
 
 /* n and p: the next or previous action of the queue, without going back. */
@@ -261,20 +320,62 @@ detail_step(struct tui *t, int direction)
 		detail_open(t, row->action_id);
 }
 
-/* Draws lines from top, wrapped to the screen, leaving room for a footer. */
-void
-page_draw(struct tui *t, const struct detail *d, long top, const char *footer)
+/*
+ * Screen rows before at and in all: the footer says where the screen is,
+ * so an officer always knows whether there is more to read.
+ */
+static void
+position(const struct detail *d, const struct page_at *at, long *before,
+    long *total)
 {
-	int y = 0, rows = LINES - 1;
-	size_t i;
+	long i, rows;
 
-	for (i = (size_t)top; i < d->count && y < rows; i++)
-		y += draw_wrapped(y, 0, d->lines[i].text, COLS,
-		    style_attr(t, d->lines[i].style), rows - y);
+	*before = *total = 0;
+	for (i = 0; i < (long)d->count; i++) {
+		rows = line_rows(&d->lines[i], COLS);
+		if (i < at->line)
+			*before += rows;
+		else if (i == at->line)
+			*before += at->row < rows ? at->row : rows - 1;
+		*total += rows;
+	}
+}
+
+/* Draws the page from at, wrapped to the screen, leaving room for a footer. */
+void
+page_draw(struct tui *t, const struct detail *d, struct page_at *at,
+    const char *footer)
+{
+	struct page_at end = last_start(d);
+	long i, before, total, first;
+	int y = 0, rows = (int)text_rows(), room = COLS;
+	char where[64];
+
+	/* A resize may have left at inside a shorter line, or a taller
+	   window room for rows above it. */
+	move_rows(d, at, 0);
+	if (after(at, &end))
+		*at = end;
+	for (i = at->line, first = at->row; i < (long)d->count && y < rows;
+	    i++, first = 0)
+		y += draw_line(y, &d->lines[i], first, rows - y, COLS,
+		    style_attr(t, d->lines[i].style));
+	position(d, at, &before, &total);
+	if (total > rows) {
+		/* L10N: where the screen is in a page: the first and last
+		   rows shown and how many rows the page has */
+		snprintf(where, sizeof where, _(" %ld-%ld/%ld"),
+		    before + 1, before + y, total);
+		if ((int)sanitized_width(where) < COLS) {
+			room = COLS - (int)sanitized_width(where);
+			draw_text(LINES - 1, room, where, COLS - room,
+			    A_BOLD | A_REVERSE);
+		}
+	}
 	if (t->notice[0] != '\0')
-		draw_text(LINES - 1, 0, t->notice, COLS, A_BOLD);
+		draw_text(LINES - 1, 0, t->notice, room, A_BOLD);
 	else
-		draw_text(LINES - 1, 0, footer, COLS, A_REVERSE);
+		draw_text(LINES - 1, 0, footer, room, A_REVERSE);
 }
 
 void
@@ -282,7 +383,7 @@ detail_draw(struct tui *t)
 {
 	/* L10N: the keys of the detail: a, r, n, p, ? and q stay
 	   whatever the language */
-	page_draw(t, &t->detail, t->detail_top, t->detail_blocked ?
+	page_draw(t, &t->detail, &t->detail_at, t->detail_blocked ?
 	    _("a approve (blocked: rules fail)  r reject  n/p next/prev  "
 	    "? help  q back") : _("a approve  r reject  n/p next/prev  "
 	    "? help  q back"));

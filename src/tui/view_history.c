@@ -96,7 +96,7 @@ history_open(struct tui *t)
 	size_t i, at;
 
 	detail_free(&t->history);
-	t->history_top = 0;
+	memset(&t->history_at, 0, sizeof t->history_at);
 	t->view = VIEW_HISTORY;
 	if (ring == NULL)
 		return;
@@ -121,7 +121,7 @@ void
 help_open(struct tui *t)
 {
 	detail_free(&t->history);
-	t->history_top = 0;
+	memset(&t->history_at, 0, sizeof t->history_at);
 	detail_add(&t->history, DETAIL_HEADING, "%s", _("countersign: keys"));
 	keys_help(t, &t->history);
 	t->view = VIEW_HELP;
@@ -132,6 +132,6 @@ history_draw(struct tui *t)
 {
 	/* L10N: the keys of the history and help pages: j, k, Space and q
 	   stay whatever the language */
-	page_draw(t, &t->history, t->history_top, _("j/k scroll  "
+	page_draw(t, &t->history, &t->history_at, _("j/k scroll  "
 	    "Space page  q back"));
 }

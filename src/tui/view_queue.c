@@ -185,7 +185,7 @@ queue_bulk_approve(struct tui *t)
 	struct recheck rc;
 	struct error err;
 	size_t count, i, approved = 0, left = 0;
-	char **ids = visible_tagged(t, &count), first_left[64] = "";
+	char **ids = visible_tagged(t, &count), *first_left = NULL;
 	bool eligible;
 
 	for (i = 0; ids != NULL && i < count; i++) {
@@ -206,7 +206,7 @@ queue_bulk_approve(struct tui *t)
 			continue;
 		}
 		if (left++ == 0)
-			snprintf(first_left, sizeof first_left, "%.8s", ids[i]);
+			first_left = short_id(ids[i]);
 	}
 	free_ids(ids, count);
 	queue_clear_tags(t);
@@ -217,10 +217,11 @@ queue_bulk_approve(struct tui *t)
 		   were left, and the first 8 characters of one left */
 		tui_notice(t, _("%zu approved; %zu left pending (not clean: "
 		    "local failure, divergence, high stakes or expired), "
-		    "e.g. %s"), approved, left, first_left);
+		    "e.g. %s"), approved, left, first_left ? first_left : "");
 	else
 		/* L10N: after bulk approval: how many were approved */
 		tui_notice(t, _("%zu approved"), approved);
+	free(first_left);
 }
 
 void
@@ -265,7 +266,7 @@ static void
 draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
     int summary_width)
 {
-	char flags[8], age[16];
+	char flags[8], age[16], *id;
 	int attr = selected ? A_REVERSE : A_NORMAL, x = 0;
 
 	snprintf(flags, sizeof flags, "%c%c%c%c%c%c",
@@ -280,11 +281,15 @@ draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
 	draw_text(y, x + 8, " ", 1, attr);
 	draw_text(y, x + 9, row->kind, 7, attr);
 	draw_text(y, x + 16, " ", 1, attr);
-	draw_untrusted(y, x + 17, row->action_id, 9, attr);
+	/* Cut cells end in an ellipsis, as list's do: two ids that share
+	   their first columns must not look alike. */
+	id = sanitize_str(row->action_id);
+	draw_clipped(y, x + 17, id ? id : "?", 9, attr);
+	free(id);
 	draw_text(y, x + 26, " ", 1, attr);
-	draw_text(y, x + 27, row->who, 12, attr);
+	draw_clipped(y, x + 27, row->who, 12, attr);
 	draw_text(y, x + 39, " ", 1, attr);
-	draw_text(y, x + 40, row->summary, summary_width, attr);
+	draw_clipped(y, x + 40, row->summary, summary_width, attr);
 	x = 40 + summary_width;
 	draw_text(y, x, " ", 1, attr);
 	draw_text(y, x + 1, _(row->advisory), 5, attr);

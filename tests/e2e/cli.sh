@@ -12,6 +12,15 @@ expect_status "an unknown command" 2 "$COUNTERSIGN" frobnicate
 expect_contains "errors start with countersign:" "$WORK/err" "countersign: "
 expect_status "an unknown option" 2 "$COUNTERSIGN" list --frob
 expect_status "an option of another command" 2 "$COUNTERSIGN" check --all
+# What was typed is echoed through the sanitizer, as every message is.
+esc=$(printf '\033')
+bel=$(printf '\007')
+expect_status "an unknown command with escapes" 2 "$COUNTERSIGN" "bogus${esc}]0;X${bel}"
+expect_contains "the command shows escaped" "$WORK/err" "unknown command 'bogus\\e]0;X^G'"
+expect_eq "and no raw escape reaches stderr" "$(tr -d '\n' <"$WORK/err" | grep -c "$esc")" 0
+expect_status "an unknown option with escapes" 2 "$COUNTERSIGN" list "--x${esc}]0;X${bel}"
+expect_contains "the option shows escaped" "$WORK/err" "unknown option --x\\e]0;X^G"
+expect_eq "and no raw escape reaches stderr" "$(tr -d '\n' <"$WORK/err" | grep -c "$esc")" 0
 expect_status "import without paths" 2 cs import
 expect_status "list takes no operands" 2 cs list extra
 
@@ -64,4 +73,29 @@ export TMPDIR="$WORK"
 expect_status "demo" 0 env COUNTERSIGN_DATA_DIR="$TOP_SRCDIR/data" "$COUNTERSIGN" demo
 expect_contains "demo shows the queue" "$WORK/out" "BUY MO x600"
 expect_eq "demo removed its database" "$(ls -d "$WORK"/countersign-demo-* 2>/dev/null | wc -l)" 0
+
+# Without COUNTERSIGN_DATA_DIR, a program with a data/ beside it (a build
+# tree) runs its demo; a copy is used so that the build's own layout
+# cannot matter.
+mkdir "$WORK/tree"
+cp "$COUNTERSIGN" "$WORK/tree/countersign"
+cp -R "$TOP_SRCDIR/data" "$WORK/tree/data"
+expect_status "demo finds the data beside the program" 0 \
+	env -u COUNTERSIGN_DATA_DIR "$WORK/tree/countersign" demo
+expect_contains "and shows its queue" "$WORK/out" "BUY MO x600"
+# Missing data is an installation problem (4), named where it was looked for.
+expect_status "demo without its data" 4 \
+	env COUNTERSIGN_DATA_DIR="$WORK/none" "$COUNTERSIGN" demo
+expect_contains "it names where it looked" "$WORK/err" "not installed (looked in $WORK/none)"
+rm -rf "$WORK/tree/data"
+set +e
+env -u COUNTERSIGN_DATA_DIR "$WORK/tree/countersign" demo >"$WORK/out" 2>"$WORK/err"
+status=$?
+set -e
+if [ $status -eq 0 ]; then
+	pass "demo without data beside it: the installed data is used"
+else
+	expect_eq "demo without any data (exit status)" $status 4
+	expect_contains "it names both places" "$WORK/err" ", $WORK/tree/data)"
+fi
 finish

@@ -159,9 +159,10 @@ tui_start 80 24
 tm set-option -g set-clipboard on	# an OSC 52 would now fill a tmux buffer
 tm select-pane -t 0 -T "cs-title"
 
-flat() { screen | tr -d '\n'; }
+flat() { screen | sed 's/^ *↪ //' | tr -d '\n'; }
 # expect_flat WHAT TEXT: the screen, rows joined, shows TEXT (wrapped
-# rows are full width, so text that wraps reads back whole).
+# rows are full width, so text that wraps reads back whole once the
+# indent and mark of each continuation row are taken off).
 expect_flat() {
 	tries=0
 	while ! flat | grep -qF -- "$2"; do
@@ -172,6 +173,23 @@ expect_flat() {
 			return 0
 		fi
 		sleep 0.05
+	done
+	pass "$1"
+}
+
+# expect_scrolled WHAT TEXT: j, one screen row at a time, until the
+# screen shows TEXT (deeper in a detail than its first screen).
+expect_scrolled() {
+	rows=0
+	while ! flat | grep -qF -- "$2"; do
+		rows=$((rows + 1))
+		if [ $rows -gt 80 ]; then
+			fail "$1: scrolling never showed [$2]:"
+			screen | sed 's/^/    /'
+			return 0
+		fi
+		keys j
+		sleep 0.02
 	done
 	pass "$1"
 }
@@ -213,14 +231,11 @@ done
 detail inj-trade-a1 "trade inj-trade-a1"
 expect_flat "trade: what the advisory said, escaped" "advisory said: $SHOWN_A"
 detail inj-change "change inj-change"
-keys j j j j j j j j j j j j
-expect_flat "change: the criterion's evidence command, escaped" "\$ $SHOWN_A"
-expect_flat "change: a gap, escaped" "- $SHOWN_A"
+expect_scrolled "change: the criterion's evidence command, escaped" "\$ $SHOWN_A"
+expect_scrolled "change: a gap, escaped" "- $SHOWN_A"
 detail inj-legal "legal_draft inj-legal"
-keys j j j j j j j
-expect_flat "legal: the blocking issue, escaped" "[legal] SEC $SHOWN_A"
-keys j j j j j
-expect_flat "legal: the fixed text approval approves, escaped" "+ FIXED $SHOWN_A"
+expect_scrolled "legal: the blocking issue, escaped" "[legal] SEC $SHOWN_A"
+expect_scrolled "legal: the fixed text approval approves, escaped" "+ FIXED $SHOWN_A"
 
 # Paging (Space / PgDn) must show every line of a long detail: here the
 # legal draft's issues and the fix that approval approves, which sit

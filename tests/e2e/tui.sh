@@ -116,7 +116,7 @@ wait_for "rev-77ab"
 cs batch >/dev/null <<EOB
 {"action_id": "rev-77ab-v2b", "decision": "reject", "reason": "Elsewhere", "escalate": true}
 EOB
-expect_screen "the queue says who decided" "rev-77ab rejected by root"
+expect_screen "the queue says who decided" "rev-77ab… rejected by root"
 
 # SIGHUP ends it, terminal restored, promptly (see tui_exit_status).
 kill -HUP "$(tui_pid)"
@@ -160,6 +160,39 @@ wait_for "  $counted pending" &&
 	pass "the header shows the queue's count, not the drifted one"
 expect_eq "the kept totals are the counted ones again" \
 	"$(sqlite3 "$DB" "SELECT pending FROM queue_totals")" "$counted"
+
+# Growing the window shows the rows above the cursor again: shrunk to one
+# row of queue with the cursor on the last, then grown to room for all.
+keys G
+tm resize-window -t 0 -x 40 -y 6
+screen_until lacks "H high stakes  x local fail" || true
+tm resize-window -t 0 -x 120 -y 40
+tries=0
+while [ "$(screen | grep -c ' trade ')" -ne "$counted" ] && [ $tries -lt 100 ]; do
+	sleep 0.05
+	tries=$((tries + 1))
+done
+expect_eq "grown again, every row of the queue shows" \
+	"$(screen | grep -c ' trade ')" "$counted"
+tui_stop
+
+# A terminal that cannot move the cursor is refused like an unknown one.
+tui_launch 80 24 "env TERM=dumb '$COUNTERSIGN' --db '$DB' 2>'$WORK/dumb'"
+expect_eq "TERM=dumb: refused, exit 2" "$(tui_exit_status)" 2
+expect_contains "TERM=dumb: it says why" "$WORK/dumb" \
+	"cannot use this terminal (TERM=dumb); for scripts use 'countersign batch'"
+tui_stop
+
+# The standard reasons come from the data directory the demo uses: here
+# the data/ beside a program without COUNTERSIGN_DATA_DIR.
+mkdir "$WORK/tree" "$WORK/noconfig"
+cp "$COUNTERSIGN" "$WORK/tree/countersign"
+cp -R "$TOP_SRCDIR/data" "$WORK/tree/data"
+tui_launch 80 24 "env -u COUNTERSIGN_DATA_DIR XDG_CONFIG_HOME='$WORK/noconfig' '$WORK/tree/countersign' --db '$DB'"
+wait_for "pending"
+keys r
+expect_screen "the reject dialog offers the data's reasons" "1 Violates an exclusion"
+keys Escape
 tui_stop
 expect_status "the chain verifies" 0 cs audit verify
 finish

@@ -1454,7 +1454,8 @@ test_describe_sanitizes_evidence(void **state)
 	all = described(&f);
 	assert_has(all, "A CI: red (not green)\n");
 	assert_has(all, "P       $ printf '\\e]0;pwned^G'\n");
-	assert_has(all, "P       line one\nP       line<U+202E>two^M\n");
+	/* The newline shows as ^J; the next line is indented, not prefixed. */
+	assert_has(all, "P       line one^J\nP       line<U+202E>two^M\n");
 	assert_has(all, "A     your judgment: unmet\n");
 	assert_true(strchr(all, '\x1b') == NULL);
 	assert_true(strchr(all, '\r') == NULL);

@@ -102,8 +102,10 @@ static int
 is_dangerous(uint32_t v)
 {
 	return (v == 0x7f || (v >= 0x80 && v <= 0x9f) || v == 0x061c ||
-	    (v >= 0x200b && v <= 0x200f) || (v >= 0x2028 && v <= 0x202e) ||
-	    (v >= 0x2060 && v <= 0x2069) || v == 0xfeff);
+	    v == 0x180e || (v >= 0x200b && v <= 0x200f) ||
+	    (v >= 0x2028 && v <= 0x202e) || (v >= 0x2060 && v <= 0x2069) ||
+	    v == 0x3164 || v == 0xfeff || v == 0xffa0 ||
+	    (v >= 0xe0000 && v <= 0xe007f));
 }
 
 /* Valid UTF-8 holding no C0, DEL, C1, bidirectional or invisible character. */
@@ -310,7 +312,16 @@ test_bidi_and_invisible(void **state)
 	CHECK("\xe2\x80\x8c\xe2\x80\x8d", "<U+200C><U+200D>");
 	CHECK("\xe2\x81\xa0", "<U+2060>");
 	CHECK("\xef\xbb\xbf" "text", "<U+FEFF>text");
+	/* Invisible yet carrying text: a hidden sentence in tag characters
+	   ("Hi" as U+E0048 U+E0069), Hangul fillers, the Mongolian vowel
+	   separator. */
+	CHECK("ok" "\xf3\xa0\x81\x88\xf3\xa0\x81\xa9",
+	    "ok<U+E0048><U+E0069>");
+	CHECK("\xf3\xa0\x80\x80\xf3\xa0\x81\xbf", "<U+E0000><U+E007F>");
+	CHECK("\xe3\x85\xa4\xef\xbe\xa0\xe1\xa0\x8e",
+	    "<U+3164><U+FFA0><U+180E>");
 	/* Just outside the ranges. */
+	CHECK("\xf3\xa0\x82\x80", "\xf3\xa0\x82\x80");
 	CHECK("\xe2\x80\x8a", "\xe2\x80\x8a");
 	CHECK("\xe2\x80\xaf", "\xe2\x80\xaf");
 	CHECK("\xe2\x81\xaa", "\xe2\x81\xaa");
@@ -599,7 +610,11 @@ test_every_code_point(void **state)
 		    (v >= 0x20 && !is_dangerous(v))) {
 			memcpy(json, input, len);
 			json[len] = '\0';
-		} else
+		} else if (v > 0xffff)
+			snprintf(json, sizeof json, "\\u%04x\\u%04x",
+			    (unsigned int)(0xd800 + ((v - 0x10000) >> 10)),
+			    (unsigned int)(0xdc00 + ((v - 0x10000) & 0x3ff)));
+		else
 			snprintf(json, sizeof json, "\\u%04x", (unsigned int)v);
 		input[len] = '\0';
 		output = json_escape_controls(input);
