@@ -51,6 +51,12 @@ is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static bool
+is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 size_t
 json_number_end(const char *text, size_t len, size_t i)
 {
@@ -127,7 +133,20 @@ check_lexical(const char *text, size_t len, size_t *where, struct error *err)
 				}
 				if (c != '\\' || i + 1 >= len)
 					continue;
-				if (text[i + 1] == 'u' && i + 5 < len &&
+				/*
+				 * cJSON decodes a \u not followed by four hex
+				 * digits ("\uZZZZ") as U+0000, and so ends the
+				 * string there, as \u0000 would.
+				 */
+				if (text[i + 1] == 'u' && (i + 5 >= len ||
+				    !is_hex(text[i + 2]) || !is_hex(text[i + 3]) ||
+				    !is_hex(text[i + 4]) || !is_hex(text[i + 5]))) {
+					*where = i;
+					return error_set(err, EXIT_DATA, NULL,
+					    "the escape \\u must be followed by "
+					    "four hexadecimal digits");
+				}
+				if (text[i + 1] == 'u' &&
 				    memcmp(text + i + 2, "0000", 4) == 0) {
 					*where = i;
 					return error_set(err, EXIT_DATA, NULL,

@@ -461,6 +461,21 @@ test_refuses_nul_escape_in_string(void **state)
 	REFUSED("{\"a\": \"\\u0000\"}", ANY_FIELD);
 }
 
+/*
+ * cJSON reads a \u without four hex digits as U+0000, which would end the
+ * string there ("ok\uZZZZevil" read as "ok"), as \u0000 would.
+ */
+static void
+test_refuses_u_escape_without_four_hex_digits(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": \"ok\\uZZZZevil\"}", ANY_FIELD);
+	REFUSED("{\"a\": [\"\\u12\"]}", ANY_FIELD);
+	REFUSED("{\"a\": \"\\u00g0\"}", ANY_FIELD);
+	REFUSED("{\"3i1mu009b2a31m\\u009;on\":\"reject\"}", ANY_FIELD);
+	REFUSED("{\"a\": \"\\u", ANY_FIELD);
+}
+
 static void
 test_refuses_nul_escape_in_key(void **state)
 {
@@ -992,6 +1007,7 @@ main(void)
 		cmocka_unit_test(test_refuses_case_variant_nested_keys),
 		cmocka_unit_test(test_refuses_nul_escape_in_string),
 		cmocka_unit_test(test_refuses_nul_escape_in_key),
+		cmocka_unit_test(test_refuses_u_escape_without_four_hex_digits),
 		cmocka_unit_test(test_refuses_nul_escape_after_escaped_backslash),
 		cmocka_unit_test(test_accepts_escaped_backslash_before_u0000_text),
 		cmocka_unit_test(test_accepts_other_u_escapes),
