@@ -17,10 +17,13 @@
  * Parses text[0..len) as exactly one JSON value (surrounding white space
  * allowed).  Refuses, with an EXIT_DATA error: a NUL byte, invalid UTF-8
  * (overlong forms and surrogates included), a \u0000 escape, malformed JSON,
- * anything after the value, an object with two keys equal when case is
- * ignored, a number that is not finite.  err->field names where the problem
- * is when it is known.  *error_offset (may be NULL) receives the byte offset
- * of a syntax error, for line numbers.
+ * anything after the value, an object with two equal keys (spelt exactly
+ * alike: keys differing in case are distinct), a number that is not
+ * finite, a negative number that reads as -0 (-1e-400; a written -0 is
+ * 0 and passes).  err->field names where the problem is when it is known:
+ * for a bad byte, escape or number, the field whose value (or key: the
+ * message then ends "(in a key)") holds it.  *error_offset (may be NULL)
+ * receives the byte offset of a syntax error, for line numbers.
  */
 cJSON *json_parse_strict(const char *text, size_t len, size_t *error_offset,
     struct error *err);
@@ -30,6 +33,16 @@ cJSON *json_parse_strict(const char *text, size_t len, size_t *error_offset,
  */
 cJSON *json_parse_strict_full(const char *text, size_t len,
     size_t *error_offset, struct error *err);
+
+/*
+ * Where, in text that json_parse_strict() accepted, the value named by a
+ * field path as errors give it ("positions[3].ticker", "a.b") starts: sets
+ * *offset and returns true, or false when no value has that path.  Of two
+ * values with one path (a duplicate key), the later.  Linear in len; meant
+ * for reporting an error's line, never on the way to accepting input.
+ */
+bool json_locate(const char *text, size_t len, const char *path,
+    size_t *offset);
 
 /*
  * Whether two trees hold the same JSON value, whatever the order of their

@@ -233,44 +233,102 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 }
 
 /*
- * A file is JSON Lines when its first non-blank line stands alone as a
- * JSON value or at least looks like one object; otherwise the whole file
- * is one (pretty-printed) object.
+ * Where the first value of text, starting at its first byte (a '{' or
+ * '['), ends: just past its closing bracket, or 0 when it is not closed.
+ * Only brackets and strings (with their escapes) are followed, forgivingly:
+ * on JSON it finds the value's true end, and on anything else it ends, so
+ * that the strict parse that follows says what is wrong.  *multi_line
+ * tells whether the value spans more than one line.
+ */
+static size_t
+first_value_end(const char *text, size_t len, bool *multi_line)
+{
+	size_t i, depth = 0;
+
+	*multi_line = false;
+	for (i = 0; i < len; i++) {
+		switch (text[i]) {
+		case '"':
+			for (i++; i < len && text[i] != '"'; i++) {
+				if (text[i] == '\\')
+					i++;
+				else if (text[i] == '\n')
+					*multi_line = true;
+			}
+			break;
+		case '\n':
+			*multi_line = true;
+			break;
+		case '{':
+		case '[':
+			depth++;
+			break;
+		case '}':
+		case ']':
+			if (--depth == 0)
+				return i + 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * SPEC 1: a file is "either one JSON object or JSON Lines".  It is one
+ * object when the whole text, white space around it aside, is one JSON
+ * value that spans several lines; otherwise it is JSON Lines (a one-line
+ * value is the same object either way, and is read as a line).  Only the
+ * first value is looked at, so a file of 100,000 lines costs one line's
+ * scan here.
+ *
+ * Text that is neither is refused either way; the choice then only
+ * decides which error is reported, and is made for the likelier intent:
+ * a value that spans lines and is followed by more text is a broken
+ * object (the error is what follows it), and one never closed is a
+ * pretty-printed object cut short when its first line is plainly
+ * continued (it ends in '{', '[', ',' or ':'), a bad first JSON line
+ * (reported as line 1) otherwise.
  */
 static bool
-looks_like_json_lines(const char *text, size_t len)
+is_one_object(const char *text, size_t len)
 {
-	const char *line = text, *end;
-	size_t line_len;
-	struct error ignored;
-	cJSON *json;
+	const char *start = text, *line_end;
+	size_t end, line_len;
+	bool multi_line;
+	char last;
 
-	while (line < text + len) {
-		end = memchr(line, '\n', (size_t)(text + len - line));
-		line_len = end ? (size_t)(end - line) : (size_t)(text + len - line);
-		if (!blank(line, line_len))
-			break;
-		line += line_len + 1;
-	}
-	if (line >= text + len)
-		return true;
-	end = memchr(line, '\n', (size_t)(text + len - line));
-	line_len = end ? (size_t)(end - line) : (size_t)(text + len - line);
-	if (end == NULL)
-		return true;
-	json = json_parse_strict(line, line_len, NULL, &ignored);
-	if (json != NULL) {
-		cJSON_Delete(json);
-		return true;
-	}
-	while (line_len > 0 && (line[line_len - 1] == ' ' ||
-	    line[line_len - 1] == '\r' || line[line_len - 1] == '\t'))
+	while (start < text + len && blank(start, 1))
+		start++;
+	len -= (size_t)(start - text);
+	if (len == 0 || (*start != '{' && *start != '['))
+		return false;
+	end = first_value_end(start, len, &multi_line);
+	if (end != 0)
+		return multi_line;
+	line_end = memchr(start, '\n', len);
+	line_len = line_end ? (size_t)(line_end - start) : len;
+	while (line_len > 0 && blank(start + line_len - 1, 1))
 		line_len--;
-	while (line_len > 0 && (*line == ' ' || *line == '\t')) {
-		line++;
-		line_len--;
-	}
-	return line_len >= 2 && line[0] == '{' && line[line_len - 1] == '}';
+	last = start[line_len - 1];
+	return line_end != NULL && (last == '{' || last == '[' ||
+	    last == ',' || last == ':');
+}
+
+/*
+ * The line of an error in a one-object file: that of the bad byte, or,
+ * for an error about a field (found after parsing, without a place), of
+ * the first byte of the field's value.
+ */
+static size_t
+error_line_in(const char *text, size_t len, size_t offset,
+    const struct error *err)
+{
+	size_t at;
+
+	if (offset == 0 && err->field[0] != '\0' &&
+	    json_locate(text, len, err->field, &at))
+		offset = at;
+	return line_of(text, offset);
 }
 
 static int
@@ -281,30 +339,32 @@ import_text(struct import_context *ctx, const char *text, size_t len,
 	size_t line_len, number, offset = 0;
 	int rc;
 
-	/* Every physical line counts against the limit, whatever the mode. */
+	/*
+	 * Every physical line counts against the limit, whatever the mode;
+	 * the end of a line, "\n" or "\r\n", is not part of it.
+	 */
 	for (line = text, number = 1; line < text + len; line = end + 1,
 	    number++) {
 		end = memchr(line, '\n', (size_t)(text + len - line));
 		if (end == NULL)
 			end = text + len;
-		if ((size_t)(end - line) > LINE_MAX_BYTES) {
+		line_len = (size_t)(end - line);
+		if (end < text + len && line_len > 0 && end[-1] == '\r')
+			line_len--;
+		if (line_len > LINE_MAX_BYTES) {
 			*error_line = number;
 			return error_set(err, EXIT_DATA, NULL,
 			    _("the line is %zu bytes; at most 1 MiB is allowed"),
-			    (size_t)(end - line));
+			    line_len);
 		}
 	}
-	if (blank(text, len)) {
-		*error_line = 1;
-		return error_set(err, EXIT_DATA, NULL,
-		    _("the file holds no JSON object"));
-	}
-	if (!looks_like_json_lines(text, len)) {
+	if (is_one_object(text, len)) {
 		rc = import_object(ctx, text, len, 1, &offset, err);
 		if (rc != 0)
-			*error_line = line_of(text, offset);
+			*error_line = error_line_in(text, len, offset, err);
 		return rc;
 	}
+	/* JSON Lines; blank lines, and so an empty file, hold no object. */
 	for (line = text, number = 1; line < text + len; line = end + 1,
 	    number++) {
 		end = memchr(line, '\n', (size_t)(text + len - line));
@@ -329,6 +389,7 @@ import_file(struct store *store, const char *path, FILE *out)
 	struct error err;
 	size_t len = 0, error_line = 0;
 	char *text = NULL, *safe_path;
+	const char *body;
 	int rc;
 
 	error_clear(&err);
@@ -339,12 +400,18 @@ import_file(struct store *store, const char *path, FILE *out)
 	operator_current(&ctx.op);
 	safe_path = sanitize_str(path);
 	rc = read_file(path, &text, &len, &err);
+	/* A leading byte order mark is not part of the JSON (RFC 8259 8.1). */
+	body = text;
+	if (rc == 0 && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		body += 3;
+		len -= 3;
+	}
 	if (rc == 0 && (rc = store_begin(store, &err)) == 0) {
 		/* Inside the write transaction only this file changes policy. */
 		store_cache_policy(store, true);
 		rc = store_policy_epoch(store, &ctx.epoch, &err);
 		if (rc == 0)
-			rc = import_text(&ctx, text, len, &error_line, &err);
+			rc = import_text(&ctx, body, len, &error_line, &err);
 		store_cache_policy(store, false);
 		if (rc == 0)
 			rc = store_commit(store, &err);

@@ -213,7 +213,8 @@ number_check(const cJSON *item, const char *field, enum number_rule rule,
 	if (rule == NUMBER_POSITIVE && !(v > 0))
 		return error_set(err, EXIT_DATA, field,
 		    "must be greater than 0");
-	if (rule == NUMBER_NON_NEGATIVE && (v < 0 || signbit(v)))
+	/* -0 is 0 (SPEC 1: ">= 0"); the rules read it as +0 (rules_trade.c). */
+	if (rule == NUMBER_NON_NEGATIVE && v < 0)
 		return error_set(err, EXIT_DATA, field,
 		    "must be 0 or more");
 	return 0;

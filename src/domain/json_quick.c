@@ -168,23 +168,20 @@ scan_literal(struct scan *sc, const char *word)
 	return true;
 }
 
-/* Equal when ASCII case is ignored, as json_parse_strict() compares keys. */
+/*
+ * Spelt exactly alike, as json_parse_strict() compares keys.  Inline:
+ * most keys differ in length or in their first byte, and a call to
+ * memcmp() per pair cost more than the comparison.
+ */
 static bool
 same_key(const struct span *a, const struct span *b)
 {
 	size_t i;
-	unsigned char x, y;
 
 	if (a->len != b->len)
 		return false;
 	for (i = 0; i < a->len; i++) {
-		x = a->start[i];
-		y = b->start[i];
-		if (x >= 'A' && x <= 'Z')
-			x += 'a' - 'A';
-		if (y >= 'A' && y <= 'Z')
-			y += 'a' - 'A';
-		if (x != y)
+		if (a->start[i] != b->start[i])
 			return false;
 	}
 	return true;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exit_codes.h"
@@ -9,6 +10,7 @@
 #include "json_strict.h"
 #include "object.h"
 #include "rule_pack.h"
+#include "text.h"
 #include "timestamp.h"
 
 #define PATH_SIZE 256
@@ -27,6 +29,74 @@ const char *
 object_type_name(enum object_type type)
 {
 	return type_names[type];
+}
+
+struct named {
+	const char *name;
+	size_t order;
+};
+
+static int
+compare_folded(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	const unsigned char *p = (const unsigned char *)x->name,
+	    *q = (const unsigned char *)y->name;
+	int cp, cq;
+
+	for (;; p++, q++) {
+		cp = *p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p;
+		cq = *q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q;
+		if (cp != cq || cp == '\0')
+			break;
+	}
+	if (cp != cq)
+		return cp - cq;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * Refuses two members of object whose names differ only in case, where
+ * the names are data that the rules compare ignoring case (tickers and
+ * asset classes, SPEC 2.1): either would answer for the other, and the
+ * security table keeps one row per ticker whatever its case.  Other keys
+ * compare exactly (json_strict.h), so elsewhere such names are distinct.
+ * The later of the two is named.
+ */
+static int
+refuse_case_twins(const cJSON *object, const char *path, const char *what,
+    struct error *err)
+{
+	const cJSON *member;
+	struct named *names;
+	size_t count = 0, i;
+	char field[PATH_SIZE];
+	int rc = 0;
+
+	cJSON_ArrayForEach(member, object)
+		count++;
+	if (count < 2)
+		return 0;
+	if ((names = malloc(count * sizeof *names)) == NULL)
+		return error_set(err, EXIT_DATA, NULL, "out of memory");
+	i = 0;
+	cJSON_ArrayForEach(member, object) {
+		names[i].name = member->string;
+		names[i].order = i;
+		i++;
+	}
+	qsort(names, count, sizeof *names, compare_folded);
+	for (i = 1; i < count; i++) {
+		if (text_equal_nocase(names[i - 1].name, names[i].name)) {
+			rc = error_set(err, EXIT_DATA, field_path(field,
+			    sizeof field, path, names[i].name),
+			    "duplicate %s (differs only in case from \"%.64s\")",
+			    what, names[i - 1].name);
+			break;
+		}
+	}
+	free(names);
+	return rc;
 }
 
 static int
@@ -55,7 +125,7 @@ load_security_map(struct loaded_object *o, struct error *err)
 		    FIELD_REQUIRED, &unused, err)) != 0)
 			return rc;
 	}
-	return 0;
+	return refuse_case_twins(securities, "securities", "ticker", err);
 }
 
 static int
@@ -109,7 +179,8 @@ load_ips(struct loaded_object *o, struct error *err)
 			return error_set(err, EXIT_DATA, path,
 			    "min_percent is greater than max_percent");
 	}
-	return 0;
+	return refuse_case_twins(allocation, "target_allocation", "asset class",
+	    err);
 }
 
 static int

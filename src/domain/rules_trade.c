@@ -145,6 +145,18 @@ string_member(const cJSON *object, const char *key)
 	return cJSON_IsString(item) ? item->valuestring : NULL;
 }
 
+/*
+ * A figure as read: -0, which the loaders accept as 0 (SPEC 1: money and
+ * percents ">= 0"), is +0, for the decimals (decimal_from_double() refuses
+ * a sign bit) and for the text alike.  Adding +0 does it (-0 + +0 is +0
+ * in IEEE 754 arithmetic) and leaves every other value as it is.
+ */
+static double
+figure_value(const cJSON *item)
+{
+	return item->valuedouble + 0.0;
+}
+
 /* A loaded figure as a decimal; loaders guarantee it converts. */
 static struct decimal
 figure(const cJSON *object, const char *key, bool *ok)
@@ -153,7 +165,7 @@ figure(const cJSON *object, const char *key, bool *ok)
 	struct decimal d = { 0 };
 
 	if (!cJSON_IsNumber(item) ||
-	    !decimal_from_double(item->valuedouble, &d))
+	    !decimal_from_double(figure_value(item), &d))
 		*ok = false;
 	return d;
 }
@@ -544,7 +556,7 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 		if (!ok || decimal_compare(t.value, limit) > 0) {
 			format_usd(value_text, sizeof value_text, t.value_usd);
 			format_usd(limit_text, sizeof limit_text,
-			    threshold->valuedouble);
+			    figure_value(threshold));
 			if (verdict_add_reason(v, "value %s > %s "
 			    "(approval_required_above_usd)", value_text,
 			    limit_text) != 0)
@@ -554,7 +566,7 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 	threshold = json_member(t.ips, "approval_required_above_percent");
 	if (cJSON_IsNumber(threshold)) {
 		limit = figure(t.ips, "approval_required_above_percent", &ok);
-		format_percent(pct, sizeof pct, threshold->valuedouble);
+		format_percent(pct, sizeof pct, figure_value(threshold));
 		if (t.holdings == NULL || decimal_is_zero(t.total)) {
 			/* Unknown share of an unknown portfolio: fail closed. */
 			if (verdict_add_reason(v, "share of portfolio unknown, "
@@ -564,7 +576,7 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 		} else if (!ok || decimal_compare_products(t.value,
 		    decimal_from_int(100), limit, t.total) > 0) {
 			format_percents(decimal_percent(t.value, t.total), 1,
-			    share, threshold->valuedouble, pct, sizeof share);
+			    share, figure_value(threshold), pct, sizeof share);
 			if (verdict_add_reason(v, "%s of portfolio > %s "
 			    "(approval_required_above_percent)", share, pct) != 0)
 				return -1;

@@ -4,18 +4,20 @@
  * Invariants checked (abort() when broken):
  * - a refusal sets err.status to EXIT_DATA with a message, and the syntax
  *   error offset stays within the input;
- * - a parsed tree holds no non-finite number and no object with keys equal
- *   when case is ignored;
+ * - a parsed tree holds no non-finite number and no object with two equal
+ *   keys (spelt exactly alike; keys differing in case are distinct);
  * - json_print() of a parsed tree is well-formed UTF-8 free of terminal
  *   controls (SPEC 9) and parses back, strictly, to an equal tree (the
  *   audit log and `check` print what they parsed: it must read back);
  * - json_object_quick() vouches only for what json_parse_strict() accepts,
- *   as an object, and finds the same top-level strings.
+ *   as an object, and finds the same top-level strings;
+ * - json_locate() finds each member of an accepted object (and of the
+ *   objects in it) at a byte that starts a value of the member's type.
  */
 #include "config.h"
 
 #include <math.h>
-#include <strings.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 
 #include "error.h"
@@ -41,11 +43,62 @@ check_tree(const cJSON *item, const char *text, size_t len)
 			/* Pairwise: kept cheap on huge objects. */
 			for (other = child->next; members <= 512 &&
 			    other != NULL; other = other->next)
-				if (strcasecmp(child->string, other->string) == 0)
+				if (strcmp(child->string, other->string) == 0)
 					fuzz_fail("json_parse_strict: duplicate "
 					    "keys got through", text, len, 0);
 		}
 		check_tree(child, text, len);
+	}
+}
+
+/* The byte a value of item's type starts with. */
+static bool
+starts_like(const cJSON *item, char c)
+{
+	if (cJSON_IsObject(item))
+		return c == '{';
+	if (cJSON_IsArray(item))
+		return c == '[';
+	if (cJSON_IsString(item))
+		return c == '"';
+	if (cJSON_IsBool(item))
+		return c == 't' || c == 'f';
+	if (cJSON_IsNull(item))
+		return c == 'n';
+	return c == '-' || (c >= '0' && c <= '9');
+}
+
+/*
+ * Each member of object (path names it) and of the objects in it, to a
+ * few levels, is found where a value of its type starts.  Names holding
+ * '.' or '[' make paths ambiguous, and long ones are cut: those are left
+ * out.
+ */
+static void
+check_locate(const cJSON *object, const char *path, int depth,
+    const char *text, size_t len)
+{
+	const cJSON *member;
+	char member_path[200];
+	size_t offset;
+	int n;
+
+	if (depth > 3)
+		return;
+	cJSON_ArrayForEach(member, object) {
+		if (strpbrk(member->string, ".[") != NULL)
+			continue;
+		n = snprintf(member_path, sizeof member_path, "%s%s%s", path,
+		    path[0] != '\0' ? "." : "", member->string);
+		if (n < 0 || (size_t)n >= sizeof member_path ||
+		    member_path[0] == '\0')
+			continue;
+		if (!json_locate(text, len, member_path, &offset) ||
+		    offset >= len || !starts_like(member, text[offset]))
+			fuzz_fail("json_locate: a member is not found where its "
+			    "value starts", text, len, 0);
+		if (cJSON_IsObject(member))
+			check_locate(member, member_path, depth + 1, text, len);
 	}
 }
 
@@ -108,6 +161,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("json_parse_strict: accepted a NUL byte", text, size,
 		    (size_t)((const char *)memchr(text, '\0', size) - text));
 	check_tree(json, text, size);
+	/* A top-level name "" adds nothing to a path: "x" is then ambiguous. */
+	if (cJSON_IsObject(json) &&
+	    cJSON_GetObjectItemCaseSensitive(json, "") == NULL)
+		check_locate(json, "", 0, text, size);
 
 	printed = json_print(json);
 	if (printed == NULL)

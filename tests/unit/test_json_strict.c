@@ -422,33 +422,198 @@ test_refuses_duplicate_key_among_many(void **state)
 	REFUSED(text, "k07");
 }
 
+/*
+ * Keys that differ only in case are distinct (SPEC 1 refuses only
+ * duplicate keys; every lookup compares names with their case), by the
+ * quick check and the full checks alike.
+ */
 static void
-test_refuses_case_variant_keys(void **state)
+test_accepts_case_variant_keys(void **state)
 {
-	static const char text[] = "{\"type\": \"packet\", \"Type\": \"ips\"}";
+	static const char text[] =
+	    "{\"type\": \"roster\", \"authors\": [\"a\"], \"Authors\": [\"b\"]}";
+	static const char nested[] =
+	    "{\"proposed_action\": {\"Side\": \"sell\", \"side\": \"buy\"}}";
 	struct error err;
-	size_t offset;
+	cJSON *json;
 
 	(void)state;
+	json = ACCEPTED(text);
+	assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+	    json, "authors"), 0)->valuestring, "a");
+	assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+	    json, "Authors"), 0)->valuestring, "b");
+	cJSON_Delete(json);
+	assert_true(json_object_quick(text, LEN(text), NULL, 0));
+	error_clear(&err);
+	json = json_parse_strict_full(nested, LEN(nested), NULL, &err);
+	assert_non_null(json);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(json, "proposed_action"),
+	    "side")->valuestring, "buy");
+	cJSON_Delete(json);
+}
+
+/* An exact duplicate beside a case variant is still a duplicate. */
+static void
+test_refuses_duplicate_beside_case_variant(void **state)
+{
+	(void)state;
+	REFUSED("{\"a\": 1, \"A\": 2, \"a\": 3}", "a");
+}
+
+/*
+ * A bad byte, escape or number is refused by checks that do not follow
+ * the structure; the error still names the field that holds it (SPEC 1:
+ * "file, line and field"), found again only once there is an error.
+ */
+static void
+refused_in(const char *text, size_t len, const char *field, bool in_key)
+{
+	struct error err;
+	const char *tail = " (in a key)";
+	size_t tail_len = strlen(tail), message_len;
+
 	error_poison(&err);
-	assert_null(json_parse_strict(text, LEN(text), &offset, &err));
+	assert_null(json_parse_strict(text, len, NULL, &err));
 	assert_int_equal(err.status, EXIT_DATA);
-	assert_int_equal(strcasecmp(err.field, "type"), 0);
-	assert_true(strlen(err.message) > 5);
+	if (strcmp(err.field, field) != 0) {
+		print_input("input", text, len);
+		print_error("  -> field \"%s\", wanted \"%s\"\n", err.field,
+		    field);
+		fail();
+	}
+	message_len = strlen(err.message);
+	assert_int_equal(message_len > tail_len &&
+	    strcmp(err.message + message_len - tail_len, tail) == 0, in_key);
+}
+
+#define REFUSED_IN(literal, field) \
+	refused_in((literal), LEN(literal), (field), false)
+#define REFUSED_IN_KEY(literal, object) \
+	refused_in((literal), LEN(literal), (object), true)
+
+static void
+test_bad_bytes_name_their_field(void **state)
+{
+	(void)state;
+	REFUSED_IN("{\"decision\": \"approved\\u0000 rejected\"}", "decision");
+	REFUSED_IN("{\"type\":\"roster\",\"authors\":[\"a\\u0000b\"]}",
+	    "authors[0]");
+	REFUSED_IN("{\"a\":\"x\0y\"}", "a");
+	REFUSED_IN("{\"a\": {\"b\": [1, \"\x80\"]}}", "a.b[1]");
+	REFUSED_IN("{\"a\": [\"x\", \"y\tz\"]}", "a[1]");
+	REFUSED_IN("{\"a\": [01]}", "a[0]");
+	/* Brackets, quotes and commas inside strings are only text. */
+	REFUSED_IN("{\"x\":[{\"y\":\"}\\\",[\"},\"]\"],\"z\":{\"w\":\"\\u0000\"}}",
+	    "z.w");
+	/* Keys are named as decoded, as every other error names them. */
+	REFUSED_IN("{\"caf\\u00e9\": {\"x\\\"y\": \"\xff\"}}",
+	    "caf\xc3\xa9.x\"y");
+	REFUSED_IN("{\"\\ud83d\\ude00\": \"\\u0000\"}", "\xf0\x9f\x98\x80");
+	/* Pretty-printed, over several lines. */
+	REFUSED_IN("{\n \"type\": \"ips\",\n \"constraints\": {\n"
+	    "  \"excluded_sectors\": [\"Tobacco\", \"Gam\x01ing\"]}\n}\n",
+	    "constraints.excluded_sectors[1]");
 }
 
 static void
-test_refuses_case_variant_nested_keys(void **state)
+test_bad_bytes_in_keys_name_their_object(void **state)
 {
-	static const char text[] =
-	    "{\"proposed_action\": {\"Side\": \"sell\", \"side\": \"buy\"}}";
-	struct error err;
+	(void)state;
+	REFUSED_IN_KEY("{\"a\": {\"b\\u0000\": 1}}", "a");
+	REFUSED_IN_KEY("{\"p\": [{\"\xc0\xaf\": 1}]}", "p[0]");
+	/* A key of the top-level object: no field, but said so. */
+	REFUSED_IN_KEY("{\"a\\u0000b\": 1}", "");
+}
+
+static void
+test_bad_bytes_between_tokens_name_no_field(void **state)
+{
+	(void)state;
+	REFUSED_IN("{\"a\":1,\0\"b\":2}", "");
+	REFUSED_IN("\xff{\"a\":1}", "");
+	REFUSED_IN("\"\\u0000\"", "");
+}
+
+/* json_locate(): where the value a field path names starts. */
+static void
+locates(const char *text, const char *path, const char *at)
+{
+	size_t offset = 12345;
+
+	if (!json_locate(text, strlen(text), path, &offset)) {
+		print_error("%s not found in %s\n", path, text);
+		fail();
+	}
+	if (offset != (size_t)(strstr(text, at) - text)) {
+		print_error("%s found at %zu in %s, wanted %zu\n", path, offset,
+		    text, (size_t)(strstr(text, at) - text));
+		fail();
+	}
+}
+
+static void
+test_locate_finds_values(void **state)
+{
+	static const char pretty[] =
+	    "{\n \"a\": 1,\n \"b\": {\"c\": [10,\n  20]},\n \"ab\": 3}\n";
 
 	(void)state;
-	error_poison(&err);
-	assert_null(json_parse_strict(text, LEN(text), NULL, &err));
-	assert_int_equal(err.status, EXIT_DATA);
-	assert_int_equal(strcasecmp(err.field, "proposed_action.side"), 0);
+	locates(pretty, "a", "1,");
+	locates(pretty, "b", "{\"c\"");
+	locates(pretty, "b.c", "[10");
+	locates(pretty, "b.c[1]", "20");
+	locates(pretty, "ab", "3}");
+	/* Keys that hold dots, escapes; brackets inside strings. */
+	locates("{\"securities\": {\"BRK.B\": {\"sector\": 7}}}",
+	    "securities.BRK.B.sector", "7");
+	locates("{\"caf\\u00e9\": {\"a\\\"b\": 5}}", "caf\xc3\xa9.a\"b", "5");
+	locates("{\"x\": \"]}\\\"{\", \"y\": [[], {\"z\": 9}]}", "y[1].z", "9");
+	/* Of two equal keys, the later: the one a duplicate error names. */
+	locates("{\"a\": 1, \"a\": 2}", "a", "2");
+	/* A key spelt "" at the top adds nothing to a path. */
+	locates("{\"\": {\"x\": 4}}", "x", "4");
+}
+
+static void
+test_locate_misses(void **state)
+{
+	static const char text[] = "{\"a\": {\"b\": [1, 2]}, \"ab\": 3}";
+	size_t offset = 77;
+
+	(void)state;
+	assert_false(json_locate(text, LEN(text), "b", &offset));
+	assert_false(json_locate(text, LEN(text), "a.b[2]", &offset));
+	assert_false(json_locate(text, LEN(text), "a.c", &offset));
+	assert_false(json_locate(text, LEN(text), "a.", &offset));
+	assert_false(json_locate(text, LEN(text), "", &offset));
+	assert_int_equal(offset, 77);
+}
+
+/* A deep, wide text is searched in one pass, not once per level. */
+static void
+test_locate_is_linear(void **state)
+{
+	size_t depth = 900, width = 200000, i, offset = 0;
+	char *text = malloc(depth * 6 + width * 2 + 64), *p = text;
+
+	(void)state;
+	assert_non_null(text);
+	p += sprintf(p, "{\"k\":");
+	for (i = 0; i < depth; i++)
+		p += sprintf(p, "{\"a\":");
+	*p++ = '[';
+	for (i = 0; i < width; i++)
+		p += sprintf(p, "%s1", i > 0 ? "," : "");
+	*p++ = ']';
+	for (i = 0; i < depth; i++)
+		*p++ = '}';
+	p += sprintf(p, ",\"z\":5}");
+	locates(text, "z", "5}");
+	assert_false(json_locate(text, (size_t)(p - text), "k.a.a.b",
+	    &offset));
+	free(text);
 }
 
 /* NUL, as an escape and as a raw byte. */
@@ -459,6 +624,21 @@ test_refuses_nul_escape_in_string(void **state)
 	(void)state;
 	REFUSED("{\"decision\": \"approved\\u0000 rejected\"}", ANY_FIELD);
 	REFUSED("{\"a\": \"\\u0000\"}", ANY_FIELD);
+}
+
+/*
+ * cJSON reads a \u without four hex digits as U+0000, which would end the
+ * string there ("ok\uZZZZevil" read as "ok"), as \u0000 would.
+ */
+static void
+test_refuses_u_escape_without_four_hex_digits(void **state)
+{
+	(void)state;
+	REFUSED_IN("{\"a\": \"ok\\uZZZZevil\"}", "a");
+	REFUSED_IN("{\"a\": [\"\\u12\"]}", "a[0]");
+	REFUSED_IN("{\"a\": \"\\u00g0\"}", "a");
+	REFUSED_IN_KEY("{\"3i1mu009b2a31m\\u009;on\":\"reject\"}", "");
+	REFUSED("{\"a\": \"\\u", ANY_FIELD);
 }
 
 static void
@@ -589,6 +769,29 @@ test_refuses_infinite_number(void **state)
 	(void)state;
 	REFUSED("{\"a\": 1e400}", "a");
 	REFUSED("{\"a\": {\"b\": [1, -1e400]}}", "a.b[1]");
+}
+
+/*
+ * -0 is 0 and is accepted in every spelling; a negative number too small
+ * for a double reads as -0 too, and is refused rather than taken for 0.
+ * Other numbers, strings and keys holding digits do not confuse the two.
+ */
+static void
+test_negative_zero_and_negative_underflow(void **state)
+{
+	static const char zeros[] =
+	    "{\"a\": -0, \"b\": [-0.0, -0e5, -0.000E-400], \"c\": -0.0e+0}";
+	cJSON *json;
+
+	(void)state;
+	json = ACCEPTED(zeros);
+	cJSON_Delete(json);
+	REFUSED("{\"a\": -1e-400}", "a");
+	REFUSED("{\"a\": -0, \"b\": [1, \"-9\", -0.0, -0.5e-999]}", "b[3]");
+	REFUSED("{\"1-0\": -0, \"x\": {\"-2\": -0.1e-330}}", "x.-2");
+	/* Positive underflow reads as 0, and 0 is what it is nearest. */
+	json = ACCEPTED("{\"a\": 1e-400}");
+	cJSON_Delete(json);
 }
 
 static void
@@ -869,6 +1072,8 @@ test_quick_vouches_for_plain_objects(void **state)
 	    "\xf0\x9f\x98\x80\x7f\"}"));
 	/* The same key in sibling objects is no duplicate. */
 	assert_true(QUICK("{\"a\":{\"k\":1},\"b\":{\"k\":2}}"));
+	/* Nor are keys that differ only in case. */
+	assert_true(QUICK("{\"a\":1,\"A\":2}"));
 }
 
 static void
@@ -889,7 +1094,7 @@ test_quick_leaves_the_unusual_to_the_strict_parse(void **state)
 	assert_false(quick(deep, strlen(deep)));
 	free(deep);
 	/* Not JSON, or not strict: never vouched for. */
-	assert_false(QUICK("{\"a\":1,\"A\":2}"));
+	assert_false(QUICK("{\"a\":1,\"a\":2}"));
 	assert_false(QUICK("{\"o\":{\"k\":1,\"k\":2}}"));
 	assert_false(QUICK("{\"s\":\"a\\u0000b\"}"));
 	assert_false(QUICK("{\"s\":\"\xc0\xaf\"}"));
@@ -988,10 +1193,17 @@ main(void)
 		cmocka_unit_test(test_refuses_duplicate_nested_key),
 		cmocka_unit_test(test_refuses_duplicate_key_inside_array),
 		cmocka_unit_test(test_refuses_duplicate_key_among_many),
-		cmocka_unit_test(test_refuses_case_variant_keys),
-		cmocka_unit_test(test_refuses_case_variant_nested_keys),
+		cmocka_unit_test(test_accepts_case_variant_keys),
+		cmocka_unit_test(test_refuses_duplicate_beside_case_variant),
+		cmocka_unit_test(test_bad_bytes_name_their_field),
+		cmocka_unit_test(test_bad_bytes_in_keys_name_their_object),
+		cmocka_unit_test(test_bad_bytes_between_tokens_name_no_field),
+		cmocka_unit_test(test_locate_finds_values),
+		cmocka_unit_test(test_locate_misses),
+		cmocka_unit_test(test_locate_is_linear),
 		cmocka_unit_test(test_refuses_nul_escape_in_string),
 		cmocka_unit_test(test_refuses_nul_escape_in_key),
+		cmocka_unit_test(test_refuses_u_escape_without_four_hex_digits),
 		cmocka_unit_test(test_refuses_nul_escape_after_escaped_backslash),
 		cmocka_unit_test(test_accepts_escaped_backslash_before_u0000_text),
 		cmocka_unit_test(test_accepts_other_u_escapes),
@@ -1006,6 +1218,7 @@ main(void)
 		cmocka_unit_test(test_refuses_lone_surrogate_escape),
 		cmocka_unit_test(test_refuses_infinite_number),
 		cmocka_unit_test(test_accepts_large_finite_number),
+		cmocka_unit_test(test_negative_zero_and_negative_underflow),
 		cmocka_unit_test(test_refuses_nesting_1001_arrays),
 		cmocka_unit_test(test_accepts_nesting_999_arrays),
 		cmocka_unit_test(test_refuses_nesting_1001_objects),

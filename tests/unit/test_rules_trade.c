@@ -1011,6 +1011,66 @@ test_no_ips_sell_fails_all_but_concentration(void **state)
 	tf_assert_fails(tf, IPS_CURRENT);
 }
 
+/* ---- -0, which the loaders accept as 0 (SPEC 1: ">= 0") ---------------- */
+
+/* No rule detail or reason shows a figure as "-0", or says it is unreadable. */
+static void
+assert_no_negative_zero(const struct trade_fixture *tf)
+{
+	const struct verdict *v = tf_verdict(tf);
+	size_t i;
+
+	for (i = 0; i < v->rule_count; i++) {
+		if (v->rules[i].detail == NULL)
+			continue;
+		if (strstr(v->rules[i].detail, " -0") != NULL ||
+		    strstr(v->rules[i].detail, "$-0") != NULL)
+			fail_msg("%s: %s", v->rules[i].rule_id,
+			    v->rules[i].detail);
+		assert_null(strstr(v->rules[i].detail, "could not be read"));
+	}
+	for (i = 0; i < v->reason_count; i++) {
+		if (strstr(v->high_stakes_reasons[i], " -0") != NULL ||
+		    strstr(v->high_stakes_reasons[i], "$-0") != NULL)
+			fail_msg("reason: %s", v->high_stakes_reasons[i]);
+	}
+}
+
+static void
+test_negative_zero_money_reads_as_zero(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* The pass example with no cash: (105000 + 7500) / 580000 = 19.4% */
+	tf_set_holdings(tf, "cash_usd", "-0");
+	tf_set_holdings(tf, "positions.1.market_value_usd", "-0.0");
+	tf_run(tf);
+	tf_assert_passes(tf, CONCENTRATION);
+	tf_assert_passes(tf, BAND);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_no_negative_zero(tf);
+}
+
+static void
+test_negative_zero_limits_read_as_zero(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* A limit of 0%: any buy is above it, decided, not unreadable. */
+	tf_set_ips(tf, "constraints.concentration_limit_percent", "-0");
+	tf_set_ips(tf, "target_allocation.fixed_income.max_percent", "-0E0");
+	tf_set_ips(tf, "target_allocation.fixed_income.min_percent", "0");
+	tf_set_ips(tf, "approval_required_above_usd", "-0");
+	tf_set_ips(tf, "approval_required_above_percent", "-0.0");
+	tf_run(tf);
+	tf_assert_fails(tf, CONCENTRATION);
+	assert_true(tf_detail_has(tf, CONCENTRATION, "above the 0"));
+	tf_assert_fails(tf, BAND);
+	/* Both thresholds of 0 are exceeded, beside the failing rules. */
+	assert_reasons(tf, true, 3);
+	assert_no_negative_zero(tf);
+}
+
 /* ---- requires_human_approval and high_stakes_reasons ------------------- */
 
 static void
@@ -1603,6 +1663,8 @@ main(void)
 		PASS_TEST(test_no_ips_buy_fails_every_rule),
 		PASS_TEST(test_no_ips_sell_fails_all_but_concentration),
 
+		PASS_TEST(test_negative_zero_money_reads_as_zero),
+		PASS_TEST(test_negative_zero_limits_read_as_zero),
 		PASS_TEST(test_stakes_pass_example_needs_no_human),
 		PASS_TEST(test_stakes_failing_rules_only),
 		PASS_TEST(test_stakes_value_above_usd_threshold),
