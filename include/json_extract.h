@@ -26,4 +26,13 @@ cJSON *json_first_object(const char *text, size_t len);
 bool json_member_text(const char *text, size_t len, const char *key,
     size_t *start, size_t *length);
 
+/*
+ * Where the value starting at text[at] ends: just past a string or a
+ * closing bracket, at the byte after a number or literal; 0 when it does
+ * not end.  Only brackets and strings (with their escapes) are followed,
+ * forgivingly: on JSON it finds the value's true end, and on anything
+ * else it stops somewhere, leaving the strict parse to say what is wrong.
+ */
+size_t json_value_end(const char *text, size_t len, size_t at);
+
 #endif

@@ -19,6 +19,7 @@
 #include "decision.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "json_extract.h"
 #include "json_strict.h"
 #include "object.h"
 #include "sanitize.h"
@@ -233,47 +234,6 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 }
 
 /*
- * Where the first value of text, starting at its first byte (a '{' or
- * '['), ends: just past its closing bracket, or 0 when it is not closed.
- * Only brackets and strings (with their escapes) are followed, forgivingly:
- * on JSON it finds the value's true end, and on anything else it ends, so
- * that the strict parse that follows says what is wrong.  *multi_line
- * tells whether the value spans more than one line.
- */
-static size_t
-first_value_end(const char *text, size_t len, bool *multi_line)
-{
-	size_t i, depth = 0;
-
-	*multi_line = false;
-	for (i = 0; i < len; i++) {
-		switch (text[i]) {
-		case '"':
-			for (i++; i < len && text[i] != '"'; i++) {
-				if (text[i] == '\\')
-					i++;
-				else if (text[i] == '\n')
-					*multi_line = true;
-			}
-			break;
-		case '\n':
-			*multi_line = true;
-			break;
-		case '{':
-		case '[':
-			depth++;
-			break;
-		case '}':
-		case ']':
-			if (--depth == 0)
-				return i + 1;
-			break;
-		}
-	}
-	return 0;
-}
-
-/*
  * SPEC 1: a file is "either one JSON object or JSON Lines".  It is one
  * object when the whole text, white space around it aside, is one JSON
  * value that spans several lines; otherwise it is JSON Lines (a one-line
@@ -294,7 +254,6 @@ is_one_object(const char *text, size_t len)
 {
 	const char *start = text, *line_end;
 	size_t end, line_len;
-	bool multi_line;
 	char last;
 
 	while (start < text + len && blank(start, 1))
@@ -302,9 +261,10 @@ is_one_object(const char *text, size_t len)
 	len -= (size_t)(start - text);
 	if (len == 0 || (*start != '{' && *start != '['))
 		return false;
-	end = first_value_end(start, len, &multi_line);
+	/* The same scan that finds a member's value for the audit record. */
+	end = json_value_end(start, len, 0);
 	if (end != 0)
-		return multi_line;
+		return memchr(start, '\n', end) != NULL;
 	line_end = memchr(start, '\n', len);
 	line_len = line_end ? (size_t)(line_end - start) : len;
 	while (line_len > 0 && blank(start + line_len - 1, 1))

@@ -145,12 +145,11 @@ skip_space(const char *text, size_t len, size_t at)
 }
 
 /*
- * The end (one past its last byte) of the value that starts at text[at],
- * in text that is valid JSON; 0 if it runs off the end.  Valid JSON needs
- * no stack: brackets can only close in order, so a count will do.
+ * Valid JSON needs no stack: brackets can only close in order, so a count
+ * will do; on anything else the count still ends the scan.
  */
-static size_t
-value_end(const char *text, size_t len, size_t at)
+size_t
+json_value_end(const char *text, size_t len, size_t at)
 {
 	const char *quote, *slash;
 	size_t depth = 0;
@@ -234,14 +233,15 @@ json_member_text(const char *text, size_t len, const char *key,
 		return false;
 	for (at = skip_space(text, len, at + 1); at < len && text[at] == '"';
 	    at = skip_space(text, len, end + 1)) {
-		if ((end = value_end(text, len, at)) == 0)
+		if ((end = json_value_end(text, len, at)) == 0)
 			return false;
 		if (key_is(text, at, end, key)) {
 			at = skip_space(text, len, end);
 			if (at >= len || text[at] != ':')
 				return false;
 			at = skip_space(text, len, at + 1);
-			if ((end = value_end(text, len, at)) == 0 || end == at)
+			if ((end = json_value_end(text, len, at)) == 0 ||
+			    end == at)
 				return false;
 			*start = at;
 			*length = end - at;
@@ -252,7 +252,7 @@ json_member_text(const char *text, size_t len, const char *key,
 		if (at >= len || text[at] != ':')
 			return false;
 		at = skip_space(text, len, at + 1);
-		if ((end = value_end(text, len, at)) == 0)
+		if ((end = json_value_end(text, len, at)) == 0)
 			return false;
 		end = skip_space(text, len, end);
 		if (end >= len || text[end] != ',')

@@ -285,6 +285,16 @@ setup_colors(struct tui *t)
 	init_pair(3, COLOR_YELLOW, -1);
 }
 
+/* No terminal curses can drive, or one that cannot address the cursor. */
+static void
+refuse_terminal(void)
+{
+	/* L10N: %s is the value of $TERM; keep 'countersign batch' */
+	fprintf(stderr, _("countersign: cannot use this terminal "
+	    "(TERM=%s); for scripts use 'countersign batch'\n"),
+	    getenv("TERM") ? getenv("TERM") : "");
+}
+
 int
 tui_run(const struct invocation *inv)
 {
@@ -318,10 +328,7 @@ tui_run(const struct invocation *inv)
 	}
 	screen = newterm(NULL, stdout, stdin);
 	if (screen == NULL) {
-		/* L10N: %s is the value of $TERM; keep 'countersign batch' */
-		fprintf(stderr, _("countersign: cannot use this terminal "
-		    "(TERM=%s); for scripts use 'countersign batch'\n"),
-		    getenv("TERM") ? getenv("TERM") : "");
+		refuse_terminal();
 		store_close(t->store);
 		free(t);
 		return EXIT_USAGE;
@@ -335,9 +342,7 @@ tui_run(const struct invocation *inv)
 	if (cup == NULL || cup == (char *)-1) {
 		endwin();
 		delscreen(screen);
-		fprintf(stderr, _("countersign: cannot use this terminal "
-		    "(TERM=%s); for scripts use 'countersign batch'\n"),
-		    getenv("TERM") ? getenv("TERM") : "");
+		refuse_terminal();
 		store_close(t->store);
 		free(t);
 		return EXIT_USAGE;
