@@ -12,6 +12,8 @@ bool text_equal_nocase(const char *a, const char *b);
 void text_upper(char *buf, size_t size, const char *text);
 /* NULL, empty or only ASCII white space: a reason that says nothing. */
 bool text_blank(const char *);
+/* Only JSON white space (space, tab, CR, LF) in s[0..len), or nothing. */
+bool text_json_blank(const char *s, size_t len);
 /* An age for a queue column: "9s", "12m", "3h", "2d". */
 void format_age(char *buf, size_t size, long long ms);
 /* "$31,000.00" */

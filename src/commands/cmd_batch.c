@@ -16,6 +16,7 @@
 #include "i18n.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "text.h"
 
 #define LINE_MAX_BYTES (1UL << 20)
 
@@ -47,18 +48,6 @@ bad_request(struct batch_line *line, const struct error *err)
 	return -1;
 }
 
-static bool
-blank_line(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
-			return false;
-	}
-	return true;
-}
-
 /* Parses one request line strictly; -1 (and a bad_request) when malformed. */
 static int
 parse_line(const char *text, size_t len, struct batch_line *line)
@@ -71,7 +60,7 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 
 	error_clear(&err);
 	/* One result per input line (SPEC 8): a blank one is malformed too. */
-	if (blank_line(text, len)) {
+	if (text_json_blank(text, len)) {
 		error_set(&err, EXIT_DATA, NULL, "a blank line is not a request");
 		return bad_request(line, &err);
 	}

@@ -24,6 +24,7 @@
 #include "object.h"
 #include "sanitize.h"
 #include "sha256.h"
+#include "text.h"
 #include "timestamp.h"
 
 #define FILE_MAX_BYTES (64UL << 20)
@@ -95,18 +96,6 @@ line_of(const char *text, size_t offset)
 			line++;
 	}
 	return line;
-}
-
-static bool
-blank(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
-			return false;
-	}
-	return true;
 }
 
 /* What one file's import carries from object to object. */
@@ -256,7 +245,7 @@ is_one_object(const char *text, size_t len)
 	size_t end, line_len;
 	char last;
 
-	while (start < text + len && blank(start, 1))
+	while (start < text + len && text_json_blank(start, 1))
 		start++;
 	len -= (size_t)(start - text);
 	if (len == 0 || (*start != '{' && *start != '['))
@@ -267,7 +256,7 @@ is_one_object(const char *text, size_t len)
 		return memchr(start, '\n', end) != NULL;
 	line_end = memchr(start, '\n', len);
 	line_len = line_end ? (size_t)(line_end - start) : len;
-	while (line_len > 0 && blank(start + line_len - 1, 1))
+	while (line_len > 0 && text_json_blank(start + line_len - 1, 1))
 		line_len--;
 	last = start[line_len - 1];
 	return line_end != NULL && (last == '{' || last == '[' ||
@@ -331,7 +320,7 @@ import_text(struct import_context *ctx, const char *text, size_t len,
 		if (end == NULL)
 			end = text + len;
 		line_len = (size_t)(end - line);
-		if (blank(line, line_len))
+		if (text_json_blank(line, line_len))
 			continue;
 		if ((rc = import_object(ctx, line, line_len, number, &offset,
 		    err)) != 0) {

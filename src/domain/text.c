@@ -353,6 +353,18 @@ text_blank(const char *s)
 	return true;
 }
 
+bool
+text_json_blank(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return false;
+	}
+	return true;
+}
+
 void
 format_age(char *buf, size_t size, long long ms)
 {
