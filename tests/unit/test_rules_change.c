@@ -192,6 +192,18 @@ cf_failing_are(const struct cf *f, const char *want)
 	free(failing);
 }
 
+/* The divergence is exactly one entry, about what. */
+static void
+cf_one_divergence(const struct cf *f, const char *what)
+{
+	const cJSON *entry;
+
+	assert_int_equal(cJSON_GetArraySize(f->outcome.divergence), 1);
+	entry = cJSON_GetArrayItem(f->outcome.divergence, 0);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
+	    "what")->valuestring, what);
+}
+
 static int
 cf_unjudged(struct cf *f)
 {
@@ -278,10 +290,8 @@ test_example_divergence_is_overall_pass(void **state)
 	cf_run(&f);
 	assert_int_equal(f.outcome.advisory.state, ADVISORY_AVAILABLE);
 	assert_true(f.outcome.advisory.overall_pass);
-	assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
+	cf_one_divergence(&f, "overall_pass");
 	entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
-	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
-	    "what")->valuestring, "overall_pass");
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(entry,
 	    "advisory")));
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(entry,
@@ -293,7 +303,6 @@ test_example_divergence_is_overall_pass(void **state)
 static void
 test_sent_back_diverges_from_local_pass(void **state)
 {
-	const cJSON *entry;
 	struct cf f;
 
 	(void)state;
@@ -303,10 +312,7 @@ test_sent_back_diverges_from_local_pass(void **state)
 	cf_run(&f);
 	assert_true(f.outcome.verdict.overall_pass);
 	assert_false(f.outcome.advisory.overall_pass);
-	assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
-	entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
-	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
-	    "what")->valuestring, "overall_pass");
+	cf_one_divergence(&f, "overall_pass");
 	cf_free(&f);
 }
 
@@ -497,7 +503,6 @@ test_met_with_absent_evidence_fails_only_rule_2(void **state)
 	static const char *const empty[] = { "null", "{}",
 	    "{\"command\": null, \"output\": null}", "{\"output\": \"\"}",
 	    "{\"command\": \" \"}", "{\"note\": \"see the log\"}" };
-	const cJSON *entry;
 	struct cf f;
 	size_t i;
 
@@ -514,10 +519,7 @@ test_met_with_absent_evidence_fails_only_rule_2(void **state)
 		cf_fails(&f, "met_has_evidence",
 		    "AC-2 is MET but cites no evidence");
 		cf_failing_are(&f, "met_has_evidence");
-		assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
-		entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
-		assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
-		    "what")->valuestring, "overall_pass");
+		cf_one_divergence(&f, "overall_pass");
 		cf_free(&f);
 	}
 }
@@ -1087,7 +1089,6 @@ test_no_needs_po_passes_without_judgments(void **state)
 static void
 test_missing_advisory_fails_closed(void **state)
 {
-	const cJSON *entry;
 	struct cf f;
 
 	(void)state;
@@ -1101,10 +1102,7 @@ test_missing_advisory_fails_closed(void **state)
 	cf_fails(&f, "ac_coverage", "no advisory verdict");
 	cf_fails(&f, "applicable_standards_met", "ADR-007 applies");
 	cf_passes(&f, "ci_green");
-	assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
-	entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
-	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
-	    "what")->valuestring, "advisory_verdict");
+	cf_one_divergence(&f, "advisory_verdict");
 	assert_int_equal(cf_unjudged(&f), 0);
 	cf_free(&f);
 }
@@ -1216,7 +1214,6 @@ test_advisory_shapes_refused(void **state)
 static void
 test_advisory_about_another_action(void **state)
 {
-	const cJSON *entry;
 	struct cf f;
 
 	(void)state;
@@ -1227,10 +1224,7 @@ test_advisory_about_another_action(void **state)
 	cf_set(&f, "reviewer_verdict.action_id", "\"NB-999\"");
 	cf_run(&f);
 	assert_int_equal(f.outcome.advisory.state, ADVISORY_OTHER_ACTION);
-	assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
-	entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
-	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
-	    "what")->valuestring, "action_id");
+	cf_one_divergence(&f, "action_id");
 	cf_fails(&f, "ac_coverage", "another action");
 	cf_free(&f);
 	/* SPEC 4: it is action_id even when the rest cannot be read. */
@@ -1239,10 +1233,7 @@ test_advisory_about_another_action(void **state)
 	    "\"outcome\": \"maybe\"}");
 	cf_run(&f);
 	assert_int_equal(f.outcome.advisory.state, ADVISORY_OTHER_ACTION);
-	assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 1);
-	entry = cJSON_GetArrayItem(f.outcome.divergence, 0);
-	assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
-	    "what")->valuestring, "action_id");
+	cf_one_divergence(&f, "action_id");
 	cf_free(&f);
 }
 
