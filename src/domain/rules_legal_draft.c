@@ -5,14 +5,16 @@
  * arrives either as an object or as the model's raw output, in which the
  * first complete JSON object is the verdict.
  *
- * Rule 1 fails only when no object could be obtained (SPEC 2.2), so a
- * verdict object is read leniently and each rule fails closed on what it
- * cannot read.  Choices the SPEC leaves open:
+ * Rule 1 fails only when no verdict object could be obtained (SPEC 2.2),
+ * so a verdict object is read leniently and each rule fails closed on
+ * what it cannot read.  Choices the SPEC leaves open:
+ * - A verdict object has a review_pass member; an object without one is
+ *   not a verdict (see legal_read_advisory()).
  * - A missing or null blocking_issues or final_artifacts is an empty
  *   list: a verdict without final_artifacts offers no inline fix, so its
  *   legal blocking issues stay unfixed.  non_blocking_issues is read by
  *   no rule and may be anything.
- * - review_pass other than true (missing, null, "yes") is false, for
+ * - review_pass other than true (null, "yes") is false, for
  *   review_pass_consistent and for the advisory's overall pass (SPEC 4).
  * - blocking_issues or final_artifacts of another type, an issue that is
  *   not an object, or an artifact without a text: no legal issue can be
@@ -129,9 +131,12 @@ absent(const cJSON *item)
 
 /*
  * SPEC 2.2: an object, or raw model output whose first complete JSON
- * object is the verdict.  Whatever object that is, it is the verdict:
- * the rules read what they can of it.  An extracted tree is kept in
- * advisory->owned, also when it is about another action, so that the
+ * object is the verdict.  A verdict object has review_pass, whatever its
+ * value; the rules read what they can of the rest.  An object without it
+ * is something else (in output cut short, the first complete object is
+ * one of the verdict's issues, which read as a verdict would report no
+ * issue at all), so no verdict was obtained.  An extracted tree is kept
+ * in advisory->owned, also when it is about another action, so that the
  * rule can name that action.
  */
 static int
@@ -160,6 +165,8 @@ legal_read_advisory(const cJSON *verdict, const char *action_id,
 		advisory->other_action_id = about->valuestring;
 		return 0;
 	}
+	if (json_member(tree, "review_pass") == NULL)
+		return 0;
 	advisory->state = ADVISORY_AVAILABLE;
 	advisory->verdict = tree;
 	advisory->overall_pass = cJSON_IsTrue(json_member(tree, "review_pass"));

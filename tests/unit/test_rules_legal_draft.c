@@ -451,11 +451,11 @@ test_advisory_object_of_loose_shape_is_read(void **state)
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(entry,
 	    "advisory")));
 	run_free(&r);
-	/* No review_pass at all: false too. */
+	/* No review_pass at all: not a verdict object. */
 	run_with(&r, "{\"blocking_issues\": []}", "[]");
-	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
-	assert_false(r.out.advisory.overall_pass);
-	single_divergence(&r, "overall_pass");
+	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
+	assert_rule(&r, "advisory_parseable", false);
+	single_divergence(&r, "advisory_verdict");
 	run_free(&r);
 	/* Null lists are empty; non_blocking_issues may be anything. */
 	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": null, "
@@ -606,24 +606,49 @@ test_advisory_about_another_action(void **state)
 static void
 test_first_object_in_output_is_the_verdict(void **state)
 {
-	const cJSON *entry;
 	struct run r;
 
 	(void)state;
 	/*
 	 * SPEC 2.2: the first complete object, even when a later one fits.
-	 * It has no review_pass, which is then false.
+	 * Without review_pass it is not a verdict: none was obtained.
 	 */
 	run_with(&r, "\"Example: {\\\"n\\\": 1}. Verdict: {\\\"review_pass\\\": "
 	    "true, \\\"blocking_issues\\\": [], \\\"non_blocking_issues\\\": "
 	    "[]}\"", "[]");
-	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
-	assert_false(r.out.advisory.overall_pass);
-	assert_rule(&r, "advisory_parseable", true);
-	assert_detail_has(&r, "advisory_parseable", "first JSON object");
-	entry = single_divergence(&r, "overall_pass");
-	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(entry,
-	    "advisory")));
+	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
+	assert_rule(&r, "advisory_parseable", false);
+	assert_false(r.out.verdict.overall_pass);
+	single_divergence(&r, "advisory_verdict");
+	run_free(&r);
+}
+
+/*
+ * A verdict that does not parse (here a duplicate key) or is cut short
+ * holds its issues as complete objects.  The first of them, read as the
+ * verdict, would report no issue and pass every rule: none must be taken.
+ */
+static void
+test_issue_inside_a_broken_verdict_is_not_the_verdict(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_with(&r, "\"{\\\"review_pass\\\": true, \\\"review_pass\\\": true, "
+	    "\\\"blocking_issues\\\": [{\\\"issue\\\": \\\"void clause\\\", "
+	    "\\\"severity\\\": \\\"legal\\\"}], \\\"final_artifacts\\\": []}\"",
+	    "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
+	assert_rule(&r, "advisory_parseable", false);
+	assert_rule(&r, "no_unfixed_legal_issues", false);
+	assert_false(r.out.verdict.overall_pass);
+	run_free(&r);
+	run_with(&r, "\"{\\\"review_pass\\\": true, \\\"blocking_issues\\\": "
+	    "[{\\\"issue\\\": \\\"void clause\\\", \\\"severity\\\": "
+	    "\\\"legal\\\"}], \\\"final_a\"", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
+	assert_rule(&r, "advisory_parseable", false);
+	assert_false(r.out.verdict.overall_pass);
 	run_free(&r);
 }
 
@@ -984,6 +1009,8 @@ main(void)
 		cmocka_unit_test(test_unreadable_lists_fail_rule_2_closed),
 		cmocka_unit_test(test_advisory_about_another_action),
 		cmocka_unit_test(test_first_object_in_output_is_the_verdict),
+		cmocka_unit_test(
+		    test_issue_inside_a_broken_verdict_is_not_the_verdict),
 		cmocka_unit_test(test_unfixed_legal_issue_fails),
 		cmocka_unit_test(test_missing_final_artifacts_counts_as_no_fix),
 		cmocka_unit_test(test_fixed_legal_issue_passes),
