@@ -109,8 +109,13 @@ queue_row_from_recheck(const struct recheck *r, const char *action_id,
 	row->divergent = row->divergence_count > 0;
 	lockout = verdict_rule(&r->outcome.verdict, "author_lockout");
 	row->locked_out = lockout != NULL && !lockout->passed;
-	/* SPEC 2.4: the queue shows a chain every roster author is out of. */
-	row->deadlocked = lockout_deadlocked(&r->data.input, false);
+	/*
+	 * SPEC 2.4: the queue shows a chain every roster author is out of,
+	 * as it stands: a rejected action's own author is out of it too
+	 * (list --all shows the rejected tip of a deadlocked chain).
+	 */
+	row->deadlocked = lockout_deadlocked(&r->data.input,
+	    strcmp(r->data.status, "rejected") == 0);
 	row->has_expiry = r->data.has_expiry;
 	row->expires_at_ms = r->data.expires_at_ms;
 	/* As the gate counts it (decide.c): the same millisecond has passed. */

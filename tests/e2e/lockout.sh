@@ -86,8 +86,14 @@ cs audit export >"$WORK/export"
 expect_eq "the escalation is recorded with the lockout" \
 	"$(jq -c 'select(.record.action_id == "r2") | [.record.routing, .record.lockout]' "$WORK/export")" \
 	'[{"escalate":true},{"locked_out":["action-drafting","action-drafting-b"],"deadlocked":true}]'
-# Now every roster author is locked out of the chain (SPEC 2.4): a
-# revision of r2 is deadlocked, and the queue shows it.
+# Now every roster author is locked out of the chain (SPEC 2.4): list
+# --all shows it on the rejected tip, with nothing pending in the chain...
+cs list --all --json >"$WORK/all.json"
+expect_eq "list --all flags the rejected tip of the deadlocked chain" \
+	"$(jq -r 'select(.action_id == "r2") | .flags | index("deadlocked") != null' "$WORK/all.json")" true
+expect_eq "but not the rejection before it, after which one author was free" \
+	"$(jq -r --arg v "$V1" 'select(.action_id == $v) | .flags | index("deadlocked") != null' "$WORK/all.json")" false
+# ...and a revision of r2 is deadlocked, and the queue shows it.
 revision r9 someone-third r2 >"$WORK/r9.jsonl"
 cs import "$WORK/r9.jsonl" >/dev/null
 cs list >"$WORK/list"
