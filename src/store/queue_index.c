@@ -97,7 +97,7 @@ store_queue_each_stale(struct store *s, long long now_ms,
 	    " WHERE key = 'policy_epoch') SELECT action_id FROM queue_index"
 	    " WHERE epoch < (SELECT value FROM e) OR epoch > (SELECT value"
 	    " FROM e) UNION SELECT action_id FROM queue_index WHERE expires_at_ms"
-	    " IS NOT NULL AND expires_at_ms < ?1 AND care >= 0", -1, &stmt,
+	    " IS NOT NULL AND expires_at_ms <= ?1 AND care >= 0", -1, &stmt,
 	    NULL) != SQLITE_OK)
 		return store_error(s, err, "finding stale queue rows");
 	sqlite3_bind_int64(stmt, 1, now_ms);
@@ -248,11 +248,25 @@ store_queue_remove(struct store *s, const char *action_id, struct error *err)
 	sqlite3_reset(stmt);
 	if (rc != SQLITE_DONE)
 		return store_error(s, err, "taking an action out of the queue");
+	/*
+	 * A decision changes what the lockout rule says of the revisions of
+	 * the action (SPEC 2.4): their rows are checked again, as after a
+	 * policy import, by the next refresh.
+	 */
+	if ((stmt = store_statement(s, SQL_QUEUE_STALE_REVISIONS, err)) ==
+	    NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "marking revisions for a re-check");
 	return totals_add(s, -1, old_flags, 0, err);
 }
 
 /* An action past its expires_at (?1 is now). */
-#define EXPIRED_SQL "(q.expires_at_ms IS NOT NULL AND q.expires_at_ms < ?1)"
+/* As the gate counts it (decide.c): its own millisecond has passed. */
+#define EXPIRED_SQL "(q.expires_at_ms IS NOT NULL AND q.expires_at_ms <= ?1)"
 
 /*
  * The query's text: ?1 now, ?2 the search (only when there is one), and
@@ -484,7 +498,7 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 		row->imported_at_ms = sqlite3_column_int64(stmt, 7);
 		row->has_expiry = sqlite3_column_type(stmt, 8) != SQLITE_NULL;
 		row->expires_at_ms = sqlite3_column_int64(stmt, 8);
-		row->expired = row->has_expiry && row->expires_at_ms < q->now_ms;
+		row->expired = row->has_expiry && q->now_ms >= row->expires_at_ms;
 		if (row->expired)
 			snprintf(row->status, sizeof row->status, "expired");
 		(*got)++;

@@ -81,6 +81,12 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " WHERE a.action_id = ?1",
 	[SQL_QUEUE_REMOVE] =
 	    "DELETE FROM queue_index WHERE action_id = ?1",
+	/* Every later version of ?1: their lockout reads its decision. */
+	[SQL_QUEUE_STALE_REVISIONS] =
+	    "UPDATE queue_index SET epoch = 0 WHERE action_id IN ("
+	    "WITH RECURSIVE later(id) AS (SELECT action_id FROM action"
+	    " WHERE revision_of = ?1 UNION SELECT a.action_id FROM action a"
+	    " JOIN later ON a.revision_of = later.id) SELECT id FROM later)",
 	[SQL_QUEUE_FLAGS] =
 	    "SELECT flags FROM queue_index WHERE action_id = ?1",
 	[SQL_QUEUE_TOTALS_ADD] =

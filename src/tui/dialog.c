@@ -247,6 +247,7 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 {
 	/* Characters of what the screen shows, not bytes of the raw id. */
 	char *id = short_id(action_id);
+	struct error err;
 
 	/* L10N: after a decision: %1$s the start of the action id, %2$s
 	   "approved" or "rejected" (translated on their own), %3$.8s the
@@ -254,6 +255,9 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	tui_notice(t, _("%s %s (decision %.8s)"), id ? id : "", verb,
 	    out->decision_id);
 	free(id);
+	/* The decision marked its revisions' rows for a re-check (SPEC 2.4). */
+	if (queue_refresh(t->store, timestamp_now(), NULL, &err) != 0)
+		tui_notice(t, "%s", err.message);
 	t->view = VIEW_QUEUE;
 	t->counts_stale = true;
 	tui_reload(t);

@@ -95,6 +95,42 @@ expect_totals "after a stricter IPS" "$db"
 [ "$(totals "$db" | head -1)" != "$before" ] &&
 	pass "the stricter IPS changed the totals" ||
 	fail "the stricter IPS left the totals as they were: $before"
+# A decision changes the lockout of the action's revisions (SPEC 2.4):
+# their rows are marked for a re-check, and the next refresh writes what
+# a queue that saw the rejection first would hold.
+chain() { grep -h '"rev-77ab-' "$DEMO"/packets-*.jsonl; }
+revision_rows() {
+	sqlite3 "$1" "SELECT action_id, care, flags, advisory, divergence_count
+		FROM queue_index WHERE action_id LIKE 'rev-77ab-v2%' ORDER BY action_id"
+}
+REJECT='{"action_id":"rev-77ab-v1","decision":"reject","reason":"stale","reassign_to":"action-drafting-b"}'
+later=$WORK/later.db
+for f in security_map ips holdings roster; do
+	"$COUNTERSIGN" --db "$later" import "$DEMO/$f.json" >/dev/null
+done
+chain >"$WORK/chain.jsonl"
+"$COUNTERSIGN" --db "$later" import "$WORK/chain.jsonl" >/dev/null
+expect_eq "the revisions are fresh before the decision" "$(stale "$later")" 0
+printf '%s\n' "$REJECT" | "$COUNTERSIGN" --db "$later" batch >/dev/null
+expect_eq "rejecting their original marks both revisions for a re-check" \
+	"$(stale "$later")" 2
+"$COUNTERSIGN" --db "$later" import "$DEMO/roster.json" >/dev/null
+expect_eq "the next refresh re-checks them" "$(stale "$later")" 0
+first=$WORK/first.db
+for f in security_map ips holdings roster; do
+	"$COUNTERSIGN" --db "$first" import "$DEMO/$f.json" >/dev/null
+done
+chain | jq -c 'select(.proposed_action.action_id == "rev-77ab-v1")' >"$WORK/v1.jsonl"
+"$COUNTERSIGN" --db "$first" import "$WORK/v1.jsonl" >/dev/null
+expect_eq "the first queue holds the original alone" \
+	"$(sqlite3 "$first" "SELECT group_concat(action_id) FROM queue_index")" rev-77ab-v1
+printf '%s\n' "$REJECT" | "$COUNTERSIGN" --db "$first" batch >/dev/null
+"$COUNTERSIGN" --db "$first" import "$WORK/chain.jsonl" >/dev/null
+expect_eq "their rows are those of a queue that saw the rejection first" \
+	"$(revision_rows "$later")" "$(revision_rows "$first")"
+[ "$(revision_rows "$later" | wc -l)" -eq 2 ] && pass "both revisions compared" ||
+	fail "expected two revision rows, got: $(revision_rows "$later")"
+
 # A database from before schema 5 gets its totals counted.
 sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
 	CREATE TRIGGER action_no_replace BEFORE INSERT ON action
