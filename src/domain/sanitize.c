@@ -98,17 +98,22 @@ is_c1_control(uint32_t code_point)
  * and the byte order mark used as a zero-width no-break space.  Also the
  * characters that look like nothing yet carry text: the Mongolian vowel
  * separator, the Hangul fillers, and the tag characters, which can spell
- * a whole hidden sentence after a visible one.
+ * a whole hidden sentence after a visible one; the soft hyphen, shown by
+ * most terminals as nothing, the deprecated format controls after the
+ * isolates, and the interlinear annotation marks.
  */
 static int
 is_format_character(uint32_t code_point)
 {
-	return (code_point == 0x061c || code_point == 0x180e ||
+	return (code_point == 0x00ad || code_point == 0x061c ||
+	    code_point == 0x115f || code_point == 0x1160 ||
+	    code_point == 0x180e ||
 	    (code_point >= 0x200b && code_point <= 0x200f) ||
 	    (code_point >= 0x2028 && code_point <= 0x202e) ||
-	    (code_point >= 0x2060 && code_point <= 0x2069) ||
+	    (code_point >= 0x2060 && code_point <= 0x206f) ||
 	    code_point == 0x3164 || code_point == 0xfeff ||
 	    code_point == 0xffa0 ||
+	    (code_point >= 0xfff9 && code_point <= 0xfffb) ||
 	    (code_point >= 0xe0000 && code_point <= 0xe007f));
 }
 

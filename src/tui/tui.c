@@ -289,10 +289,14 @@ setup_colors(struct tui *t)
 static void
 refuse_terminal(void)
 {
+	/* $TERM may hold anything, and goes to the terminal it names. */
+	char *term = sanitize_str(getenv("TERM") ? getenv("TERM") : "");
+
 	/* L10N: %s is the value of $TERM; keep 'countersign batch' */
 	fprintf(stderr, _("countersign: cannot use this terminal "
 	    "(TERM=%s); for scripts use 'countersign batch'\n"),
-	    getenv("TERM") ? getenv("TERM") : "");
+	    term ? term : "?");
+	free(term);
 }
 
 int

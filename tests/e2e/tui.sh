@@ -182,6 +182,13 @@ expect_eq "TERM=dumb: refused, exit 2" "$(tui_exit_status)" 2
 expect_contains "TERM=dumb: it says why" "$WORK/dumb" \
 	"cannot use this terminal (TERM=dumb); for scripts use 'countersign batch'"
 tui_stop
+# An unknown TERM is named in the refusal, escaped: it goes to a terminal.
+printf 'x\033]0;pwned\007' >"$WORK/term"
+tui_launch 80 24 "env TERM=\"\$(cat '$WORK/term')\" '$COUNTERSIGN' --db '$DB' 2>'$WORK/badterm'"
+expect_eq "a hostile TERM: refused, exit 2" "$(tui_exit_status)" 2
+expect_contains "named escaped" "$WORK/badterm" 'cannot use this terminal (TERM=x\e]0;pwned^G)'
+expect_eq "no raw ESC or BEL" "$(tr -d -c '\033\007' <"$WORK/badterm" | wc -c)" 0
+tui_stop
 
 # The standard reasons come from the data directory the demo uses: here
 # the data/ beside a program without COUNTERSIGN_DATA_DIR.

@@ -101,11 +101,12 @@ next_code_point(const unsigned char *text, size_t *offset, uint32_t *value)
 static int
 is_dangerous(uint32_t v)
 {
-	return (v == 0x7f || (v >= 0x80 && v <= 0x9f) || v == 0x061c ||
+	return (v == 0x7f || (v >= 0x80 && v <= 0x9f) || v == 0xad ||
+	    v == 0x061c || v == 0x115f || v == 0x1160 ||
 	    v == 0x180e || (v >= 0x200b && v <= 0x200f) ||
-	    (v >= 0x2028 && v <= 0x202e) || (v >= 0x2060 && v <= 0x2069) ||
+	    (v >= 0x2028 && v <= 0x202e) || (v >= 0x2060 && v <= 0x206f) ||
 	    v == 0x3164 || v == 0xfeff || v == 0xffa0 ||
-	    (v >= 0xe0000 && v <= 0xe007f));
+	    (v >= 0xfff9 && v <= 0xfffb) || (v >= 0xe0000 && v <= 0xe007f));
 }
 
 /* Valid UTF-8 holding no C0, DEL, C1, bidirectional or invisible character. */
@@ -320,11 +321,19 @@ test_bidi_and_invisible(void **state)
 	CHECK("\xf3\xa0\x80\x80\xf3\xa0\x81\xbf", "<U+E0000><U+E007F>");
 	CHECK("\xe3\x85\xa4\xef\xbe\xa0\xe1\xa0\x8e",
 	    "<U+3164><U+FFA0><U+180E>");
+	/* A soft hyphen, Hangul choseong and jungseong fillers, deprecated
+	   format controls, interlinear annotation marks. */
+	CHECK("AP" "\xc2\xad" "PROVE", "AP<U+00AD>PROVE");
+	CHECK("\xe1\x85\x9f\xe1\x85\xa0", "<U+115F><U+1160>");
+	CHECK("\xe2\x81\xaa\xe2\x81\xaf", "<U+206A><U+206F>");
+	CHECK("\xef\xbf\xb9\xef\xbf\xbb", "<U+FFF9><U+FFFB>");
 	/* Just outside the ranges. */
 	CHECK("\xf3\xa0\x82\x80", "\xf3\xa0\x82\x80");
 	CHECK("\xe2\x80\x8a", "\xe2\x80\x8a");
 	CHECK("\xe2\x80\xaf", "\xe2\x80\xaf");
-	CHECK("\xe2\x81\xaa", "\xe2\x81\xaa");
+	CHECK("\xe2\x81\xb0", "\xe2\x81\xb0");
+	CHECK("\xef\xbf\xbc", "\xef\xbf\xbc");
+	CHECK("\xc2\xae", "\xc2\xae");
 }
 
 static void
