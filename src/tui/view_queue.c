@@ -340,13 +340,14 @@ queue_draw(struct tui *t)
 		    QUEUE_ALL ? _("Nothing matches.") : _("No pending actions."),
 		    COLS - 2, A_NORMAL);
 	/* L10N: the legend of the flag letters H, x, !, L, D, E and *:
-	   keep the letters, translate what they mean */
-	draw_text(LINES - 3, 0, _("H high stakes  x local fail  ! divergence"
-	    "  L locked out  D deadlocked  E expired  * tagged"), COLS, A_DIM);
+	   keep the letters, translate what they mean, in 80 columns at most
+	   (the width of most terminals) */
+	draw_text(LINES - 3, 0, _("H high stakes  x fails  ! diverges  "
+	    "L locked  D deadlocked  E expired  * tagged"), COLS, A_DIM);
 	/* L10N: the keys of the queue: a, r, Enter, t, /, f, s, ? and q
-	   stay whatever the language */
+	   stay whatever the language; 80 columns at most */
 	draw_text(LINES - 2, 0, _("a approve  r reject  Enter open  t tag  "
-	    "/ search  f filter  s sort  ? help  q quit"), COLS, A_NORMAL);
+	    "/ find  f filter  s sort  ? help  q quit"), COLS, A_NORMAL);
 	if (t->notice[0] != '\0')
 		draw_text(LINES - 1, 0, t->notice, COLS, A_BOLD);
 	else {

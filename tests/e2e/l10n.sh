@@ -119,7 +119,7 @@ tui_start_de() {
 }
 tui_start_de 100 30
 expect_screen "the queue's header is German" "1 offen"
-expect_screen "the flag legend is German" "H hohes Risiko  x lokal verletzt"
+expect_screen "the flag legend is German" "H Risiko  x Verstoß  ! Abweichung"
 expect_screen "the keys are German" "a genehmigen  r ablehnen"
 expect_screen "the column headings are German" "ZUSAMMENFASSUNG"
 keys '?'

@@ -21,7 +21,7 @@ expect_contains "it says so" "$WORK/err" "countersign batch"
 tui_start 80 24
 # The legend is the screen's last line: once tmux shows it, it shows the
 # rows above it too (the header alone can come first under load).
-wait_for "H high stakes  x local fail  ! divergence"
+wait_for "H high stakes  x fails  ! diverges"
 screen >"$WORK/queue"
 expect_contains "the header counts the queue" "$WORK/queue" "8 pending"
 expect_eq "failing and divergent rows first" "$(sed -n 3,5p "$WORK/queue" | cut -c3-5 | sort -u)" "Hx!"
@@ -30,7 +30,9 @@ expect_contains "high stakes alone" "$WORK/queue" "  H      trade   7c41e2a0"
 # rev-77ab-v2b's author is not locked out yet: nothing is deadlocked.
 expect_eq "nothing deadlocked" "$(sed -n '3,$p' "$WORK/queue" | cut -c6 | grep -c D)" 0
 expect_eq "expired is last" "$(grep -n 'trade' "$WORK/queue" | tail -1 | cut -c1-20 | grep -c ' E trade')" 1
-expect_contains "legend" "$WORK/queue" "H high stakes  x local fail  ! divergence"
+expect_contains "legend" "$WORK/queue" "H high stakes  x fails  ! diverges"
+expect_contains "the legend fits 80 columns" "$WORK/queue" "E expired  * tagged"
+expect_contains "and so do the keys" "$WORK/queue" "? help  q quit"
 
 # Detail of the divergent trade: both verdicts, rule by rule.
 keys /; keys "$DIVERGENT" Enter
@@ -165,7 +167,7 @@ expect_eq "the kept totals are the counted ones again" \
 # row of queue with the cursor on the last, then grown to room for all.
 keys G
 tm resize-window -t 0 -x 40 -y 6
-screen_until lacks "H high stakes  x local fail" || true
+screen_until lacks "H high stakes  x fails" || true
 tm resize-window -t 0 -x 120 -y 40
 tries=0
 while [ "$(screen | grep -c ' trade ')" -ne "$counted" ] && [ $tries -lt 100 ]; do
