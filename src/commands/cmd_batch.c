@@ -295,13 +295,36 @@ unspool_line(FILE *spool, struct batch_line *line, char **id, char **code)
  * --atomic: every line in one transaction.  Results wait until the end,
  * since a later refusal turns an earlier "recorded" into nothing.
  */
+/*
+ * An action decided by an earlier line of this --atomic batch is refused
+ * as already decided, with who and when: a decision that the refusal
+ * itself then keeps from being recorded.  Say which line instead.
+ */
+static void
+name_earlier_line(struct batch_line *line, char **decided, size_t count)
+{
+	size_t i;
+
+	if (line->code == NULL || strcmp(line->code, "already_decided") != 0 ||
+	    line->action_id == NULL)
+		return;
+	for (i = 0; i < count; i++) {
+		if (decided[i] != NULL && strcmp(decided[i],
+		    line->action_id) == 0) {
+			snprintf(line->message, sizeof line->message,
+			    "already decided on line %zu of this batch", i + 1);
+			return;
+		}
+	}
+}
+
 static int
 run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
     const struct operator_identity *op, struct error *err)
 {
 	struct batch_line line;
 	size_t count = 0, number = 0, size = 0, i, failed_line = 0;
-	char *text = NULL, *id, *code;
+	char *text = NULL, *id, *code, **decided = NULL, **grown;
 	ssize_t len;
 	int rc = 0;
 	bool recorded;
@@ -323,6 +346,17 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 		line.number = number;
 		if (parse_line(text, (size_t)len, &line) == 0)
 			rc = decide_line(store, op, true, &line, err);
+		name_earlier_line(&line, decided, count);
+		/* Which action each line decided, by line number. */
+		if ((grown = realloc(decided, (count + 1) *
+		    sizeof *decided)) == NULL && rc == 0)
+			rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+		if (grown != NULL) {
+			decided = grown;
+			decided[count] = line.code == NULL &&
+			    line.action_id != NULL ? strdup(line.action_id) :
+			    NULL;
+		}
 		if (line.code != NULL && failed_line == 0)
 			failed_line = number;
 		if (spool_line(spool, &line) != 0 && rc == 0)
@@ -374,6 +408,9 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 		free(code);
 	}
 	fclose(spool);
+	for (i = 0; decided != NULL && i < count; i++)
+		free(decided[i]);
+	free(decided);
 	/*
 	 * The outcome was settled at the commit: one flush for all lines.
 	 * Output lost to a full disk is an error even so, though what was

@@ -286,6 +286,16 @@ expect_status "--atomic with a blank line" 1 \
 expect_eq "--atomic: a blank line is a bad request that spoils the batch" \
 	"$(jq -s -c '[.[] | [.line, .code]]' "$out")" '[[1,"not_recorded"],[2,"bad_request"]]'
 expect_eq "--atomic: still pending after the blank line" "$(status_of "$PASS" "$FRESH")" pending
+# The same action twice: the second line names the first, whose decision
+# the refusal keeps from being recorded, not a time and an officer.
+printf '%s\n' "{\"action_id\":\"$PASS\",\"decision\":\"approve\"}" \
+	"{\"action_id\":\"$PASS\",\"decision\":\"approve\"}" >"$WORK/atomic-twice.jsonl"
+expect_status "--atomic with one action twice" 1 \
+	"$COUNTERSIGN" --db "$FRESH" batch --atomic "$WORK/atomic-twice.jsonl"
+expect_eq "--atomic: the second line is already_decided, by line 1" \
+	"$(jq -s -c '.[1] | [.code, .message]' "$out")" \
+	'["already_decided","already decided on line 1 of this batch"]'
+expect_eq "--atomic: still pending after the repeat" "$(status_of "$PASS" "$FRESH")" pending
 
 head -n 2 "$WORK/atomic-bad.jsonl" >"$WORK/atomic-good.jsonl"
 expect_status "--atomic with two good lines" 0 \
