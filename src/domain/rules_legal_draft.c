@@ -16,9 +16,11 @@
  *   no rule and may be anything.
  * - review_pass other than true (null, "yes") is false, for
  *   review_pass_consistent and for the advisory's overall pass (SPEC 4).
- * - blocking_issues or final_artifacts of another type, an issue that is
- *   not an object, or an artifact without a text: no legal issue can be
- *   shown to be fixed, so no_unfixed_legal_issues fails and says why.
+ * - blocking_issues or final_artifacts of another type, or an issue that
+ *   is not an object: no legal issue can be shown to be fixed, so
+ *   no_unfixed_legal_issues fails and says why.
+ * - final_artifacts[0] without a string text is no inline fix (the
+ *   approved text is then the draft): legal issues stay unfixed.
  * - Only a severity of "formatting" (in any case) is formatting; any
  *   other severity, or none, is taken as legal.
  * - With no verdict object, no blocking issue can be shown to be fixed:
@@ -173,21 +175,6 @@ legal_read_advisory(const cJSON *verdict, const char *action_id,
 	return 0;
 }
 
-/* The first item of list that is not an object with a string text. */
-static const cJSON *
-artifact_without_text(const cJSON *artifacts, size_t *index)
-{
-	const cJSON *artifact;
-
-	*index = 0;
-	cJSON_ArrayForEach(artifact, artifacts) {
-		if (string_member(artifact, "text") == NULL)
-			return artifact;
-		(*index)++;
-	}
-	return NULL;
-}
-
 /* The first item of issues that is not an object. */
 static const cJSON *
 issue_not_object(const cJSON *issues, size_t *index)
@@ -229,9 +216,6 @@ legal_read_lists(struct legal *l)
 	else if (!absent(artifacts) && !cJSON_IsArray(artifacts))
 		snprintf(l->problem, sizeof l->problem,
 		    "final_artifacts is not an array");
-	else if (artifact_without_text(artifacts, &i) != NULL)
-		snprintf(l->problem, sizeof l->problem,
-		    "final_artifacts[%zu] has no text", i);
 }
 
 static void
@@ -283,7 +267,7 @@ legal_unfixed(const struct legal *l)
 
 	if (l->verdict == NULL || l->problem[0] != '\0')
 		return true;
-	return count_legal(l->blocking, &first) > 0 && l->artifact_count == 0;
+	return count_legal(l->blocking, &first) > 0 && l->fixed_text == NULL;
 }
 
 static int
@@ -310,6 +294,11 @@ rule_advisory_parseable(const struct check_input *in,
 	case ADVISORY_UNPARSEABLE:
 		break;
 	}
+	if (cJSON_IsObject(advisory->owned) || cJSON_IsObject(raw))
+		return verdict_add_rule(v, id, what, false,
+		    "the %s has no review_pass, so it is not a review verdict",
+		    cJSON_IsObject(raw) ? "verdict object" : "first complete "
+		    "JSON object in the reviewer's output");
 	if (cJSON_IsString(raw))
 		return verdict_add_rule(v, id, what, false,
 		    "the reviewer's output (%zu bytes) holds no complete JSON "
@@ -341,13 +330,14 @@ rule_no_unfixed_legal_issues(const struct legal *l, struct verdict *v)
 	if (count == 0)
 		return verdict_add_rule(v, id, what, true,
 		    "no blocking issue of severity legal");
-	if (l->artifact_count > 0)
+	if (l->fixed_text != NULL)
 		return verdict_add_rule(v, id, what, true,
 		    "%d legal blocking issue%s, fixed inline in "
 		    "final_artifacts[0]", count, count == 1 ? "" : "s");
 	return verdict_add_rule(v, id, what, false,
-	    "%d legal blocking issue%s and no inline fix (final_artifacts is "
-	    "empty): \"%s\"%s", count, count == 1 ? "" : "s",
+	    "%d legal blocking issue%s and no inline fix (%s): \"%s\"%s",
+	    count, count == 1 ? "" : "s", l->artifact_count == 0 ?
+	    "final_artifacts is empty" : "final_artifacts[0] has no text",
 	    clip(string_member(first, "issue"), issue, sizeof issue),
 	    count > 1 ? " and more" : "");
 }
