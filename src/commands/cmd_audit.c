@@ -14,6 +14,7 @@
 #include "json_fields.h"
 #include "json_strict.h"
 #include "json_writer.h"
+#include "rule_pack.h"
 #include "sanitize.h"
 
 /*
@@ -119,6 +120,29 @@ string_at(const cJSON *object, const char *key)
 	return cJSON_IsString(item) ? item->valuestring : "";
 }
 
+/*
+ * The advisory's overall pass as the record's kind reads it (SPEC 4: a
+ * trade's overall_pass, a legal draft's review_pass, a change's outcome),
+ * by the kind's own reader; empty when no verdict could be read.
+ */
+static const char *
+advisory_pass(const cJSON *record)
+{
+	const struct rule_pack *pack = rule_pack_find(string_at(record,
+	    "kind"));
+	struct advisory advisory;
+	const char *cell = "";
+
+	if (pack == NULL || pack->read_advisory(json_member(record,
+	    "advisory_verdict"), string_at(record, "action_id"),
+	    &advisory) != 0)
+		return "";
+	if (advisory.state == ADVISORY_AVAILABLE)
+		cell = advisory.overall_pass ? "pass" : "fail";
+	advisory_free(&advisory);
+	return cell;
+}
+
 /* Joins an array's strings (or objects' "what") with "; ". */
 static char *
 joined(const cJSON *array, const char *key)
@@ -154,7 +178,7 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
 {
 	cJSON *record = cJSON_Parse(record_json);
-	const cJSON *op, *local, *routing, *adv;
+	const cJSON *op, *local, *routing;
 	char number[32], *reasons, *divergence, *acks;
 
 	if (record == NULL || strcmp(string_at(record, "event"),
@@ -165,7 +189,6 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	op = json_member(record, "operator");
 	local = json_member(record, "local_verdict");
 	routing = json_member(record, "routing");
-	adv = json_member(record, "advisory_verdict");
 	reasons = joined(json_member(record, "high_stakes_reasons"), NULL);
 	divergence = joined(json_member(record, "divergence"), "what");
 	acks = joined(json_member(record, "acknowledged"), NULL);
@@ -183,9 +206,7 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	csv_cell(string_at(record, "reason"), false);
 	csv_cell(cJSON_IsTrue(json_member(local, "overall_pass")) ? "pass" :
 	    "fail", false);
-	csv_cell(cJSON_IsTrue(json_member(adv, "overall_pass")) ? "pass" :
-	    cJSON_IsFalse(json_member(adv, "overall_pass")) ? "fail" : "",
-	    false);
+	csv_cell(advisory_pass(record), false);
 	csv_cell(cJSON_IsTrue(json_member(record, "requires_human_approval")) ?
 	    "yes" : "no", false);
 	csv_cell(reasons, false);

@@ -78,6 +78,9 @@ expect_eq "... which is not the draft's" \
 	"$([ "$FIXED_SHA" != "$DRAFT_SHA" ] && echo differs)" differs
 expect_eq "the advisory is recorded exactly as received (a string)" \
 	"$(jq -r '.advisory_verdict | type' "$WORK/record")" string
+cs audit export --csv | grep -F "\"$LEGAL\"" >"$WORK/csv-row"
+expect_contains "the CSV gives the local pass and the review's fail (review_pass)" \
+	"$WORK/csv-row" '"Fix reviewed","pass","fail",'
 expect_eq "the record keeps the divergence" \
 	"$(jq -c '[.divergence[].what]' "$WORK/record")" '["overall_pass"]'
 expect_status "the audit chain verifies" 0 cs audit verify
