@@ -20,6 +20,8 @@ struct list_run {
 	struct error *err;
 };
 
+#define ID_COLUMNS 36	/* a UUID's length */
+
 /* Prints sanitized text in exactly columns cells, cut with an ellipsis. */
 static void
 print_cell(const char *text, size_t columns)
@@ -47,10 +49,15 @@ print_row(const struct list_run *run, const struct queue_row *row)
 	format_age(age, sizeof age, run->now_ms - row->imported_at_ms);
 	id = sanitize_str(row->action_id);
 	printf("%s ", flags);
-	print_cell(row->kind, 7);
-	printf(" ");
-	print_cell(id ? id : "", 10);
-	printf(" ");
+	print_cell(row->kind, 11);	/* "legal_draft" */
+	/*
+	 * The id whole, whatever its length: it is what check, batch and
+	 * grep are given, and a cut one can name several actions.  Ids up to
+	 * a UUID's length keep the columns aligned.
+	 */
+	printf(" %s%*s ", id ? id : "", (int)(ID_COLUMNS - (id != NULL &&
+	    sanitized_width(id) < ID_COLUMNS ? sanitized_width(id) :
+	    ID_COLUMNS)), "");
 	print_cell(row->who, 12);
 	printf(" ");
 	print_cell(row->summary, 28);
@@ -128,13 +135,14 @@ list_one(void *ctx, struct recheck *r)
 		if (run->rows == 0) {
 			/* L10N: the column headings of "countersign list".
 			   Each heading starts where its column starts: FLG at
-			   0 (flags), KIND at 7, ID at 15, WHO at 26, SUMMARY at
-			   39, ADV (the advisory verdict) at 68, LOCAL (the local
-			   verdict) at 73, AGE at 80.  Keep the positions and no
+			   0 (flags), KIND at 7, ID at 19, WHO at 56, SUMMARY at
+			   69, ADV (the advisory verdict) at 98, LOCAL (the local
+			   verdict) at 103, AGE at 110.  Keep the positions and no
 			   accented letters (the columns are counted in bytes).
 			   %s is the STATUS heading or nothing. */
-			printf(_("FLG    KIND    ID         WHO          SUMMARY"
-			    "                      ADV  LOCAL  AGE%s\n"),
+			printf(_("FLG    KIND        ID                                   "
+			    "WHO          SUMMARY                      ADV  LOCAL  "
+			    "AGE%s\n"),
 			    run->inv->all ? _("  STATUS") : "");
 		}
 		print_row(run, &row);
