@@ -45,9 +45,15 @@ struct decision_outcome {
  * of SPEC 5, and either records the decision (audit record, decision row,
  * action status, commit) or records nothing.  With in_transaction the
  * caller holds the transaction (batch --atomic): the work is done in a
- * savepoint and neither committed nor announced here.  Returns 0 for a
- * decision recorded or refused (see outcome), an exit_code on an error.
+ * savepoint and neither committed nor announced here.  now_ms is the time
+ * of the decision; DECISION_NOW reads the clock once the write lock is
+ * held, which waiting for it (up to the busy timeout) would otherwise
+ * leave stale: an expiry that passed while this process waited must
+ * count, and decided_at must be when the decision was made.  Returns 0
+ * for a decision recorded or refused (see outcome), an exit_code on an
+ * error.
  */
+#define DECISION_NOW (-1LL)
 int decision_record(struct store *, const struct decision_request *,
     const struct operator_identity *, long long now_ms, bool in_transaction,
     struct decision_outcome *, struct error *);

@@ -183,7 +183,7 @@ decide_line(struct store *store, const struct operator_identity *op,
 {
 	int rc;
 
-	rc = decision_record(store, &line->request, op, timestamp_now(),
+	rc = decision_record(store, &line->request, op, DECISION_NOW,
 	    atomic, &line->outcome, err);
 	if (rc != 0) {
 		line->code = "storage_error";

@@ -423,6 +423,8 @@ decision_record(struct store *store, const struct decision_request *req,
 	    store_begin(store, err);
 	if (status != 0)
 		return status;
+	if (now_ms == DECISION_NOW)
+		now_ms = timestamp_now();	/* the lock is ours: now is now */
 
 	status = recheck_action(store, req->action_id, now_ms,
 	    req->po_judgments, &rc, err);

@@ -458,7 +458,7 @@ dialog_approve(struct tui *t, const char *action_id)
 			    s.judgments : NULL;
 			/* The re-check runs again in here, inside the transaction. */
 			if (decision_record(t->store, &req, &t->op,
-			    timestamp_now(), false, &out, &err) != 0)
+			    DECISION_NOW, false, &out, &err) != 0)
 				snprintf(s.refusal, sizeof s.refusal, "%s",
 				    err.message);
 			else if (!out.recorded)
@@ -610,7 +610,7 @@ dialog_reject(struct tui *t, const char *action_id)
 			req.reassign_to = route == ROUTE_REASSIGN ? assignee : NULL;
 			req.escalate = route == ROUTE_ESCALATE;
 			if (decision_record(t->store, &req, &t->op,
-			    timestamp_now(), false, &out, &err) != 0)
+			    DECISION_NOW, false, &out, &err) != 0)
 				snprintf(refusal, sizeof refusal, "%s",
 				    err.message);
 			else if (!out.recorded)

@@ -201,7 +201,7 @@ queue_bulk_approve(struct tui *t)
 		req.action_id = ids[i];
 		req.decision = DECISION_APPROVE;
 		if (eligible && decision_record(t->store, &req, &t->op,
-		    timestamp_now(), false, &out, &err) == 0 && out.recorded) {
+		    DECISION_NOW, false, &out, &err) == 0 && out.recorded) {
 			approved++;
 			continue;
 		}
@@ -247,7 +247,7 @@ queue_bulk_reject(struct tui *t)
 		req.action_id = ids[i];
 		req.decision = DECISION_REJECT;
 		req.reason = reason;
-		if (decision_record(t->store, &req, &t->op, timestamp_now(),
+		if (decision_record(t->store, &req, &t->op, DECISION_NOW,
 		    false, &out, &err) == 0 && out.recorded)
 			rejected++;
 		else

@@ -137,4 +137,22 @@ expect_contains "says so" "$WORK/err" "newer than this countersign understands"
 expect_eq "and leaves it alone" "$(sqlite3 "$WORK/newer.db" 'SELECT version FROM schema_version')" 99
 mkdir "$WORK/dir.db"
 expect_status "a directory where the database should be" 4 "$COUNTERSIGN" --db "$WORK/dir.db" list
+# A decision that waits for another writer's lock: its clock starts when
+# it holds the lock.  The action expires two seconds from now and another
+# process holds the write lock for four: the approval must be refused as
+# expired, not recorded with a time from before the wait.
+rm -f "$DB" "$DB-wal" "$DB-shm"
+cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" "$EXAMPLES/holdings.json" >/dev/null
+EXPIRES=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%SZ)
+jq -c --arg e "$EXPIRES" '.proposed_action.action_id = "soon" | .reviewer_verdict.action_id = "soon"
+	| .proposed_action.expires_at = $e' "$EXAMPLES/packet-trade-pass.json" >"$WORK/soon.jsonl"
+cs import "$WORK/soon.jsonl" >/dev/null
+printf 'BEGIN IMMEDIATE;\n.shell sleep 4\nCOMMIT;\n' | sqlite3 "$DB" >/dev/null 2>&1 &
+holder=$!
+sleep 0.5
+printf '%s\n' '{"action_id":"soon","decision":"approve"}' >"$WORK/soon-req.jsonl"
+expect_status "an approval that waited past the expiry" 1 cs batch "$WORK/soon-req.jsonl"
+expect_eq "is refused as expired" "$(jq -r .code "$WORK/out")" expired
+wait "$holder" 2>/dev/null || true
+expect_eq "and nothing is recorded" "$(sqlite3 "$DB" 'SELECT count(*) FROM decision')" 0
 finish
