@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "decision.h"
@@ -296,6 +297,42 @@ unspool_line(FILE *spool, struct batch_line *line, char **id, char **code)
  * since a later refusal turns an earlier "recorded" into nothing.
  */
 /*
+ * --atomic holds the write lock from its first decision to its commit.
+ * Read from a pipe or a terminal, its input could keep it held for as long
+ * as the writer pleases, stopping every other officer's decisions and
+ * leaving its own decisions' times long before their commit.  Such input
+ * is read whole into a temporary file first, before the lock is taken.
+ * *copy is NULL when in is a regular file and can be read as it is.
+ */
+static int
+read_input_first(FILE *in, const char *name, FILE **copy, struct error *err)
+{
+	char buf[65536];
+	struct stat st;
+	size_t n;
+
+	*copy = NULL;
+	if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	if ((*copy = tmpfile()) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "cannot create a "
+		    "temporary file for the input: %s", strerror(errno));
+	errno = 0;
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+		if (fwrite(buf, 1, n, *copy) != n)
+			break;
+	}
+	if (ferror(in))
+		return error_set(err, EXIT_DATA, NULL, _("cannot read %s: %s"),
+		    name, strerror(errno != 0 ? errno : EIO));
+	if (ferror(*copy) || fflush(*copy) != 0 ||
+	    fseek(*copy, 0, SEEK_SET) != 0)
+		return error_set(err, EXIT_STORAGE, NULL, "cannot keep the "
+		    "input in a temporary file: %s", strerror(errno));
+	return 0;
+}
+
+/*
  * An action decided by an earlier line of this --atomic batch is refused
  * as already decided, with who and when: a decision that the refusal
  * itself then keeps from being recorded.  Say which line instead.
@@ -329,14 +366,26 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 	int rc = 0;
 	bool recorded;
 	struct audit_head head;
-	FILE *spool;
+	FILE *spool, *input = NULL;
 
-	if ((spool = tmpfile()) == NULL)
+	if ((rc = read_input_first(in, name, &input, err)) != 0) {
+		if (input != NULL)
+			fclose(input);
+		return rc;
+	}
+	if (input != NULL)
+		in = input;
+	if ((spool = tmpfile()) == NULL) {
+		if (input != NULL)
+			fclose(input);
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "cannot create a temporary file for the results: %s",
 		    strerror(errno));
+	}
 	if ((rc = store_begin(store, err)) != 0) {
 		fclose(spool);
+		if (input != NULL)
+			fclose(input);
 		return rc;
 	}
 	while ((rc = next_line(in, name, &text, &size, &len, err)) == 0 &&
@@ -408,6 +457,8 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 		free(code);
 	}
 	fclose(spool);
+	if (input != NULL)
+		fclose(input);
 	for (i = 0; decided != NULL && i < count; i++)
 		free(decided[i]);
 	free(decided);

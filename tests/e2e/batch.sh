@@ -369,4 +369,30 @@ expect_eq "every decision record is by the real operator" \
 	"$(jq -s -c '[.[] | select(.record.event == "decision") | .record.operator] | unique' "$WORK/export")" \
 	"[{\"login\":\"$ME\",\"uid\":$MY_UID}]"
 
+### 7. --atomic from a pipe holds no lock while its writer is slow.
+# Its input is read whole before its transaction, so another officer's
+# decision made meanwhile is recorded first, not kept waiting.
+SLOW=$WORK/slow.db
+"$COUNTERSIGN" --db "$SLOW" import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
+	"$EXAMPLES/holdings.json" >/dev/null
+{ variant s1 '.'; variant s2 '.'; variant s3 '.'; } >"$WORK/slow.jsonl"
+"$COUNTERSIGN" --db "$SLOW" import "$WORK/slow.jsonl" >/dev/null
+{
+	printf '%s\n' '{"action_id":"s1","decision":"approve"}'
+	sleep 3
+	printf '%s\n' '{"action_id":"s2","decision":"approve"}'
+} | "$COUNTERSIGN" --db "$SLOW" batch --atomic >"$WORK/slow-out" 2>&1 &
+slow=$!
+sleep 1
+printf '%s\n' '{"action_id":"s3","decision":"approve"}' >"$WORK/s3.jsonl"
+expect_status "another officer decides while the atomic batch's writer is slow" 0 \
+	"$COUNTERSIGN" --db "$SLOW" batch "$WORK/s3.jsonl"
+wait "$slow"
+expect_eq "the atomic batch recorded both its lines" \
+	"$(jq -s -c '[.[].status]' "$WORK/slow-out")" '["recorded","recorded"]'
+expect_eq "s3, decided meanwhile, is first in the log" \
+	"$(sqlite3 "$SLOW" "SELECT group_concat(json_extract(record_json, '$.action_id'))
+		FROM (SELECT record_json FROM audit_log WHERE json_extract(record_json,
+		'$.event') = 'decision' ORDER BY seq)")" s3,s1,s2
+
 finish
