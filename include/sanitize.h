@@ -5,7 +5,9 @@
 #ifndef COUNTERSIGN_SANITIZE_H
 #define COUNTERSIGN_SANITIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Returns a newly allocated, NUL-terminated, valid UTF-8 copy of the first
@@ -14,7 +16,8 @@
  *   other C0 controls and DEL -> caret notation ("^G", "^M", "^?", "^@")
  *   C1 controls (U+0080-U+009F), bidirectional and invisible format
  *   characters (U+061C, U+180E, U+200B-U+200F, U+2028-U+202E,
- *   U+2060-U+2069, U+3164, U+FEFF, U+FFA0, the tags U+E0000-U+E007F)
+ *   U+00AD, U+115F, U+1160, U+2060-U+206F, U+3164, U+FEFF, U+FFA0,
+ *   U+FFF9-U+FFFB, the tags U+E0000-U+E007F)
  *                             -> "<U+XXXX>" ("<U+XXXXX>" for the tags)
  *   each invalid UTF-8 sequence (raw C1 bytes, overlong forms, surrogates,
  *   truncated sequences, bytes > U+10FFFF) -> U+FFFD
@@ -40,5 +43,11 @@ size_t sanitized_prefix(const char *sanitized, size_t columns, size_t *width);
  * Returns a newly allocated string, or NULL when out of memory.
  */
 char *json_escape_controls(const char *json);
+
+/*
+ * Characters that show as nothing or reorder the text around them, which
+ * the sanitizer escapes (SPEC 9): for comparing what a person reads.
+ */
+bool sanitize_invisible(uint32_t code_point);
 
 #endif

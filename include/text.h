@@ -11,7 +11,15 @@ bool text_equal_nocase(const char *a, const char *b);
 /* Copies text into buf upper-cased in ASCII, truncating to fit. */
 void text_upper(char *buf, size_t size, const char *text);
 /* NULL, empty or only ASCII white space: a reason that says nothing. */
+/* Nothing a reader can see: white space of any kind, invisible characters. */
 bool text_blank(const char *);
+/*
+ * Two names a reader cannot tell apart by what they see: ASCII case,
+ * white space and invisible characters (zero-width, bidi) aside.  For the
+ * checks that must not be dodged by such a difference: self-approval and
+ * author lockout.
+ */
+bool text_same_name(const char *a, const char *b);
 /* Only JSON white space (space, tab, CR, LF) in s[0..len), or nothing. */
 bool text_json_blank(const char *s, size_t len);
 /* An age for a queue column: "9s", "12m", "3h", "2d". */

@@ -107,8 +107,12 @@ approve_refusals(const struct decision_request *req,
 		    failing ? failing : "");
 		free(failing);
 	}
+	/*
+	 * As a reader would compare them: "Root", " root" or root with a
+	 * zero-width space is the same officer asking and approving.
+	 */
 	if (cJSON_IsString(requested_by) &&
-	    strcmp(requested_by->valuestring, op->login) == 0)
+	    text_same_name(requested_by->valuestring, op->login))
 		refuse(r, "self_approval", "%s requested this action and "
 		    "cannot approve it", op->login);
 	/*

@@ -34,7 +34,7 @@ contains(const cJSON *array, const char *text)
 		return false;
 	cJSON_ArrayForEach(item, array) {
 		if (cJSON_IsString(item) &&
-		    text_equal_nocase(item->valuestring, text))
+		    text_same_name(item->valuestring, text))
 			return true;
 	}
 	return false;
@@ -130,7 +130,7 @@ lockout_rule(const struct check_input *in, struct verdict *v)
 	}
 	cJSON_Delete(locked);
 	reassigned = string_of(previous, "reassign_to");
-	if (reassigned != NULL && !text_equal_nocase(reassigned, author))
+	if (reassigned != NULL && !text_same_name(reassigned, author))
 		return verdict_add_rule(v, rule_id, rule_description, false,
 		    "the rejection of %s reassigned the revision to %s, not %s",
 		    revised, reassigned, author);

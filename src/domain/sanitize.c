@@ -102,6 +102,12 @@ is_c1_control(uint32_t code_point)
  * most terminals as nothing, the deprecated format controls after the
  * isolates, and the interlinear annotation marks.
  */
+bool
+sanitize_invisible(uint32_t code_point)
+{
+	return is_format_character(code_point) != 0;
+}
+
 static int
 is_format_character(uint32_t code_point)
 {

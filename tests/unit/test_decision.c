@@ -541,6 +541,42 @@ test_self_approval_matches_the_login(void **state)
 	expect_recorded(&req, &pm_lee, &out);
 }
 
+/*
+ * requested_by as a reader sees it: another case, white space or an
+ * invisible character does not make the requester someone else.
+ */
+static void
+test_self_approval_is_not_dodged_by_spelling(void **state)
+{
+	static const char *const variants[] = {
+		"PM.Lee", " pm.lee", "pm.lee\xc2\xa0", "pm.\xe2\x80\x8blee",
+		"\xe2\x80\x8epm.lee"
+	};
+	struct decision_request req;
+	struct decision_outcome out;
+	char id[32];
+	size_t i;
+
+	for (i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+		snprintf(id, sizeof id, "req-variant-%zu", i);
+		sf_import_owned(fx.store, sf_packet_pass_as(id, variants[i],
+		    NULL));
+		req = approve_req(id);
+		expect_refusal(&req, &pm_lee, "self_approval", &out);
+	}
+}
+
+/* A reason of invisible characters is no reason (SPEC 5). */
+static void
+test_invisible_reason_is_no_reason(void **state)
+{
+	struct decision_request rej = reject_req(EX_PASS_ACTION_ID,
+	    "\xe2\x80\x8b\xc2\xa0\xe3\x80\x80");
+	struct decision_outcome out;
+
+	expect_refusal(&rej, &alice, "reason_required", &out);
+}
+
 /* Reject is refused only for SPEC 5's reasons: self-rejection is allowed. */
 static void
 test_self_rejection_is_allowed(void **state)
@@ -1203,6 +1239,8 @@ main(void)
 		T(test_self_approval_is_refused),
 		T(test_self_approval_matches_the_login),
 		T(test_self_rejection_is_allowed),
+		T(test_self_approval_is_not_dodged_by_spelling),
+		T(test_invisible_reason_is_no_reason),
 		T(test_expired_is_refused),
 		T(test_expired_can_still_be_rejected),
 		T(test_expiry_counts_its_own_millisecond_as_passed),

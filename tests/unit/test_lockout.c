@@ -272,6 +272,9 @@ test_reassign_and_roster_ignore_case(void **state)
 	assert_true(lockout_may_reassign(&fx.in, "carol", &why));
 	assert_true(lockout_may_reassign(&fx.in, "CAROL", &why));
 	assert_false(lockout_may_reassign(&fx.in, "dave", &why));
+	/* Nor do white space or an invisible character make another name. */
+	assert_false(lockout_may_reassign(&fx.in, " a", &why));
+	assert_false(lockout_may_reassign(&fx.in, "b\xe2\x80\x8b", &why));
 	teardown(NULL);
 	/* Every roster author wrote a rejected version, in another case. */
 	make("c", "v2", "[" V("v2", "b", "rejected", "null") ","

@@ -259,11 +259,47 @@ test_integer_digits(void **state)
 	assert_memory_equal(digits, "18446744073709551615", 20);
 }
 
+/* Blank as read: no-break, zero-width and other invisible spaces too. */
+static void
+test_blank_as_read(void **state)
+{
+	(void)state;
+	assert_true(text_blank(NULL));
+	assert_true(text_blank(""));
+	assert_true(text_blank(" \t\r\n"));
+	assert_true(text_blank("\xc2\xa0"));			/* U+00A0 */
+	assert_true(text_blank("\xe2\x80\x8b\xe2\x80\x83"));	/* ZWSP, em space */
+	assert_true(text_blank("\xe3\x80\x80\xef\xbb\xbf"));	/* ideographic, BOM */
+	assert_true(text_blank("\xc2\xad \xe2\x81\xa0"));	/* soft hyphen, WJ */
+	assert_false(text_blank("ok"));
+	assert_false(text_blank("\xc2\xa0x"));
+	assert_false(text_blank("\xff"));		/* shows as U+FFFD */
+}
+
+/* Names a reader cannot tell apart compare equal. */
+static void
+test_same_name_as_read(void **state)
+{
+	(void)state;
+	assert_true(text_same_name("root", "root"));
+	assert_true(text_same_name("Root", "root"));
+	assert_true(text_same_name(" root ", "root"));
+	assert_true(text_same_name("ro\xe2\x80\x8bot", "root"));	/* ZWSP */
+	assert_true(text_same_name("root\xc2\xa0", "ROOT"));	/* NBSP */
+	assert_true(text_same_name("pm.lee\xe2\x80\x8e", "pm.lee"));	/* LRM */
+	assert_false(text_same_name("root", "roots"));
+	assert_false(text_same_name("r\xc3\xb6ot", "root"));	/* o umlaut */
+	assert_false(text_same_name(NULL, "root"));
+	assert_false(text_same_name("", "root"));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_usd_known_values),
+		cmocka_unit_test(test_blank_as_read),
+		cmocka_unit_test(test_same_name_as_read),
 		cmocka_unit_test(test_percent_known_values),
 		cmocka_unit_test(test_percent_places),
 		cmocka_unit_test(test_percent_with_places),
