@@ -51,7 +51,9 @@ struct result_ref *change_results_sorted(const cJSON *criteria,
 
 /*
  * fnmatch(3) without FNM_PATHNAME (`*` crosses `/`), where a "**" "/" at
- * the start or after a `/` also matches zero directories.
+ * the start or after a `/` also matches zero directories; the file as
+ * written, or as the repository names it ("./a/x", "/a/x" and "a/b/../x"
+ * are "a/x").
  */
 bool change_glob_matches(const char *pattern, const char *file);
 

@@ -435,8 +435,44 @@ glob_variant(const char *pattern, unsigned mask, char *out)
 	*out = '\0';
 }
 
-bool
-change_glob_matches(const char *pattern, const char *file)
+/*
+ * The path as a repository names it: no leading "/" or "./", no empty or
+ * "." segments, ".." taking back the segment before it.  "./scripts/x.sh"
+ * and "/scripts/x.sh" are the file "scripts/x.sh", which a standard for
+ * the shell scripts under scripts/ is about.  Into out, of size at least
+ * strlen(file) + 1.
+ */
+static void
+path_as_named(const char *file, char *out)
+{
+	size_t used = 0, length;
+	const char *segment, *end;
+
+	for (segment = file; *segment != '\0'; segment = end) {
+		while (*segment == '/')
+			segment++;
+		if ((end = strchr(segment, '/')) == NULL)
+			end = segment + strlen(segment);
+		length = (size_t)(end - segment);
+		if (length == 0 || (length == 1 && segment[0] == '.'))
+			continue;
+		if (length == 2 && segment[0] == '.' && segment[1] == '.') {
+			while (used > 0 && out[used - 1] != '/')
+				used--;
+			if (used > 0)
+				used--;		/* the '/' before it */
+			continue;
+		}
+		if (used > 0)
+			out[used++] = '/';
+		memcpy(out + used, segment, length);
+		used += length;
+	}
+	out[used] = '\0';
+}
+
+static bool
+glob_matches_as_written(const char *pattern, const char *file)
 {
 	unsigned count = 0, mask;
 	size_t i, length = strlen(pattern);
@@ -459,6 +495,28 @@ change_glob_matches(const char *pattern, const char *file)
 		match = fnmatch(variant, file, 0) == 0;
 	}
 	free(variant);
+	return match;
+}
+
+/*
+ * As written, or as the repository names the file: either way the
+ * standard applies, since a prefix such as "./" must not dodge it.
+ */
+bool
+change_glob_matches(const char *pattern, const char *file)
+{
+	char *named;
+	bool match;
+
+	if (glob_matches_as_written(pattern, file))
+		return true;
+	/* Out of memory: say it applies, which fails closed. */
+	if ((named = malloc(strlen(file) + 1)) == NULL)
+		return true;
+	path_as_named(file, named);
+	match = strcmp(named, file) != 0 &&
+	    glob_matches_as_written(pattern, named);
+	free(named);
 	return match;
 }
 

@@ -830,6 +830,13 @@ static const struct glob_case {
 	{ "", "a", false },
 	{ "**/", "", true },
 	{ "**/", "a/", true },
+	/* A prefix does not dodge a standard: the file as the repo names it. */
+	{ "scripts/*.sh", "./scripts/lint.sh", true },
+	{ "scripts/*.sh", "/scripts/lint.sh", true },
+	{ "scripts/*.sh", ".//scripts/./lint.sh", true },
+	{ "scripts/*.sh", "other/../scripts/lint.sh", true },
+	{ "scripts/*.sh", "./other/lint.sh", false },
+	{ "src/**/*.c", "./src/a.c", true },
 };
 
 static void
