@@ -47,6 +47,24 @@ advisory_rule(const struct advisory *advisory, const char *rule_id)
 	return NULL;
 }
 
+/*
+ * What the advisory says of rule_id: passed only if every entry for it
+ * says so.  An advisory that lists a rule twice, passed and failed, must
+ * not have its failing entry hidden behind the first.
+ */
+static bool
+advisory_passes(const struct advisory *advisory, const char *rule_id)
+{
+	size_t i;
+
+	for (i = 0; i < advisory->rule_count; i++) {
+		if (strcmp(advisory->rules[i].rule_id, rule_id) == 0 &&
+		    !advisory->rules[i].passed)
+			return false;
+	}
+	return true;
+}
+
 static bool
 same_ips_version(const cJSON *a, const cJSON *b)
 {
@@ -89,9 +107,9 @@ compare_rules(cJSON *list, const struct advisory *advisory,
 			    "the advisory verdict lacks this rule");
 			continue;
 		}
-		if (result->passed != local->passed)
+		if (advisory_passes(advisory, local->rule_id) != local->passed)
 			rc = add_entry(list, local->rule_id,
-			    cJSON_CreateBool(result->passed),
+			    cJSON_CreateBool(!local->passed),
 			    cJSON_CreateBool(local->passed), local->passed ?
 			    "the advisory fails a rule that passes locally" :
 			    "the advisory passes a rule that fails locally");
@@ -102,7 +120,8 @@ compare_rules(cJSON *list, const struct advisory *advisory,
 		    advisory_rule(advisory, result->rule_id) != result)
 			continue;
 		rc = add_entry(list, result->rule_id,
-		    cJSON_CreateBool(result->passed), cJSON_CreateNull(),
+		    cJSON_CreateBool(advisory_passes(advisory,
+		    result->rule_id)), cJSON_CreateNull(),
 		    "not a rule of the local rule pack");
 	}
 	return rc;

@@ -285,20 +285,25 @@ test_advisory_rule_order_does_not_matter(void **state)
 	assert_int_equal(tf_divergence_count(tf), 0);
 }
 
-/* SPEC 4 compares the first result of each id; a repeat is not a new rule. */
+/*
+ * A repeated id is not a new rule, and the advisory passes it only if
+ * every entry does: a failing repeat behind a passing first entry is a
+ * divergence from the passing local result, not hidden.
+ */
 static void
-test_advisory_repeated_rule_first_one_counts(void **state)
+test_advisory_repeated_rule_failing_entry_counts(void **state)
 {
 	struct trade_fixture *tf = TF(state);
 
 	tf_set_advisory(tf, "rule_results.5",
 	    "{\"rule_id\": \"excluded_ticker\", \"passed\": false}");
 	tf_run(tf);
-	assert_int_equal(tf_divergence_count(tf), 0);
+	assert_only(tf, "excluded_ticker");
+	assert_bool_side(tf, "excluded_ticker", "advisory", false);
 }
 
 static void
-test_advisory_repeated_failing_rule_first_one_counts(void **state)
+test_advisory_repeated_rule_failing_first_entry_counts(void **state)
 {
 	struct trade_fixture *tf = TF(state);
 
@@ -776,8 +781,8 @@ main(void)
 		PASS_TEST(test_advisory_lacking_a_rule_listed_with_advisory_null),
 		PASS_TEST(test_advisory_failing_a_passing_rule_listed),
 		PASS_TEST(test_advisory_rule_order_does_not_matter),
-		PASS_TEST(test_advisory_repeated_rule_first_one_counts),
-		PASS_TEST(test_advisory_repeated_failing_rule_first_one_counts),
+		PASS_TEST(test_advisory_repeated_rule_failing_entry_counts),
+		PASS_TEST(test_advisory_repeated_rule_failing_first_entry_counts),
 		PASS_TEST(test_advisory_repeated_extra_rule_listed_once),
 		PASS_TEST(test_advisory_overall_pass_alone_differs),
 
