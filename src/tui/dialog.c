@@ -427,10 +427,18 @@ dialog_approve(struct tui *t, const char *action_id)
 		if (ch == KEY_RESIZE)
 			resized();
 		c = cJSON_GetArrayItem(s.criteria, s.judging);
-		if (ch == 'h')
+		/*
+		 * Only a box on the screen can be ticked: the record says the
+		 * officer acknowledged what the dialog showed them.
+		 */
+		if (ch == 'h' &&
+		    s.check.outcome.verdict.requires_human_approval)
 			s.ack_high_stakes = !s.ack_high_stakes;
-		else if (ch == 'd')
+		else if (ch == 'd' &&
+		    cJSON_GetArraySize(s.check.outcome.divergence) > 0)
 			s.ack_divergence = !s.ack_divergence;
+		else if (ch == 'h' || ch == 'd')
+			continue;
 		else if ((ch == 'm' || ch == 'u') && c != NULL) {
 			cJSON_DeleteItemFromObjectCaseSensitive(s.judgments,
 			    cJSON_GetStringValue(json_member(c, "id")));
@@ -461,14 +469,23 @@ dialog_approve(struct tui *t, const char *action_id)
 			    DECISION_NOW, false, &out, &err) != 0)
 				snprintf(s.refusal, sizeof s.refusal, "%s",
 				    err.message);
-			else if (!out.recorded)
+			else if (!out.recorded) {
+				/*
+				 * Refused by the check the decision ran: show
+				 * what it found (a policy imported since the
+				 * dialog opened may have made the action high
+				 * stakes), then why it was refused.
+				 */
+				if ((checked = rejudge(t, &s, id) == 0) ==
+				    false)
+					break;
 				snprintf(s.refusal, sizeof s.refusal,
 				    /* L10N: %1$s is the refusal code (e.g.
 				       rules_failed, not translated), %2$s its
 				       message (not translated either) */
 				    _("Refused (%s): %s"), out.code,
 				    out.message);
-			else {
+			} else {
 				/* L10N: the verb in "%s %s (decision
 				   %.8s)" */
 				report(t, &out, _("approved"), id);

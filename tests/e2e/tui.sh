@@ -61,9 +61,12 @@ keys /; keys C-u "$PASS" Enter
 wait_for "0b6c1d52"
 keys a
 expect_screen "approve dialog" "Approve $PASS"
-keys Enter
+# h and d tick no box that is not on the screen.
+keys h d Enter
 expect_screen "approved" "approved (decision"
 expect_eq "recorded in the audit log" "$(recorded "$PASS")" "approve "
+expect_eq "acknowledging nothing it was not shown" \
+	"$(cs audit export | jq -c --arg id "$PASS" 'select(.record.action_id == $id) | .record.acknowledged')" '[]'
 
 # High stakes need an acknowledgement and a reason.
 keys /; keys C-u 7c41e2a0 Enter
