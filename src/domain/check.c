@@ -53,13 +53,16 @@ advisory_rule(const struct advisory *advisory, const char *rule_id)
  * not have its failing entry hidden behind the first.
  */
 static bool
-advisory_passes(const struct advisory *advisory, const char *rule_id)
+advisory_passes(const struct advisory *advisory,
+    const struct advisory_rule *first)
 {
 	size_t i;
 
-	for (i = 0; i < advisory->rule_count; i++) {
-		if (strcmp(advisory->rules[i].rule_id, rule_id) == 0 &&
-		    !advisory->rules[i].passed)
+	/* Entries before the first for this id are for other ids. */
+	for (i = (size_t)(first - advisory->rules); i < advisory->rule_count;
+	    i++) {
+		if (!advisory->rules[i].passed &&
+		    strcmp(advisory->rules[i].rule_id, first->rule_id) == 0)
 			return false;
 	}
 	return true;
@@ -107,7 +110,7 @@ compare_rules(cJSON *list, const struct advisory *advisory,
 			    "the advisory verdict lacks this rule");
 			continue;
 		}
-		if (advisory_passes(advisory, local->rule_id) != local->passed)
+		if (advisory_passes(advisory, result) != local->passed)
 			rc = add_entry(list, local->rule_id,
 			    cJSON_CreateBool(!local->passed),
 			    cJSON_CreateBool(local->passed), local->passed ?
@@ -120,8 +123,8 @@ compare_rules(cJSON *list, const struct advisory *advisory,
 		    advisory_rule(advisory, result->rule_id) != result)
 			continue;
 		rc = add_entry(list, result->rule_id,
-		    cJSON_CreateBool(advisory_passes(advisory,
-		    result->rule_id)), cJSON_CreateNull(),
+		    cJSON_CreateBool(advisory_passes(advisory, result)),
+		    cJSON_CreateNull(),
 		    "not a rule of the local rule pack");
 	}
 	return rc;

@@ -81,6 +81,8 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " WHERE a.action_id = ?1",
 	[SQL_QUEUE_REMOVE] =
 	    "DELETE FROM queue_index WHERE action_id = ?1",
+	[SQL_ACTION_HAS_REVISION] =
+	    "SELECT 1 FROM action WHERE revision_of = ?1 LIMIT 1",
 	/* Every later version of ?1: their lockout reads its decision. */
 	[SQL_QUEUE_STALE_REVISIONS] =
 	    "UPDATE queue_index SET epoch = 0 WHERE action_id IN ("
