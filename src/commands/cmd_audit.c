@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +29,13 @@ parse_checkpoint(const char *text, long long *seq, char hash[65])
 	char *end;
 	size_t i;
 
-	if (text == NULL)
+	/* Digits only: no sign, no white space, nothing out of range. */
+	if (text == NULL || text[0] < '0' || text[0] > '9')
 		return false;
+	errno = 0;
 	*seq = strtoll(text, &end, 10);
-	if (end == text || *end != ':' || *seq <= 0 || strlen(end + 1) != 64)
+	if (errno == ERANGE || *end != ':' || *seq <= 0 ||
+	    strlen(end + 1) != 64)
 		return false;
 	for (i = 0; i < 64; i++) {
 		char c = end[1 + i];

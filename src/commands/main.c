@@ -80,7 +80,8 @@ usage(FILE *out)
 	   "audit verify:") are command words and stay too. */
 	fprintf(out, _("\nOptions:\n"
 	    "  --db PATH       the database (else $COUNTERSIGN_DB, else\n"
-	    "                  $XDG_DATA_HOME/countersign/countersign.db)\n"
+	    "                  $XDG_DATA_HOME/countersign/countersign.db,\n"
+	    "                  else ~/.local/share/countersign/countersign.db)\n"
 	    "  --all           list: include decided actions\n"
 	    "  --json          list: JSON lines instead of a table\n"
 	    "  --atomic        batch: record every line or none\n"
@@ -191,7 +192,9 @@ main(int argc, char **argv)
 			/* What was typed is shown as every message shows
 			   text: through the sanitizer. */
 			safe = sanitize_str(argv[optind - 1]);
-			if (optopt == 'd' || optopt == 'k')
+			/* -d is no option at all, --db one without a value. */
+			if ((optopt == 'd' || optopt == 'k') &&
+			    strncmp(argv[optind - 1], "--", 2) == 0)
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "
 				    "value\n"), safe ? safe : "?");

@@ -166,6 +166,10 @@ expect_status "and a wrong one in capitals is still wrong" 1 \
 	cs audit verify --checkpoint "${LAST%%:*}:$(printf '%064d' 0 | tr 0 A)"
 expect_status "a checkpoint with the wrong hash" 1 cs audit verify --checkpoint "${LAST%%:*}:$ZEROS"
 expect_status "a checkpoint past the end" 1 cs audit verify --checkpoint "$((N + 50)):$ZEROS"
+for bad in " ${LAST}" "+${LAST}" "99999999999999999999999:${LAST#*:}"; do
+	expect_status "a malformed checkpoint ('$(printf '%.12s' "$bad")...') is a usage error" 2 \
+		cs audit verify --checkpoint "$bad"
+done
 cp "$DB" "$WORK/truncated.db"
 sqlite3 "$WORK/truncated.db" "DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq = ${LAST%%:*}"
 expect_eq "the row is gone" "$(q "$WORK/truncated.db" "SELECT count(*) FROM audit_log")" "$N"

@@ -11,6 +11,10 @@ done
 expect_status "an unknown command" 2 "$COUNTERSIGN" frobnicate
 expect_contains "errors start with countersign:" "$WORK/err" "countersign: "
 expect_status "an unknown option" 2 "$COUNTERSIGN" list --frob
+expect_status "a short option that does not exist" 2 "$COUNTERSIGN" -d x.db list
+expect_contains "is an unknown option, not one without a value" "$WORK/err" "unknown option -d"
+expect_status "--db without a value" 2 "$COUNTERSIGN" list --db
+expect_contains "needs a value" "$WORK/err" "--db needs a value"
 expect_status "an option of another command" 2 "$COUNTERSIGN" check --all
 # What was typed is echoed through the sanitizer, as every message is.
 esc=$(printf '\033')
