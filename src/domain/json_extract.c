@@ -3,14 +3,14 @@
  *
  * Every '{' is a candidate, in order.  From a candidate we find where its
  * structure closes, honouring strings and their escapes, and hand exactly
- * that span to json_parse_strict(); the first span that parses to an
- * object is the answer.  A candidate whose structure never closes is
- * dropped and the search goes on from the byte after its '{', so a stray
- * brace in prose cannot hide a good object that follows.  One that closes
- * but does not parse (a duplicate key, 1e999, a bad escape) is dropped
- * whole, objects inside it too: the first object in a broken verdict is
- * one of its issues, and taken for the verdict it would say nothing is
- * wrong.
+ * that span to json_parse_strict().  A candidate whose structure never
+ * closes is dropped and the search goes on from the byte after its '{',
+ * so a stray brace in prose cannot hide the object that follows.  The
+ * first candidate that closes is the first complete object: if it does
+ * not parse (a duplicate key, 1e999, a bad escape) there is no object.
+ * Searching on would take an object inside it (one of a broken verdict's
+ * issues) or after it (a second, cleaner verdict) for the verdict, and
+ * either can report nothing wrong where the first said otherwise.
  *
  * Model output is untrusted, so the scan must stay cheap on hostile text
  * (a megabyte of '{', unterminated strings, deep nesting).  A scan gives a
@@ -132,8 +132,7 @@ json_first_object(const char *text, size_t len)
 			if (cJSON_IsObject(json))
 				return json;
 			cJSON_Delete(json);
-			at = end;
-			continue;
+			return NULL;
 		}
 		at++;
 	}

@@ -673,6 +673,29 @@ test_issue_inside_a_broken_verdict_is_not_the_verdict(void **state)
 	run_free(&r);
 }
 
+/*
+ * Raw output whose first verdict reports a legal issue but does not parse
+ * (here a duplicate key), followed by a clean one: the first complete
+ * object is the verdict (SPEC 2.2), so no verdict was obtained; the
+ * second must not be taken instead and pass the draft.
+ */
+static void
+test_second_verdict_does_not_replace_a_broken_first(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_with(&r, "\"{\\\"review_pass\\\": false, \\\"review_pass\\\": false, "
+	    "\\\"blocking_issues\\\": [{\\\"issue\\\": \\\"void clause\\\", "
+	    "\\\"severity\\\": \\\"legal\\\"}], \\\"final_artifacts\\\": []} "
+	    "{\\\"review_pass\\\": true, \\\"blocking_issues\\\": [], "
+	    "\\\"final_artifacts\\\": []}\"", "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
+	assert_rule(&r, "advisory_parseable", false);
+	assert_false(r.out.verdict.overall_pass);
+	run_free(&r);
+}
+
 /* ---- Rule 2: no_unfixed_legal_issues ---- */
 
 static void
@@ -1032,6 +1055,8 @@ main(void)
 		cmocka_unit_test(test_first_object_in_output_is_the_verdict),
 		cmocka_unit_test(
 		    test_issue_inside_a_broken_verdict_is_not_the_verdict),
+		cmocka_unit_test(
+		    test_second_verdict_does_not_replace_a_broken_first),
 		cmocka_unit_test(test_unfixed_legal_issue_fails),
 		cmocka_unit_test(test_missing_final_artifacts_counts_as_no_fix),
 		cmocka_unit_test(test_fixed_legal_issue_passes),
