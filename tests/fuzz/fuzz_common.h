@@ -121,9 +121,11 @@ static inline bool
 fuzz_is_terminal_control(uint32_t cp)
 {
 	return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
-	    cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) ||
-	    (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2069) ||
-	    cp == 0xFEFF;
+	    cp == 0xAD || cp == 0x061C || cp == 0x115F || cp == 0x1160 ||
+	    cp == 0x180E || (cp >= 0x200B && cp <= 0x200F) ||
+	    (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x206F) ||
+	    cp == 0x3164 || cp == 0xFEFF || cp == 0xFFA0 ||
+	    (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0xE0000 && cp <= 0xE007F);
 }
 
 /*
