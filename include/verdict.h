@@ -18,6 +18,21 @@ struct rule_result {
 	char *detail;			/* owned; required when !passed */
 };
 
+/*
+ * Why a human must approve (SPEC 3): a stable code scripts can select by,
+ * and a detail for people.
+ */
+struct stakes_reason {
+	const char *code;		/* static: failed_rules, above_usd, ... */
+	char *detail;			/* owned */
+};
+
+/* Something the rules do not enforce but an officer needs (SPEC 3 notes). */
+struct verdict_note {
+	const char *what;		/* static: class_share, cash, ... */
+	char *detail;			/* owned */
+};
+
 struct verdict {
 	char verdict_id[37];
 	char *action_id;
@@ -27,9 +42,12 @@ struct verdict {
 	size_t rule_capacity;
 	bool overall_pass;
 	bool requires_human_approval;
-	char **high_stakes_reasons;
+	struct stakes_reason *high_stakes_reasons;
 	size_t reason_count;
 	size_t reason_capacity;
+	struct verdict_note *notes;
+	size_t note_count;
+	size_t note_capacity;
 	char reviewed_at[TIMESTAMP_SIZE];
 };
 
@@ -44,8 +62,15 @@ void verdict_free(struct verdict *);
 int verdict_add_rule(struct verdict *, const char *rule_id,
     const char *description, bool passed, const char *detail_fmt, ...)
     __attribute__((format(printf, 5, 6)));
-int verdict_add_reason(struct verdict *, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* Appends a high-stakes reason; code is static, detail a printf format. */
+int verdict_add_reason(struct verdict *, const char *code,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Appends a note; what is static, detail a printf format. */
+int verdict_add_note(struct verdict *, const char *what,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The first reason with this code, or NULL. */
+const struct stakes_reason *verdict_reason(const struct verdict *,
+    const char *code);
 /* overall_pass = AND of the rules. */
 void verdict_finish(struct verdict *);
 const struct rule_result *verdict_rule(const struct verdict *,
@@ -56,8 +81,10 @@ char *verdict_failing_rules(const struct verdict *);
 struct json_writer;
 /* The SPEC 3 local_verdict object, written as a value. */
 void verdict_write(struct json_writer *, const struct verdict *);
-/* The high_stakes_reasons array (SPEC 3 and 6), written as a value. */
+/* The high_stakes_reasons array of {code, detail} (SPEC 3 and 6). */
 void verdict_write_reasons(struct json_writer *, const struct verdict *);
+/* The notes array of {what, detail} (SPEC 3). */
+void verdict_write_notes(struct json_writer *, const struct verdict *);
 /* The same as a tree. */
 cJSON *verdict_to_json(const struct verdict *);
 

@@ -147,6 +147,19 @@ advisory_pass(const cJSON *record)
 	return cell;
 }
 
+/*
+ * An element of a record's list as one cell's text: a string as it is, an
+ * object by its key (v1 records list reasons as strings, v2 as {code,
+ * detail} objects, and both export alike).
+ */
+static const char *
+item_text(const cJSON *item, const char *key)
+{
+	if (cJSON_IsString(item))
+		return item->valuestring;
+	return string_at(item, key != NULL ? key : "detail");
+}
+
 /* Joins an array's strings (or objects' "what") with "; ". */
 static char *
 joined(const cJSON *array, const char *key)
@@ -156,16 +169,14 @@ joined(const cJSON *array, const char *key)
 	char *out;
 
 	cJSON_ArrayForEach(item, array)
-		size += strlen(key ? string_at(item, key) :
-		    cJSON_IsString(item) ? item->valuestring : "") + 2;
+		size += strlen(item_text(item, key)) + 2;
 	if ((out = malloc(size)) == NULL)
 		return NULL;
 	out[0] = '\0';
 	cJSON_ArrayForEach(item, array) {
 		if (out[0] != '\0')
 			strcat(out, "; ");
-		strcat(out, key ? string_at(item, key) :
-		    cJSON_IsString(item) ? item->valuestring : "");
+		strcat(out, item_text(item, key));
 	}
 	return out;
 }

@@ -237,7 +237,7 @@ check_run(const struct check_input *in, struct check_outcome *out,
 		char *failing = verdict_failing_rules(&out->verdict);
 
 		if (failing == NULL || verdict_add_reason(&out->verdict,
-		    "local rules fail: %s", failing) != 0) {
+		    "failed_rules", "local rules fail: %s", failing) != 0) {
 			free(failing);
 			goto nomem;
 		}
@@ -281,6 +281,8 @@ check_outcome_text(const struct check_outcome *out)
 	json_writer_tree(&w, out->divergence);
 	json_writer_key(&w, "high_stakes_reasons");
 	verdict_write_reasons(&w, &out->verdict);
+	json_writer_key(&w, "notes");
+	verdict_write_notes(&w, &out->verdict);
 	json_writer_end(&w, '}');
 	return json_writer_finish(&w);
 }

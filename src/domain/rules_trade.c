@@ -544,7 +544,8 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 	if (!v->overall_pass) {
 		if ((failing = verdict_failing_rules(v)) == NULL)
 			return -1;
-		rc = verdict_add_reason(v, "local rules fail: %s", failing);
+		rc = verdict_add_reason(v, "failed_rules",
+		    "local rules fail: %s", failing);
 		free(failing);
 		if (rc != 0)
 			return rc;
@@ -557,7 +558,7 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 			format_usd(value_text, sizeof value_text, t.value_usd);
 			format_usd(limit_text, sizeof limit_text,
 			    figure_value(threshold));
-			if (verdict_add_reason(v, "value %s > %s "
+			if (verdict_add_reason(v, "above_usd", "value %s > %s "
 			    "(approval_required_above_usd)", value_text,
 			    limit_text) != 0)
 				return -1;
@@ -569,7 +570,8 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 		format_percent(pct, sizeof pct, figure_value(threshold));
 		if (t.holdings == NULL || decimal_is_zero(t.total)) {
 			/* Unknown share of an unknown portfolio: fail closed. */
-			if (verdict_add_reason(v, "share of portfolio unknown, "
+			if (verdict_add_reason(v, "above_percent",
+			    "share of portfolio unknown, "
 			    "so it cannot be shown to be at most %s "
 			    "(approval_required_above_percent)", pct) != 0)
 				return -1;
@@ -577,7 +579,8 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 		    decimal_from_int(100), limit, t.total) > 0) {
 			format_percents(decimal_percent(t.value, t.total), 1,
 			    share, figure_value(threshold), pct, sizeof share);
-			if (verdict_add_reason(v, "%s of portfolio > %s "
+			if (verdict_add_reason(v, "above_percent",
+			    "%s of portfolio > %s "
 			    "(approval_required_above_percent)", share, pct) != 0)
 				return -1;
 		}

@@ -30,8 +30,11 @@ verdict_free(struct verdict *v)
 		free(v->rules[i].detail);
 	free(v->rules);
 	for (i = 0; i < v->reason_count; i++)
-		free(v->high_stakes_reasons[i]);
+		free(v->high_stakes_reasons[i].detail);
 	free(v->high_stakes_reasons);
+	for (i = 0; i < v->note_count; i++)
+		free(v->notes[i].detail);
+	free(v->notes);
 	free(v->action_id);
 	cJSON_Delete(v->ips_checked);
 	memset(v, 0, sizeof *v);
@@ -92,9 +95,10 @@ verdict_add_rule(struct verdict *v, const char *rule_id,
 }
 
 int
-verdict_add_reason(struct verdict *v, const char *fmt, ...)
+verdict_add_reason(struct verdict *v, const char *code, const char *fmt, ...)
 {
-	char **reasons, *reason;
+	struct stakes_reason *reasons;
+	char *detail;
 	va_list ap;
 
 	if ((reasons = grow(v->high_stakes_reasons, v->reason_count,
@@ -102,12 +106,45 @@ verdict_add_reason(struct verdict *v, const char *fmt, ...)
 		return -1;
 	v->high_stakes_reasons = reasons;
 	va_start(ap, fmt);
-	reason = text_vprintf(fmt, ap);
+	detail = text_vprintf(fmt, ap);
 	va_end(ap);
-	if (reason == NULL)
+	if (detail == NULL)
 		return -1;
-	v->high_stakes_reasons[v->reason_count++] = reason;
+	reasons[v->reason_count].code = code;
+	reasons[v->reason_count++].detail = detail;
 	return 0;
+}
+
+int
+verdict_add_note(struct verdict *v, const char *what, const char *fmt, ...)
+{
+	struct verdict_note *notes;
+	char *detail;
+	va_list ap;
+
+	if ((notes = grow(v->notes, v->note_count, &v->note_capacity,
+	    sizeof *notes)) == NULL)
+		return -1;
+	v->notes = notes;
+	va_start(ap, fmt);
+	detail = text_vprintf(fmt, ap);
+	va_end(ap);
+	if (detail == NULL)
+		return -1;
+	notes[v->note_count].what = what;
+	notes[v->note_count++].detail = detail;
+	return 0;
+}
+
+const struct stakes_reason *
+verdict_reason(const struct verdict *v, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < v->reason_count; i++)
+		if (strcmp(v->high_stakes_reasons[i].code, code) == 0)
+			return &v->high_stakes_reasons[i];
+	return NULL;
 }
 
 void
@@ -202,8 +239,31 @@ verdict_write_reasons(struct json_writer *w, const struct verdict *v)
 	size_t i;
 
 	json_writer_array(w);
-	for (i = 0; i < v->reason_count; i++)
-		json_writer_string(w, v->high_stakes_reasons[i]);
+	for (i = 0; i < v->reason_count; i++) {
+		json_writer_object(w);
+		json_writer_key(w, "code");
+		json_writer_string(w, v->high_stakes_reasons[i].code);
+		json_writer_key(w, "detail");
+		json_writer_string(w, v->high_stakes_reasons[i].detail);
+		json_writer_end(w, '}');
+	}
+	json_writer_end(w, ']');
+}
+
+void
+verdict_write_notes(struct json_writer *w, const struct verdict *v)
+{
+	size_t i;
+
+	json_writer_array(w);
+	for (i = 0; i < v->note_count; i++) {
+		json_writer_object(w);
+		json_writer_key(w, "what");
+		json_writer_string(w, v->notes[i].what);
+		json_writer_key(w, "detail");
+		json_writer_string(w, v->notes[i].detail);
+		json_writer_end(w, '}');
+	}
 	json_writer_end(w, ']');
 }
 

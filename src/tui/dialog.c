@@ -327,10 +327,10 @@ approve_draw(const struct tui *t, struct dialog *d,
 		/* L10N: a label and the first reason why the action is high
 		   stakes (the reason is not translated) */
 		detail_add(&d->head, DETAIL_HEADING, _("HIGH STAKES  %s"),
-		    v->reason_count > 0 ? v->high_stakes_reasons[0] : "");
+		    v->reason_count > 0 ? v->high_stakes_reasons[0].detail : "");
 		for (r = 1; r < v->reason_count; r++)
 			detail_add(&d->head, DETAIL_PLAIN, "%s",
-			    v->high_stakes_reasons[r]);
+			    v->high_stakes_reasons[r].detail);
 		/* L10N: a check box: %c is x when ticked.  The key is h
 		   whatever the language: keep "h" */
 		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "

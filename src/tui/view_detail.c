@@ -116,7 +116,8 @@ stakes_section(struct detail *d, const struct verdict *v)
 	detail_add(d, DETAIL_ALERT, "%s", _("HIGH STAKES  a human must "
 	    "approve this, with a reason"));
 	for (i = 0; i < v->reason_count; i++)
-		detail_add(d, DETAIL_PLAIN, "  %s", v->high_stakes_reasons[i]);
+		detail_add(d, DETAIL_PLAIN, "  %s",
+		    v->high_stakes_reasons[i].detail);
 }
 
 static void

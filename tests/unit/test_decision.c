@@ -731,8 +731,10 @@ test_high_stakes_acknowledged_with_reason_is_recorded(void **state)
 	assert_true(cJSON_IsTrue(member(rec, "requires_human_approval")));
 	reasons = member(rec, "high_stakes_reasons");
 	assert_int_equal(cJSON_GetArraySize(reasons), 1);
-	assert_true(cJSON_IsString(cJSON_GetArrayItem(reasons, 0)));
-	assert_true(cJSON_GetArrayItem(reasons, 0)->valuestring[0] != '\0');
+	assert_string_equal(member_string(cJSON_GetArrayItem(reasons, 0),
+	    "code"), "above_usd");
+	assert_true(member_string(cJSON_GetArrayItem(reasons, 0),
+	    "detail")[0] != '\0');
 	assert_true(cJSON_IsTrue(member(member(rec, "local_verdict"),
 	    "overall_pass")));
 	assert_int_equal(cJSON_GetArraySize(member(rec, "divergence")), 0);

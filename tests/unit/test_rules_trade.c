@@ -59,8 +59,9 @@ assert_reasons(const struct trade_fixture *tf, bool required, size_t count)
 	assert_int_equal(v->requires_human_approval, required);
 	assert_int_equal(v->reason_count, count);
 	for (i = 0; i < v->reason_count; i++) {
-		assert_non_null(v->high_stakes_reasons[i]);
-		assert_true(strlen(v->high_stakes_reasons[i]) > 0);
+		assert_non_null(v->high_stakes_reasons[i].code);
+		assert_non_null(v->high_stakes_reasons[i].detail);
+		assert_true(strlen(v->high_stakes_reasons[i].detail) > 0);
 	}
 }
 
@@ -1030,9 +1031,9 @@ assert_no_negative_zero(const struct trade_fixture *tf)
 		assert_null(strstr(v->rules[i].detail, "could not be read"));
 	}
 	for (i = 0; i < v->reason_count; i++) {
-		if (strstr(v->high_stakes_reasons[i], " -0") != NULL ||
-		    strstr(v->high_stakes_reasons[i], "$-0") != NULL)
-			fail_msg("reason: %s", v->high_stakes_reasons[i]);
+		if (strstr(v->high_stakes_reasons[i].detail, " -0") != NULL ||
+		    strstr(v->high_stakes_reasons[i].detail, "$-0") != NULL)
+			fail_msg("reason: %s", v->high_stakes_reasons[i].detail);
 	}
 }
 
@@ -1091,7 +1092,9 @@ test_stakes_failing_rules_only(void **state)
 	tf_run(tf);
 	assert_false(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, true, 1);
-	assert_non_null(strstr(tf_verdict(tf)->high_stakes_reasons[0],
+	assert_string_equal(tf_verdict(tf)->high_stakes_reasons[0].code,
+	    "failed_rules");
+	assert_non_null(strstr(tf_verdict(tf)->high_stakes_reasons[0].detail,
 	    EXCLUDED_TICKER));
 }
 
@@ -1172,7 +1175,9 @@ test_stakes_reason_shows_a_share_just_over_the_threshold(void **state)
 	tf_set_action(tf, "estimated_value_usd", "30000.01");
 	tf_run(tf);
 	assert_int_equal(tf_verdict(tf)->reason_count, 1);
-	assert_string_equal(tf_verdict(tf)->high_stakes_reasons[0],
+	assert_string_equal(tf_verdict(tf)->high_stakes_reasons[0].code,
+	    "above_percent");
+	assert_string_equal(tf_verdict(tf)->high_stakes_reasons[0].detail,
 	    "5.000002% of portfolio > 5% (approval_required_above_percent)");
 }
 
@@ -1315,7 +1320,17 @@ test_stakes_in_json_match_verdict(void **state)
 	local = cJSON_GetObjectItemCaseSensitive(line, "local_verdict");
 	assert_true(cJSON_IsArray(reasons));
 	assert_int_equal(cJSON_GetArraySize(reasons), 3);
-	assert_true(cJSON_IsString(cJSON_GetArrayItem(reasons, 0)));
+	/* SPEC 3 (v2): {code, detail} objects, in the order of the triggers. */
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetArrayItem(reasons, 0), "code")->valuestring,
+	    "failed_rules");
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetArrayItem(reasons, 1), "code")->valuestring, "above_usd");
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetArrayItem(reasons, 2), "code")->valuestring,
+	    "above_percent");
+	assert_true(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetArrayItem(reasons, 0), "detail")));
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(local,
 	    "requires_human_approval")));
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(local,

@@ -30,7 +30,8 @@ test_many_rules_and_reasons_in_order(void **state)
 	for (i = 0; i < 70; i++) {
 		assert_int_equal(verdict_add_rule(&v, "R", "rule", i % 3 != 0,
 		    "rule %zu of %d, %s", i, 70, i % 2 ? "odd" : "even"), 0);
-		assert_int_equal(verdict_add_reason(&v, "reason %zu", i), 0);
+		assert_int_equal(verdict_add_reason(&v, "above_usd",
+		    "reason %zu", i), 0);
 	}
 	assert_int_equal(v.rule_count, 70);
 	assert_int_equal(v.reason_count, 70);
@@ -40,7 +41,8 @@ test_many_rules_and_reasons_in_order(void **state)
 		assert_string_equal(v.rules[i].detail, expected);
 		assert_int_equal(v.rules[i].passed, i % 3 != 0);
 		snprintf(expected, sizeof expected, "reason %zu", i);
-		assert_string_equal(v.high_stakes_reasons[i], expected);
+		assert_string_equal(v.high_stakes_reasons[i].detail, expected);
+		assert_string_equal(v.high_stakes_reasons[i].code, "above_usd");
 	}
 	verdict_free(&v);
 }
