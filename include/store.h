@@ -171,6 +171,15 @@ struct decision_row {
 	bool escalate;
 };
 
+/*
+ * The whole action id that given names (SPEC 7): itself when it is an id,
+ * else the one id it is a prefix of; newly allocated in *full.  An id no
+ * action has comes back as it is (the caller refuses it as unknown); an
+ * ambiguous prefix is EXIT_USAGE, its message listing the matches.
+ */
+int store_resolve_action_id(struct store *, const char *given, char **full,
+    struct error *);
+
 int store_decision_get(struct store *, const char *action_id,
     struct decision_row *, bool *found, struct error *);
 /* Records the decision row and the action's new status, in the transaction. */

@@ -470,6 +470,24 @@ audit_usage_wrong(const struct invocation *inv, const char *what)
 	return true;
 }
 
+/* audit replay of the action a whole id or a unique prefix names (SPEC 7). */
+static int
+audit_replay_named(struct store *store, const char *given)
+{
+	struct error err;
+	char *action_id;
+	int rc;
+
+	error_clear(&err);
+	if (store_resolve_action_id(store, given, &action_id, &err) != 0) {
+		report_error(&err);
+		return err.status;
+	}
+	rc = audit_replay(store, action_id);
+	free(action_id);
+	return rc;
+}
+
 int
 cmd_audit(const struct invocation *inv)
 {
@@ -496,7 +514,7 @@ cmd_audit(const struct invocation *inv)
 	else if (strcmp(what, "export") == 0)
 		rc = audit_export(store, inv);
 	else
-		rc = audit_replay(store, inv->operands[1]);
+		rc = audit_replay_named(store, inv->operands[1]);
 	store_close(store);
 	/* A verdict no one could read is no verdict: exit 4, as check does. */
 	if ((rc == EXIT_OK || rc == EXIT_REFUSED) &&

@@ -26,6 +26,7 @@ struct batch_line {
 	struct decision_request request;
 	cJSON *json;			/* owns the request's strings */
 	char *action_id;		/* for the result, even when malformed */
+	char *resolved_id;		/* the whole id a prefix named; owned */
 	struct decision_outcome outcome;
 	const char *code;		/* bad_request, or the outcome's */
 	char message[sizeof ((struct error *)0)->field +
@@ -184,8 +185,23 @@ decide_line(struct store *store, const struct operator_identity *op,
 {
 	int rc;
 
-	rc = decision_record(store, &line->request, op, DECISION_NOW,
-	    atomic, &line->outcome, err);
+	/*
+	 * A unique prefix names its action (SPEC 7), and the result names
+	 * the whole id decided; an ambiguous one decides nothing.
+	 */
+	rc = store_resolve_action_id(store, line->request.action_id,
+	    &line->resolved_id, err);
+	if (rc == EXIT_USAGE) {
+		bad_request(line, err);
+		error_clear(err);
+		return 0;
+	}
+	if (rc == 0) {
+		line->request.action_id = line->resolved_id;
+		line->action_id = line->resolved_id;
+		rc = decision_record(store, &line->request, op, DECISION_NOW,
+		    atomic, &line->outcome, err);
+	}
 	if (rc != 0) {
 		line->code = "storage_error";
 		snprintf(line->message, sizeof line->message, "%s",
@@ -204,6 +220,7 @@ static void
 line_free(struct batch_line *line)
 {
 	cJSON_Delete(line->json);
+	free(line->resolved_id);
 	memset(line, 0, sizeof *line);
 }
 

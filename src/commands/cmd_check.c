@@ -65,7 +65,8 @@ cmd_check(const struct invocation *inv)
 	struct check_run run;
 	struct store *store;
 	struct error err;
-	int rc = 0, i;
+	char **ids = NULL;
+	int rc = 0, i, resolved = 0;
 
 	error_clear(&err);
 	if ((rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0) {
@@ -76,10 +77,23 @@ cmd_check(const struct invocation *inv)
 	stdout_for_many_lines();
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
-	if (inv->operand_count == 0)
+	/*
+	 * Every named id resolved before any line is printed: an ambiguous
+	 * prefix (SPEC 7) is a usage error, not half a run.
+	 */
+	if (inv->operand_count > 0 &&
+	    (ids = calloc((size_t)inv->operand_count, sizeof *ids)) == NULL)
+		rc = error_set(&err, EXIT_STORAGE, NULL, _("out of memory"));
+	for (; rc == 0 && resolved < inv->operand_count; resolved++)
+		rc = store_resolve_action_id(store, inv->operands[resolved],
+		    &ids[resolved], &err);
+	if (rc == 0 && inv->operand_count == 0)
 		rc = recheck_each(store, false, run.now_ms, check_each, &run, &err);
 	for (i = 0; rc == 0 && i < inv->operand_count; i++)
-		rc = check_named(&run, inv->operands[i]);
+		rc = check_named(&run, ids[i]);
+	for (i = 0; i < resolved; i++)
+		free(ids[i]);
+	free(ids);
 	store_close(store);
 	if (rc == 0)
 		rc = stdout_finish(&err);

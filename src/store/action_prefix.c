@@ -1,0 +1,88 @@
+/*
+ * Action ids named by a unique prefix (SPEC 7): the screens show ids cut
+ * short, and an officer who types what they see must reach that action
+ * and no other.  An exact id always wins, so an id that happens to be the
+ * prefix of another still names itself.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "sanitize.h"
+#include "store_internal.h"
+
+/* How many matches an ambiguity message lists. */
+enum { PREFIX_MATCHES_SHOWN = 5 };
+
+/* The usage error that lists the matches, each as a reader may see it. */
+static int
+ambiguous(char *const *matches, int count, struct error *err)
+{
+	char listed[sizeof err->message] = "";
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < count && i < PREFIX_MATCHES_SHOWN; i++) {
+		char *shown = sanitize_str(matches[i]);
+
+		if (used < sizeof listed)
+			used += (size_t)snprintf(listed + used,
+			    sizeof listed - used, "%s%s", i > 0 ? ", " : "",
+			    shown != NULL ? shown : "?");
+		free(shown);
+	}
+	return error_set(err, EXIT_USAGE, NULL, "the id prefix is ambiguous: "
+	    "it matches %s%s", listed, count > PREFIX_MATCHES_SHOWN ?
+	    ", and more" : "");
+}
+
+int
+store_resolve_action_id(struct store *s, const char *given, char **full,
+    struct error *err)
+{
+	/*
+	 * substr() rather than LIKE or GLOB: a prefix holding % _ * ? [ is
+	 * compared as the bytes it is, with no escaping to get wrong.  The
+	 * exact id, when there is one, sorts first.
+	 */
+	static const char sql[] = "SELECT action_id FROM action"
+	    " WHERE substr(action_id, 1, length(?1)) = ?1"
+	    " ORDER BY action_id <> ?1, action_id LIMIT ?2";
+	char *matches[PREFIX_MATCHES_SHOWN + 1];
+	sqlite3_stmt *stmt = NULL;
+	int rc, count = 0, i, status = 0;
+
+	*full = NULL;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "looking up an action id");
+	sqlite3_bind_text(stmt, 1, given, -1, SQLITE_STATIC);
+	sqlite3_bind_int(stmt, 2, PREFIX_MATCHES_SHOWN + 1);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		matches[count] = strdup((const char *)sqlite3_column_text(stmt,
+		    0));
+		if (matches[count] == NULL) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		count++;
+	}
+	if (rc != SQLITE_DONE)
+		status = store_error(s, err, "looking up an action id");
+	else if (count == 0)
+		/* Unknown: the caller refuses it in its own words. */
+		*full = strdup(given);
+	else if (count == 1 || strcmp(matches[0], given) == 0) {
+		*full = matches[0];
+		matches[0] = NULL;
+	} else
+		status = ambiguous(matches, count, err);
+	if (status == 0 && *full == NULL)
+		status = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	for (i = 0; i < count; i++)
+		free(matches[i]);
+	sqlite3_finalize(stmt);
+	return status;
+}
