@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "batch_input.h"
 #include "commands.h"
 #include "decision.h"
 #include "exit_codes.h"
@@ -225,27 +226,6 @@ line_free(struct batch_line *line)
 }
 
 /*
- * The next input line: EXIT_OK with *len >= 0, or *len == -1 at the end.
- * getline() returns -1 both at the end and on a read error (a directory,
- * an I/O error, no memory for a long line); a batch that could not be
- * read must not pass for an empty one, so only feof() without ferror()
- * is the end.
- */
-static int
-next_line(FILE *in, const char *name, char **text, size_t *size,
-    ssize_t *len, struct error *err)
-{
-	errno = 0;
-	if ((*len = getline(text, size, in)) >= 0 ||
-	    (feof(in) && !ferror(in)))
-		return EXIT_OK;
-	/* L10N: %1$s is a file name or "the standard input", %2$s the
-	   system's reason (strerror) */
-	return error_set(err, EXIT_DATA, NULL, _("cannot read %s: %s"), name,
-	    strerror(errno != 0 ? errno : EIO));
-}
-
-/*
  * A line's result under --atomic as it stands before the batch commits,
  * spooled to a temporary file: kept in memory, a batch of a million
  * lines would hold a million results.
@@ -377,9 +357,10 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
     const struct operator_identity *op, struct error *err)
 {
 	struct batch_line line;
-	size_t count = 0, number = 0, size = 0, i, failed_line = 0;
-	char *text = NULL, *id, *code, **decided = NULL, **grown;
-	ssize_t len;
+	struct batch_input reader;
+	size_t count = 0, number = 0, len, i, failed_line = 0;
+	char *id, *code, **decided = NULL, **grown;
+	const char *text;
 	int rc = 0;
 	bool recorded;
 	struct audit_head head;
@@ -392,7 +373,14 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 	}
 	if (input != NULL)
 		in = input;
+	if ((rc = batch_input_open(&reader, in, name, LINE_MAX_BYTES,
+	    err)) != 0) {
+		if (input != NULL)
+			fclose(input);
+		return rc;
+	}
 	if ((spool = tmpfile()) == NULL) {
+		batch_input_close(&reader);
 		if (input != NULL)
 			fclose(input);
 		return error_set(err, EXIT_STORAGE, NULL,
@@ -400,17 +388,18 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 		    strerror(errno));
 	}
 	if ((rc = store_begin(store, err)) != 0) {
+		batch_input_close(&reader);
 		fclose(spool);
 		if (input != NULL)
 			fclose(input);
 		return rc;
 	}
-	while ((rc = next_line(in, name, &text, &size, &len, err)) == 0 &&
-	    len >= 0) {
+	while ((rc = batch_input_next(&reader, &text, &len, err)) == 0 &&
+	    text != NULL) {
 		number++;
 		memset(&line, 0, sizeof line);
 		line.number = number;
-		if (parse_line(text, (size_t)len, &line) == 0)
+		if (parse_line(text, len, &line) == 0)
 			rc = decide_line(store, op, true, &line, err);
 		name_earlier_line(&line, decided, count);
 		/* Which action each line decided, by line number. */
@@ -433,7 +422,7 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 		if (rc != 0)
 			break;
 	}
-	free(text);
+	batch_input_close(&reader);
 	/* Every result is on disk before anything is committed. */
 	if (rc == 0 && (fflush(spool) != 0 || ferror(spool) ||
 	    fseek(spool, 0, SEEK_SET) != 0))
@@ -492,44 +481,150 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 }
 
 /*
- * Each line decided and committed on its own.  A read error, a storage
- * error or output that cannot be written stops the batch: the lines
- * before it stay recorded, and their results were printed.
+ * Group commit (SPEC 8): the lines already at hand share one commit, each
+ * still decided on its own in a savepoint, so a refused line rolls back
+ * nothing but itself.  No result is written before the commit that makes
+ * it durable, and the group is committed, and its results written, as
+ * soon as the input has no complete line ready: a writer waiting for an
+ * answer before it sends the next line gets it at once, and the write
+ * lock is never held while this process waits for input.
+ */
+#define GROUP_MAX_LINES 512
+
+struct group {
+	struct batch_line lines[GROUP_MAX_LINES];
+	size_t count;
+	bool open;			/* a transaction is open */
+};
+
+/*
+ * Keeps what a line's result needs once the line's request is freed: its
+ * action id is copied, since the request owned it.
+ */
+static void
+group_keep(struct group *g, struct batch_line *line)
+{
+	struct batch_line *kept = &g->lines[g->count++];
+	char *id = line->action_id != NULL ? strdup(line->action_id) : NULL;
+
+	*kept = *line;
+	kept->json = NULL;
+	kept->resolved_id = id;
+	kept->action_id = id;
+	if (line->action_id != NULL && id == NULL && kept->code == NULL) {
+		kept->code = "storage_error";
+		snprintf(kept->message, sizeof kept->message, "out of memory");
+	}
+}
+
+/*
+ * Commits the group (or, after an error, rolls it back) and writes its
+ * results in input order.  A line that was decided but not committed is
+ * reported as not recorded: nothing of it stays.  Returns the first
+ * error: the one that stopped the group, or a commit or output failure.
+ */
+static int
+group_finish(struct store *store, struct group *g, FILE *out, int rc,
+    struct error *err, int *status)
+{
+	struct audit_head head;
+	size_t i;
+	bool committed = false;
+
+	if (g->open) {
+		if (rc == 0 && (rc = store_audit_head(store, &head, err)) == 0 &&
+		    (rc = store_commit(store, err)) == 0) {
+			committed = true;
+			store_audit_announce(store, &head);
+		} else
+			store_rollback(store);
+		g->open = false;
+	}
+	for (i = 0; i < g->count; i++) {
+		struct batch_line *line = &g->lines[i];
+		bool recorded = line->code == NULL && committed;
+
+		if (line->code == NULL && !committed) {
+			line->code = "storage_error";
+			snprintf(line->message, sizeof line->message,
+			    "not recorded: %s", err->message);
+		}
+		print_result(out, line, recorded);
+		if (line->code != NULL)
+			*status = EXIT_REFUSED;
+		line_free(line);
+	}
+	g->count = 0;
+	/*
+	 * Recorded is final: a script reading along sees it now.  A result
+	 * that cannot be written stops the batch, rather than decide on
+	 * with no one told.
+	 */
+	if (rc == 0 && out != NULL)
+		rc = stdout_finish(err);
+	else if (out != NULL)
+		fflush(out);
+	return rc;
+}
+
+/*
+ * Each line decided on its own and made durable before its result is
+ * written.  A read error, a storage error or output that cannot be written
+ * stops the batch: the lines committed before it stay recorded, and their
+ * results were written.
  */
 static int
 run_each(struct store *store, FILE *in, const char *name, FILE *out,
     const struct operator_identity *op, struct error *err)
 {
+	struct batch_input reader;
 	struct batch_line line;
-	size_t number = 0, size = 0;
-	char *text = NULL;
-	ssize_t len;
-	int rc = 0, status = EXIT_OK;
+	struct group *g;
+	const char *text;
+	size_t number = 0, len;
+	int rc, status = EXIT_OK;
 
-	while ((rc = next_line(in, name, &text, &size, &len, err)) == 0 &&
-	    len >= 0) {
-		number++;
+	if ((g = calloc(1, sizeof *g)) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, _("out of memory"));
+	if ((rc = batch_input_open(&reader, in, name, LINE_MAX_BYTES,
+	    err)) != 0) {
+		free(g);
+		return rc;
+	}
+	for (;;) {
+		/* Never wait for input with a commit owed to a reader. */
+		if (g->count > 0 && (g->count == GROUP_MAX_LINES ||
+		    !batch_input_ready(&reader)) &&
+		    (rc = group_finish(store, g, out, 0, err, &status)) != 0)
+			break;
+		if ((rc = batch_input_next(&reader, &text, &len, err)) != 0 ||
+		    text == NULL)
+			break;
 		memset(&line, 0, sizeof line);
-		line.number = number;
-		if (parse_line(text, (size_t)len, &line) == 0)
-			rc = decide_line(store, op, false, &line, err);
-		print_result(out, &line, line.code == NULL);
-		if (line.code != NULL)
-			status = EXIT_REFUSED;
+		line.number = ++number;
+		if (!g->open && (rc = store_begin(store, err)) == 0)
+			g->open = true;
+		if (rc == 0 && parse_line(text, len, &line) == 0)
+			rc = decide_line(store, op, true, &line, err);
+		if (rc != 0 && line.code == NULL) {
+			line.code = "storage_error";
+			snprintf(line.message, sizeof line.message, "%s",
+			    err->message);
+		}
+		group_keep(g, &line);
 		line_free(&line);
-		/*
-		 * Recorded is final: a script reading along sees it now.  A
-		 * result that cannot be written stops the batch, rather than
-		 * decide on with no one told.
-		 */
-		if (rc == 0 && out != NULL)
-			rc = stdout_finish(err);
-		else if (out != NULL)
-			fflush(out);
 		if (rc != 0)
 			break;	/* storage failed: later lines would fail too */
 	}
-	free(text);
+	/* The lines at hand: committed when nothing failed, else undone. */
+	if (g->count > 0 || g->open) {
+		int finished = group_finish(store, g, out, rc, err, &status);
+
+		if (rc == 0)
+			rc = finished;
+	}
+	batch_input_close(&reader);
+	free(g);
 	return rc != 0 ? rc : status;
 }
 

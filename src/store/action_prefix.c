@@ -39,42 +39,76 @@ ambiguous(char *const *matches, int count, struct error *err)
 	    ", and more" : "");
 }
 
+/* Up to limit ids matching sql's ?1 (and ?2), in matches[]; -1 on error. */
+static int
+ids_where(struct store *s, const char *sql, const char *a, const char *b,
+    char **matches, int limit, int *count)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	*count = 0;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(stmt, 1, a, -1, SQLITE_STATIC);
+	if (b != NULL)
+		sqlite3_bind_text(stmt, 2, b, -1, SQLITE_STATIC);
+	while (*count < limit && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		matches[*count] = strdup((const char *)sqlite3_column_text(stmt,
+		    0));
+		if (matches[*count] == NULL) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		(*count)++;
+	}
+	if (*count == limit)
+		rc = SQLITE_DONE;
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int
 store_resolve_action_id(struct store *s, const char *given, char **full,
     struct error *err)
 {
-	/*
-	 * substr() rather than LIKE or GLOB: a prefix holding % _ * ? [ is
-	 * compared as the bytes it is, with no escaping to get wrong.  The
-	 * exact id, when there is one, sorts first.
-	 */
-	static const char sql[] = "SELECT action_id FROM action"
-	    " WHERE substr(action_id, 1, length(?1)) = ?1"
-	    " ORDER BY action_id <> ?1, action_id LIMIT ?2";
-	char *matches[PREFIX_MATCHES_SHOWN + 1];
-	sqlite3_stmt *stmt = NULL;
-	int rc, count = 0, i, status = 0;
+	char *matches[PREFIX_MATCHES_SHOWN + 1], *upper = NULL;
+	size_t len = strlen(given);
+	int count = 0, i, status = 0;
 
 	*full = NULL;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+	/*
+	 * The exact id first, by its key: every batch line names one, and a
+	 * scan per decision would cost a batch the square of the queue.
+	 */
+	if (ids_where(s, "SELECT action_id FROM action WHERE action_id = ?1",
+	    given, NULL, matches, 1, &count) != 0)
 		return store_error(s, err, "looking up an action id");
-	sqlite3_bind_text(stmt, 1, given, -1, SQLITE_STATIC);
-	sqlite3_bind_int(stmt, 2, PREFIX_MATCHES_SHOWN + 1);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		matches[count] = strdup((const char *)sqlite3_column_text(stmt,
-		    0));
-		if (matches[count] == NULL) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		count++;
+	/*
+	 * Else the ids that start with it: the key's range from the prefix
+	 * to the prefix and a 0xFF byte, which no UTF-8 id holds, so every
+	 * id with the prefix sorts inside it.  A range, not LIKE or GLOB: a
+	 * prefix holding % _ * ? [ is the bytes it is.
+	 */
+	if (count == 0 && len > 0) {
+		if ((upper = malloc(len + 2)) == NULL)
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
+		memcpy(upper, given, len);
+		upper[len] = (char)0xff;
+		upper[len + 1] = '\0';
+		if (ids_where(s, "SELECT action_id FROM action WHERE"
+		    " action_id > ?1 AND action_id < ?2 ORDER BY action_id",
+		    given, upper, matches, PREFIX_MATCHES_SHOWN + 1, &count) != 0)
+			status = store_error(s, err, "looking up an action id");
+		free(upper);
 	}
-	if (rc != SQLITE_DONE)
-		status = store_error(s, err, "looking up an action id");
+	if (status != 0)
+		;
 	else if (count == 0)
 		/* Unknown: the caller refuses it in its own words. */
 		*full = strdup(given);
-	else if (count == 1 || strcmp(matches[0], given) == 0) {
+	else if (count == 1) {
 		*full = matches[0];
 		matches[0] = NULL;
 	} else
@@ -83,6 +117,5 @@ store_resolve_action_id(struct store *s, const char *given, char **full,
 		status = error_set(err, EXIT_STORAGE, NULL, "out of memory");
 	for (i = 0; i < count; i++)
 		free(matches[i]);
-	sqlite3_finalize(stmt);
 	return status;
 }

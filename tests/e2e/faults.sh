@@ -94,13 +94,29 @@ if [ -c /dev/full ]; then
 	done
 	# A batch stops at the first result it cannot write; what it had
 	# recorded stays recorded, and the exit says the output was lost.
+	# Lines read together share a commit (group commit, SPEC 8), so the
+	# second line is sent only once the first is recorded: a group of
+	# one, whose result cannot be written.
 	jq -c 'range(1; 5) as $i | .proposed_action.action_id = "full-\($i)" | .reviewer_verdict.action_id = "full-\($i)"' \
 		"$EXAMPLES/packet-trade-pass.json" >"$WORK/full.jsonl"
 	cs import "$WORK/full.jsonl" >/dev/null
 	printf '%s\n' '{"action_id":"full-1","decision":"reject","reason":"r"}' \
 		'{"action_id":"full-2","decision":"reject","reason":"r"}' >"$WORK/full-batch"
+	mkfifo "$WORK/full-fifo"
+	"$COUNTERSIGN" --db "$DB" batch "$WORK/full-fifo" >/dev/full 2>"$WORK/err" &
+	batch_pid=$!
+	exec 3>"$WORK/full-fifo"
+	head -n 1 "$WORK/full-batch" >&3
+	tries=0
+	while [ "$(sqlite3 "$DB" "SELECT status FROM action WHERE action_id = 'full-1'")" != rejected ] &&
+	      [ $tries -lt 200 ]; do
+		sleep 0.05; tries=$((tries + 1))
+	done
+	# It has stopped, or is stopping: this line must not be decided.
+	tail -n 1 "$WORK/full-batch" >&3 2>/dev/null || true
+	exec 3>&-
 	set +e
-	"$COUNTERSIGN" --db "$DB" batch "$WORK/full-batch" >/dev/full 2>"$WORK/err"
+	wait $batch_pid
 	status=$?
 	set -e
 	expect_eq "batch into a full disk: exit 4" "$status" 4
