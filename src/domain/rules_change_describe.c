@@ -98,7 +98,7 @@ describe_evidence(const cJSON *result, struct detail *d)
 	const cJSON *evidence = json_member(result, "evidence");
 	bool met = strcmp(change_text(result, "state"), "MET") == 0;
 
-	if (change_evidence_empty(evidence))
+	if (!change_evidence_cites(evidence) && !cJSON_IsObject(evidence))
 		return detail_add(d, met ? DETAIL_ALERT : DETAIL_DIM,
 		    "    evidence: none");
 	if (detail_add(d, DETAIL_PLAIN, "    evidence:") != 0)
@@ -183,15 +183,16 @@ done:
 
 /* One applicable Accepted standard: its assertion and what the verdict says. */
 static int
-describe_standard(const cJSON *standard, const char *pattern,
-    const char *file, const struct advisory *advisory, struct detail *d)
+describe_standard(const cJSON *standard, const struct scope_match *match,
+    const struct advisory *advisory, struct detail *d)
 {
 	const char *id = change_text(standard, "id");
 	enum standard_claim claim = change_standard_claim(json_member(
 	    advisory->verdict, "standards"), id);
+	char why[256];
 
-	if (detail_add(d, DETAIL_PLAIN, "%s (%s matches %s)", id, pattern,
-	    file) != 0 ||
+	change_scope_text(match, why, sizeof why);
+	if (detail_add(d, DETAIL_PLAIN, "%s (%s)", id, why) != 0 ||
 	    detail_add_text(d, DETAIL_PLAIN, "    ",
 	    change_text(standard, "assertion")) != 0)
 		return -1;
@@ -210,9 +211,8 @@ static int
 describe_standards(const struct check_input *in,
     const struct advisory *advisory, struct detail *d)
 {
-	const cJSON *files = json_member(in->action, "changed_files");
 	const cJSON *standard;
-	const char *pattern, *file;
+	struct scope_match match;
 	size_t shown = 0;
 
 	if (detail_add(d, DETAIL_HEADING, "Applicable standards") != 0)
@@ -222,11 +222,10 @@ describe_standards(const struct check_input *in,
 		    "been imported: the standards that apply are unknown");
 	cJSON_ArrayForEach(standard, json_member(in->standards, "standards")) {
 		if (strcmp(change_text(standard, "status"), "Accepted") != 0 ||
-		    !change_standard_applies(standard, files, &pattern, &file))
+		    !change_standard_applies(standard, in->action, &match))
 			continue;
 		shown++;
-		if (describe_standard(standard, pattern, file, advisory,
-		    d) != 0)
+		if (describe_standard(standard, &match, advisory, d) != 0)
 			return -1;
 	}
 	if (shown == 0)
