@@ -21,6 +21,8 @@ struct decision_request {
 	bool ack_divergence;
 	const char *reassign_to;	/* reject only; NULL when none */
 	bool escalate;			/* reject only */
+	/* reject only: "missing_standard" (SPEC 5 blocked_on), or NULL */
+	const char *blocked_on;
 	const cJSON *po_judgments;	/* {"AC-3": "met"} or NULL */
 };
 

@@ -651,6 +651,12 @@ change_judgment_criteria(const struct check_input *in,
 	return list;
 }
 
+static const char *
+change_approved_commit(const struct check_input *in)
+{
+	return change_string(in->action, "head_sha");
+}
+
 const struct rule_pack rules_change = {
 	.kind = "change",
 	.needs = NEEDS_STANDARDS,
@@ -661,6 +667,7 @@ const struct rule_pack rules_change = {
 	.read_advisory = change_read_advisory,
 	.unjudged_criteria = change_unjudged_criteria,
 	.judgment_criteria = change_judgment_criteria,
+	.approved_commit = change_approved_commit,
 	.who = change_who,
 	.summarize = change_summarize,
 	.describe = change_describe,

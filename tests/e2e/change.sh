@@ -246,4 +246,81 @@ jq -c '.standards = [range(0; 10001) | {id: "S\(.)", assertion: "a", status: "Ac
 expect_status "over 10,000 standards: refused" 3 in_db "$BACKLOG" import "$WORK/huge.json"
 expect_contains "the error names the standards" "$WORK/err" 'standards'
 
+### 11. (v2) blocked_on: a change the gate finds blocked may be held for a
+### standard; any other rejection with it is bad_routing.
+batch_line "$DB" '{"action_id":"NB-415","decision":"reject","reason":"wait","blocked_on":"missing_standard"}'
+expect_eq "blocked_on for a change that no_block passes: bad_routing" \
+	"$(line 1 '[.status, .code]')" '["refused","bad_routing"]'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","reason":"wait","blocked_on":"missing_fact"}'
+expect_eq "blocked_on other than missing_standard: bad_request" "$(line 1 .code)" '"bad_request"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","reason":"wait","blocked_on":true}'
+expect_eq "blocked_on not a string: bad_request" "$(line 1 .code)" '"bad_request"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"approve","reason":"r","blocked_on":"missing_standard"}'
+expect_eq "blocked_on on an approval: bad_request" "$(line 1 .code)" '"bad_request"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","reason":"r","escalate":true,"blocked_on":"missing_standard"}'
+expect_eq "blocked_on with another routing: bad_request" "$(line 1 .code)" '"bad_request"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","blocked_on":"missing_standard"}'
+expect_eq "blocked_on still needs a reason" "$(line 1 .code)" '"reason_required"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","reason":"Hooks need a standard first","blocked_on":"missing_standard"}'
+expect_eq "blocked_on for a blocked change: recorded" "$(line 1 '[.status, .code]')" '["recorded",null]'
+expect_eq "the record routes it as blocked_on" \
+	"$(cs audit export | jq -c 'select(.record.action_id == "NB-416") | .record.routing')" \
+	'{"blocked_on":"missing_standard"}'
+expect_eq "the decision row says so" \
+	"$(sqlite3 "$DB" "SELECT blocked_on FROM decision WHERE action_id = 'NB-416'")" missing_standard
+expect_status "the chain still verifies" 0 cs audit verify
+TRADE_DB=$WORK/trade.db
+in_db "$TRADE_DB" import "$EXAMPLES/packet-trade-pass.json" >/dev/null
+TRADE_ID=$(jq -r .proposed_action.action_id "$EXAMPLES/packet-trade-pass.json")
+batch_line "$TRADE_DB" "{\"action_id\":\"$TRADE_ID\",\"decision\":\"reject\",\"reason\":\"r\",\"blocked_on\":\"missing_standard\"}"
+expect_eq "blocked_on for a trade: bad_routing" "$(line 1 .code)" '"bad_routing"'
+
+### 12. (v2) Each new high-stakes reason needs the acknowledgement and a
+### reason; an approval with head_sha records it as approved_commit.
+SHA=0123456789abcdef0123456789abcdef01234567
+CITED='.reviewer_verdict.ac_results[1].evidence = {file: "scripts/lint.sh", line: 12}'
+{
+	jq -c ".proposed_action.action_id = \"HS-flag\" | $CITED | .proposed_action.head_sha = \"$SHA\"
+		| .reviewer_verdict.flagged_assumptions = [\"nobody runs the old hook\"]" "$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-uncited\" | .proposed_action.head_sha = \"$SHA\"" \
+		"$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-nocommit\" | $CITED" "$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-none\" | $CITED | .proposed_action.head_sha = \"$SHA\"" \
+		"$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-invented\" | $CITED | .proposed_action.head_sha = \"$SHA\"
+		| .reviewer_verdict.standards += [{id: \"ADR-999\", met: true}]" "$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-deferred\" | $CITED | .proposed_action.head_sha = \"$SHA\"
+		| .reviewer_verdict.deferred_checks = [{check: \"hook on Windows\", ran: false, passed: false}]" \
+		"$EXAMPLES/packet-change.json"
+} >"$WORK/stakes.jsonl"
+expect_status "import the high-stakes variants" 0 cs import "$WORK/stakes.jsonl"
+for pair in HS-flag:flagged_assumption HS-uncited:uncited_evidence HS-nocommit:no_commit; do
+	id=${pair%%:*} code=${pair#*:}
+	expect_eq "$id: its one reason is $code" \
+		"$(cs check "$id" | jq -c '[.high_stakes_reasons[].code]')" '["failed_rules","'"$code"'"]'
+	batch_line "$DB" "{\"action_id\":\"$id\",\"decision\":\"approve\",\"reason\":\"r\",\"po_judgments\":{\"AC-3\":\"met\"}}"
+	expect_eq "$id: unacknowledged" "$(line 1 .code)" '"high_stakes_unacknowledged"'
+	batch_line "$DB" "{\"action_id\":\"$id\",\"decision\":\"approve\",\"acknowledge\":[\"high_stakes\"],\"po_judgments\":{\"AC-3\":\"met\"}}"
+	expect_eq "$id: acknowledged, no reason" "$(line 1 .code)" '"reason_required"'
+	batch_line "$DB" "{\"action_id\":\"$id\",\"decision\":\"approve\",\"reason\":\"weighed it\",\"acknowledge\":[\"high_stakes\"],\"po_judgments\":{\"AC-3\":\"met\"}}"
+	expect_eq "$id: acknowledged with a reason: recorded" "$(line 1 .status)" '"recorded"'
+done
+expect_eq "the flagged assumption is quoted in the record" \
+	"$(cs audit export | jq -r 'select(.record.action_id == "HS-flag") | .record.high_stakes_reasons[0].detail')" \
+	'the reviewer assumed: "nobody runs the old hook"'
+expect_eq "an approval records the commit reviewed" \
+	"$(cs audit export | jq -r 'select(.record.action_id == "HS-flag") | .record.approved_commit')" "$SHA"
+expect_eq "without head_sha: approved_commit is null" \
+	"$(cs audit export | jq -c 'select(.record.action_id == "HS-nocommit") | .record.approved_commit')" null
+batch_line "$DB" '{"action_id":"HS-none","decision":"approve","po_judgments":{"AC-3":"met"}}'
+expect_eq "cited evidence and a commit: nothing to acknowledge" "$(line 1 .status)" '"recorded"'
+batch_line "$DB" '{"action_id":"HS-invented","decision":"approve","reason":"r","acknowledge":["high_stakes","divergence"],"po_judgments":{"AC-3":"met"}}'
+expect_eq "an invented standard: rules_failed" "$(line 1 .code)" '"rules_failed"'
+expect_contains "naming cited_standards_known" "$out" cited_standards_known
+batch_line "$DB" '{"action_id":"HS-deferred","decision":"approve","reason":"r","acknowledge":["high_stakes","divergence"],"po_judgments":{"AC-3":"met"}}'
+expect_eq "a deferred check not run: rules_failed" "$(line 1 .code)" '"rules_failed"'
+expect_contains "naming deferred_checks_passed" "$out" deferred_checks_passed
+batch_line "$DB" '{"action_id":"HS-deferred","decision":"reject","reason":"run it","blocked_on":"missing_standard"}'
+expect_eq "not blocked, so not held for a standard: bad_routing" "$(line 1 .code)" '"bad_routing"'
+
 finish
