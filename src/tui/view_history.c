@@ -46,6 +46,30 @@ text_of(const cJSON *object, const char *key)
 	return cJSON_IsString(item) ? item->valuestring : "";
 }
 
+/*
+ * A change held for a missing standard (SPEC 5 blocked_on): not a
+ * send-back, so it says what it waits for, in the reviewer's words.
+ */
+static void
+describe_blocked(struct detail *d, const cJSON *verdict)
+{
+	const cJSON *gap;
+	bool any = false;
+
+	cJSON_ArrayForEach(gap, json_member(verdict, "gaps")) {
+		if (strcmp(text_of(gap, "class"), "missing_standard") != 0)
+			continue;
+		any = true;
+		/* L10N: %s is the reviewer's description of the missing
+		   standard */
+		detail_add(d, DETAIL_ALERT, _("    blocked: waiting for a "
+		    "standard: %s"), text_of(gap, "text"));
+	}
+	if (!any)
+		detail_add(d, DETAIL_ALERT, "%s", _("    blocked: waiting for "
+		    "a standard"));
+}
+
 static void
 describe_record(struct detail *d, long long seq, const char *json,
     const char *hash)
@@ -73,6 +97,9 @@ describe_record(struct detail *d, long long seq, const char *json,
 	    cJSON_IsString(json_member(record, "reason")) ?
 	    /* L10N: in place of a reason when none was recorded */
 	    text_of(record, "reason") : _("(none)"));
+	if (cJSON_IsString(json_member(json_member(record, "routing"),
+	    "blocked_on")))
+		describe_blocked(d, json_member(record, "advisory_verdict"));
 	acks = cJSON_PrintUnformatted(json_member(record, "acknowledged"));
 	/* L10N: %1$s the local verdict ("pass" or "FAIL"), %2$d how many
 	   divergences, %3$s a JSON list of what was acknowledged

@@ -1980,6 +1980,67 @@ test_describe_without_index_or_advisory(void **state)
 	cf_free(&f);
 }
 
+/* v2: the commit, the diff, cited standards, assumptions, deferred checks. */
+static void
+test_describe_v2(void **state)
+{
+	struct cf f;
+	char *all;
+
+	(void)state;
+	cf_setup_auth(&f, NULL);
+	cf_set(&f, "proposed_action.head_sha",
+	    "\"0123456789abcdef0123456789abcdef01234567\"");
+	cf_set(&f, "proposed_action.domains", "[\"auth\", \"web\"]");
+	cf_set(&f, "proposed_action.diff", "\"--- a/s.ts\\n+++ b/s.ts\\n"
+	    "@@ -1 +1 @@\\n-keep(token)\\n+localStorage.t = token\\u001b[2J\\n"
+	    " same\"");
+	cf_set(&f, "reviewer_verdict.ac_results.1.evidence",
+	    "{\"file\": \"scripts/lint.sh\", \"line\": 12, "
+	    "\"proved\": \"the gate exits 1\"}");
+	cf_set(&f, "reviewer_verdict.standards.1", "{\"id\": \"ADR-010\", "
+	    "\"rule\": \"R1\", \"met\": false, \"note\": \"token in "
+	    "localStorage\"}");
+	cf_set(&f, "reviewer_verdict.standards.2",
+	    "{\"id\": \"ADR-999\", \"met\": true}");
+	cf_set(&f, "reviewer_verdict.flagged_assumptions",
+	    "[\"nobody reads v1\"]");
+	cf_set(&f, "reviewer_verdict.deferred_checks", "[{\"check\": "
+	    "\"e2e login\", \"ran\": false, \"passed\": false}, {\"check\": "
+	    "\"unit\", \"ran\": true, \"passed\": true}]");
+	cf_run(&f);
+	all = described(&f);
+	assert_has(all, "P Commit: 0123456789abcdef0123456789abcdef01234567");
+	assert_has(all, "P Domains: auth, web\n");
+	assert_has(all, "H Diff\nD   --- a/s.ts\nD   +++ b/s.ts\nD   @@ -1 +1 @@\n"
+	    "-   -keep(token)\n+   +localStorage.t = token\\e[2J\nP    same\n");
+	assert_has(all, "P       file: scripts/lint.sh:12\n"
+	    "P       proved: the gate exits 1\n");
+	assert_has(all, "H Standards the reviewer cites\n");
+	assert_has(all, "A ADR-010 rule R1: NOT MET\n"
+	    "P     note: token in localStorage\n"
+	    "P     in the index, status Accepted\n"
+	    "P     applies: domain auth\n"
+	    "P     MUST R1: No token in localStorage\n"
+	    "P     fix: Use an httpOnly cookie\n");
+	assert_has(all, "P ADR-999: met\nA     not in the standards index");
+	assert_has(all, "H Flagged assumptions\nA   - nobody reads v1\n");
+	assert_has(all, "H Deferred checks\nA   - e2e login: NOT RUN\n"
+	    "P   - unit: ran, passed\n");
+	assert_true(strchr(all, '\x1b') == NULL);
+	free(all);
+	cf_free(&f);
+	/* No commit: said so, as an alert. */
+	cf_setup(&f);
+	cf_run(&f);
+	all = described(&f);
+	assert_has(all, "A Commit: none given");
+	assert_has(all, "A     evidence: a statement, citing no command, "
+	    "output or file (uncited_evidence)\n");
+	free(all);
+	cf_free(&f);
+}
+
 int
 main(void)
 {
@@ -2058,6 +2119,7 @@ main(void)
 		cmocka_unit_test(test_describe_example),
 		cmocka_unit_test(test_describe_sanitizes_evidence),
 		cmocka_unit_test(test_describe_without_index_or_advisory),
+		cmocka_unit_test(test_describe_v2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
