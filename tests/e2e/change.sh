@@ -269,6 +269,15 @@ expect_eq "the record routes it as blocked_on" \
 expect_eq "the decision row says so" \
 	"$(sqlite3 "$DB" "SELECT blocked_on FROM decision WHERE action_id = 'NB-416'")" missing_standard
 expect_status "the chain still verifies" 0 cs audit verify
+expect_eq "list --all --json: held, and for what" \
+	"$(cs list --all --json | jq -c 'select(.action_id == "NB-416") | [.status, .blocked_on, .waiting_for]')" \
+	'["rejected","missing_standard",["no standard for hooks"]]'
+expect_status "list --all" 0 cs list --all
+expect_contains "list --all: the held change says what it waits for" "$WORK/out" \
+	"blocked: waiting for a standard: no standard for hooks"
+expect_eq "a plain rejection is not held" \
+	"$(in_db "$FRESH" list --all --json | jq -c 'select(.action_id == "NB-412") | [.status, .blocked_on]')" \
+	'["rejected",null]'
 TRADE_DB=$WORK/trade.db
 in_db "$TRADE_DB" import "$EXAMPLES/packet-trade-pass.json" >/dev/null
 TRADE_ID=$(jq -r .proposed_action.action_id "$EXAMPLES/packet-trade-pass.json")
