@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "decision.h"
 #include "exit_codes.h"
 #include "i18n.h"
 #include "json_fields.h"
@@ -135,7 +136,6 @@ blocked_on_gaps(const struct list_run *run, const struct recheck *r,
     const char *action_id, cJSON **gaps)
 {
 	cJSON *record;
-	const cJSON *gap;
 	char *json = NULL;
 	int rc;
 
@@ -147,27 +147,10 @@ blocked_on_gaps(const struct list_run *run, const struct recheck *r,
 		return rc;
 	record = cJSON_Parse(json);
 	free(json);
-	if (!cJSON_IsString(json_member(json_member(record, "routing"),
-	    "blocked_on"))) {
-		cJSON_Delete(record);
-		return 0;
-	}
-	if ((*gaps = cJSON_CreateArray()) == NULL) {
-		cJSON_Delete(record);
-		return error_set(run->err, EXIT_STORAGE, NULL,
-		    "out of memory");
-	}
-	cJSON_ArrayForEach(gap, json_member(json_member(record,
-	    "advisory_verdict"), "gaps")) {
-		if (cJSON_IsString(json_member(gap, "class")) &&
-		    strcmp(json_member(gap, "class")->valuestring,
-		    "missing_standard") == 0 &&
-		    cJSON_IsString(json_member(gap, "text")))
-			cJSON_AddItemToArray(*gaps, cJSON_CreateString(
-			    json_member(gap, "text")->valuestring));
-	}
+	if (decision_blocked(record, gaps) && *gaps == NULL)
+		rc = error_set(run->err, EXIT_STORAGE, NULL, "out of memory");
 	cJSON_Delete(record);
-	return 0;
+	return rc;
 }
 
 /* Under its row: what a held change waits for. */

@@ -143,8 +143,8 @@ approve_refusals(const struct decision_request *req,
  * the gate itself finds blocked (no_block fails) may be held so.  Any
  * other rejection is a send-back, and its authors are locked out.
  */
-static bool
-may_block(const struct recheck *rc)
+bool
+decision_may_block(const struct recheck *rc)
 {
 	const struct rule_result *no_block = verdict_rule(&rc->outcome.verdict,
 	    "no_block");
@@ -167,10 +167,33 @@ reject_refusals(const struct decision_request *req, const struct recheck *rc,
 		    why, lockout_deadlocked(&rc->data.input, true) ? "; every "
 		    "roster author is locked out, so the revision can only be "
 		    "escalated" : "");
-	if (req->blocked_on != NULL && !may_block(rc))
+	if (req->blocked_on != NULL && !decision_may_block(rc))
 		refuse(r, "bad_routing", "blocked_on %s is for a change that "
 		    "no_block fails; this one is not blocked: reject it "
 		    "without blocked_on", req->blocked_on);
+}
+
+bool
+decision_blocked(const cJSON *record, cJSON **gaps)
+{
+	const cJSON *gap, *class, *text;
+
+	*gaps = NULL;
+	if (!cJSON_IsString(json_member(json_member(record, "routing"),
+	    "blocked_on")))
+		return false;
+	if ((*gaps = cJSON_CreateArray()) == NULL)
+		return true;
+	cJSON_ArrayForEach(gap, json_member(json_member(record,
+	    "advisory_verdict"), "gaps")) {
+		class = json_member(gap, "class");
+		text = json_member(gap, "text");
+		if (cJSON_IsString(class) && cJSON_IsString(text) &&
+		    strcmp(class->valuestring, "missing_standard") == 0)
+			cJSON_AddItemToArray(*gaps,
+			    cJSON_CreateString(text->valuestring));
+	}
+	return true;
 }
 
 static void

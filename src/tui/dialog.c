@@ -522,17 +522,6 @@ eligible_authors(const struct check_input *in)
 
 enum routing { ROUTE_NONE, ROUTE_REASSIGN, ROUTE_ESCALATE, ROUTE_BLOCKED };
 
-/* SPEC 5: only a change that no_block fails may be held for a standard. */
-static bool
-blockable(const struct recheck *check)
-{
-	const struct rule_result *no_block = verdict_rule(
-	    &check->outcome.verdict, "no_block");
-
-	return strcmp(check->outcome.pack->kind, "change") == 0 &&
-	    no_block != NULL && !no_block->passed;
-}
-
 void
 dialog_reject(struct tui *t, const char *action_id)
 {
@@ -561,7 +550,7 @@ dialog_reject(struct tui *t, const char *action_id)
 	dialog_title(&d, line);
 	eligible = eligible_authors(&check.data.input);
 	deadlocked = lockout_deadlocked(&check.data.input, true);
-	blocked = blockable(&check);
+	blocked = decision_may_block(&check);
 	if (deadlocked)
 		route = ROUTE_ESCALATE;
 	for (;;) {
