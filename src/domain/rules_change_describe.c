@@ -315,7 +315,10 @@ describe_cited(const struct check_input *in, const struct standard_lookup *l,
 	    (!text_blank(note) && detail_add_text(d, DETAIL_PLAIN,
 	    "    note: ", note) != 0))
 		return -1;
-	standard = l != NULL ? change_lookup(l, id, rule_id, &rule) : NULL;
+	if (l == NULL)
+		return detail_add(d, DETAIL_ALERT, "    no standards index has "
+		    "been imported: whether it exists is unknown");
+	standard = change_lookup(l, id, rule_id, &rule);
 	if (standard == NULL)
 		return detail_add(d, DETAIL_ALERT, "    not in the standards "
 		    "index: the reviewer cites a standard that does not "

@@ -1978,6 +1978,16 @@ test_describe_without_index_or_advisory(void **state)
 	assert_has(all, "A No standards index has been imported");
 	free(all);
 	cf_free(&f);
+	/* A verdict but no index: a cited standard cannot be looked up. */
+	cf_setup(&f);
+	cJSON_Delete(f.standards);
+	f.standards = NULL;
+	cf_run(&f);
+	all = described(&f);
+	assert_has(all, "P ADR-007: met\nP     note: lint pinned to a version\n"
+	    "A     no standards index has been imported");
+	free(all);
+	cf_free(&f);
 }
 
 /* v2: the commit, the diff, cited standards, assumptions, deferred checks. */
