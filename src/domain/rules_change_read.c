@@ -295,17 +295,18 @@ change_scope_list(const cJSON *standard, enum scope_field field)
 }
 
 /*
- * Which spelling of a field object uses, into *chosen.  Both in one
- * object is refused: they could disagree, and either reading of the
- * standard would then be a guess.
+ * Which spelling of a field object uses, into *chosen; when neither is
+ * there, the file's own (hyphenated in the backlog tool's), so that the
+ * error names the field as its writer spells it.  Both in one object is
+ * refused: they could disagree, and either reading would be a guess.
  */
 static int
 spelling(const cJSON *object, const char *path, const char *key,
-    const char *hyphen, const char **chosen, struct error *err)
+    const char *hyphen, bool backlog, const char **chosen, struct error *err)
 {
 	char field[ELEMENT_SIZE];
 
-	*chosen = key;
+	*chosen = backlog && json_member(object, key) == NULL ? hyphen : key;
 	if (json_member(object, hyphen) == NULL || strcmp(key, hyphen) == 0)
 		return 0;
 	if (json_member(object, key) != NULL)
@@ -349,7 +350,8 @@ rules_validate(const cJSON *standard, const char *path, struct error *err)
 }
 
 static int
-standard_validate(const cJSON *standard, const char *path, struct error *err)
+standard_validate(const cJSON *standard, const char *path, bool backlog,
+    struct error *err)
 {
 	char scope_path[ELEMENT_SIZE];
 	const cJSON *applies = NULL, *list;
@@ -368,8 +370,8 @@ standard_validate(const cJSON *standard, const char *path, struct error *err)
 	    &text, err)) != 0 ||
 	    (rc = field_string(standard, path, "title", FIELD_OPTIONAL,
 	    &text, err)) != 0 ||
-	    (rc = spelling(standard, path, "applies_to", "applies-to", &key,
-	    err)) != 0 ||
+	    (rc = spelling(standard, path, "applies_to", "applies-to", backlog,
+	    &key, err)) != 0 ||
 	    (rc = field_object(standard, path, key, FIELD_REQUIRED, &applies,
 	    err)) != 0)
 		return rc;
@@ -377,7 +379,7 @@ standard_validate(const cJSON *standard, const char *path, struct error *err)
 	for (i = 0; i < SCOPE_FIELDS; i++) {
 		list = NULL;
 		if ((rc = spelling(applies, scope_path, scope_keys[i].key,
-		    scope_keys[i].hyphen, &key, err)) != 0 ||
+		    scope_keys[i].hyphen, backlog, &key, err)) != 0 ||
 		    (rc = field_string_array(applies, scope_path, key,
 		    FIELD_OPTIONAL, false, &list, err)) != 0)
 			return rc;
@@ -398,6 +400,7 @@ change_standards_validate(const cJSON *index, struct error *err)
 	const cJSON *standards = NULL, *standard;
 	char path[PATH_SIZE];
 	size_t index_no = 0;
+	bool backlog;
 	int rc;
 
 	if ((rc = field_array(index, "", "standards", FIELD_REQUIRED,
@@ -407,9 +410,12 @@ change_standards_validate(const cJSON *index, struct error *err)
 		return error_set(err, EXIT_DATA, "standards", "%d standards, "
 		    "more than the %d an index may hold",
 		    cJSON_GetArraySize(standards), STANDARDS_MAX);
+	/* The backlog tool's file has no type (object.c). */
+	backlog = json_member(index, "type") == NULL;
 	cJSON_ArrayForEach(standard, standards) {
 		snprintf(path, sizeof path, "standards[%zu]", index_no++);
-		if ((rc = standard_validate(standard, path, err)) != 0)
+		if ((rc = standard_validate(standard, path, backlog,
+		    err)) != 0)
 			return rc;
 	}
 	return 0;

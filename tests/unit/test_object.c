@@ -505,8 +505,11 @@ static const struct CMUnitTest missing_field_tests[] = {
 	    "standards[0].rules[0].assertion"),
 	MISSING("standards_index", EX_STANDARDS_RULES,
 	    "standards[0].rules[0].fix"),
+	/* Named as the file spells it. */
 	MUTATION("standards_index (backlog): no applies-to", BACKLOG_INDEX,
-	    "standards[0].applies-to", NULL, "standards[0].applies_to"),
+	    "standards[0].applies-to", NULL, "standards[0].applies-to"),
+	MUTATION("standards_index (backlog): an empty scope", BACKLOG_INDEX,
+	    "standards[1].applies-to", "{}", "standards[1].applies-to"),
 	/* Either spelling per entry, never both: the field is named. */
 	MUTATION("standards_index: applies_to and applies-to",
 	    EX_STANDARDS_INDEX, "standards[1].applies-to",
