@@ -21,6 +21,8 @@ struct decision_request {
 	bool ack_divergence;
 	const char *reassign_to;	/* reject only; NULL when none */
 	bool escalate;			/* reject only */
+	/* reject only: "missing_standard" (SPEC 5 blocked_on), or NULL */
+	const char *blocked_on;
 	const cJSON *po_judgments;	/* {"AC-3": "met"} or NULL */
 };
 
@@ -54,6 +56,19 @@ struct decision_outcome {
  * error.
  */
 #define DECISION_NOW (-1LL)
+
+struct recheck;
+/*
+ * SPEC 5 blocked_on: a rejection may hold only a change whose no_block
+ * rule fails (else bad_routing).
+ */
+bool decision_may_block(const struct recheck *);
+/*
+ * Whether a decision record was routed blocked_on; if so, *gaps is a new
+ * array of the reviewer's missing_standard gap texts (NULL when out of
+ * memory).
+ */
+bool decision_blocked(const cJSON *record, cJSON **gaps);
 int decision_record(struct store *, const struct decision_request *,
     const struct operator_identity *, long long now_ms, bool in_transaction,
     struct decision_outcome *, struct error *);

@@ -135,6 +135,11 @@ struct rule_pack {
 	 */
 	bool (*approved_artifact)(const struct check_input *,
 	    const struct advisory *, char sha256[65]);
+	/*
+	 * change: the commit an approval approves (head_sha), or NULL.
+	 * NULL for other kinds.
+	 */
+	const char *(*approved_commit)(const struct check_input *);
 	/* The user or author column of the queue. */
 	const char *(*who)(const cJSON *action);
 	/* A one-line summary of the action for the queue (untrusted text inside). */

@@ -169,6 +169,7 @@ struct decision_row {
 	long long audit_seq;
 	const char *reassign_to;	/* borrowed; may be NULL */
 	bool escalate;
+	const char *blocked_on;		/* borrowed; may be NULL */
 };
 
 /*

@@ -229,8 +229,9 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	csv_cell(acks, false);
 	csv_cell(cJSON_IsString(json_member(routing, "reassign_to")) ?
 	    json_member(routing, "reassign_to")->valuestring :
-	    cJSON_IsTrue(json_member(routing, "escalate")) ? "escalate" : "",
-	    false);
+	    cJSON_IsTrue(json_member(routing, "escalate")) ? "escalate" :
+	    cJSON_IsString(json_member(routing, "blocked_on")) ?
+	    "blocked_on" : "", false);
 	csv_cell(string_at(record, "decision_id"), false);
 	csv_cell(hash, true);
 	free(reasons);

@@ -36,7 +36,10 @@ struct batch_line {
 
 static const char *const decisions[] = { "approve", "reject", NULL };
 static const char *const known_keys[] = { "action_id", "decision", "reason",
-    "acknowledge", "reassign_to", "escalate", "po_judgments", NULL };
+    "acknowledge", "reassign_to", "escalate", "po_judgments", "blocked_on",
+    NULL };
+/* SPEC 5: what a rejection may wait for. */
+static const char *const blocked_on_values[] = { "missing_standard", NULL };
 
 static int
 bad_request(struct batch_line *line, const struct error *err)
@@ -105,7 +108,9 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 	    field_bool(line->json, "", "escalate", FIELD_OPTIONAL,
 	    &req->escalate, NULL, &err) != 0 ||
 	    field_object(line->json, "", "po_judgments", FIELD_OPTIONAL,
-	    &judgments, &err) != 0)
+	    &judgments, &err) != 0 ||
+	    field_choice(line->json, "", "blocked_on", FIELD_OPTIONAL,
+	    blocked_on_values, &req->blocked_on, &err) != 0)
 		return bad_request(line, &err);
 	req->decision = strcmp(decision, "approve") == 0 ? DECISION_APPROVE :
 	    DECISION_REJECT;
@@ -140,6 +145,13 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 	if (req->reassign_to != NULL && req->escalate) {
 		error_set(&err, EXIT_DATA, NULL, "a rejection either reassigns "
 		    "or escalates, not both");
+		return bad_request(line, &err);
+	}
+	/* A held change goes back to nobody: it waits for a standard. */
+	if (req->blocked_on != NULL && (req->decision == DECISION_APPROVE ||
+	    req->reassign_to != NULL || req->escalate)) {
+		error_set(&err, EXIT_DATA, "blocked_on", "belongs to a "
+		    "rejection with no other routing");
 		return bad_request(line, &err);
 	}
 	return 0;

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "decision.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "json_fields.h"
 #include "json_strict.h"
 #include "sanitize.h"
 #include "text.h"
@@ -77,7 +79,7 @@ print_row(const struct list_run *run, const struct queue_row *row)
 }
 
 static void
-print_json(const struct queue_row *row)
+print_json(const struct queue_row *row, const cJSON *blocked)
 {
 	cJSON *line = cJSON_CreateObject(), *flags;
 	char *text;
@@ -112,6 +114,11 @@ print_json(const struct queue_row *row)
 	    row->high_stakes);
 	cJSON_AddNumberToObject(line, "divergence_count",
 	    (double)row->divergence_count);
+	if (blocked != NULL) {
+		cJSON_AddStringToObject(line, "blocked_on", "missing_standard");
+		cJSON_AddItemToObject(line, "waiting_for",
+		    cJSON_Duplicate(blocked, 1));
+	}
 	text = json_print(line);
 	if (text != NULL)
 		printf("%s\n", text);
@@ -119,18 +126,69 @@ print_json(const struct queue_row *row)
 	cJSON_Delete(line);
 }
 
+/*
+ * SPEC 5: a change rejected with blocked_on waits for a standard; it was
+ * not sent back.  The reviewer's missing_standard gaps say which: as an
+ * array into *gaps (NULL when the action is not so held).
+ */
+static int
+blocked_on_gaps(const struct list_run *run, const struct recheck *r,
+    const char *action_id, cJSON **gaps)
+{
+	cJSON *record;
+	char *json = NULL;
+	int rc;
+
+	*gaps = NULL;
+	if (!run->inv->all || strcmp(r->data.status, "rejected") != 0)
+		return 0;
+	if ((rc = store_decision_record(run->store, action_id, &json,
+	    run->err)) != 0 || json == NULL)
+		return rc;
+	record = cJSON_Parse(json);
+	free(json);
+	if (decision_blocked(record, gaps) && *gaps == NULL)
+		rc = error_set(run->err, EXIT_STORAGE, NULL, "out of memory");
+	cJSON_Delete(record);
+	return rc;
+}
+
+/* Under its row: what a held change waits for. */
+static void
+print_blocked(const cJSON *gaps)
+{
+	const cJSON *gap;
+	char *text;
+
+	if (cJSON_GetArraySize(gaps) == 0)
+		/* L10N: under a rejected change held for a standard */
+		printf("       %s\n", _("blocked: waiting for a standard"));
+	cJSON_ArrayForEach(gap, gaps) {
+		text = sanitize_str(gap->valuestring);
+		/* L10N: %s is the reviewer's text of the missing standard */
+		printf(_("       blocked: waiting for a standard: %s\n"),
+		    text != NULL ? text : "");
+		free(text);
+	}
+}
+
 static int
 list_one(void *ctx, struct recheck *r)
 {
 	struct list_run *run = ctx;
 	struct queue_row row;
+	cJSON *blocked;
 	int rc;
 
 	if ((rc = queue_row_from_recheck(r, r->outcome.verdict.action_id,
 	    &row, run->now_ms, run->err)) != 0)
 		return rc;
+	if ((rc = blocked_on_gaps(run, r, row.action_id, &blocked)) != 0) {
+		queue_row_free(&row);
+		return rc;
+	}
 	if (run->inv->json)
-		print_json(&row);
+		print_json(&row, blocked);
 	else {
 		if (run->rows == 0) {
 			/* L10N: the column headings of "countersign list".
@@ -146,7 +204,10 @@ list_one(void *ctx, struct recheck *r)
 			    run->inv->all ? _("  STATUS") : "");
 		}
 		print_row(run, &row);
+		if (blocked != NULL)
+			print_blocked(blocked);
 	}
+	cJSON_Delete(blocked);
 	run->rows++;
 	queue_row_free(&row);
 	return 0;

@@ -138,6 +138,21 @@ approve_refusals(const struct decision_request *req,
 		    "needs a reason");
 }
 
+/*
+ * blocked_on holds a change until a standard exists: only a change that
+ * the gate itself finds blocked (no_block fails) may be held so.  Any
+ * other rejection is a send-back, and its authors are locked out.
+ */
+bool
+decision_may_block(const struct recheck *rc)
+{
+	const struct rule_result *no_block = verdict_rule(&rc->outcome.verdict,
+	    "no_block");
+
+	return strcmp(rc->outcome.pack->kind, "change") == 0 &&
+	    no_block != NULL && !no_block->passed;
+}
+
 static void
 reject_refusals(const struct decision_request *req, const struct recheck *rc,
     struct refusals *r)
@@ -152,18 +167,49 @@ reject_refusals(const struct decision_request *req, const struct recheck *rc,
 		    why, lockout_deadlocked(&rc->data.input, true) ? "; every "
 		    "roster author is locked out, so the revision can only be "
 		    "escalated" : "");
+	if (req->blocked_on != NULL && !decision_may_block(rc))
+		refuse(r, "bad_routing", "blocked_on %s is for a change that "
+		    "no_block fails; this one is not blocked: reject it "
+		    "without blocked_on", req->blocked_on);
+}
+
+bool
+decision_blocked(const cJSON *record, cJSON **gaps)
+{
+	const cJSON *gap, *class, *text;
+
+	*gaps = NULL;
+	if (!cJSON_IsString(json_member(json_member(record, "routing"),
+	    "blocked_on")))
+		return false;
+	if ((*gaps = cJSON_CreateArray()) == NULL)
+		return true;
+	cJSON_ArrayForEach(gap, json_member(json_member(record,
+	    "advisory_verdict"), "gaps")) {
+		class = json_member(gap, "class");
+		text = json_member(gap, "text");
+		if (cJSON_IsString(class) && cJSON_IsString(text) &&
+		    strcmp(class->valuestring, "missing_standard") == 0)
+			cJSON_AddItemToArray(*gaps,
+			    cJSON_CreateString(text->valuestring));
+	}
+	return true;
 }
 
 static void
 write_routing(struct json_writer *w, const struct decision_request *req)
 {
 	if (req->decision != DECISION_REJECT ||
-	    (req->reassign_to == NULL && !req->escalate)) {
+	    (req->reassign_to == NULL && !req->escalate &&
+	    req->blocked_on == NULL)) {
 		json_writer_null(w);
 		return;
 	}
 	json_writer_object(w);
-	if (req->reassign_to != NULL) {
+	if (req->blocked_on != NULL) {
+		json_writer_key(w, "blocked_on");
+		json_writer_string(w, req->blocked_on);
+	} else if (req->reassign_to != NULL) {
 		json_writer_key(w, "reassign_to");
 		json_writer_string(w, req->reassign_to);
 	} else {
@@ -330,6 +376,11 @@ decision_record_json(const struct decision_request *req,
 		json_writer_string(&w, digest);
 	else
 		json_writer_null(&w);
+	/* The commit reviewed is the commit approved (SPEC 6). */
+	json_writer_key(&w, "approved_commit");
+	json_writer_string(&w, req->decision == DECISION_APPROVE &&
+	    out->pack->approved_commit != NULL ?
+	    out->pack->approved_commit(&rc->data.input) : NULL);
 	json_writer_key(&w, "program");
 	json_writer_object(&w);
 	json_writer_key(&w, "name");
@@ -372,6 +423,8 @@ record(struct store *store, const struct decision_request *req,
 	row.reassign_to = req->decision == DECISION_REJECT ?
 	    req->reassign_to : NULL;
 	row.escalate = req->decision == DECISION_REJECT && req->escalate;
+	row.blocked_on = req->decision == DECISION_REJECT ?
+	    req->blocked_on : NULL;
 	json = decision_record_json(req, op, rc, row.decision_id,
 	    row.decided_at, advisory, advisory_length);
 	if (json == NULL)

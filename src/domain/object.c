@@ -10,11 +10,14 @@
 #include "json_strict.h"
 #include "object.h"
 #include "rule_pack.h"
+#include "rules_change.h"
 #include "text.h"
 #include "timestamp.h"
 
 #define PATH_SIZE 256
 #define VERSION_MAX 2147483647LL
+/* The "version" of the backlog tool's standards index. */
+#define BACKLOG_STANDARDS_VERSION "backlogd-standards/v1"
 
 static const char *const type_names[] = {
 	[OBJECT_SECURITY_MAP] = "security_map",
@@ -261,39 +264,11 @@ load_packet(struct loaded_object *o, struct error *err)
 	return 0;
 }
 
+/* The change rule pack reads the index: it knows its shape (SPEC 1). */
 static int
 load_standards_index(struct loaded_object *o, struct error *err)
 {
-	const cJSON *standards = NULL, *standard, *unused, *applies = NULL;
-	char path[PATH_SIZE];
-	const char *text;
-	size_t index = 0;
-	int rc;
-
-	if ((rc = field_array(o->json, "", "standards", FIELD_REQUIRED,
-	    &standards, err)) != 0)
-		return rc;
-	cJSON_ArrayForEach(standard, standards) {
-		snprintf(path, sizeof path, "standards[%zu]", index++);
-		if (!cJSON_IsObject(standard))
-			return error_set(err, EXIT_DATA, path,
-			    "must be an object");
-		if ((rc = field_id(standard, path, "id", FIELD_REQUIRED, &text,
-		    err)) != 0 ||
-		    (rc = field_string(standard, path, "assertion",
-		    FIELD_REQUIRED, &text, err)) != 0 ||
-		    (rc = field_string(standard, path, "status", FIELD_REQUIRED,
-		    &text, err)) != 0 ||
-		    (rc = field_object(standard, path, "applies_to",
-		    FIELD_REQUIRED, &applies, err)) != 0)
-			return rc;
-		snprintf(path + strlen(path), sizeof path - strlen(path),
-		    ".applies_to");
-		if ((rc = field_string_array(applies, path, "file_patterns",
-		    FIELD_REQUIRED, false, &unused, err)) != 0)
-			return rc;
-	}
-	return 0;
+	return change_standards_validate(o->json, err);
 }
 
 static int
@@ -325,6 +300,17 @@ object_load_tree(cJSON *json, struct loaded_object *o, struct error *err)
 	if (!cJSON_IsObject(json))
 		return error_set(err, EXIT_DATA, NULL,
 		    "each input must be a JSON object");
+	/*
+	 * The backlog tool writes its index with a version and no type
+	 * (SPEC 1): a team imports its own committed file as it is.
+	 */
+	if (json_member(json, "type") == NULL &&
+	    cJSON_IsString(json_member(json, "version")) &&
+	    strcmp(json_member(json, "version")->valuestring,
+	    BACKLOG_STANDARDS_VERSION) == 0) {
+		o->type = OBJECT_STANDARDS_INDEX;
+		return load_standards_index(o, err);
+	}
 	if ((rc = field_string(json, "", "type", FIELD_REQUIRED, &type,
 	    err)) != 0)
 		return rc;

@@ -2,8 +2,9 @@
  * The change rule pack, SPEC 2.3: a code change, the reviewer's judgment
  * of each acceptance criterion, and the Accepted standards its files fall
  * under.  The gate refuses MET claims that cite nothing, changes that miss
- * an applicable standard, blocks, and leaves every NEEDS-PO criterion to
- * the deciding human.  Every missing input fails its rule closed.
+ * an applicable standard, blocks, standards the index lacks and deferred
+ * checks that did not pass, and leaves every NEEDS-PO criterion to the
+ * deciding human.  Every missing input fails its rule closed.
  */
 #include "config.h"
 
@@ -98,6 +99,8 @@ struct change {
 	const cJSON *results;		/* verdict.ac_results */
 	const cJSON *standards;		/* verdict.standards, or NULL */
 	const cJSON *gaps;		/* verdict.gaps, or NULL */
+	const cJSON *deferred;		/* verdict.deferred_checks, or NULL */
+	const cJSON *flagged;	/* verdict.flagged_assumptions, or NULL */
 	const char *outcome;
 	struct result_ref *refs;	/* results sorted by criterion */
 	size_t ref_count;
@@ -135,6 +138,8 @@ change_read(const struct check_input *in, const struct advisory *advisory,
 	c->results = json_member(advisory->verdict, "ac_results");
 	c->standards = json_member(advisory->verdict, "standards");
 	c->gaps = json_member(advisory->verdict, "gaps");
+	c->deferred = json_member(advisory->verdict, "deferred_checks");
+	c->flagged = json_member(advisory->verdict, "flagged_assumptions");
 	c->outcome = change_string(advisory->verdict, "outcome");
 	c->refs = change_results_sorted(c->criteria, c->results,
 	    &c->ref_count);
@@ -185,7 +190,7 @@ rule_met_has_evidence(const struct change *c, struct verdict *v)
 {
 	static const char id[] = "met_has_evidence";
 	static const char what[] = "Every MET result cites evidence";
-	const cJSON *result;
+	const cJSON *result, *evidence;
 	struct findings f = { 0 };
 	size_t met = 0;
 	char pass[64];
@@ -197,9 +202,12 @@ rule_met_has_evidence(const struct change *c, struct verdict *v)
 		if (strcmp(change_text(result, "state"), "MET") != 0)
 			continue;
 		met++;
-		if (change_evidence_empty(json_member(result, "evidence")))
-			finding(&f, "%s is MET but cites no evidence",
-			    change_text(result, "ac_id"));
+		evidence = json_member(result, "evidence");
+		if (change_evidence_cites(evidence))
+			continue;
+		finding(&f, "%s is MET but cites no evidence%s",
+		    change_text(result, "ac_id"), cJSON_IsObject(evidence) ?
+		    " (neither a command with its output nor a file)" : "");
 	}
 	snprintf(pass, sizeof pass, "%zu MET result(s), each citing evidence",
 	    met);
@@ -238,33 +246,47 @@ rule_ci_green(const struct change *c, struct verdict *v)
 	return verdict_add_rule(v, id, what, true, "CI is green");
 }
 
-/* One Accepted standard that applies: does the verdict say it is met? */
+/* One Accepted standard that applies: does the verdict assess it? */
 static void
 standard_check(const struct change *c, const cJSON *standard,
     struct findings *f, size_t *applicable)
 {
-	const char *sid = change_text(standard, "id"), *pattern, *file;
+	const char *sid = change_text(standard, "id");
+	struct scope_match match;
+	char why[256];
 
 	if (strcmp(change_text(standard, "status"), "Accepted") != 0 ||
-	    !change_standard_applies(standard, c->files, &pattern, &file))
+	    !change_standard_applies(standard, c->in->action, &match))
 		return;
 	(*applicable)++;
-	if (!c->available) {
-		finding(f, "%s applies (%s matches %s) but %s", sid, pattern,
-		    file, c->unavailable);
-		return;
-	}
-	switch (change_standard_claim(c->standards, sid)) {
-	case CLAIM_ABSENT:
-		finding(f, "%s applies (%s matches %s) but the verdict does "
-		    "not assess it", sid, pattern, file);
-		break;
-	case CLAIM_NOT_MET:
-		finding(f, "%s applies (%s matches %s) and the verdict says "
-		    "it is not met", sid, pattern, file);
-		break;
-	case CLAIM_MET:
-		break;
+	change_scope_text(&match, why, sizeof why);
+	if (!c->available)
+		finding(f, "%s applies (%s) but %s", sid, why, c->unavailable);
+	/* A "not met" is reported below, with every other one. */
+	else if (change_standard_claim(c->standards, sid) == CLAIM_ABSENT)
+		finding(f, "%s applies (%s) but the verdict does not assess "
+		    "it", sid, why);
+}
+
+/*
+ * The reviewer's own "not met", whether or not the standard applies or
+ * is even in the index: never weaker than its silence (SPEC 2.3).
+ */
+static void
+not_met_check(const struct change *c, struct findings *f)
+{
+	const cJSON *entry;
+	const char *rule, *note;
+
+	cJSON_ArrayForEach(entry, c->standards) {
+		if (cJSON_IsTrue(json_member(entry, "met")))
+			continue;
+		rule = change_string(entry, "rule");
+		note = change_string(entry, "note");
+		finding(f, "%s%s%s is not met, the reviewer says%s%s",
+		    change_text(entry, "id"), rule != NULL ? " rule " : "",
+		    rule != NULL ? rule : "", text_blank(note) ? "" : ": ",
+		    text_blank(note) ? "" : note);
 	}
 }
 
@@ -290,9 +312,10 @@ rule_applicable_standards_met(const struct change *c, struct verdict *v)
 		    "the standards index cannot be read");
 	cJSON_ArrayForEach(standard, standards)
 		standard_check(c, standard, &f, &applicable);
+	not_met_check(c, &f);
 	if (applicable == 0)
 		snprintf(pass, sizeof pass, "no Accepted standard applies to "
-		    "the changed files");
+		    "the change");
 	else
 		snprintf(pass, sizeof pass, "%zu applicable Accepted "
 		    "standard(s), each met", applicable);
@@ -390,6 +413,164 @@ rule_needs_po_judged(const struct change *c, struct verdict *v)
 	return findings_rule(v, id, what, &f, pass);
 }
 
+/* A cited rule as the index states it, for the detail. */
+static void
+cited_rule(struct findings *rules, const char *sid, const cJSON *rule)
+{
+	finding(rules, "%s %s (%s): %s; fix: %s", sid,
+	    change_text(rule, "id"), change_text(rule, "level"),
+	    change_text(rule, "assertion"), change_text(rule, "fix"));
+}
+
+static int
+rule_cited_standards_known(const struct change *c, struct verdict *v)
+{
+	static const char id[] = "cited_standards_known";
+	static const char what[] =
+	    "Every standard and rule the reviewer cites is in the index";
+	struct standard_lookup lookup;
+	struct findings f = { 0 }, rules = { 0 };
+	const cJSON *standards, *entry, *rule;
+	const char *sid, *rule_id;
+	size_t cited = 0;
+	int rc;
+
+	if (!c->available)
+		return verdict_add_rule(v, id, what, false, "%s, so what it "
+		    "cites is unknown", c->unavailable);
+	if (c->in->standards == NULL)
+		return verdict_add_rule(v, id, what, false, "no standards "
+		    "index has been imported, so no cited standard can be "
+		    "found in it");
+	standards = json_member(c->in->standards, "standards");
+	if (!cJSON_IsArray(standards))
+		return verdict_add_rule(v, id, what, false,
+		    "the standards index cannot be read");
+	if (change_lookup_init(&lookup, standards) != 0)
+		return -1;
+	cJSON_ArrayForEach(entry, c->standards) {
+		cited++;
+		sid = change_text(entry, "id");
+		rule_id = change_string(entry, "rule");
+		if (change_lookup(&lookup, sid, rule_id, &rule) == NULL)
+			finding(&f, "%s is not in the standards index: the "
+			    "reviewer must not invent a standard", sid);
+		else if (rule_id != NULL && rule == NULL)
+			finding(&f, "%s has no rule %s", sid, rule_id);
+		else if (rule != NULL)
+			cited_rule(&rules, sid, rule);
+	}
+	change_lookup_free(&lookup);
+	if (f.nomem || rules.nomem)
+		rc = -1;
+	else if (f.count == 0)
+		rc = verdict_add_rule(v, id, what, true, "%zu cited "
+		    "standard(s), each in the index%s%s", cited,
+		    rules.count > 0 ? "; cited rules: " : "",
+		    rules.count > 0 ? rules.text : "");
+	else
+		rc = verdict_add_rule(v, id, what, false, "%s%s%s%s", f.text,
+		    f.count > FINDINGS_SHOWN ? "; and more" : "",
+		    rules.count > 0 ? "; cited rules: " : "",
+		    rules.count > 0 ? rules.text : "");
+	free(f.text);
+	free(rules.text);
+	return rc;
+}
+
+static int
+rule_deferred_checks_passed(const struct change *c, struct verdict *v)
+{
+	static const char id[] = "deferred_checks_passed";
+	static const char what[] =
+	    "Every check the author deferred to the gate ran and passed";
+	const cJSON *entry;
+	struct findings f = { 0 };
+	size_t count = 0;
+	const char *check;
+	char pass[64];
+
+	if (!c->available)
+		return verdict_add_rule(v, id, what, false, "%s, so which "
+		    "checks were deferred is unknown", c->unavailable);
+	cJSON_ArrayForEach(entry, c->deferred) {
+		count++;
+		check = change_string(entry, "check");
+		if (text_blank(check))
+			check = "(unnamed check)";
+		if (!cJSON_IsTrue(json_member(entry, "ran")))
+			finding(&f, "%s did not run", check);
+		else if (!cJSON_IsTrue(json_member(entry, "passed")))
+			finding(&f, "%s ran and did not pass", check);
+	}
+	snprintf(pass, sizeof pass, "%zu deferred check(s), each ran and "
+	    "passed", count);
+	return findings_rule(v, id, what, &f, pass);
+}
+
+/* ---- high stakes (SPEC 2.3) ---- */
+
+/*
+ * What assess_stakes() reads: the packet's own trees, which outlive the
+ * check (check_run() holds the input and the advisory throughout).
+ */
+struct change_stakes {
+	const cJSON *action;
+	const cJSON *results;		/* NULL without a readable verdict */
+	const cJSON *flagged;
+};
+
+static void
+stakes_keep(const struct change *c, union rule_pack_state *state)
+{
+	struct change_stakes k = { 0 };
+
+	k.action = c->in->action;
+	if (c->available) {
+		k.results = c->results;
+		k.flagged = c->flagged;
+	}
+	memcpy(state->bytes, &k, sizeof k);
+}
+
+static int
+change_assess_stakes(struct verdict *v, const union rule_pack_state *state)
+{
+	struct change_stakes k;
+	const cJSON *result, *assumption;
+	char *failing;
+	int rc = 0;
+
+	memcpy(&k, state->bytes, sizeof k);
+	if (!v->overall_pass) {
+		if ((failing = verdict_failing_rules(v)) == NULL)
+			return -1;
+		rc = verdict_add_reason(v, "failed_rules",
+		    "local rules fail: %s", failing);
+		free(failing);
+	}
+	/* A statement is not evidence anyone can check (rule 2). */
+	cJSON_ArrayForEach(result, k.results) {
+		if (rc == 0 && strcmp(change_text(result, "state"), "MET") ==
+		    0 && cJSON_IsString(json_member(result, "evidence")))
+			rc = verdict_add_reason(v, "uncited_evidence",
+			    "%s is MET on a plain statement that cites no "
+			    "command, output or file",
+			    change_text(result, "ac_id"));
+	}
+	cJSON_ArrayForEach(assumption, k.flagged) {
+		if (rc == 0 && cJSON_IsString(assumption))
+			rc = verdict_add_reason(v, "flagged_assumption",
+			    "the reviewer assumed: \"%s\"",
+			    assumption->valuestring);
+	}
+	if (rc == 0 && change_string(k.action, "head_sha") == NULL)
+		rc = verdict_add_reason(v, "no_commit", "no head_sha: the "
+		    "approval would not be bound to the commit reviewed");
+	v->requires_human_approval = v->reason_count > 0;
+	return rc;
+}
+
 static int
 change_evaluate(const struct check_input *in, const struct advisory *advisory,
     struct verdict *v, union rule_pack_state *state)
@@ -397,16 +578,18 @@ change_evaluate(const struct check_input *in, const struct advisory *advisory,
 	struct change c;
 	int rc = -1;
 
-	(void)state;	/* no assess_stakes() */
 	if (change_read(in, advisory, &c) != 0)
 		goto done;
+	stakes_keep(&c, state);
 	if (rule_ac_coverage(&c, v) != 0 ||
 	    rule_met_has_evidence(&c, v) != 0 ||
 	    rule_no_unmet(&c, v) != 0 ||
 	    rule_ci_green(&c, v) != 0 ||
 	    rule_applicable_standards_met(&c, v) != 0 ||
 	    rule_no_block(&c, v) != 0 ||
-	    rule_needs_po_judged(&c, v) != 0)
+	    rule_needs_po_judged(&c, v) != 0 ||
+	    rule_cited_standards_known(&c, v) != 0 ||
+	    rule_deferred_checks_passed(&c, v) != 0)
 		goto done;
 	rc = 0;
 done:
@@ -468,15 +651,23 @@ change_judgment_criteria(const struct check_input *in,
 	return list;
 }
 
+static const char *
+change_approved_commit(const struct check_input *in)
+{
+	return change_string(in->action, "head_sha");
+}
+
 const struct rule_pack rules_change = {
 	.kind = "change",
 	.needs = NEEDS_STANDARDS,
 	.compares_rules = false,
 	.validate = change_validate,
 	.evaluate = change_evaluate,
+	.assess_stakes = change_assess_stakes,
 	.read_advisory = change_read_advisory,
 	.unjudged_criteria = change_unjudged_criteria,
 	.judgment_criteria = change_judgment_criteria,
+	.approved_commit = change_approved_commit,
 	.who = change_who,
 	.summarize = change_summarize,
 	.describe = change_describe,

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "detail.h"
+#include "error.h"
 #include "rule_pack.h"
 
 /* result_ref.criterion of a result that names no criterion of the action. */
@@ -57,17 +58,68 @@ struct result_ref *change_results_sorted(const cJSON *criteria,
  */
 bool change_glob_matches(const char *pattern, const char *file);
 
+/* A standards index holds at most this many standards (SPEC 1). */
+#define STANDARDS_MAX 10000
+
+/* The scope of a standard (SPEC 2.3 applies_to). */
+enum scope_field {
+	SCOPE_FILE_PATTERNS,
+	SCOPE_DOMAINS,
+	SCOPE_DECISION_TYPES,
+	SCOPE_FIELDS
+};
+
+/* Why a standard applies: its scope value and the change's that meet. */
+struct scope_match {
+	enum scope_field field;
+	const char *scope;	/* the glob, domain or decision type */
+	const char *value;	/* the changed file, domain or decision type */
+};
+
 /*
- * Whether a glob of standard.applies_to.file_patterns matches one of the
- * changed files; the first such pattern and file go to *pattern, *file.
+ * Validates a standards_index object (SPEC 1), in SPEC 1's spelling or
+ * the backlog tool's (applies-to, file-patterns, decision-types).
  */
-bool change_standard_applies(const cJSON *standard, const cJSON *changed_files,
-    const char **pattern, const char **file);
+int change_standards_validate(const cJSON *index, struct error *);
+
+/* A standard's list for one scope field, in either spelling; or NULL. */
+const cJSON *change_scope_list(const cJSON *standard, enum scope_field);
+
+/*
+ * Whether the standard applies to the change: a glob of its file
+ * patterns matches a changed file, or one of its domains or decision
+ * types is one of the change's (ignoring ASCII case).  The first such
+ * pair goes to *match.
+ */
+bool change_standard_applies(const cJSON *standard, const cJSON *action,
+    struct scope_match *match);
+/* "<glob> matches <file>", "domain auth", "decision type ..." */
+void change_scope_text(const struct scope_match *, char *buf, size_t size);
+
+/* The index's standards sorted by id, to look up what a verdict cites. */
+struct standard_lookup {
+	const cJSON **sorted;
+	size_t count;
+};
+
+/* -1 when out of memory; free with change_lookup_free(). */
+int change_lookup_init(struct standard_lookup *, const cJSON *standards);
+void change_lookup_free(struct standard_lookup *);
+/*
+ * The standard id of the index, or NULL.  With rule_id, *rule is that
+ * rule of the standard (of any entry for id that has it), else NULL.
+ */
+const cJSON *change_lookup(const struct standard_lookup *, const char *id,
+    const char *rule_id, const cJSON **rule);
+
 enum standard_claim change_standard_claim(const cJSON *verdict_standards,
     const char *id);
 
-/* Evidence that cites nothing: blank text, or blank command and output. */
-bool change_evidence_empty(const cJSON *evidence);
+/*
+ * Evidence that cites something: non-blank text, a non-blank command
+ * with its non-blank output, or a non-blank file.
+ */
+bool change_evidence_cites(const cJSON *evidence);
 
 /* The human's judgment of criterion ac_id: "met", "unmet" or NULL. */
 const char *change_judgment(const cJSON *po_judgments, const char *ac_id);

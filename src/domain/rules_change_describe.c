@@ -1,7 +1,9 @@
 /*
  * What a human sees of a change (SPEC 2.3): its author and title in the
- * queue, and in the detail view the change, every criterion with the
- * reviewer's state and evidence, the standards that apply and the gaps.
+ * queue, and in the detail view the change and its commit and diff, every
+ * criterion with the reviewer's state and evidence, the standards that
+ * apply, those the reviewer cites, its assumptions, deferred checks and
+ * gaps.
  * All packet text goes through detail_add()/detail_add_text(), which
  * sanitize it whole, so evidence is shown verbatim yet harmless.
  */
@@ -16,6 +18,7 @@
 #include "json_fields.h"
 #include "rule_pack.h"
 #include "rules_change.h"
+#include "text.h"
 #include "utf8.h"
 
 const char *
@@ -67,7 +70,32 @@ advisory_problem(const struct advisory *advisory)
 	return NULL;
 }
 
-/* Title, PR, CI and the reviewer's outcome. */
+/* "Domains: auth, billing", when the change names any. */
+static int
+describe_list(const cJSON *action, const char *key, const char *label,
+    struct detail *d)
+{
+	const cJSON *item;
+	char *joined = NULL, *next;
+	int rc;
+
+	cJSON_ArrayForEach(item, json_member(action, key)) {
+		if (!cJSON_IsString(item))
+			continue;
+		next = joined == NULL ? text_copy(item->valuestring) :
+		    text_printf("%s, %s", joined, item->valuestring);
+		free(joined);
+		if ((joined = next) == NULL)
+			return -1;
+	}
+	if (joined == NULL)
+		return 0;
+	rc = detail_add(d, DETAIL_PLAIN, "%s: %s", label, joined);
+	free(joined);
+	return rc;
+}
+
+/* Title, PR, CI, the commit, the scope and the reviewer's outcome. */
 static int
 describe_change(const struct check_input *in, const struct advisory *advisory,
     struct detail *d)
@@ -75,6 +103,7 @@ describe_change(const struct check_input *in, const struct advisory *advisory,
 	const char *status = change_text(in->action, "ci_status");
 	const char *pr = change_string(in->action, "pr_url");
 	const char *outcome = change_text(advisory->verdict, "outcome");
+	const char *sha = change_string(in->action, "head_sha");
 	bool green = strcmp(status, "green") == 0;
 
 	if (detail_add(d, DETAIL_HEADING, "Change") != 0 ||
@@ -83,7 +112,14 @@ describe_change(const struct check_input *in, const struct advisory *advisory,
 	    (pr != NULL ? detail_add(d, DETAIL_PLAIN, "PR: %s", pr) :
 	    detail_add(d, DETAIL_DIM, "PR: no link given")) != 0 ||
 	    detail_add(d, green ? DETAIL_PLAIN : DETAIL_ALERT, "CI: %s%s",
-	    status, green ? "" : " (not green)") != 0)
+	    status, green ? "" : " (not green)") != 0 ||
+	    (sha != NULL ? detail_add(d, DETAIL_PLAIN, "Commit: %s "
+	    "(an approval approves this commit)", sha) :
+	    detail_add(d, DETAIL_ALERT, "Commit: none given: an approval "
+	    "would not be bound to the code reviewed")) != 0 ||
+	    describe_list(in->action, "domains", "Domains", d) != 0 ||
+	    describe_list(in->action, "decision_types", "Decision types",
+	    d) != 0)
 		return -1;
 	if (advisory->state != ADVISORY_AVAILABLE)
 		return detail_add(d, DETAIL_ALERT, "Advisory verdict: %s",
@@ -92,25 +128,51 @@ describe_change(const struct check_input *in, const struct advisory *advisory,
 	    DETAIL_PLAIN, "Reviewer outcome: %s", outcome);
 }
 
+/* What an evidence object says it proved, when it says. */
+static int
+describe_proved(const cJSON *evidence, struct detail *d)
+{
+	const char *proved = change_string(evidence, "proved");
+
+	if (text_blank(proved))
+		return 0;
+	return detail_add_text(d, DETAIL_PLAIN, "      proved: ", proved);
+}
+
 static int
 describe_evidence(const cJSON *result, struct detail *d)
 {
 	const cJSON *evidence = json_member(result, "evidence");
+	const cJSON *line = json_member(evidence, "line");
 	bool met = strcmp(change_text(result, "state"), "MET") == 0;
+	const char *file;
 
-	if (change_evidence_empty(evidence))
+	if (!change_evidence_cites(evidence))
 		return detail_add(d, met ? DETAIL_ALERT : DETAIL_DIM,
-		    "    evidence: none");
+		    "    evidence: none%s", cJSON_IsObject(evidence) ?
+		    " (neither a command with its output nor a file)" : "");
+	if (cJSON_IsString(evidence))
+		return detail_add(d, met ? DETAIL_ALERT : DETAIL_PLAIN,
+		    "    evidence: a statement, citing no command, output "
+		    "or file%s", met ? " (uncited_evidence)" : "") != 0 ||
+		    detail_add_text(d, DETAIL_PLAIN, "      ",
+		    evidence->valuestring) != 0 ? -1 : 0;
 	if (detail_add(d, DETAIL_PLAIN, "    evidence:") != 0)
 		return -1;
-	if (cJSON_IsString(evidence))
-		return detail_add_text(d, DETAIL_PLAIN, "      ",
-		    evidence->valuestring);
-	if (detail_add_text(d, DETAIL_PLAIN, "      $ ",
-	    change_text(evidence, "command")) != 0)
+	file = change_string(evidence, "file");
+	if (!text_blank(file) && (cJSON_IsNumber(line) ? detail_add(d,
+	    DETAIL_PLAIN, "      file: %s:%d", file, line->valueint) :
+	    cJSON_IsString(line) ? detail_add(d, DETAIL_PLAIN,
+	    "      file: %s:%s", file, line->valuestring) :
+	    detail_add(d, DETAIL_PLAIN, "      file: %s", file)) != 0)
 		return -1;
-	return detail_add_text(d, DETAIL_PLAIN, "      ",
-	    change_text(evidence, "output"));
+	if (!text_blank(change_string(evidence, "command")) &&
+	    (detail_add_text(d, DETAIL_PLAIN, "      $ ",
+	    change_text(evidence, "command")) != 0 ||
+	    detail_add_text(d, DETAIL_PLAIN, "      ",
+	    change_text(evidence, "output")) != 0))
+		return -1;
+	return describe_proved(evidence, d);
 }
 
 /* One result: its state, the human's judgment when it needs one, evidence. */
@@ -183,15 +245,16 @@ done:
 
 /* One applicable Accepted standard: its assertion and what the verdict says. */
 static int
-describe_standard(const cJSON *standard, const char *pattern,
-    const char *file, const struct advisory *advisory, struct detail *d)
+describe_standard(const cJSON *standard, const struct scope_match *match,
+    const struct advisory *advisory, struct detail *d)
 {
 	const char *id = change_text(standard, "id");
 	enum standard_claim claim = change_standard_claim(json_member(
 	    advisory->verdict, "standards"), id);
+	char why[256];
 
-	if (detail_add(d, DETAIL_PLAIN, "%s (%s matches %s)", id, pattern,
-	    file) != 0 ||
+	change_scope_text(match, why, sizeof why);
+	if (detail_add(d, DETAIL_PLAIN, "%s (%s)", id, why) != 0 ||
 	    detail_add_text(d, DETAIL_PLAIN, "    ",
 	    change_text(standard, "assertion")) != 0)
 		return -1;
@@ -210,9 +273,8 @@ static int
 describe_standards(const struct check_input *in,
     const struct advisory *advisory, struct detail *d)
 {
-	const cJSON *files = json_member(in->action, "changed_files");
 	const cJSON *standard;
-	const char *pattern, *file;
+	struct scope_match match;
 	size_t shown = 0;
 
 	if (detail_add(d, DETAIL_HEADING, "Applicable standards") != 0)
@@ -222,16 +284,169 @@ describe_standards(const struct check_input *in,
 		    "been imported: the standards that apply are unknown");
 	cJSON_ArrayForEach(standard, json_member(in->standards, "standards")) {
 		if (strcmp(change_text(standard, "status"), "Accepted") != 0 ||
-		    !change_standard_applies(standard, files, &pattern, &file))
+		    !change_standard_applies(standard, in->action, &match))
 			continue;
 		shown++;
-		if (describe_standard(standard, pattern, file, advisory,
-		    d) != 0)
+		if (describe_standard(standard, &match, advisory, d) != 0)
 			return -1;
 	}
 	if (shown == 0)
 		return detail_add(d, DETAIL_DIM, "No Accepted standard applies "
 		    "to the changed files");
+	return 0;
+}
+
+/* One entry of verdict.standards: what the index says of it. */
+static int
+describe_cited(const struct check_input *in, const struct standard_lookup *l,
+    const cJSON *entry, struct detail *d)
+{
+	const char *id = change_text(entry, "id");
+	const char *rule_id = change_string(entry, "rule");
+	const char *note = change_string(entry, "note");
+	bool met = cJSON_IsTrue(json_member(entry, "met"));
+	const cJSON *standard, *rule;
+	struct scope_match match;
+	char why[256];
+
+	if (detail_add(d, met ? DETAIL_PLAIN : DETAIL_ALERT, "%s%s%s: %s", id,
+	    rule_id != NULL ? " rule " : "", rule_id != NULL ? rule_id : "",
+	    met ? "met" : "NOT MET") != 0 ||
+	    (!text_blank(note) && detail_add_text(d, DETAIL_PLAIN,
+	    "    note: ", note) != 0))
+		return -1;
+	if (l == NULL)
+		return detail_add(d, DETAIL_ALERT, "    no standards index has "
+		    "been imported: whether it exists is unknown");
+	standard = change_lookup(l, id, rule_id, &rule);
+	if (standard == NULL)
+		return detail_add(d, DETAIL_ALERT, "    not in the standards "
+		    "index: the reviewer cites a standard that does not "
+		    "exist");
+	if (detail_add(d, strcmp(change_text(standard, "status"),
+	    "Accepted") == 0 ? DETAIL_PLAIN : DETAIL_DIM, "    in the index, "
+	    "status %s", change_text(standard, "status")) != 0)
+		return -1;
+	if (change_standard_applies(standard, in->action, &match)) {
+		change_scope_text(&match, why, sizeof why);
+		if (detail_add(d, DETAIL_PLAIN, "    applies: %s", why) != 0)
+			return -1;
+	} else if (detail_add(d, DETAIL_DIM, "    does not apply to this "
+	    "change") != 0)
+		return -1;
+	if (rule_id == NULL)
+		return 0;
+	if (rule == NULL)
+		return detail_add(d, DETAIL_ALERT, "    the standard has no "
+		    "rule %s", rule_id);
+	return detail_add(d, DETAIL_PLAIN, "    %s %s: %s",
+	    change_text(rule, "level"), rule_id,
+	    change_text(rule, "assertion")) != 0 ||
+	    detail_add_text(d, DETAIL_PLAIN, "    fix: ",
+	    change_text(rule, "fix")) != 0 ? -1 : 0;
+}
+
+static int
+describe_cited_standards(const struct check_input *in,
+    const struct advisory *advisory, struct detail *d)
+{
+	const cJSON *entries = json_member(advisory->verdict, "standards");
+	const cJSON *entry;
+	struct standard_lookup lookup;
+	bool indexed;
+	int rc = 0;
+
+	if (detail_add(d, DETAIL_HEADING, "Standards the reviewer cites") != 0)
+		return -1;
+	if (cJSON_GetArraySize(entries) == 0)
+		return detail_add(d, DETAIL_DIM, "none");
+	indexed = in->standards != NULL;
+	if (indexed && change_lookup_init(&lookup, json_member(in->standards,
+	    "standards")) != 0)
+		return -1;
+	cJSON_ArrayForEach(entry, entries) {
+		if ((rc = describe_cited(in, indexed ? &lookup : NULL, entry,
+		    d)) != 0)
+			break;
+	}
+	if (indexed)
+		change_lookup_free(&lookup);
+	return rc;
+}
+
+/* Flagged assumptions and deferred checks: each is for the human. */
+static int
+describe_assumptions(const struct advisory *advisory, struct detail *d)
+{
+	const cJSON *item;
+	const char *check;
+
+	if (detail_add(d, DETAIL_HEADING, "Flagged assumptions") != 0)
+		return -1;
+	if (cJSON_GetArraySize(json_member(advisory->verdict,
+	    "flagged_assumptions")) == 0 &&
+	    detail_add(d, DETAIL_DIM, "none") != 0)
+		return -1;
+	cJSON_ArrayForEach(item, json_member(advisory->verdict,
+	    "flagged_assumptions")) {
+		if (detail_add_text(d, DETAIL_ALERT, "  - ",
+		    cJSON_IsString(item) ? item->valuestring : "?") != 0)
+			return -1;
+	}
+	if (detail_add(d, DETAIL_HEADING, "Deferred checks") != 0)
+		return -1;
+	if (cJSON_GetArraySize(json_member(advisory->verdict,
+	    "deferred_checks")) == 0)
+		return detail_add(d, DETAIL_DIM, "none");
+	cJSON_ArrayForEach(item, json_member(advisory->verdict,
+	    "deferred_checks")) {
+		check = change_string(item, "check");
+		if (text_blank(check))
+			check = "(unnamed check)";
+		if (!cJSON_IsTrue(json_member(item, "ran")) ?
+		    detail_add(d, DETAIL_ALERT, "  - %s: NOT RUN", check) :
+		    !cJSON_IsTrue(json_member(item, "passed")) ?
+		    detail_add(d, DETAIL_ALERT, "  - %s: ran, FAILED", check) :
+		    detail_add(d, DETAIL_PLAIN, "  - %s: ran, passed", check))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The diff, one detail line per line.  Added and removed lines keep
+ * their "+" and "-" and get styles that differ without colour too (bold
+ * and dim), so a colour-blind reader or a monochrome terminal loses
+ * nothing.
+ */
+static int
+describe_diff(const struct check_input *in, struct detail *d)
+{
+	const char *diff = change_string(in->action, "diff"), *line, *end;
+	enum detail_style style;
+	size_t length;
+
+	if (diff == NULL)
+		return 0;
+	if (detail_add(d, DETAIL_HEADING, "Diff") != 0)
+		return -1;
+	for (line = diff; *line != '\0'; line = end + (*end != '\0')) {
+		end = strchr(line, '\n');
+		if (end == NULL)
+			end = line + strlen(line);
+		length = (size_t)(end - line);
+		style = DETAIL_PLAIN;
+		if (strncmp(line, "+++", 3) == 0 || strncmp(line, "---", 3) ==
+		    0 || strncmp(line, "@@", 2) == 0 || strncmp(line, "diff ",
+		    5) == 0)
+			style = DETAIL_DIM;
+		else if (line[0] == '+')
+			style = DETAIL_ADDED;
+		else if (line[0] == '-')
+			style = DETAIL_REMOVED;
+		if (detail_add(d, style, "  %.*s", (int)length, line) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -280,8 +495,12 @@ change_describe(const struct check_input *in, const struct advisory *advisory,
 
 	if (describe_change(in, advisory, d) != 0 ||
 	    describe_files(in, d) != 0 ||
+	    describe_diff(in, d) != 0 ||
 	    describe_criteria(in, advisory, d) != 0 ||
 	    describe_standards(in, advisory, d) != 0 ||
+	    (advisory->state == ADVISORY_AVAILABLE &&
+	    (describe_cited_standards(in, advisory, d) != 0 ||
+	    describe_assumptions(advisory, d) != 0)) ||
 	    detail_add(d, DETAIL_HEADING, "Gaps") != 0)
 		return -1;
 	if (advisory->state != ADVISORY_AVAILABLE)

@@ -210,6 +210,29 @@ criteria_validate(const cJSON *criteria, const char *path, struct error *err)
 	return criteria_unique(criteria, path, err);
 }
 
+/* The commit reviewed: a SHA-1 or SHA-256 object name (SPEC 2.3). */
+static int
+head_sha_validate(const cJSON *action, const char *path, struct error *err)
+{
+	char field[PATH_SIZE];
+	const char *sha = NULL;
+	size_t length, i;
+	int rc;
+
+	if ((rc = field_string(action, path, "head_sha", FIELD_OPTIONAL, &sha,
+	    err)) != 0 || sha == NULL)
+		return rc;
+	length = strlen(sha);
+	for (i = 0; i < length && strchr("0123456789abcdefABCDEF", sha[i]) !=
+	    NULL; i++)
+		;
+	if (i != length || (length != 40 && length != 64))
+		return error_set(err, EXIT_DATA, field_path(field, sizeof field,
+		    path, "head_sha"), "must be a commit id of 40 or 64 hex "
+		    "digits");
+	return 0;
+}
+
 int
 change_validate(const cJSON *action, const char *path, struct error *err)
 {
@@ -227,11 +250,175 @@ change_validate(const cJSON *action, const char *path, struct error *err)
 	    (rc = field_choice(action, path, "ci_status", FIELD_REQUIRED,
 	    ci_states, &text, err)) != 0 ||
 	    (rc = field_string(action, path, "pr_url", FIELD_OPTIONAL, &text,
-	    err)) != 0)
+	    err)) != 0 ||
+	    (rc = head_sha_validate(action, path, err)) != 0 ||
+	    (rc = field_string(action, path, "diff", FIELD_OPTIONAL, &text,
+	    err)) != 0 ||
+	    (rc = field_string_array(action, path, "domains", FIELD_OPTIONAL,
+	    false, &files, err)) != 0 ||
+	    (rc = field_string_array(action, path, "decision_types",
+	    FIELD_OPTIONAL, false, &files, err)) != 0)
 		return rc;
 	field_path(criteria_path, sizeof criteria_path, path,
 	    "acceptance_criteria");
 	return criteria_validate(criteria, criteria_path, err);
+}
+
+/* ---- the standards index (SPEC 1) ---- */
+
+/* The scope fields, as SPEC 1 spells them and as the backlog tool does. */
+static const struct {
+	const char *key;
+	const char *hyphen;
+} scope_keys[SCOPE_FIELDS] = {
+	[SCOPE_FILE_PATTERNS] = { "file_patterns", "file-patterns" },
+	[SCOPE_DOMAINS] = { "domains", "domains" },
+	[SCOPE_DECISION_TYPES] = { "decision_types", "decision-types" },
+};
+
+static const char *const rule_levels[] = { "MUST", "SHOULD", NULL };
+
+/* The member spelled key or hyphen (validation refused both), or NULL. */
+static const cJSON *
+spelled(const cJSON *object, const char *key, const char *hyphen)
+{
+	const cJSON *item = json_member(object, key);
+
+	return item != NULL ? item : json_member(object, hyphen);
+}
+
+const cJSON *
+change_scope_list(const cJSON *standard, enum scope_field field)
+{
+	return spelled(spelled(standard, "applies_to", "applies-to"),
+	    scope_keys[field].key, scope_keys[field].hyphen);
+}
+
+/*
+ * Which spelling of a field object uses, into *chosen; when neither is
+ * there, the file's own (hyphenated in the backlog tool's), so that the
+ * error names the field as its writer spells it.  Both in one object is
+ * refused: they could disagree, and either reading would be a guess.
+ */
+static int
+spelling(const cJSON *object, const char *path, const char *key,
+    const char *hyphen, bool backlog, const char **chosen, struct error *err)
+{
+	char field[ELEMENT_SIZE];
+
+	*chosen = backlog && json_member(object, key) == NULL ? hyphen : key;
+	if (json_member(object, hyphen) == NULL || strcmp(key, hyphen) == 0)
+		return 0;
+	if (json_member(object, key) != NULL)
+		return error_set(err, EXIT_DATA, field_path(field, sizeof field,
+		    path, hyphen), "both %s and %s are given: an entry "
+		    "spells each field one way", key, hyphen);
+	*chosen = hyphen;
+	return 0;
+}
+
+static int
+rules_validate(const cJSON *standard, const char *path, struct error *err)
+{
+	char rules_path[ELEMENT_SIZE], element[ELEMENT_SIZE + 32];
+	const cJSON *rules = NULL, *rule;
+	const char *text;
+	size_t index = 0;
+	int rc;
+
+	if ((rc = field_array(standard, path, "rules", FIELD_OPTIONAL, &rules,
+	    err)) != 0)
+		return rc;
+	field_path(rules_path, sizeof rules_path, path, "rules");
+	cJSON_ArrayForEach(rule, rules) {
+		snprintf(element, sizeof element, "%s[%zu]", rules_path,
+		    index++);
+		if (!cJSON_IsObject(rule))
+			return error_set(err, EXIT_DATA, element, "must be an "
+			    "object with id, level, assertion and fix");
+		if ((rc = field_id(rule, element, "id", FIELD_REQUIRED, &text,
+		    err)) != 0 ||
+		    (rc = field_choice(rule, element, "level", FIELD_REQUIRED,
+		    rule_levels, &text, err)) != 0 ||
+		    (rc = field_string(rule, element, "assertion",
+		    FIELD_REQUIRED, &text, err)) != 0 ||
+		    (rc = field_string(rule, element, "fix", FIELD_REQUIRED,
+		    &text, err)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+standard_validate(const cJSON *standard, const char *path, bool backlog,
+    struct error *err)
+{
+	char scope_path[ELEMENT_SIZE];
+	const cJSON *applies = NULL, *list;
+	const char *text, *key;
+	bool scoped = false;
+	size_t i;
+	int rc;
+
+	if (!cJSON_IsObject(standard))
+		return error_set(err, EXIT_DATA, path, "must be an object");
+	if ((rc = field_id(standard, path, "id", FIELD_REQUIRED, &text,
+	    err)) != 0 ||
+	    (rc = field_string(standard, path, "assertion", FIELD_REQUIRED,
+	    &text, err)) != 0 ||
+	    (rc = field_string(standard, path, "status", FIELD_REQUIRED,
+	    &text, err)) != 0 ||
+	    (rc = field_string(standard, path, "title", FIELD_OPTIONAL,
+	    &text, err)) != 0 ||
+	    (rc = spelling(standard, path, "applies_to", "applies-to", backlog,
+	    &key, err)) != 0 ||
+	    (rc = field_object(standard, path, key, FIELD_REQUIRED, &applies,
+	    err)) != 0)
+		return rc;
+	field_path(scope_path, sizeof scope_path, path, key);
+	for (i = 0; i < SCOPE_FIELDS; i++) {
+		list = NULL;
+		if ((rc = spelling(applies, scope_path, scope_keys[i].key,
+		    scope_keys[i].hyphen, backlog, &key, err)) != 0 ||
+		    (rc = field_string_array(applies, scope_path, key,
+		    FIELD_OPTIONAL, false, &list, err)) != 0)
+			return rc;
+		if (cJSON_GetArraySize(list) > 0)
+			scoped = true;
+	}
+	/* A standard that applies to nothing would never be enforced. */
+	if (!scoped)
+		return error_set(err, EXIT_DATA, scope_path, "names no "
+		    "file_patterns, domains or decision_types: a standard "
+		    "must say what it applies to");
+	return rules_validate(standard, path, err);
+}
+
+int
+change_standards_validate(const cJSON *index, struct error *err)
+{
+	const cJSON *standards = NULL, *standard;
+	char path[PATH_SIZE];
+	size_t index_no = 0;
+	bool backlog;
+	int rc;
+
+	if ((rc = field_array(index, "", "standards", FIELD_REQUIRED,
+	    &standards, err)) != 0)
+		return rc;
+	if (cJSON_GetArraySize(standards) > STANDARDS_MAX)
+		return error_set(err, EXIT_DATA, "standards", "%d standards, "
+		    "more than the %d an index may hold",
+		    cJSON_GetArraySize(standards), STANDARDS_MAX);
+	/* The backlog tool's file has no type (object.c). */
+	backlog = json_member(index, "type") == NULL;
+	cJSON_ArrayForEach(standard, standards) {
+		snprintf(path, sizeof path, "standards[%zu]", index_no++);
+		if ((rc = standard_validate(standard, path, backlog,
+		    err)) != 0)
+			return rc;
+	}
+	return 0;
 }
 
 /* ---- the advisory verdict (SPEC 2.3 and 4) ---- */
@@ -250,19 +437,25 @@ string_or_absent(const cJSON *item)
 }
 
 /*
- * A string, or {command, output} with each a string or absent; absent or
- * null evidence, and an absent command or output, are empty.  Empty
+ * A string, or {command, output, proved} or {file, line, proved} with
+ * each a string (line a number too) or absent; absent or null evidence,
+ * and an absent command, output or file, are empty.  Empty
  * evidence is not a reason to distrust the whole verdict: it fails
  * met_has_evidence for a MET result, and only that rule.
  */
 static bool
 evidence_readable(const cJSON *evidence)
 {
+	const cJSON *line = json_member(evidence, "line");
+
 	if (string_or_absent(evidence))
 		return true;
 	return cJSON_IsObject(evidence) &&
 	    string_or_absent(json_member(evidence, "command")) &&
-	    string_or_absent(json_member(evidence, "output"));
+	    string_or_absent(json_member(evidence, "output")) &&
+	    string_or_absent(json_member(evidence, "file")) &&
+	    string_or_absent(json_member(evidence, "proved")) &&
+	    (string_or_absent(line) || cJSON_IsNumber(line));
 }
 
 static bool
@@ -294,10 +487,34 @@ standards_readable(const cJSON *standards)
 		note = json_member(standard, "note");
 		if (!cJSON_IsString(json_member(standard, "id")) ||
 		    !cJSON_IsBool(json_member(standard, "met")) ||
-		    !(absent(note) || cJSON_IsString(note)))
+		    !string_or_absent(note) ||
+		    !string_or_absent(json_member(standard, "rule")))
 			return false;
 	}
 	return true;
+}
+
+/*
+ * flagged_assumptions: absent, or strings, each quoted as a high-stakes
+ * reason.  deferred_checks: absent or an array; an entry of any other
+ * shape did not run and pass, which deferred_checks_passed reports.
+ */
+static bool
+extras_readable(const cJSON *verdict)
+{
+	const cJSON *flagged = json_member(verdict, "flagged_assumptions");
+	const cJSON *deferred = json_member(verdict, "deferred_checks");
+	const cJSON *item;
+
+	if (!absent(flagged)) {
+		if (!cJSON_IsArray(flagged))
+			return false;
+		cJSON_ArrayForEach(item, flagged) {
+			if (!cJSON_IsString(item))
+				return false;
+		}
+	}
+	return absent(deferred) || cJSON_IsArray(deferred);
 }
 
 static bool
@@ -349,7 +566,8 @@ change_read_advisory(const cJSON *verdict, const char *action_id,
 	if (!one_of(change_string(verdict, "outcome"), outcomes) ||
 	    !results_readable(json_member(verdict, "ac_results")) ||
 	    !standards_readable(json_member(verdict, "standards")) ||
-	    !gaps_readable(json_member(verdict, "gaps")))
+	    !gaps_readable(json_member(verdict, "gaps")) ||
+	    !extras_readable(verdict))
 		return 0;
 	advisory->state = ADVISORY_AVAILABLE;
 	advisory->verdict = verdict;
@@ -361,13 +579,14 @@ change_read_advisory(const cJSON *verdict, const char *action_id,
 /* ---- what the rules share ---- */
 
 bool
-change_evidence_empty(const cJSON *evidence)
+change_evidence_cites(const cJSON *evidence)
 {
 	if (cJSON_IsString(evidence))
-		return text_blank(evidence->valuestring);
-	/* A command with no output still says how to reproduce the claim. */
-	return text_blank(change_string(evidence, "command")) &&
-	    text_blank(change_string(evidence, "output"));
+		return !text_blank(evidence->valuestring);
+	/* A command proves nothing without what it printed. */
+	return (!text_blank(change_string(evidence, "command")) &&
+	    !text_blank(change_string(evidence, "output"))) ||
+	    !text_blank(change_string(evidence, "file"));
 }
 
 const char *
@@ -520,27 +739,61 @@ change_glob_matches(const char *pattern, const char *file)
 	return match;
 }
 
-bool
-change_standard_applies(const cJSON *standard, const cJSON *changed_files,
-    const char **pattern, const char **file)
+/* Whether one of the standard's values of field is among the change's. */
+static bool
+scope_names(const cJSON *standard, enum scope_field field,
+    const cJSON *values, struct scope_match *match)
 {
-	const cJSON *glob, *changed;
+	const cJSON *wanted, *value;
 
-	cJSON_ArrayForEach(glob, json_member(json_member(standard,
-	    "applies_to"), "file_patterns")) {
-		if (!cJSON_IsString(glob))
+	cJSON_ArrayForEach(wanted, change_scope_list(standard, field)) {
+		if (!cJSON_IsString(wanted))
 			continue;
-		cJSON_ArrayForEach(changed, changed_files) {
-			if (cJSON_IsString(changed) &&
-			    change_glob_matches(glob->valuestring,
-			    changed->valuestring)) {
-				*pattern = glob->valuestring;
-				*file = changed->valuestring;
+		cJSON_ArrayForEach(value, values) {
+			if (cJSON_IsString(value) &&
+			    (field == SCOPE_FILE_PATTERNS ?
+			    change_glob_matches(wanted->valuestring,
+			    value->valuestring) :
+			    text_equal_nocase(wanted->valuestring,
+			    value->valuestring))) {
+				match->field = field;
+				match->scope = wanted->valuestring;
+				match->value = value->valuestring;
 				return true;
 			}
 		}
 	}
 	return false;
+}
+
+bool
+change_standard_applies(const cJSON *standard, const cJSON *action,
+    struct scope_match *match)
+{
+	return scope_names(standard, SCOPE_FILE_PATTERNS,
+	    json_member(action, "changed_files"), match) ||
+	    scope_names(standard, SCOPE_DOMAINS, json_member(action,
+	    "domains"), match) ||
+	    scope_names(standard, SCOPE_DECISION_TYPES, json_member(action,
+	    "decision_types"), match);
+}
+
+void
+change_scope_text(const struct scope_match *match, char *buf, size_t size)
+{
+	switch (match->field) {
+	case SCOPE_FILE_PATTERNS:
+		snprintf(buf, size, "%s matches %s", match->scope,
+		    match->value);
+		return;
+	case SCOPE_DOMAINS:
+		snprintf(buf, size, "domain %s", match->value);
+		return;
+	case SCOPE_DECISION_TYPES:
+	case SCOPE_FIELDS:
+		break;
+	}
+	snprintf(buf, size, "decision type %s", match->value);
 }
 
 /* Two entries for one standard that disagree: the "not met" one counts. */
@@ -560,3 +813,76 @@ change_standard_claim(const cJSON *verdict_standards, const char *id)
 	return claim;
 }
 
+
+/* ---- the standards a verdict cites ---- */
+
+static int
+standard_compare(const void *a, const void *b)
+{
+	const cJSON *const *x = a, *const *y = b;
+
+	return strcmp(change_text(*x, "id"), change_text(*y, "id"));
+}
+
+int
+change_lookup_init(struct standard_lookup *lookup, const cJSON *standards)
+{
+	const cJSON *standard;
+
+	memset(lookup, 0, sizeof *lookup);
+	lookup->sorted = calloc((size_t)cJSON_GetArraySize(standards) + 1,
+	    sizeof *lookup->sorted);
+	if (lookup->sorted == NULL)
+		return -1;
+	cJSON_ArrayForEach(standard, standards)
+		lookup->sorted[lookup->count++] = standard;
+	/* Stable enough: entries with one id are all looked at below. */
+	qsort(lookup->sorted, lookup->count, sizeof *lookup->sorted,
+	    standard_compare);
+	return 0;
+}
+
+void
+change_lookup_free(struct standard_lookup *lookup)
+{
+	free(lookup->sorted);
+	memset(lookup, 0, sizeof *lookup);
+}
+
+static const cJSON *
+rule_named(const cJSON *standard, const char *rule_id)
+{
+	const cJSON *rule;
+
+	cJSON_ArrayForEach(rule, json_member(standard, "rules")) {
+		if (strcmp(change_text(rule, "id"), rule_id) == 0)
+			return rule;
+	}
+	return NULL;
+}
+
+const cJSON *
+change_lookup(const struct standard_lookup *lookup, const char *id,
+    const char *rule_id, const cJSON **rule)
+{
+	size_t low = 0, high = lookup->count, mid, i;
+
+	*rule = NULL;
+	/* The first entry whose id is not below id. */
+	while (low < high) {
+		mid = low + (high - low) / 2;
+		if (strcmp(change_text(lookup->sorted[mid], "id"), id) < 0)
+			low = mid + 1;
+		else
+			high = mid;
+	}
+	if (low == lookup->count ||
+	    strcmp(change_text(lookup->sorted[low], "id"), id) != 0)
+		return NULL;
+	for (i = low; rule_id != NULL && i < lookup->count &&
+	    strcmp(change_text(lookup->sorted[i], "id"), id) == 0; i++) {
+		if ((*rule = rule_named(lookup->sorted[i], rule_id)) != NULL)
+			return lookup->sorted[i];
+	}
+	return lookup->sorted[low];
+}

@@ -448,6 +448,8 @@ store_decision_insert(struct store *s, const char *action_id,
 	if (row->reassign_to != NULL)
 		sqlite3_bind_text(stmt, 8, row->reassign_to, -1, SQLITE_STATIC);
 	sqlite3_bind_int(stmt, 9, row->escalate);
+	if (row->blocked_on != NULL)
+		sqlite3_bind_text(stmt, 10, row->blocked_on, -1, SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
 	sqlite3_reset(stmt);
 	if (rc != SQLITE_DONE)

@@ -198,6 +198,12 @@ static const char *const migrations[] = {
 	"DROP INDEX holdings_by_user;"
 	"CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms,"
 	"  as_of_beyond_ms);",
+
+	/*
+	 * issue 22: a rejection held for a missing standard (SPEC 5
+	 * blocked_on), which the queue, the history and the lockout read.
+	 */
+	"ALTER TABLE decision ADD COLUMN blocked_on TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

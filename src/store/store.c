@@ -67,7 +67,8 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_DECISION_INSERT] =
 	    "INSERT INTO decision (action_id, decision_id, decision,"
 	    " operator_login, operator_uid, decided_at, audit_seq, reassign_to,"
-	    " escalate) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	    " escalate, blocked_on)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[SQL_ACTION_SET_STATUS] =
 	    "UPDATE action SET status = ?2 WHERE action_id = ?1"
 	    " AND status = 'pending'",

@@ -520,7 +520,7 @@ eligible_authors(const struct check_input *in)
 	return list;
 }
 
-enum routing { ROUTE_NONE, ROUTE_REASSIGN, ROUTE_ESCALATE };
+enum routing { ROUTE_NONE, ROUTE_REASSIGN, ROUTE_ESCALATE, ROUTE_BLOCKED };
 
 void
 dialog_reject(struct tui *t, const char *action_id)
@@ -535,7 +535,7 @@ dialog_reject(struct tui *t, const char *action_id)
 	struct error err;
 	enum routing route = ROUTE_NONE;
 	cJSON *eligible;
-	bool deadlocked;
+	bool deadlocked, blocked;
 	int ch, next = 0;
 
 	snprintf(id, sizeof id, "%s", action_id);
@@ -550,6 +550,7 @@ dialog_reject(struct tui *t, const char *action_id)
 	dialog_title(&d, line);
 	eligible = eligible_authors(&check.data.input);
 	deadlocked = lockout_deadlocked(&check.data.input, true);
+	blocked = decision_may_block(&check);
 	if (deadlocked)
 		route = ROUTE_ESCALATE;
 	for (;;) {
@@ -565,7 +566,12 @@ dialog_reject(struct tui *t, const char *action_id)
 		    reason :
 		    /* L10N: in place of a reason not given yet */
 		    _("(required)"));
-		if (deadlocked)
+		if (route == ROUTE_BLOCKED)
+			/* L10N: the change waits, nobody is locked out */
+			detail_add(&d.tail, DETAIL_HEADING, "%s", _("Revision: "
+			    "none: blocked, waiting for a standard (nobody is "
+			    "locked out)"));
+		else if (deadlocked)
 			/* L10N: a revision is the next version of the rejected
 			   action; a roster lists the authors who may write one */
 			detail_add(&d.tail, DETAIL_HEADING, "%s", _("Revision: "
@@ -585,6 +591,10 @@ dialog_reject(struct tui *t, const char *action_id)
 			    "(cycles eligible authors)  e escalate  n no "
 			    "revision"));
 		}
+		if (blocked)
+			/* L10N: the key b stays whatever the language */
+			detail_add(&d.tail, DETAIL_PLAIN, "%s", _("  b blocked: "
+			    "hold it until the missing standard is defined"));
 		if (refusal[0] != '\0')
 			detail_add(&d.tail, DETAIL_ALERT, "%s", refusal);
 		if (dialog_draw(t, &d) != 0)
@@ -617,6 +627,8 @@ dialog_reject(struct tui *t, const char *action_id)
 			route = assignee[0] != '\0' ? ROUTE_REASSIGN : ROUTE_NONE;
 		} else if (ch == 'e')
 			route = ROUTE_ESCALATE;
+		else if (ch == 'b' && blocked)
+			route = ROUTE_BLOCKED;
 		else if (ch == 'n' && !deadlocked)
 			route = ROUTE_NONE;
 		else if (confirm_key(ch)) {
@@ -626,6 +638,8 @@ dialog_reject(struct tui *t, const char *action_id)
 			req.reason = reason;
 			req.reassign_to = route == ROUTE_REASSIGN ? assignee : NULL;
 			req.escalate = route == ROUTE_ESCALATE;
+			req.blocked_on = route == ROUTE_BLOCKED ?
+			    "missing_standard" : NULL;
 			if (decision_record(t->store, &req, &t->op,
 			    DECISION_NOW, false, &out, &err) != 0)
 				snprintf(refusal, sizeof refusal, "%s",

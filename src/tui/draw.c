@@ -207,10 +207,11 @@ style_attr(const struct tui *t, enum detail_style style)
 		return A_BOLD;
 	case DETAIL_ALERT:
 		return A_BOLD | A_REVERSE | (t->color ? COLOR_PAIR(1) : 0);
+	/* Bold and dim as well as colours: never colour alone. */
 	case DETAIL_ADDED:
-		return t->color ? COLOR_PAIR(2) : A_BOLD;
+		return A_BOLD | (t->color ? COLOR_PAIR(2) : 0);
 	case DETAIL_REMOVED:
-		return t->color ? COLOR_PAIR(1) : A_DIM;
+		return A_DIM | (t->color ? COLOR_PAIR(1) : 0);
 	case DETAIL_DIM:
 		return A_DIM;
 	case DETAIL_PLAIN:

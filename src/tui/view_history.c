@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision.h"
 #include "i18n.h"
 #include "json_fields.h"
 #include "tui.h"
@@ -46,6 +47,25 @@ text_of(const cJSON *object, const char *key)
 	return cJSON_IsString(item) ? item->valuestring : "";
 }
 
+/*
+ * A change held for a missing standard (SPEC 5 blocked_on): not a
+ * send-back, so it says what it waits for, in the reviewer's words.
+ */
+static void
+describe_blocked(struct detail *d, const cJSON *gaps)
+{
+	const cJSON *gap;
+
+	if (cJSON_GetArraySize(gaps) == 0)
+		detail_add(d, DETAIL_ALERT, "%s", _("    blocked: waiting for "
+		    "a standard"));
+	cJSON_ArrayForEach(gap, gaps)
+		/* L10N: %s is the reviewer's description of the missing
+		   standard */
+		detail_add(d, DETAIL_ALERT, _("    blocked: waiting for a "
+		    "standard: %s"), gap->valuestring);
+}
+
 static void
 describe_record(struct detail *d, long long seq, const char *json,
     const char *hash)
@@ -53,6 +73,7 @@ describe_record(struct detail *d, long long seq, const char *json,
 	cJSON *record = cJSON_Parse(json);
 	const cJSON *op = json_member(record, "operator");
 	const cJSON *local = json_member(record, "local_verdict");
+	cJSON *gaps;
 	char *acks;
 
 	if (record == NULL)
@@ -73,6 +94,9 @@ describe_record(struct detail *d, long long seq, const char *json,
 	    cJSON_IsString(json_member(record, "reason")) ?
 	    /* L10N: in place of a reason when none was recorded */
 	    text_of(record, "reason") : _("(none)"));
+	if (decision_blocked(record, &gaps))
+		describe_blocked(d, gaps);
+	cJSON_Delete(gaps);
 	acks = cJSON_PrintUnformatted(json_member(record, "acknowledged"));
 	/* L10N: %1$s the local verdict ("pass" or "FAIL"), %2$d how many
 	   divergences, %3$s a JSON list of what was acknowledged

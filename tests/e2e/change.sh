@@ -40,9 +40,9 @@ failing_rules() {
 import_change "$DB"
 expect_status "check NB-412 exits 1" 1 cs check NB-412
 expect_eq "kind" "$(jq -r .kind "$out")" change
-expect_eq "the seven rules, in SPEC order" \
+expect_eq "the nine rules, in SPEC order" \
 	"$(jq -c '[.local_verdict.rule_results[].rule_id]' "$out")" \
-	'["ac_coverage","met_has_evidence","no_unmet","ci_green","applicable_standards_met","no_block","needs_po_judged"]'
+	'["ac_coverage","met_has_evidence","no_unmet","ci_green","applicable_standards_met","no_block","needs_po_judged","cited_standards_known","deferred_checks_passed"]'
 expect_eq "only needs_po_judged fails" "$(failing_rules)" '["needs_po_judged"]'
 expect_eq "its detail names AC-3" \
 	"$(jq -r '.local_verdict.rule_results[] | select(.rule_id == "needs_po_judged") | .detail | test("AC-3")' "$out")" true
@@ -70,8 +70,18 @@ batch_line "$DB" '{"action_id":"NB-412","decision":"approve","po_judgments":{"AC
 expect_eq "a judgment other than met/unmet: bad_request" "$(line 1 .code)" '"bad_request"'
 expect_eq "NB-412 is still pending" "$(status_of "$DB" NB-412)" pending
 
-### 3. With AC-3 judged met: every rule passes, nothing to acknowledge.
+### 3. With AC-3 judged met: every rule passes; (v2) AC-2's plain-string
+### evidence and the missing head_sha are high stakes to acknowledge.
+expect_eq "high stakes: uncited_evidence (AC-2), no_commit" \
+	"$(cs check NB-412 | jq -c '[.high_stakes_reasons[] | [.code, (.detail | test("AC-2"))]]')" \
+	'[["failed_rules",false],["uncited_evidence",true],["no_commit",false]]'
 batch_line "$DB" '{"action_id":"NB-412","decision":"approve","reason":"Docs read fine.","po_judgments":{"AC-3":"met"}}'
+expect_eq "judged met, unacknowledged: high_stakes_unacknowledged" \
+	"$(line 1 '[.status, .code]')" '["refused","high_stakes_unacknowledged"]'
+batch_line "$DB" '{"action_id":"NB-412","decision":"approve","acknowledge":["high_stakes"],"po_judgments":{"AC-3":"met"}}'
+expect_eq "judged met, acknowledged without a reason: reason_required" \
+	"$(line 1 '[.status, .code]')" '["refused","reason_required"]'
+batch_line "$DB" '{"action_id":"NB-412","decision":"approve","reason":"Docs read fine.","acknowledge":["high_stakes"],"po_judgments":{"AC-3":"met"}}'
 expect_eq "judged met: recorded (exit 0)" "$batch_status" 0
 expect_eq "judged met: recorded" "$(line 1 '[.status, .code]')" '["recorded",null]'
 expect_eq "NB-412 is approved" "$(status_of "$DB" NB-412)" approved
@@ -83,7 +93,10 @@ expect_eq "the record carries the judgment" \
 	"$(jq -c .po_judgments "$WORK/record")" '{"AC-3":"met"}'
 expect_eq "the record: kind, decision, local pass, no divergence" \
 	"$(jq -c '[.kind, .decision, .local_verdict.overall_pass, .divergence, .requires_human_approval]' "$WORK/record")" \
-	'["change","approve",true,[],false]'
+	'["change","approve",true,[],true]'
+expect_eq "the record: its high-stakes reasons" \
+	"$(jq -c '[.high_stakes_reasons[].code]' "$WORK/record")" '["uncited_evidence","no_commit"]'
+expect_eq "the record: no commit to bind" "$(jq -c .approved_commit "$WORK/record")" null
 expect_eq "the record: needs_po_judged passed at decision time" \
 	"$(jq -c '.local_verdict.rule_results[] | select(.rule_id == "needs_po_judged") | .passed' "$WORK/record")" true
 expect_eq "the record keeps the advisory exactly as received" \
@@ -147,7 +160,7 @@ expect_status "check NB-417" 1 cs check NB-417
 expect_eq "a missing fact does not" "$(failing_rules)" '["needs_po_judged"]'
 batch_line "$DB" '{"action_id":"NB-416","decision":"approve","po_judgments":{"AC-3":"met"}}'
 expect_eq "a blocked change cannot be approved" "$(line 1 .code)" '"rules_failed"'
-batch_line "$DB" '{"action_id":"NB-417","decision":"approve","po_judgments":{"AC-3":"met"}}'
+batch_line "$DB" '{"action_id":"NB-417","decision":"approve","reason":"fact not needed","acknowledge":["high_stakes"],"po_judgments":{"AC-3":"met"}}'
 expect_eq "a change with a missing fact can" "$(line 1 .code)" null
 
 ### 7. No standards index imported: the standards rule fails closed.
@@ -156,25 +169,167 @@ in_db "$NOINDEX" import "$EXAMPLES/packet-change.json" >/dev/null
 set +e
 in_db "$NOINDEX" check NB-412 >"$out"
 set -e
-expect_eq "no index: applicable_standards_met fails too" "$(failing_rules)" \
-	'["applicable_standards_met","needs_po_judged"]'
+expect_eq "no index: applicable_standards_met and cited_standards_known fail too" "$(failing_rules)" \
+	'["applicable_standards_met","needs_po_judged","cited_standards_known"]'
 expect_contains "no index: the detail says so" "$out" "no standards index"
 batch_line "$NOINDEX" '{"action_id":"NB-412","decision":"approve","po_judgments":{"AC-3":"met"}}'
 expect_eq "no index: rules_failed" "$(line 1 .code)" '"rules_failed"'
 
-### 8. The contract's decisions.jsonl: its NB-412 line is recorded.
+### 8. The contract's decisions.jsonl: its NB-412 line predates v2, which
+### makes the example's plain-string AC-2 evidence and its missing head_sha
+### high stakes (SPEC 2.3): without the acknowledgement it is refused.
 CONTRACT=$WORK/contract.db
 import_change "$CONTRACT"
 set +e
 in_db "$CONTRACT" batch "$EXAMPLES/decisions.jsonl" >"$out"
 set -e
-expect_eq "decisions.jsonl line 3 (NB-412, AC-3 met) recorded" \
-	"$(line 3 '[.action_id, .status, .code]')" '["NB-412","recorded",null]'
+expect_eq "decisions.jsonl line 3 (NB-412, AC-3 met): high stakes to acknowledge" \
+	"$(line 3 '[.action_id, .status, .code]')" '["NB-412","refused","high_stakes_unacknowledged"]'
 
 ### 9. A change with ci_status outside green|red|pending is refused.
 jq -c '.proposed_action.action_id = "NB-418" | .proposed_action.ci_status = "purple"' \
 	"$EXAMPLES/packet-change.json" >"$WORK/purple.jsonl"
 expect_status "ci_status purple: refused" 3 cs import "$WORK/purple.jsonl"
 expect_contains "the error names the field" "$WORK/err" "proposed_action.ci_status"
+
+### 10. (v2) The backlog tool's own index imports as it is; a domain-scoped
+### standard applies by the change's domains.
+BACKLOG=$WORK/backlog.db
+mkdir -p "$WORK/docs/standards"
+cat >"$WORK/docs/standards/index.json" <<'JSON'
+{
+  "version": "backlogd-standards/v1",
+  "standards": [
+    {
+      "id": "ADR-006",
+      "title": "Session tokens live in httpOnly cookies",
+      "status": "Accepted",
+      "assertion": "A session token is never readable by page scripts",
+      "applies-to": {"domains": ["auth"], "decision-types": ["token-storage"]},
+      "rules": [
+        {"id": "R1", "level": "MUST", "assertion": "No token in localStorage", "fix": "Set it as an httpOnly cookie"}
+      ]
+    },
+    {
+      "id": "ADR-003",
+      "title": "Tokens in localStorage",
+      "status": "Superseded by ADR-006",
+      "assertion": "Session tokens are kept in localStorage",
+      "applies-to": {"file-patterns": ["src/auth/**"]}
+    }
+  ]
+}
+JSON
+expect_status "the backlog index imports as it is" 0 \
+	in_db "$BACKLOG" import "$WORK/docs/standards/index.json"
+jq -c '.proposed_action.action_id = "NB-430" | .proposed_action.domains = ["auth"]
+	| .proposed_action.changed_files = ["src/auth/session.ts"]
+	| .reviewer_verdict.standards = [{id: "ADR-006", rule: "R1", met: false, note: "stores token in localStorage"}]' \
+	"$EXAMPLES/packet-change.json" >"$WORK/auth.jsonl"
+in_db "$BACKLOG" import "$WORK/auth.jsonl" >/dev/null
+set +e
+in_db "$BACKLOG" check NB-430 >"$out"
+set -e
+expect_eq "the reviewer's own not met fails, with its note" \
+	"$(jq -r '.local_verdict.rule_results[] | select(.rule_id == "applicable_standards_met") | .detail' "$out")" \
+	"ADR-006 rule R1 is not met, the reviewer says: stores token in localStorage"
+expect_eq "the cited rule is shown with its level, assertion and fix" \
+	"$(jq -r '.local_verdict.rule_results[] | select(.rule_id == "cited_standards_known") | .detail' "$out")" \
+	"1 cited standard(s), each in the index; cited rules: ADR-006 R1 (MUST): No token in localStorage; fix: Set it as an httpOnly cookie"
+jq 'del(.standards[0]["applies-to"]) | .standards[0].applies_to = {domains: ["auth"]}
+	| .standards[0]["applies-to"] = {domains: ["auth"]}' \
+	"$WORK/docs/standards/index.json" >"$WORK/both.json"
+expect_status "both spellings in one entry: refused" 3 in_db "$BACKLOG" import "$WORK/both.json"
+expect_contains "the error names the field" "$WORK/err" 'standards[0].applies-to'
+jq -c '.standards = [range(0; 10001) | {id: "S\(.)", assertion: "a", status: "Accepted", applies_to: {domains: ["d"]}}]' \
+	"$WORK/docs/standards/index.json" >"$WORK/huge.json"
+expect_status "over 10,000 standards: refused" 3 in_db "$BACKLOG" import "$WORK/huge.json"
+expect_contains "the error names the standards" "$WORK/err" 'standards'
+
+### 11. (v2) blocked_on: a change the gate finds blocked may be held for a
+### standard; any other rejection with it is bad_routing.
+batch_line "$DB" '{"action_id":"NB-415","decision":"reject","reason":"wait","blocked_on":"missing_standard"}'
+expect_eq "blocked_on for a change that no_block passes: bad_routing" \
+	"$(line 1 '[.status, .code]')" '["refused","bad_routing"]'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","reason":"wait","blocked_on":"missing_fact"}'
+expect_eq "blocked_on other than missing_standard: bad_request" "$(line 1 .code)" '"bad_request"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","reason":"wait","blocked_on":true}'
+expect_eq "blocked_on not a string: bad_request" "$(line 1 .code)" '"bad_request"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"approve","reason":"r","blocked_on":"missing_standard"}'
+expect_eq "blocked_on on an approval: bad_request" "$(line 1 .code)" '"bad_request"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","reason":"r","escalate":true,"blocked_on":"missing_standard"}'
+expect_eq "blocked_on with another routing: bad_request" "$(line 1 .code)" '"bad_request"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","blocked_on":"missing_standard"}'
+expect_eq "blocked_on still needs a reason" "$(line 1 .code)" '"reason_required"'
+batch_line "$DB" '{"action_id":"NB-416","decision":"reject","reason":"Hooks need a standard first","blocked_on":"missing_standard"}'
+expect_eq "blocked_on for a blocked change: recorded" "$(line 1 '[.status, .code]')" '["recorded",null]'
+expect_eq "the record routes it as blocked_on" \
+	"$(cs audit export | jq -c 'select(.record.action_id == "NB-416") | .record.routing')" \
+	'{"blocked_on":"missing_standard"}'
+expect_eq "the decision row says so" \
+	"$(sqlite3 "$DB" "SELECT blocked_on FROM decision WHERE action_id = 'NB-416'")" missing_standard
+expect_status "the chain still verifies" 0 cs audit verify
+expect_eq "list --all --json: held, and for what" \
+	"$(cs list --all --json | jq -c 'select(.action_id == "NB-416") | [.status, .blocked_on, .waiting_for]')" \
+	'["rejected","missing_standard",["no standard for hooks"]]'
+expect_status "list --all" 0 cs list --all
+expect_contains "list --all: the held change says what it waits for" "$WORK/out" \
+	"blocked: waiting for a standard: no standard for hooks"
+expect_eq "a plain rejection is not held" \
+	"$(in_db "$FRESH" list --all --json | jq -c 'select(.action_id == "NB-412") | [.status, .blocked_on]')" \
+	'["rejected",null]'
+TRADE_DB=$WORK/trade.db
+in_db "$TRADE_DB" import "$EXAMPLES/packet-trade-pass.json" >/dev/null
+TRADE_ID=$(jq -r .proposed_action.action_id "$EXAMPLES/packet-trade-pass.json")
+batch_line "$TRADE_DB" "{\"action_id\":\"$TRADE_ID\",\"decision\":\"reject\",\"reason\":\"r\",\"blocked_on\":\"missing_standard\"}"
+expect_eq "blocked_on for a trade: bad_routing" "$(line 1 .code)" '"bad_routing"'
+
+### 12. (v2) Each new high-stakes reason needs the acknowledgement and a
+### reason; an approval with head_sha records it as approved_commit.
+SHA=0123456789abcdef0123456789abcdef01234567
+CITED='.reviewer_verdict.ac_results[1].evidence = {file: "scripts/lint.sh", line: 12}'
+{
+	jq -c ".proposed_action.action_id = \"HS-flag\" | $CITED | .proposed_action.head_sha = \"$SHA\"
+		| .reviewer_verdict.flagged_assumptions = [\"nobody runs the old hook\"]" "$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-uncited\" | .proposed_action.head_sha = \"$SHA\"" \
+		"$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-nocommit\" | $CITED" "$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-none\" | $CITED | .proposed_action.head_sha = \"$SHA\"" \
+		"$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-invented\" | $CITED | .proposed_action.head_sha = \"$SHA\"
+		| .reviewer_verdict.standards += [{id: \"ADR-999\", met: true}]" "$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"HS-deferred\" | $CITED | .proposed_action.head_sha = \"$SHA\"
+		| .reviewer_verdict.deferred_checks = [{check: \"hook on Windows\", ran: false, passed: false}]" \
+		"$EXAMPLES/packet-change.json"
+} >"$WORK/stakes.jsonl"
+expect_status "import the high-stakes variants" 0 cs import "$WORK/stakes.jsonl"
+for pair in HS-flag:flagged_assumption HS-uncited:uncited_evidence HS-nocommit:no_commit; do
+	id=${pair%%:*} code=${pair#*:}
+	expect_eq "$id: its one reason is $code" \
+		"$(cs check "$id" | jq -c '[.high_stakes_reasons[].code]')" '["failed_rules","'"$code"'"]'
+	batch_line "$DB" "{\"action_id\":\"$id\",\"decision\":\"approve\",\"reason\":\"r\",\"po_judgments\":{\"AC-3\":\"met\"}}"
+	expect_eq "$id: unacknowledged" "$(line 1 .code)" '"high_stakes_unacknowledged"'
+	batch_line "$DB" "{\"action_id\":\"$id\",\"decision\":\"approve\",\"acknowledge\":[\"high_stakes\"],\"po_judgments\":{\"AC-3\":\"met\"}}"
+	expect_eq "$id: acknowledged, no reason" "$(line 1 .code)" '"reason_required"'
+	batch_line "$DB" "{\"action_id\":\"$id\",\"decision\":\"approve\",\"reason\":\"weighed it\",\"acknowledge\":[\"high_stakes\"],\"po_judgments\":{\"AC-3\":\"met\"}}"
+	expect_eq "$id: acknowledged with a reason: recorded" "$(line 1 .status)" '"recorded"'
+done
+expect_eq "the flagged assumption is quoted in the record" \
+	"$(cs audit export | jq -r 'select(.record.action_id == "HS-flag") | .record.high_stakes_reasons[0].detail')" \
+	'the reviewer assumed: "nobody runs the old hook"'
+expect_eq "an approval records the commit reviewed" \
+	"$(cs audit export | jq -r 'select(.record.action_id == "HS-flag") | .record.approved_commit')" "$SHA"
+expect_eq "without head_sha: approved_commit is null" \
+	"$(cs audit export | jq -c 'select(.record.action_id == "HS-nocommit") | .record.approved_commit')" null
+batch_line "$DB" '{"action_id":"HS-none","decision":"approve","po_judgments":{"AC-3":"met"}}'
+expect_eq "cited evidence and a commit: nothing to acknowledge" "$(line 1 .status)" '"recorded"'
+batch_line "$DB" '{"action_id":"HS-invented","decision":"approve","reason":"r","acknowledge":["high_stakes","divergence"],"po_judgments":{"AC-3":"met"}}'
+expect_eq "an invented standard: rules_failed" "$(line 1 .code)" '"rules_failed"'
+expect_contains "naming cited_standards_known" "$out" cited_standards_known
+batch_line "$DB" '{"action_id":"HS-deferred","decision":"approve","reason":"r","acknowledge":["high_stakes","divergence"],"po_judgments":{"AC-3":"met"}}'
+expect_eq "a deferred check not run: rules_failed" "$(line 1 .code)" '"rules_failed"'
+expect_contains "naming deferred_checks_passed" "$out" deferred_checks_passed
+batch_line "$DB" '{"action_id":"HS-deferred","decision":"reject","reason":"run it","blocked_on":"missing_standard"}'
+expect_eq "not blocked, so not held for a standard: bad_routing" "$(line 1 .code)" '"bad_routing"'
 
 finish

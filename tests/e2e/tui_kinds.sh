@@ -5,9 +5,14 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/e2e/tui_lib.sh"
 
+# The change example with its AC-2 evidence cited and its commit named, so
+# that (v2) judging AC-3 leaves nothing of high stakes.
+jq -c '.reviewer_verdict.ac_results[1].evidence = {file: "scripts/lint.sh", line: 12}
+	| .proposed_action.head_sha = "0123456789abcdef0123456789abcdef01234567"' \
+	"$EXAMPLES/packet-change.json" >"$WORK/change.json"
 cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
 	"$EXAMPLES/holdings.json" "$EXAMPLES/packet-trade-divergent.json" \
-	"$EXAMPLES/packet-legal-draft.json" "$EXAMPLES/packet-change.json" \
+	"$EXAMPLES/packet-legal-draft.json" "$WORK/change.json" \
 	"$EXAMPLES/standards_index.json" "$EXAMPLES/roster.json" >/dev/null
 DIVERGENT=9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22
 record() { cs audit export | jq -c --arg id "$1" "select(.record.action_id == \$id) | .record | $2"; }

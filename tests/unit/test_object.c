@@ -150,6 +150,46 @@
 	"  {\"id\": \"ADR-009\", \"assertion\": \"Docs use sentence-case headings\", \"status\": \"Proposed\",\n" \
 	"   \"applies_to\": {\"file_patterns\": [\"**/*.md\"]}}]}"
 
+/* A standard with rules, scoped by domain (SPEC 1, v2). */
+#define EX_STANDARDS_RULES \
+	"{\"type\": \"standards_index\", \"standards\": [\n" \
+	"  {\"id\": \"ADR-010\", \"title\": \"Session tokens\", \"assertion\": \"Tokens never reach script-readable storage\",\n" \
+	"   \"status\": \"Accepted\", \"applies_to\": {\"domains\": [\"auth\"]},\n" \
+	"   \"rules\": [{\"id\": \"R1\", \"level\": \"MUST\", \"assertion\": \"No token in localStorage\", \"fix\": \"Use an httpOnly cookie\"}]}]}"
+
+/*
+ * The backlog tool's docs/standards/index.json, as its generator writes
+ * it: no type, a version, the hyphenated scope (SPEC 1, v2).
+ */
+#define BACKLOG_INDEX \
+	"{\n" \
+	"  \"version\": \"backlogd-standards/v1\",\n" \
+	"  \"standards\": [\n" \
+	"    {\n" \
+	"      \"id\": \"ADR-006\",\n" \
+	"      \"title\": \"Session tokens live in httpOnly cookies\",\n" \
+	"      \"status\": \"Accepted\",\n" \
+	"      \"assertion\": \"A session token is never readable by page scripts\",\n" \
+	"      \"applies-to\": {\n" \
+	"        \"file-patterns\": [\"src/auth/**\"],\n" \
+	"        \"domains\": [\"auth\"],\n" \
+	"        \"decision-types\": [\"token-storage\"]\n" \
+	"      },\n" \
+	"      \"rules\": [\n" \
+	"        {\"id\": \"R1\", \"level\": \"MUST\", \"assertion\": \"No token in localStorage\", \"fix\": \"Set it as an httpOnly cookie\"},\n" \
+	"        {\"id\": \"R2\", \"level\": \"SHOULD\", \"assertion\": \"Tokens expire within a day\", \"fix\": \"Lower the TTL\"}\n" \
+	"      ]\n" \
+	"    },\n" \
+	"    {\n" \
+	"      \"id\": \"ADR-003\",\n" \
+	"      \"title\": \"Tokens in localStorage\",\n" \
+	"      \"status\": \"Superseded by ADR-006\",\n" \
+	"      \"assertion\": \"Session tokens are kept in localStorage\",\n" \
+	"      \"applies-to\": {\"decision-types\": [\"token-storage\"]}\n" \
+	"    }\n" \
+	"  ]\n" \
+	"}\n"
+
 /* examples/roster.json */
 #define EX_ROSTER \
 	"{\"type\": \"roster\", \"authors\": [\"action-drafting\", \"action-drafting-b\", \"developer-agent\", \"drafting-graph\"]}"
@@ -446,8 +486,40 @@ static const struct CMUnitTest missing_field_tests[] = {
 	MISSING("standards_index", EX_STANDARDS_INDEX, "standards[1].status"),
 	MISSING("standards_index", EX_STANDARDS_INDEX,
 	    "standards[1].applies_to"),
-	MISSING("standards_index", EX_STANDARDS_INDEX,
-	    "standards[1].applies_to.file_patterns"),
+	/* v2: a scope with no non-empty list names the scope itself. */
+	MUTATION("standards_index: applies_to without file_patterns",
+	    EX_STANDARDS_INDEX, "standards[1].applies_to.file_patterns", NULL,
+	    "standards[1].applies_to"),
+	MUTATION("standards_index: applies_to with empty lists",
+	    EX_STANDARDS_INDEX, "standards[1].applies_to",
+	    "{\"file_patterns\": [], \"domains\": [], "
+	    "\"decision_types\": []}", "standards[1].applies_to"),
+	MUTATION("standards_index: backlog spelling with empty lists",
+	    BACKLOG_INDEX, "standards[0].applies-to",
+	    "{\"file-patterns\": []}", "standards[0].applies-to"),
+	MISSING("standards_index", EX_STANDARDS_RULES,
+	    "standards[0].rules[0].id"),
+	MISSING("standards_index", EX_STANDARDS_RULES,
+	    "standards[0].rules[0].level"),
+	MISSING("standards_index", EX_STANDARDS_RULES,
+	    "standards[0].rules[0].assertion"),
+	MISSING("standards_index", EX_STANDARDS_RULES,
+	    "standards[0].rules[0].fix"),
+	/* Named as the file spells it. */
+	MUTATION("standards_index (backlog): no applies-to", BACKLOG_INDEX,
+	    "standards[0].applies-to", NULL, "standards[0].applies-to"),
+	MUTATION("standards_index (backlog): an empty scope", BACKLOG_INDEX,
+	    "standards[1].applies-to", "{}", "standards[1].applies-to"),
+	/* Either spelling per entry, never both: the field is named. */
+	MUTATION("standards_index: applies_to and applies-to",
+	    EX_STANDARDS_INDEX, "standards[1].applies-to",
+	    "{\"domains\": [\"auth\"]}", "standards[1].applies-to"),
+	MUTATION("standards_index: file_patterns and file-patterns",
+	    EX_STANDARDS_INDEX, "standards[1].applies_to.file-patterns",
+	    "[\"*.md\"]", "standards[1].applies_to.file-patterns"),
+	MUTATION("standards_index: decision_types and decision-types",
+	    BACKLOG_INDEX, "standards[1].applies-to.decision_types",
+	    "[\"storage\"]", "standards[1].applies-to.decision-types"),
 	MISSING("roster", EX_ROSTER, "type"),
 	MISSING("roster", EX_ROSTER, "authors"),
 };
@@ -524,6 +596,42 @@ static const struct CMUnitTest wrong_type_tests[] = {
 	    "standards[1].applies_to.file_patterns", "\"**/*.md\""),
 	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX,
 	    "standards[1].applies_to.file_patterns[0]", "5"),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].applies_to.domains", "\"auth\""),
+	MUTATION("standards_index: decision_types [5]", EX_STANDARDS_INDEX,
+	    "standards[1].applies_to.decision_types", "[5]",
+	    "standards[1].applies_to.decision_types[0]"),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].title", "5"),
+	WRONG_TYPE("standards_index", EX_STANDARDS_INDEX,
+	    "standards[1].rules", "{}"),
+	WRONG_TYPE("standards_index", EX_STANDARDS_RULES,
+	    "standards[0].rules[0]", "\"R1\""),
+	WRONG_TYPE("standards_index", EX_STANDARDS_RULES,
+	    "standards[0].rules[0].level", "\"MAY\""),
+	WRONG_TYPE("standards_index", EX_STANDARDS_RULES,
+	    "standards[0].rules[0].level", "\"must\""),
+	WRONG_TYPE("standards_index", EX_STANDARDS_RULES,
+	    "standards[0].rules[0].fix", "[]"),
+	WRONG_TYPE("standards_index (backlog)", BACKLOG_INDEX,
+	    "standards[0].applies-to.file-patterns", "\"src/auth/**\""),
+	WRONG_TYPE("standards_index (backlog)", BACKLOG_INDEX,
+	    "standards[1].applies-to.decision-types[0]", "true"),
+	WRONG_TYPE("packet", EX_PACKET_CHANGE, "proposed_action.head_sha",
+	    "\"0123456789abcdef\""),
+	WRONG_TYPE("packet", EX_PACKET_CHANGE, "proposed_action.head_sha",
+	    "\"0123456789abcdef0123456789abcdef0123456g\""),
+	WRONG_TYPE("packet", EX_PACKET_CHANGE, "proposed_action.head_sha",
+	    "\"0123456789abcdef0123456789abcdef01234567 \""),
+	WRONG_TYPE("packet", EX_PACKET_CHANGE, "proposed_action.head_sha",
+	    "40"),
+	WRONG_TYPE("packet", EX_PACKET_CHANGE, "proposed_action.diff", "[]"),
+	WRONG_TYPE("packet", EX_PACKET_CHANGE, "proposed_action.domains",
+	    "\"auth\""),
+	MUTATION("packet: domains [1]", EX_PACKET_CHANGE,
+	    "proposed_action.domains", "[1]", "proposed_action.domains[0]"),
+	WRONG_TYPE("packet", EX_PACKET_CHANGE,
+	    "proposed_action.decision_types", "{}"),
 	WRONG_TYPE("roster", EX_ROSTER, "authors", "\"action-drafting\""),
 	WRONG_TYPE("roster", EX_ROSTER, "authors[1]", "5"),
 	WRONG_TYPE("roster", EX_ROSTER, "authors[1]", "\"\""),
@@ -772,6 +880,94 @@ test_standards_index_minimal_loads(void **state)
 	(void)state;
 	load_ok(MIN_STANDARDS_INDEX, &o);
 	assert_int_equal(o.type, OBJECT_STANDARDS_INDEX);
+	object_free(&o);
+}
+
+/* v2: domains, decision types, titles and rules. */
+static void
+test_standards_index_with_rules_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(EX_STANDARDS_RULES, &o);
+	assert_int_equal(o.type, OBJECT_STANDARDS_INDEX);
+	object_free(&o);
+	loads_with(EX_STANDARDS_RULES, "{\"domains\": [\"auth\"]}",
+	    "{\"decision_types\": [\"token-storage\"]}", &o);
+	object_free(&o);
+	/* One non-empty list is enough; the others may be empty. */
+	loads_with(EX_STANDARDS_RULES, "{\"domains\": [\"auth\"]}",
+	    "{\"file_patterns\": [], \"domains\": [\"auth\"], "
+	    "\"decision_types\": []}", &o);
+	object_free(&o);
+	loads_with(EX_STANDARDS_RULES, "\"MUST\"", "\"SHOULD\"", &o);
+	object_free(&o);
+}
+
+/* The backlog tool's own file imports as it is. */
+static void
+test_backlog_index_loads(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	load_ok(BACKLOG_INDEX, &o);
+	assert_int_equal(o.type, OBJECT_STANDARDS_INDEX);
+	object_free(&o);
+	/* Another version, or a type as well, is not the backlog format. */
+	refused_with(BACKLOG_INDEX, "backlogd-standards/v1",
+	    "backlogd-standards/v2", "type");
+	refused_with(BACKLOG_INDEX, "\"version\"", "\"type\": \"ips\", "
+	    "\"version\"", "ips_id");
+}
+
+/* SPEC 1 (v2): an index of over 10,000 standards is refused. */
+static void
+test_standards_index_size_limit(void **state)
+{
+	struct loaded_object o;
+	cJSON *index, *standards, *standard;
+	char *text;
+	int i;
+
+	(void)state;
+	index = cJSON_Parse(MIN_STANDARDS_INDEX);
+	standards = cJSON_GetObjectItemCaseSensitive(index, "standards");
+	for (i = 0; i < 10000; i++) {
+		standard = cJSON_Parse("{\"id\": \"S\", \"assertion\": \"a\", "
+		    "\"status\": \"Accepted\", \"applies_to\": "
+		    "{\"domains\": [\"d\"]}}");
+		cJSON_AddItemToArray(standards, standard);
+	}
+	text = cJSON_PrintUnformatted(index);
+	load_ok(text, &o);
+	object_free(&o);
+	cJSON_free(text);
+	cJSON_AddItemToArray(standards, cJSON_Duplicate(standard, 1));
+	text = cJSON_PrintUnformatted(index);
+	assert_refused(text, "standards");
+	cJSON_free(text);
+	cJSON_Delete(index);
+}
+
+/* v2 change fields: a commit of 40 or 64 hex digits, a diff, scopes. */
+static void
+test_change_v2_fields_load(void **state)
+{
+	struct loaded_object o;
+
+	(void)state;
+	loads_with(EX_PACKET_CHANGE, "\"ci_status\": \"green\"",
+	    "\"ci_status\": \"green\", \"head_sha\": "
+	    "\"0123456789abcdef0123456789ABCDEF01234567\", \"diff\": "
+	    "\"--- a/x\\n+++ b/x\\n+y\\n\", \"domains\": [\"auth\"], "
+	    "\"decision_types\": []", &o);
+	object_free(&o);
+	loads_with(EX_PACKET_CHANGE, "\"ci_status\": \"green\"",
+	    "\"ci_status\": \"green\", \"head_sha\": \""
+	    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	    "\"", &o);
 	object_free(&o);
 }
 
@@ -1625,6 +1821,10 @@ main(void)
 		cmocka_unit_test(test_expires_at_null_means_no_expiry),
 		cmocka_unit_test(test_standards_index_example_loads),
 		cmocka_unit_test(test_standards_index_minimal_loads),
+		cmocka_unit_test(test_standards_index_with_rules_loads),
+		cmocka_unit_test(test_backlog_index_loads),
+		cmocka_unit_test(test_standards_index_size_limit),
+		cmocka_unit_test(test_change_v2_fields_load),
 		cmocka_unit_test(test_roster_example_loads),
 		cmocka_unit_test(test_roster_minimal_loads),
 		cmocka_unit_test(test_type_names),

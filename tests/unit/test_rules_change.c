@@ -61,7 +61,8 @@
 
 static const char *const change_rules[] = { "ac_coverage",
     "met_has_evidence", "no_unmet", "ci_green", "applicable_standards_met",
-    "no_block", "needs_po_judged" };
+    "no_block", "needs_po_judged", "cited_standards_known",
+    "deferred_checks_passed" };
 #define RULES (sizeof change_rules / sizeof change_rules[0])
 
 /* ---- fixture ---- */
@@ -271,10 +272,38 @@ test_example_judged_met_passes_everything(void **state)
 	cf_run(&f);
 	cf_failing_are(&f, "");
 	assert_true(f.outcome.verdict.overall_pass);
-	assert_false(f.outcome.verdict.requires_human_approval);
-	assert_int_equal(f.outcome.verdict.reason_count, 0);
+	/* v2: AC-2's plain-string evidence and no head_sha are high stakes. */
+	assert_true(f.outcome.verdict.requires_human_approval);
+	assert_int_equal(f.outcome.verdict.reason_count, 2);
+	assert_string_equal(f.outcome.verdict.high_stakes_reasons[0].code,
+	    "uncited_evidence");
+	assert_non_null(strstr(f.outcome.verdict.high_stakes_reasons[0].detail,
+	    "AC-2"));
+	assert_string_equal(f.outcome.verdict.high_stakes_reasons[1].code,
+	    "no_commit");
 	assert_int_equal(cJSON_GetArraySize(f.outcome.divergence), 0);
 	assert_int_equal(cf_unjudged(&f), 0);
+	cf_free(&f);
+}
+
+/* Cited evidence and a commit: nothing for a human to weigh. */
+static void
+test_cited_evidence_and_commit_need_no_human(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_set(&f, "reviewer_verdict.ac_results.1.evidence",
+	    "{\"file\": \"scripts/lint.sh\", \"line\": 12, "
+	    "\"proved\": \"the gate exits 1\"}");
+	cf_set(&f, "proposed_action.head_sha",
+	    "\"0123456789abcdef0123456789abcdef01234567\"");
+	cf_run(&f);
+	cf_failing_are(&f, "");
+	assert_false(f.outcome.verdict.requires_human_approval);
+	assert_int_equal(f.outcome.verdict.reason_count, 0);
 	cf_free(&f);
 }
 
@@ -524,37 +553,81 @@ test_met_with_absent_evidence_fails_only_rule_2(void **state)
 	}
 }
 
-/* A command alone, like a command with empty output, cites something. */
+/*
+ * v2: a command proves nothing without what it printed, so a command
+ * alone, or with blank output, cites nothing.
+ */
 static void
-test_met_with_command_only_passes(void **state)
+test_met_with_command_only_fails(void **state)
 {
+	static const char *const bare[] = { "{\"command\": \"ls\"}",
+	    "{\"command\": \"test -x scripts/lint.sh\", \"output\": \"\"}",
+	    "{\"command\": \"ls\", \"output\": \" \\u200b\"}",
+	    "{\"command\": \"ls\", \"proved\": \"it is there\"}" };
 	struct cf f;
+	size_t i;
 
 	(void)state;
-	cf_setup(&f);
-	cf_judge(&f, "{\"AC-3\": \"met\"}");
-	cf_set(&f, "reviewer_verdict.ac_results.0.evidence",
-	    "{\"command\": \"ls\"}");
-	cf_run(&f);
-	assert_int_equal(f.outcome.advisory.state, ADVISORY_AVAILABLE);
-	cf_passes(&f, "met_has_evidence");
-	cf_free(&f);
+	for (i = 0; i < sizeof bare / sizeof bare[0]; i++) {
+		cf_setup(&f);
+		cf_judge(&f, "{\"AC-3\": \"met\"}");
+		cf_set(&f, "reviewer_verdict.ac_results.0.evidence", bare[i]);
+		cf_run(&f);
+		assert_int_equal(f.outcome.advisory.state, ADVISORY_AVAILABLE);
+		cf_fails(&f, "met_has_evidence", "AC-1 is MET but cites no "
+		    "evidence (neither a command with its output nor a file)");
+		cf_free(&f);
+	}
 }
 
-/* A command whose output is empty still cites how to reproduce it. */
+/* A command with its output, or a file (line optional), cites something. */
 static void
-test_met_with_command_and_empty_output_passes(void **state)
+test_met_with_command_output_or_file_passes(void **state)
 {
+	static const char *const cited[] = {
+	    "{\"command\": \"ls\", \"output\": \"lint.sh\"}",
+	    "{\"file\": \"scripts/lint.sh\"}",
+	    "{\"file\": \"scripts/lint.sh\", \"line\": 12}",
+	    "{\"file\": \"scripts/lint.sh\", \"line\": \"12-14\", "
+	    "\"proved\": \"pinned\"}",
+	    "{\"command\": \"\", \"file\": \"scripts/lint.sh\"}" };
 	struct cf f;
+	size_t i;
 
 	(void)state;
-	cf_setup(&f);
-	cf_judge(&f, "{\"AC-3\": \"met\"}");
-	cf_set(&f, "reviewer_verdict.ac_results.0.evidence",
-	    "{\"command\": \"test -x scripts/lint.sh\", \"output\": \"\"}");
-	cf_run(&f);
-	cf_passes(&f, "met_has_evidence");
-	cf_free(&f);
+	for (i = 0; i < sizeof cited / sizeof cited[0]; i++) {
+		cf_setup(&f);
+		cf_judge(&f, "{\"AC-3\": \"met\"}");
+		cf_set(&f, "reviewer_verdict.ac_results.0.evidence", cited[i]);
+		cf_run(&f);
+		assert_int_equal(f.outcome.advisory.state, ADVISORY_AVAILABLE);
+		cf_passes(&f, "met_has_evidence");
+		/* Cited: AC-1 is no uncited_evidence (AC-2 still is). */
+		assert_int_equal(f.outcome.verdict.reason_count, 2);
+		cf_free(&f);
+	}
+}
+
+/* An evidence object of the wrong shape: the verdict is unreadable. */
+static void
+test_evidence_of_wrong_types_is_unparseable(void **state)
+{
+	static const char *const wrong[] = { "{\"file\": 3}",
+	    "{\"file\": \"a\", \"line\": true}",
+	    "{\"command\": \"ls\", \"output\": \"x\", \"proved\": []}" };
+	struct cf f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+		cf_setup(&f);
+		cf_set(&f, "reviewer_verdict.ac_results.0.evidence", wrong[i]);
+		cf_run(&f);
+		assert_int_equal(f.outcome.advisory.state,
+		    ADVISORY_UNPARSEABLE);
+		cf_fails(&f, "met_has_evidence", NULL);
+		cf_free(&f);
+	}
 }
 
 /* The example's NEEDS-PO result has "" evidence: only MET must cite. */
@@ -915,7 +988,8 @@ test_no_standards_index_fails_closed(void **state)
 	f.standards = NULL;
 	cf_run(&f);
 	cf_fails(&f, "applicable_standards_met", "no standards index");
-	cf_failing_are(&f, "applicable_standards_met");
+	cf_fails(&f, "cited_standards_known", "no standards index");
+	cf_failing_are(&f, "applicable_standards_met, cited_standards_known");
 	cf_free(&f);
 }
 
@@ -1090,6 +1164,428 @@ test_no_needs_po_passes_without_judgments(void **state)
 	cf_free(&f);
 }
 
+
+/* ---- v2: scope by file patterns, domains and decision types ---- */
+
+/* ADR-010, scoped by domain only, joins the example's index. */
+#define AUTH_STANDARD \
+	"{\"id\": \"ADR-010\", \"title\": \"Session tokens\", " \
+	"\"assertion\": \"Tokens never reach script-readable storage\", " \
+	"\"status\": \"Accepted\", \"applies_to\": {\"domains\": [\"auth\"]}, " \
+	"\"rules\": [{\"id\": \"R1\", \"level\": \"MUST\", " \
+	"\"assertion\": \"No token in localStorage\", " \
+	"\"fix\": \"Use an httpOnly cookie\"}]}"
+
+/* The example, judged, with ADR-010 in the index. */
+static void
+cf_setup_auth(struct cf *f, const char *scope)
+{
+	cf_setup(f);
+	cf_judge(f, "{\"AC-3\": \"met\"}");
+	cf_set_standards(f, "standards.2", AUTH_STANDARD);
+	if (scope != NULL)
+		cf_set_standards(f, "standards.2.applies_to", scope);
+}
+
+static void
+test_scope_domain_applies(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup_auth(&f, NULL);
+	cf_set(&f, "proposed_action.domains", "[\"billing\", \"auth\"]");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met",
+	    "ADR-010 applies (domain auth) but the verdict does not assess it");
+	cf_failing_are(&f, "applicable_standards_met");
+	cf_free(&f);
+	/* Assessed as met: it passes. */
+	cf_setup_auth(&f, NULL);
+	cf_set(&f, "proposed_action.domains", "[\"auth\"]");
+	cf_set(&f, "reviewer_verdict.standards.1",
+	    "{\"id\": \"ADR-010\", \"met\": true, \"note\": \"cookie\"}");
+	cf_run(&f);
+	cf_passes(&f, "applicable_standards_met");
+	assert_non_null(strstr(cf_rule(&f, "applicable_standards_met")->detail,
+	    "2 applicable"));
+	cf_free(&f);
+}
+
+static void
+test_scope_decision_type_applies(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup_auth(&f, "{\"decision_types\": [\"token-storage\"]}");
+	cf_set(&f, "proposed_action.decision_types", "[\"token-storage\"]");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met",
+	    "ADR-010 applies (decision type token-storage)");
+	cf_free(&f);
+}
+
+static void
+test_scope_pattern_applies_in_a_mixed_scope(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup_auth(&f, "{\"file_patterns\": [\"src/auth/**\"], "
+	    "\"domains\": [\"auth\"]}");
+	cf_set(&f, "proposed_action.changed_files",
+	    "[\"src/auth/session.ts\"]");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met",
+	    "ADR-010 applies (src/auth/** matches src/auth/session.ts)");
+	cf_free(&f);
+}
+
+/* Neither a file, a domain nor a decision type of the change: no scope. */
+static void
+test_scope_none_applies(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup_auth(&f, "{\"file_patterns\": [\"src/auth/**\"], "
+	    "\"domains\": [\"auth\"], \"decision_types\": [\"token-storage\"]}");
+	cf_set(&f, "proposed_action.domains", "[\"billing\"]");
+	cf_set(&f, "proposed_action.decision_types", "[\"naming\"]");
+	cf_run(&f);
+	cf_passes(&f, "applicable_standards_met");
+	cf_failing_are(&f, "");
+	cf_free(&f);
+	/* Without domains or decision types at all, the same. */
+	cf_setup_auth(&f, NULL);
+	cf_run(&f);
+	cf_failing_are(&f, "");
+	cf_free(&f);
+}
+
+/* Only "Accepted", exactly, is enforced. */
+static void
+test_scope_superseded_not_enforced(void **state)
+{
+	static const char *const statuses[] = { "\"Superseded by ADR-006\"",
+	    "\"accepted\"", "\"Accepted \"", "\"Proposed\"" };
+	struct cf f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
+		cf_setup_auth(&f, NULL);
+		cf_set_standards(&f, "standards.2.status", statuses[i]);
+		cf_set(&f, "proposed_action.domains", "[\"auth\"]");
+		cf_run(&f);
+		cf_passes(&f, "applicable_standards_met");
+		cf_free(&f);
+	}
+}
+
+/* The backlog tool's spelling reads the same. */
+static void
+test_scope_backlog_spelling_applies(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup_auth(&f, NULL);
+	cf_set_standards(&f, "standards.2.applies-to",
+	    "{\"file-patterns\": [\"docs/**\"], "
+	    "\"decision-types\": [\"token-storage\"]}");
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetArrayItem(
+	    cJSON_GetObjectItemCaseSensitive(f.standards, "standards"), 2),
+	    "applies_to");
+	cf_set(&f, "proposed_action.decision_types", "[\"token-storage\"]");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met",
+	    "ADR-010 applies (decision type token-storage)");
+	cf_free(&f);
+	cf_setup_auth(&f, NULL);
+	cf_set_standards(&f, "standards.2.applies-to",
+	    "{\"file-patterns\": [\"docs/**\"]}");
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetArrayItem(
+	    cJSON_GetObjectItemCaseSensitive(f.standards, "standards"), 2),
+	    "applies_to");
+	cf_set(&f, "proposed_action.changed_files", "[\"docs/x.md\"]");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met",
+	    "ADR-010 applies (docs/** matches docs/x.md)");
+	cf_free(&f);
+}
+
+/* ---- v2: rule 5 fails on any "not met" ---- */
+
+static void
+test_not_met_fails_whether_or_not_it_applies(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	/* ADR-010 applies by domain; the reviewer says it is not met. */
+	cf_setup_auth(&f, NULL);
+	cf_set(&f, "proposed_action.domains", "[\"auth\"]");
+	cf_set(&f, "reviewer_verdict.standards.1", "{\"id\": \"ADR-010\", "
+	    "\"met\": false, \"note\": \"stores token in localStorage\"}");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met", "ADR-010 is not met, the "
+	    "reviewer says: stores token in localStorage");
+	cf_failing_are(&f, "applicable_standards_met");
+	cf_free(&f);
+	/* It does not apply: its "not met" still fails the rule. */
+	cf_setup_auth(&f, NULL);
+	cf_set(&f, "reviewer_verdict.standards.1", "{\"id\": \"ADR-010\", "
+	    "\"met\": false, \"note\": \"stores token in localStorage\"}");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met", "stores token");
+	cf_free(&f);
+	/* The Proposed ADR-009, not met: fails too. */
+	cf_setup_auth(&f, NULL);
+	cf_set(&f, "reviewer_verdict.standards.1", "{\"id\": \"ADR-009\", "
+	    "\"met\": false}");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met",
+	    "ADR-009 is not met, the reviewer says");
+	cf_free(&f);
+}
+
+/* ---- v2: 8. cited_standards_known ---- */
+
+static void
+test_cited_standards_known_passes(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_run(&f);
+	cf_passes(&f, "cited_standards_known");
+	/* A standard the index has at any status is known. */
+	cf_free(&f);
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict.standards.1",
+	    "{\"id\": \"ADR-009\", \"met\": true}");
+	cf_run(&f);
+	cf_passes(&f, "cited_standards_known");
+	cf_free(&f);
+}
+
+static void
+test_cited_standard_invented_fails(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_set(&f, "reviewer_verdict.standards.1",
+	    "{\"id\": \"ADR-999\", \"met\": true, \"note\": \"fine\"}");
+	cf_run(&f);
+	cf_fails(&f, "cited_standards_known",
+	    "ADR-999 is not in the standards index");
+	cf_failing_are(&f, "cited_standards_known");
+	cf_free(&f);
+}
+
+static void
+test_cited_rule_shows_level_assertion_fix(void **state)
+{
+	const struct rule_result *r;
+	struct cf f;
+
+	(void)state;
+	cf_setup_auth(&f, NULL);
+	cf_set(&f, "reviewer_verdict.standards.1",
+	    "{\"id\": \"ADR-010\", \"rule\": \"R1\", \"met\": true}");
+	cf_run(&f);
+	cf_passes(&f, "cited_standards_known");
+	r = cf_rule(&f, "cited_standards_known");
+	assert_non_null(strstr(r->detail, "ADR-010 R1 (MUST): No token in "
+	    "localStorage; fix: Use an httpOnly cookie"));
+	cf_free(&f);
+	/* A rule the standard does not have. */
+	cf_setup_auth(&f, NULL);
+	cf_set(&f, "reviewer_verdict.standards.1",
+	    "{\"id\": \"ADR-010\", \"rule\": \"R9\", \"met\": true}");
+	cf_set(&f, "reviewer_verdict.standards.2",
+	    "{\"id\": \"ADR-010\", \"rule\": \"R1\", \"met\": true}");
+	cf_run(&f);
+	cf_fails(&f, "cited_standards_known", "ADR-010 has no rule R9");
+	cf_fails(&f, "cited_standards_known", "ADR-010 R1 (MUST)");
+	cf_free(&f);
+	/* A rule of a standard with no rules. */
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict.standards.0.rule", "\"R1\"");
+	cf_run(&f);
+	cf_fails(&f, "cited_standards_known", "ADR-007 has no rule R1");
+	cf_free(&f);
+}
+
+static void
+test_cited_standards_unreadable_index_fails_closed(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_set_standards(&f, "standards", "{}");
+	cf_run(&f);
+	cf_fails(&f, "cited_standards_known", "cannot be read");
+	cf_free(&f);
+	/* A rule that is not a string: the verdict is unreadable. */
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict.standards.0.rule", "1");
+	cf_run(&f);
+	assert_int_equal(f.outcome.advisory.state, ADVISORY_UNPARSEABLE);
+	cf_fails(&f, "cited_standards_known", "could not be read");
+	cf_free(&f);
+}
+
+/* ---- v2: 9. deferred_checks_passed ---- */
+
+static void
+test_deferred_checks_pass(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_run(&f);
+	cf_passes(&f, "deferred_checks_passed");
+	cf_free(&f);
+	cf_setup(&f);
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_set(&f, "reviewer_verdict.deferred_checks", "[{\"check\": "
+	    "\"e2e login\", \"ran\": true, \"passed\": true}]");
+	cf_run(&f);
+	cf_passes(&f, "deferred_checks_passed");
+	cf_failing_are(&f, "");
+	cf_free(&f);
+}
+
+static void
+test_deferred_checks_fail(void **state)
+{
+	static const struct {
+		const char *entry, *needle;
+	} bad[] = {
+		{ "{\"check\": \"e2e login\", \"ran\": false, \"passed\": false}",
+		    "e2e login did not run" },
+		{ "{\"check\": \"e2e login\", \"ran\": true, \"passed\": false}",
+		    "e2e login ran and did not pass" },
+		{ "{\"check\": \"e2e login\", \"ran\": true}",
+		    "e2e login ran and did not pass" },
+		{ "{\"check\": \"e2e login\", \"ran\": \"true\", \"passed\": true}",
+		    "e2e login did not run" },
+		{ "{\"check\": \"e2e login\", \"ran\": true, \"passed\": 1}",
+		    "did not pass" },
+		{ "{\"ran\": true, \"passed\": null}", "(unnamed check)" },
+		{ "\"e2e login\"", "did not run" },
+	};
+	struct cf f;
+	char entries[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cf_setup(&f);
+		cf_judge(&f, "{\"AC-3\": \"met\"}");
+		snprintf(entries, sizeof entries, "[{\"check\": \"unit\", "
+		    "\"ran\": true, \"passed\": true}, %s]", bad[i].entry);
+		cf_set(&f, "reviewer_verdict.deferred_checks", entries);
+		cf_run(&f);
+		assert_int_equal(f.outcome.advisory.state, ADVISORY_AVAILABLE);
+		cf_fails(&f, "deferred_checks_passed", bad[i].needle);
+		cf_failing_are(&f, "deferred_checks_passed");
+		cf_free(&f);
+	}
+	/* Not an array: the verdict is unreadable, every rule fails. */
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict.deferred_checks", "{}");
+	cf_run(&f);
+	assert_int_equal(f.outcome.advisory.state, ADVISORY_UNPARSEABLE);
+	cf_fails(&f, "deferred_checks_passed", "could not be read");
+	cf_free(&f);
+}
+
+/* ---- v2: high-stakes reasons ---- */
+
+static size_t
+cf_reasons(const struct cf *f, const char *code)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->outcome.verdict.reason_count; i++) {
+		if (strcmp(f->outcome.verdict.high_stakes_reasons[i].code,
+		    code) == 0)
+			n++;
+	}
+	return n;
+}
+
+static void
+test_flagged_assumptions_are_high_stakes(void **state)
+{
+	const struct stakes_reason *r;
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_set(&f, "reviewer_verdict.flagged_assumptions", "[\"the cache "
+	    "can be rebuilt\", \"nobody reads v1\"]");
+	cf_run(&f);
+	cf_failing_are(&f, "");
+	assert_true(f.outcome.verdict.requires_human_approval);
+	assert_int_equal(cf_reasons(&f, "flagged_assumption"), 2);
+	r = verdict_reason(&f.outcome.verdict, "flagged_assumption");
+	assert_non_null(strstr(r->detail, "\"the cache can be rebuilt\""));
+	assert_non_null(strstr(f.outcome.verdict.high_stakes_reasons[2].detail,
+	    "\"nobody reads v1\""));
+	cf_free(&f);
+	/* Not strings: the verdict is unreadable. */
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict.flagged_assumptions", "[1]");
+	cf_run(&f);
+	assert_int_equal(f.outcome.advisory.state, ADVISORY_UNPARSEABLE);
+	cf_free(&f);
+}
+
+static void
+test_no_commit_and_uncited_evidence(void **state)
+{
+	const struct stakes_reason *r;
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_set(&f, "reviewer_verdict.ac_results.0.evidence",
+	    "\"I checked it\"");
+	cf_run(&f);
+	assert_int_equal(cf_reasons(&f, "uncited_evidence"), 2);
+	r = verdict_reason(&f.outcome.verdict, "uncited_evidence");
+	assert_non_null(strstr(r->detail, "AC-1"));
+	assert_int_equal(cf_reasons(&f, "no_commit"), 1);
+	assert_int_equal(cf_reasons(&f, "failed_rules"), 0);
+	cf_free(&f);
+	/* A NEEDS-PO or UNMET plain string is no claim of MET. */
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict.ac_results.1.state", "\"UNMET\"");
+	cf_set(&f, "proposed_action.head_sha",
+	    "\"0123456789abcdef0123456789abcdef01234567\"");
+	cf_run(&f);
+	assert_int_equal(cf_reasons(&f, "uncited_evidence"), 0);
+	assert_int_equal(cf_reasons(&f, "no_commit"), 0);
+	/* Failing rules come first. */
+	assert_string_equal(f.outcome.verdict.high_stakes_reasons[0].code,
+	    "failed_rules");
+	assert_int_equal(f.outcome.verdict.reason_count, 1);
+	cf_free(&f);
+}
+
 /* ---- the advisory verdict ---- */
 
 /* Missing: every rule that needs the verdict fails closed; one divergence. */
@@ -1105,8 +1601,11 @@ test_missing_advisory_fails_closed(void **state)
 	cf_run(&f);
 	assert_int_equal(f.outcome.advisory.state, ADVISORY_MISSING);
 	cf_failing_are(&f, "ac_coverage, met_has_evidence, no_unmet, "
-	    "applicable_standards_met, no_block, needs_po_judged");
+	    "applicable_standards_met, no_block, needs_po_judged, "
+	    "cited_standards_known, deferred_checks_passed");
 	cf_fails(&f, "ac_coverage", "no advisory verdict");
+	cf_fails(&f, "cited_standards_known", "no advisory verdict");
+	cf_fails(&f, "deferred_checks_passed", "no advisory verdict");
 	cf_fails(&f, "applicable_standards_met", "ADR-007 applies");
 	cf_passes(&f, "ci_green");
 	cf_one_divergence(&f, "advisory_verdict");
@@ -1479,6 +1978,77 @@ test_describe_without_index_or_advisory(void **state)
 	assert_has(all, "A No standards index has been imported");
 	free(all);
 	cf_free(&f);
+	/* A verdict but no index: a cited standard cannot be looked up. */
+	cf_setup(&f);
+	cJSON_Delete(f.standards);
+	f.standards = NULL;
+	cf_run(&f);
+	all = described(&f);
+	assert_has(all, "P ADR-007: met\nP     note: lint pinned to a version\n"
+	    "A     no standards index has been imported");
+	free(all);
+	cf_free(&f);
+}
+
+/* v2: the commit, the diff, cited standards, assumptions, deferred checks. */
+static void
+test_describe_v2(void **state)
+{
+	struct cf f;
+	char *all;
+
+	(void)state;
+	cf_setup_auth(&f, NULL);
+	cf_set(&f, "proposed_action.head_sha",
+	    "\"0123456789abcdef0123456789abcdef01234567\"");
+	cf_set(&f, "proposed_action.domains", "[\"auth\", \"web\"]");
+	cf_set(&f, "proposed_action.diff", "\"--- a/s.ts\\n+++ b/s.ts\\n"
+	    "@@ -1 +1 @@\\n-keep(token)\\n+localStorage.t = token\\u001b[2J\\n"
+	    " same\"");
+	cf_set(&f, "reviewer_verdict.ac_results.1.evidence",
+	    "{\"file\": \"scripts/lint.sh\", \"line\": 12, "
+	    "\"proved\": \"the gate exits 1\"}");
+	cf_set(&f, "reviewer_verdict.standards.1", "{\"id\": \"ADR-010\", "
+	    "\"rule\": \"R1\", \"met\": false, \"note\": \"token in "
+	    "localStorage\"}");
+	cf_set(&f, "reviewer_verdict.standards.2",
+	    "{\"id\": \"ADR-999\", \"met\": true}");
+	cf_set(&f, "reviewer_verdict.flagged_assumptions",
+	    "[\"nobody reads v1\"]");
+	cf_set(&f, "reviewer_verdict.deferred_checks", "[{\"check\": "
+	    "\"e2e login\", \"ran\": false, \"passed\": false}, {\"check\": "
+	    "\"unit\", \"ran\": true, \"passed\": true}]");
+	cf_run(&f);
+	all = described(&f);
+	assert_has(all, "P Commit: 0123456789abcdef0123456789abcdef01234567");
+	assert_has(all, "P Domains: auth, web\n");
+	assert_has(all, "H Diff\nD   --- a/s.ts\nD   +++ b/s.ts\nD   @@ -1 +1 @@\n"
+	    "-   -keep(token)\n+   +localStorage.t = token\\e[2J\nP    same\n");
+	assert_has(all, "P       file: scripts/lint.sh:12\n"
+	    "P       proved: the gate exits 1\n");
+	assert_has(all, "H Standards the reviewer cites\n");
+	assert_has(all, "A ADR-010 rule R1: NOT MET\n"
+	    "P     note: token in localStorage\n"
+	    "P     in the index, status Accepted\n"
+	    "P     applies: domain auth\n"
+	    "P     MUST R1: No token in localStorage\n"
+	    "P     fix: Use an httpOnly cookie\n");
+	assert_has(all, "P ADR-999: met\nA     not in the standards index");
+	assert_has(all, "H Flagged assumptions\nA   - nobody reads v1\n");
+	assert_has(all, "H Deferred checks\nA   - e2e login: NOT RUN\n"
+	    "P   - unit: ran, passed\n");
+	assert_true(strchr(all, '\x1b') == NULL);
+	free(all);
+	cf_free(&f);
+	/* No commit: said so, as an alert. */
+	cf_setup(&f);
+	cf_run(&f);
+	all = described(&f);
+	assert_has(all, "A Commit: none given");
+	assert_has(all, "A     evidence: a statement, citing no command, "
+	    "output or file (uncited_evidence)\n");
+	free(all);
+	cf_free(&f);
 }
 
 int
@@ -1487,6 +2057,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_example_check_fails_only_needs_po_judged),
 		cmocka_unit_test(test_example_judged_met_passes_everything),
+		cmocka_unit_test(test_cited_evidence_and_commit_need_no_human),
 		cmocka_unit_test(test_example_divergence_is_overall_pass),
 		cmocka_unit_test(test_sent_back_diverges_from_local_pass),
 		cmocka_unit_test(test_check_line_has_change_shape),
@@ -1500,8 +2071,9 @@ main(void)
 		cmocka_unit_test(test_met_with_blank_evidence_fails),
 		cmocka_unit_test(test_met_with_empty_command_and_output_fails),
 		cmocka_unit_test(test_met_with_absent_evidence_fails_only_rule_2),
-		cmocka_unit_test(test_met_with_command_only_passes),
-		cmocka_unit_test(test_met_with_command_and_empty_output_passes),
+		cmocka_unit_test(test_met_with_command_only_fails),
+		cmocka_unit_test(test_met_with_command_output_or_file_passes),
+		cmocka_unit_test(test_evidence_of_wrong_types_is_unparseable),
 		cmocka_unit_test(test_needs_po_without_evidence_passes_rule_2),
 		cmocka_unit_test(test_unmet_fails),
 		cmocka_unit_test(test_ci_red_fails),
@@ -1529,6 +2101,21 @@ main(void)
 		cmocka_unit_test(test_judgment_of_unknown_criterion_fails),
 		cmocka_unit_test(test_unjudged_counts_each_needs_po),
 		cmocka_unit_test(test_no_needs_po_passes_without_judgments),
+		cmocka_unit_test(test_scope_domain_applies),
+		cmocka_unit_test(test_scope_decision_type_applies),
+		cmocka_unit_test(test_scope_pattern_applies_in_a_mixed_scope),
+		cmocka_unit_test(test_scope_none_applies),
+		cmocka_unit_test(test_scope_superseded_not_enforced),
+		cmocka_unit_test(test_scope_backlog_spelling_applies),
+		cmocka_unit_test(test_not_met_fails_whether_or_not_it_applies),
+		cmocka_unit_test(test_cited_standards_known_passes),
+		cmocka_unit_test(test_cited_standard_invented_fails),
+		cmocka_unit_test(test_cited_rule_shows_level_assertion_fix),
+		cmocka_unit_test(test_cited_standards_unreadable_index_fails_closed),
+		cmocka_unit_test(test_deferred_checks_pass),
+		cmocka_unit_test(test_deferred_checks_fail),
+		cmocka_unit_test(test_flagged_assumptions_are_high_stakes),
+		cmocka_unit_test(test_no_commit_and_uncited_evidence),
 		cmocka_unit_test(test_missing_advisory_fails_closed),
 		cmocka_unit_test(test_unparseable_advisory_fails_closed),
 		cmocka_unit_test(test_advisory_overall_pass_by_outcome),
@@ -1542,6 +2129,7 @@ main(void)
 		cmocka_unit_test(test_describe_example),
 		cmocka_unit_test(test_describe_sanitizes_evidence),
 		cmocka_unit_test(test_describe_without_index_or_advisory),
+		cmocka_unit_test(test_describe_v2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
