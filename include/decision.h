@@ -21,6 +21,7 @@ struct decision_request {
 	bool ack_divergence;
 	const char *reassign_to;	/* reject only; NULL when none */
 	bool escalate;			/* reject only */
+	const char *escalate_expertise;	/* with escalate: who is needed, or NULL */
 	const cJSON *po_judgments;	/* {"AC-3": "met"} or NULL */
 };
 

@@ -169,6 +169,7 @@ struct decision_row {
 	long long audit_seq;
 	const char *reassign_to;	/* borrowed; may be NULL */
 	bool escalate;
+	const char *escalate_expertise;	/* borrowed; may be NULL (issue 21) */
 };
 
 int store_decision_get(struct store *, const char *action_id,

@@ -448,6 +448,9 @@ store_decision_insert(struct store *s, const char *action_id,
 	if (row->reassign_to != NULL)
 		sqlite3_bind_text(stmt, 8, row->reassign_to, -1, SQLITE_STATIC);
 	sqlite3_bind_int(stmt, 9, row->escalate);
+	if (row->escalate_expertise != NULL)
+		sqlite3_bind_text(stmt, 10, row->escalate_expertise, -1,
+		    SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
 	sqlite3_reset(stmt);
 	if (rc != SQLITE_DONE)

@@ -198,6 +198,21 @@ static const char *const migrations[] = {
 	"DROP INDEX holdings_by_user;"
 	"CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms,"
 	"  as_of_beyond_ms);",
+	/*
+	 * issue 21: the artifact of SPEC 2.4 (v2) joins every version that
+	 * shares an artifact_id, so the lockout finds them by index; rows
+	 * imported before get theirs from the stored packet.  A rejection's
+	 * routing may name the expertise an escalation needs, or hold the
+	 * change for a missing standard (blocked_on, which locks out nobody).
+	 */
+	"ALTER TABLE action ADD COLUMN artifact_id TEXT;"
+	"UPDATE action SET artifact_id = json_extract(raw_json,"
+	"  '$.proposed_action.artifact_id') WHERE json_type(raw_json,"
+	"  '$.proposed_action.artifact_id') = 'text';"
+	"CREATE INDEX action_by_artifact ON action (artifact_id)"
+	"  WHERE artifact_id IS NOT NULL;"
+	"ALTER TABLE decision ADD COLUMN blocked_on TEXT;"
+	"ALTER TABLE decision ADD COLUMN escalate_expertise TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
