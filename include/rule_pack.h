@@ -37,7 +37,8 @@ struct check_input {
 	 * (revision_of followed both ways, siblings, shared artifact_id),
 	 * oldest import first, each {action_id, author, contributors,
 	 * status, revision_of, artifact_id, reassign_to, escalate,
-	 * blocked_on}; an empty array when it has no other version.
+	 * blocked_on, decided_by, expertise}; NULL when it has no other
+	 * version.
 	 */
 	const cJSON *revision_chain;
 	long long now_ms;

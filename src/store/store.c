@@ -99,7 +99,8 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " SELECT a.action_id, a.author, a.status, a.revision_of,"
 	    " a.artifact_id, json_extract(a.raw_json,"
 	    " '$.proposed_action.contributors'), d.reassign_to, d.escalate,"
-	    " d.blocked_on FROM art JOIN action a ON a.action_id = art.id"
+	    " d.blocked_on, d.operator_login, d.escalate_expertise"
+	    " FROM art JOIN action a ON a.action_id = art.id"
 	    " LEFT JOIN decision d ON d.action_id = a.action_id"
 	    " WHERE a.action_id <> ?1 ORDER BY a.imported_at_ms, a.rowid",
 	[SQL_QUEUE_REMOVE] =

@@ -379,6 +379,8 @@ load_revision_chain(struct store *s, const cJSON *action, cJSON **out,
 		cJSON_AddBoolToObject(version, "escalate",
 		    sqlite3_column_int(stmt, 7) != 0);
 		add_text_column(version, "blocked_on", stmt, 8);
+		add_text_column(version, "decided_by", stmt, 9);
+		add_text_column(version, "expertise", stmt, 10);
 	}
 	sqlite3_reset(stmt);
 	if (rc != SQLITE_DONE)

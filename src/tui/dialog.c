@@ -527,6 +527,7 @@ dialog_reject(struct tui *t, const char *action_id)
 {
 	char reasons[REASONS_MAX][REASON_SIZE], reason[REASON_SIZE] = "";
 	char line[300], refusal[1400] = "", assignee[257] = "", id[257];
+	char expertise[REASON_SIZE] = "";
 	size_t reason_count = reasons_load("reject", reasons, REASONS_MAX), r;
 	struct decision_request req;
 	struct decision_outcome out;
@@ -571,7 +572,12 @@ dialog_reject(struct tui *t, const char *action_id)
 			detail_add(&d.tail, DETAIL_HEADING, "%s", _("Revision: "
 			    "every roster author is locked out; only escalation "
 			    "is possible"));
-		else {
+		if (route == ROUTE_ESCALATE)
+			/* L10N: the expertise the escalation asks for, typed
+			   after the key x; "(any)" when none is named */
+			detail_add(&d.tail, DETAIL_PLAIN, _("  x expertise "
+			    "needed: %s"), expertise[0] ? expertise : _("(any)"));
+		if (!deadlocked) {
 			/* L10N: who writes the revision: %s is an author's
 			   name, "escalate" or "none" */
 			detail_add(&d.tail, DETAIL_HEADING, _("Revision: %s"),
@@ -617,6 +623,13 @@ dialog_reject(struct tui *t, const char *action_id)
 			route = assignee[0] != '\0' ? ROUTE_REASSIGN : ROUTE_NONE;
 		} else if (ch == 'e')
 			route = ROUTE_ESCALATE;
+		else if (ch == 'x' && route == ROUTE_ESCALATE) {
+			expertise[0] = '\0';
+			/* L10N: label of the line where the expertise an
+			   escalation needs is typed */
+			edit_text(&d, _("Expertise needed: "), expertise,
+			    sizeof expertise);
+		}
 		else if (ch == 'n' && !deadlocked)
 			route = ROUTE_NONE;
 		else if (confirm_key(ch)) {
@@ -626,6 +639,8 @@ dialog_reject(struct tui *t, const char *action_id)
 			req.reason = reason;
 			req.reassign_to = route == ROUTE_REASSIGN ? assignee : NULL;
 			req.escalate = route == ROUTE_ESCALATE;
+			req.escalate_expertise = req.escalate &&
+			    !text_blank(expertise) ? expertise : NULL;
 			if (decision_record(t->store, &req, &t->op,
 			    DECISION_NOW, false, &out, &err) != 0)
 				snprintf(refusal, sizeof refusal, "%s",
