@@ -209,6 +209,14 @@ struct queue_row {
 
 void queue_row_free(struct queue_row *);
 
+/*
+ * Up to max rejections escalated to a person that no later version has
+ * answered yet, newest first (issue 21): *ids, NULL-terminated, newly
+ * allocated, each id too.
+ */
+int store_escalated_candidates(struct store *, size_t max, char ***ids,
+    size_t *count, struct error *);
+
 /* ---- The queue index (schema 3): what the review screens page through ---- */
 
 enum queue_filter {

@@ -54,5 +54,15 @@ keys Enter
 expect_screen "rejected" "rejected (decision"
 expect_eq "routed as an escalation naming the expertise" "$(record art-v2 .routing)" \
 	'{"escalate":{"expertise":"fixed income"}}'
+keys Escape
+expect_screen "the queue keeps the deadlocked artifact in view" \
+	"ESCALATED TO A PERSON (deadlocked; waiting for a new version)"
+expect_screen "naming its escalated rejection" "^      trade   art-v2    u-1001"
+keys /; keys C-u Enter
+version art-v4 cy '{"revision_of": "art-v2"}' >"$WORK/v4.jsonl"
+cs import "$WORK/v4.jsonl" >/dev/null
+expect_screen "a new version arrives, in the queue" "art-v4"
+expect_gone "and the escalated artifact leaves the list of those waiting" \
+	"ESCALATED TO A PERSON"
 tui_stop
 finish
