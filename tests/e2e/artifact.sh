@@ -112,6 +112,9 @@ expect_eq "the routing names the expertise" \
 expect_eq "and the record the whole roster locked out" \
 	"$(jq -c 'select(.record.action_id == "w4") | .record.lockout' "$WORK/export")" \
 	'{"locked_out":["a","b","c"],"deadlocked":true}'
+cs audit export --csv >"$WORK/export.csv"
+expect_eq "the CSV export calls it an escalation" \
+	"$(grep -c '"w4".*"escalate"' "$WORK/export.csv")" 1
 expect_eq "the decision row keeps the expertise" \
 	"$(sqlite3 "$DB" "SELECT escalate || '|' || escalate_expertise FROM decision WHERE action_id = 'w4'")" \
 	"1|fixed income"
