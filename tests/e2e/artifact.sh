@@ -5,23 +5,11 @@
 # and contributors, escalation_required and escalate {"expertise"}.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-ME=$(id -un)
-cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
-	"$EXAMPLES/holdings.json" >/dev/null
-echo '{"type": "roster", "authors": ["a", "b", "c"]}' >"$WORK/roster.json"
-cs import "$WORK/roster.json" >/dev/null
+. "$TOP_SRCDIR/tests/e2e/artifact_lib.sh"
 
-# version ID AUTHOR EXTRA: the passing trade as ID by AUTHOR, EXTRA merged
-# into proposed_action; its advisory agrees, author_lockout included.
-version() {
-	jq -c --arg id "$1" --arg author "$2" --argjson extra "$3" '
-		.proposed_action.action_id = $id | .reviewer_verdict.action_id = $id
-		| .proposed_action.author = $author
-		| del(.proposed_action.requested_by)
-		| .proposed_action += $extra
-		| .reviewer_verdict.rule_results += [{"rule_id": "author_lockout", "passed": true}]' \
-		"$EXAMPLES/packet-trade-pass.json"
-}
+ME=$(id -un)
+artifact_setup a b c
+
 add() { version "$@" >"$WORK/$1.json"; cs import "$WORK/$1.json" >/dev/null; }
 decide() { printf '%s\n' "$1" >"$WORK/line"; expect_status "$2" "$3" cs batch "$WORK/line"; }
 code() { jq -r .code "$WORK/out"; }

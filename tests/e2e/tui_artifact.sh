@@ -6,18 +6,9 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/e2e/tui_lib.sh"
 
-cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
-	"$EXAMPLES/holdings.json" >/dev/null
-echo '{"type": "roster", "authors": ["amy", "bo"]}' >"$WORK/roster.json"
-cs import "$WORK/roster.json" >/dev/null
-version() {
-	jq -c --arg id "$1" --arg author "$2" --argjson extra "$3" '
-		.proposed_action.action_id = $id | .reviewer_verdict.action_id = $id
-		| .proposed_action.author = $author | del(.proposed_action.requested_by)
-		| .proposed_action += $extra
-		| .reviewer_verdict.rule_results += [{"rule_id": "author_lockout", "passed": true}]' \
-		"$EXAMPLES/packet-trade-pass.json"
-}
+. "$TOP_SRCDIR/tests/e2e/artifact_lib.sh"
+
+artifact_setup amy bo
 version art-v1 amy '{"contributors": ["xi"]}' >"$WORK/v.jsonl"
 cs import "$WORK/v.jsonl" >/dev/null
 echo '{"action_id": "art-v1", "decision": "reject", "reason": "stale", "reassign_to": "bo"}' |
