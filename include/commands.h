@@ -71,6 +71,13 @@ int queue_row_from_recheck(const struct recheck *r, const char *action_id,
 int queue_row_build(struct store *, const char *action_id, long long now_ms,
     struct queue_row *, struct error *);
 /*
+ * The deadlocked artifacts escalated to a person and waiting for a new
+ * version (SPEC 2.4, issue 21), as queue rows of their escalated
+ * rejection, newest first: up to max into rows, the number in *count.
+ */
+int queue_escalated(struct store *, long long now_ms, struct queue_row *rows,
+    size_t max, size_t *count, struct error *);
+/*
  * Indexes an action import has just stored, from its parsed tree, under
  * the policy epoch in force; saves reading and parsing it back.
  */

@@ -23,6 +23,7 @@ struct decision_request {
 	bool escalate;			/* reject only */
 	/* reject only: "missing_standard" (SPEC 5 blocked_on), or NULL */
 	const char *blocked_on;
+	const char *escalate_expertise;	/* with escalate: who is needed, or NULL */
 	const cJSON *po_judgments;	/* {"AC-3": "met"} or NULL */
 };
 

@@ -1,8 +1,10 @@
 /*
- * Author lockout after a rejection (SPEC 2.4): the author of a rejected
- * action may not write its next version, nor may the author of any
- * rejected version before it; a rejection that reassigned the revision
- * names the only acceptable next author.
+ * Author lockout after a rejection (SPEC 2.4): the people (author and
+ * contributors) of every rejected version of an artifact may not be a
+ * person of any later version of it, in any role; a rejection that
+ * reassigned the revision names the only acceptable next author; one
+ * rejected version has at most one approved next version.  The artifact
+ * (every other version of it) is check_input.revision_chain.
  */
 #ifndef COUNTERSIGN_LOCKOUT_H
 #define COUNTERSIGN_LOCKOUT_H
@@ -13,13 +15,17 @@
 #include "rule_pack.h"
 #include "verdict.h"
 
-/* Adds the author_lockout rule when the packet has revision_of. */
+/*
+ * Adds the author_lockout rule when the packet has revision_of, or an
+ * artifact_id shared by a rejected version.
+ */
 int lockout_rule(const struct check_input *, struct verdict *);
 
 /*
- * The authors locked out of the next version of this action, sorted and
- * without repeats: the authors of the rejected versions before it, and,
- * when it is itself rejected (or about to be), its own author.
+ * The people locked out of the artifact, sorted, one spelling per name
+ * as read: the people of its rejected versions (those held blocked_on
+ * excepted), and, when this action is itself rejected (or about to be),
+ * its own.  NULL when out of memory.
  */
 cJSON *lockout_authors(const struct check_input *, bool this_rejected);
 

@@ -35,6 +35,8 @@ struct loaded_object {
 	const char *author;
 	const char *revision_of;
 	const char *requested_by;
+	const cJSON *contributors;	/* array of names, or NULL */
+	const char *artifact_id;
 	bool has_expiry;
 	long long expires_at_ms;
 };

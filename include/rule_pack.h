@@ -33,9 +33,12 @@ struct check_input {
 	const cJSON *roster;		/* roster object, or NULL; always loaded */
 	const cJSON *po_judgments;	/* {"AC-3": "met"} at decision time, or NULL */
 	/*
-	 * For a packet with revision_of: the earlier versions, newest first,
-	 * each {action_id, author, status, reassign_to, escalate}; the chain
-	 * stops at an action that is not in the store (SPEC 2.4).
+	 * The artifact of SPEC 2.4: every other version of it in the store
+	 * (revision_of followed both ways, siblings, shared artifact_id),
+	 * oldest import first, each {action_id, author, contributors,
+	 * status, revision_of, artifact_id, reassign_to, escalate,
+	 * blocked_on, decided_by, expertise}; NULL when it has no other
+	 * version.
 	 */
 	const cJSON *revision_chain;
 	long long now_ms;

@@ -14,11 +14,13 @@
  * len bytes of text in which nothing can control a terminal:
  *   ESC                       -> "\e"
  *   other C0 controls and DEL -> caret notation ("^G", "^M", "^?", "^@")
- *   C1 controls (U+0080-U+009F), bidirectional and invisible format
- *   characters (U+061C, U+180E, U+200B-U+200F, U+2028-U+202E,
- *   U+00AD, U+115F, U+1160, U+2060-U+206F, U+3164, U+FEFF, U+FFA0,
- *   U+FFF9-U+FFFB, the tags U+E0000-U+E007F)
- *                             -> "<U+XXXX>" ("<U+XXXXX>" for the tags)
+ *   C1 controls (U+0080-U+009F), and what shows as nothing or reorders
+ *   text, as ICU classes it: default-ignorable code points (U+00AD,
+ *   U+034F, U+180B-U+180F, U+200B-U+200F, variation selectors U+FE00-
+ *   U+FE0F and U+E0100-U+E01EF, tags U+E0000-U+E007F...), general
+ *   categories Cf, Zl and Zp, and Bidi_Control (U+061C, U+202A-U+202E,
+ *   U+2066-U+2069)
+ *                             -> "<U+XXXX>" ("<U+XXXXX>" above U+FFFF)
  *   each invalid UTF-8 sequence (raw C1 bytes, overlong forms, surrogates,
  *   truncated sequences, bytes > U+10FFFF) -> U+FFFD
  * Everything else is copied unchanged.  Returns NULL only when out of memory.
@@ -27,7 +29,10 @@ char *sanitize(const char *text, size_t len);
 /* sanitize() of a NUL-terminated string; NULL text gives "". */
 char *sanitize_str(const char *text);
 
-/* Number of terminal columns the (already sanitized) text occupies. */
+/*
+ * Number of terminal columns the (already sanitized) text occupies:
+ * East Asian Wide and Fullwidth take two, combining marks none.
+ */
 size_t sanitized_width(const char *sanitized);
 /*
  * Bytes of the longest prefix of sanitized text that fits in columns; its

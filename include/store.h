@@ -170,6 +170,7 @@ struct decision_row {
 	const char *reassign_to;	/* borrowed; may be NULL */
 	bool escalate;
 	const char *blocked_on;		/* borrowed; may be NULL */
+	const char *escalate_expertise;	/* borrowed; may be NULL (issue 21) */
 };
 
 /*
@@ -217,6 +218,14 @@ struct queue_row {
 };
 
 void queue_row_free(struct queue_row *);
+
+/*
+ * Up to max rejections escalated to a person that no later version has
+ * answered yet, newest first (issue 21): *ids, NULL-terminated, newly
+ * allocated, each id too.
+ */
+int store_escalated_candidates(struct store *, size_t max, char ***ids,
+    size_t *count, struct error *);
 
 /* ---- The queue index (schema 3): what the review screens page through ---- */
 

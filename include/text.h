@@ -10,14 +10,17 @@
 bool text_equal_nocase(const char *a, const char *b);
 /* Copies text into buf upper-cased in ASCII, truncating to fit. */
 void text_upper(char *buf, size_t size, const char *text);
-/* NULL, empty or only ASCII white space: a reason that says nothing. */
-/* Nothing a reader can see: white space of any kind, invisible characters. */
+/*
+ * Nothing a reader can see: NULL, empty, white space of any kind, U+2800,
+ * default-ignorable and invisible format characters.
+ */
 bool text_blank(const char *);
 /*
- * Two names a reader cannot tell apart by what they see: ASCII case,
- * white space and invisible characters (zero-width, bidi) aside.  For the
- * checks that must not be dodged by such a difference: self-approval and
- * author lockout.
+ * Two names a reader cannot tell apart (SPEC 2.4): equal NFKC case-folded
+ * skeletons (UTS #39) once default-ignorables, white space and U+2800 are
+ * removed; see unicode_name_key().  The one comparison for self-approval,
+ * lockout, reassignment and the roster.  "m" and "rn" share a skeleton:
+ * such a false match refuses or locks out, the safe direction.
  */
 bool text_same_name(const char *a, const char *b);
 /* Only JSON white space (space, tab, CR, LF) in s[0..len), or nothing. */

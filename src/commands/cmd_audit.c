@@ -227,9 +227,11 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	csv_cell(reasons, false);
 	csv_cell(divergence, false);
 	csv_cell(acks, false);
+	/* An escalation naming its expertise (v2) is an escalation too. */
 	csv_cell(cJSON_IsString(json_member(routing, "reassign_to")) ?
 	    json_member(routing, "reassign_to")->valuestring :
-	    cJSON_IsTrue(json_member(routing, "escalate")) ? "escalate" :
+	    cJSON_IsTrue(json_member(routing, "escalate")) ||
+	    cJSON_IsObject(json_member(routing, "escalate")) ? "escalate" :
 	    cJSON_IsString(json_member(routing, "blocked_on")) ?
 	    "blocked_on" : "", false);
 	csv_cell(string_at(record, "decision_id"), false);

@@ -54,6 +54,35 @@ bad_request(struct batch_line *line, const struct error *err)
 	return -1;
 }
 
+/*
+ * escalate (SPEC 8 v2): true or false, or {"expertise": text} naming who
+ * is needed, which escalates.  Anything else is malformed.
+ */
+static int
+parse_escalate(const cJSON *json, struct decision_request *req,
+    struct error *err)
+{
+	const cJSON *escalate = json_member(json, "escalate"), *member;
+
+	if (!cJSON_IsObject(escalate))
+		return field_bool(json, "", "escalate", FIELD_OPTIONAL,
+		    &req->escalate, NULL, err);
+	cJSON_ArrayForEach(member, escalate) {
+		if (strcmp(member->string, "expertise") != 0)
+			return error_set(err, EXIT_DATA, "escalate",
+			    "unknown field %.64s: an escalation is true or "
+			    "{\"expertise\": text}", member->string);
+	}
+	if (field_string(escalate, "escalate", "expertise", FIELD_REQUIRED,
+	    &req->escalate_expertise, err) != 0)
+		return err->status;
+	if (text_blank(req->escalate_expertise))
+		return error_set(err, EXIT_DATA, "escalate.expertise",
+		    "must name the expertise needed");
+	req->escalate = true;
+	return 0;
+}
+
 /* Parses one request line strictly; -1 (and a bad_request) when malformed. */
 static int
 parse_line(const char *text, size_t len, struct batch_line *line)
@@ -105,8 +134,7 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 	    &acknowledge, &err) != 0 ||
 	    field_id(line->json, "", "reassign_to", FIELD_OPTIONAL,
 	    &req->reassign_to, &err) != 0 ||
-	    field_bool(line->json, "", "escalate", FIELD_OPTIONAL,
-	    &req->escalate, NULL, &err) != 0 ||
+	    parse_escalate(line->json, req, &err) != 0 ||
 	    field_object(line->json, "", "po_judgments", FIELD_OPTIONAL,
 	    &judgments, &err) != 0 ||
 	    field_choice(line->json, "", "blocked_on", FIELD_OPTIONAL,

@@ -79,6 +79,23 @@ only_failing(const struct verdict *v, const char *rule_id)
 	return seen;
 }
 
+/* The operator is the action's author or one of its contributors (v2). */
+static bool
+own_work(const cJSON *action, const char *login)
+{
+	const cJSON *author = json_member(action, "author"), *contributor;
+
+	if (cJSON_IsString(author) && text_same_name(author->valuestring,
+	    login))
+		return true;
+	cJSON_ArrayForEach(contributor, json_member(action, "contributors")) {
+		if (cJSON_IsString(contributor) &&
+		    text_same_name(contributor->valuestring, login))
+			return true;
+	}
+	return false;
+}
+
 static void
 approve_refusals(const struct decision_request *req,
     const struct operator_identity *op, const struct recheck *rc,
@@ -115,6 +132,9 @@ approve_refusals(const struct decision_request *req,
 	    text_same_name(requested_by->valuestring, op->login))
 		refuse(r, "self_approval", "%s requested this action and "
 		    "cannot approve it", op->login);
+	else if (own_work(rc->data.input.action, op->login))
+		refuse(r, "self_approval", "%s wrote or contributed to this "
+		    "action and cannot approve it", op->login);
 	/*
 	 * Both sides are whole milliseconds, cut down; within the same one
 	 * the deadline may already have passed, so it counts as passed: an
@@ -167,6 +187,18 @@ reject_refusals(const struct decision_request *req, const struct recheck *rc,
 		    why, lockout_deadlocked(&rc->data.input, true) ? "; every "
 		    "roster author is locked out, so the revision can only be "
 		    "escalated" : "");
+	/*
+	 * SPEC 2.4 and 5 (v2): once every roster author is out, the
+	 * coordinator escalates to a person rather than re-admit anyone.
+	 * A rejection held for a standard locks out nobody, so it leaves
+	 * the artifact as it was.
+	 */
+	if (req->reassign_to == NULL && !req->escalate &&
+	    lockout_deadlocked(&rc->data.input,
+	    req->blocked_on == NULL))
+		refuse(r, "escalation_required", "rejecting this leaves every "
+		    "roster author locked out of the artifact: the rejection "
+		    "must escalate");
 	if (req->blocked_on != NULL && !decision_may_block(rc))
 		refuse(r, "bad_routing", "blocked_on %s is for a change that "
 		    "no_block fails; this one is not blocked: reject it "
@@ -214,7 +246,13 @@ write_routing(struct json_writer *w, const struct decision_request *req)
 		json_writer_string(w, req->reassign_to);
 	} else {
 		json_writer_key(w, "escalate");
-		json_writer_bool(w, true);
+		if (req->escalate_expertise != NULL) {
+			json_writer_object(w);
+			json_writer_key(w, "expertise");
+			json_writer_string(w, req->escalate_expertise);
+			json_writer_end(w, '}');
+		} else
+			json_writer_bool(w, true);
 	}
 	json_writer_end(w, '}');
 }
@@ -303,6 +341,7 @@ decision_record_json(const struct decision_request *req,
 	const struct check_outcome *out = &rc->outcome;
 	struct json_writer w;
 	cJSON *locked_out;
+	bool locks_out;
 	char digest[65];
 
 	json_writer_init(&w);
@@ -352,19 +391,22 @@ decision_record_json(const struct decision_request *req,
 	verdict_write_reasons(&w, &out->verdict);
 	json_writer_key(&w, "routing");
 	write_routing(&w, req);
-	/* Who may write the next version, as this decision leaves it. */
+	/*
+	 * Who may write the next version, as this decision leaves it: a
+	 * rejection locks its people out, unless it holds the change for a
+	 * standard (SPEC 2.4).
+	 */
+	locks_out = req->decision == DECISION_REJECT && req->blocked_on == NULL;
 	json_writer_key(&w, "lockout");
 	json_writer_object(&w);
 	json_writer_key(&w, "locked_out");
-	locked_out = lockout_authors(&rc->data.input,
-	    req->decision == DECISION_REJECT);
+	locked_out = lockout_authors(&rc->data.input, locks_out);
 	if (locked_out == NULL)
 		w.failed = true;
 	json_writer_tree(&w, locked_out);
 	cJSON_Delete(locked_out);
 	json_writer_key(&w, "deadlocked");
-	json_writer_bool(&w, lockout_deadlocked(&rc->data.input,
-	    req->decision == DECISION_REJECT));
+	json_writer_bool(&w, lockout_deadlocked(&rc->data.input, locks_out));
 	json_writer_end(&w, '}');
 	json_writer_key(&w, "po_judgments");
 	json_writer_tree(&w, req->po_judgments);
@@ -425,6 +467,7 @@ record(struct store *store, const struct decision_request *req,
 	row.escalate = req->decision == DECISION_REJECT && req->escalate;
 	row.blocked_on = req->decision == DECISION_REJECT ?
 	    req->blocked_on : NULL;
+	row.escalate_expertise = row.escalate ? req->escalate_expertise : NULL;
 	json = decision_record_json(req, op, rc, row.decision_id,
 	    row.decided_at, advisory, advisory_length);
 	if (json == NULL)

@@ -157,6 +157,36 @@ queue_row_build(struct store *store, const char *action_id, long long now_ms,
 }
 
 int
+queue_escalated(struct store *store, long long now_ms, struct queue_row *rows,
+    size_t max, size_t *count, struct error *err)
+{
+	char **ids = NULL;
+	size_t found = 0, i;
+	int rc;
+
+	*count = 0;
+	if ((rc = store_escalated_candidates(store, max, &ids, &found,
+	    err)) != 0)
+		goto done;
+	for (i = 0; i < found && *count < max; i++) {
+		if ((rc = queue_row_build(store, ids[i], now_ms, &rows[*count],
+		    err)) != 0)
+			break;
+		/* Escalated by choice, with an author still free: not held. */
+		if (!rows[*count].deadlocked) {
+			queue_row_free(&rows[*count]);
+			continue;
+		}
+		(*count)++;
+	}
+done:
+	for (i = 0; ids != NULL && ids[i] != NULL; i++)
+		free(ids[i]);
+	free(ids);
+	return rc;
+}
+
+int
 queue_index_stored(struct store *store, const struct loaded_object *o,
     long long imported_at_ms, long long now_ms, long long epoch,
     struct error *err)

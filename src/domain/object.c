@@ -254,7 +254,13 @@ load_packet(struct loaded_object *o, struct error *err)
 	    (rc = field_id(action, "proposed_action", "requested_by",
 	    FIELD_OPTIONAL, &o->requested_by, err)) != 0 ||
 	    (rc = field_timestamp(action, "proposed_action", "expires_at",
-	    FIELD_OPTIONAL, &o->expires_at_ms, &o->has_expiry, err)) != 0)
+	    FIELD_OPTIONAL, &o->expires_at_ms, &o->has_expiry, err)) != 0 ||
+	    /* The people and the artifact of SPEC 1.1 and 2.4 (v2). */
+	    (rc = field_string_array(action, "proposed_action",
+	    "contributors", FIELD_OPTIONAL, true, &o->contributors,
+	    err)) != 0 ||
+	    (rc = field_id(action, "proposed_action", "artifact_id",
+	    FIELD_OPTIONAL, &o->artifact_id, err)) != 0)
 		return rc;
 	if ((rc = pack->validate(action, "proposed_action", err)) != 0)
 		return rc;

@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sanitize.h"
 #include "text.h"
-#include "utf8.h"
+#include "unicode_text.h"
 
 static int
 ascii_lower(int c)
@@ -343,84 +342,37 @@ text_copy(const char *s)
 	return copy;
 }
 
-/* White space beyond ASCII: no-break, the en to hair spaces, ideographic. */
-static bool
-unicode_space(uint32_t cp)
-{
-	return cp == 0x00a0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
-	    cp == 0x202f || cp == 0x205f || cp == 0x3000;
-}
-
-/* A code point that a reader sees as nothing: white space or invisible. */
-static bool
-shows_nothing(uint32_t cp)
-{
-	return cp == ' ' || (cp >= 0x09 && cp <= 0x0d) || unicode_space(cp) ||
-	    sanitize_invisible(cp);
-}
-
 /*
- * Blank as a reader sees it: a reason of no-break or zero-width spaces
- * says nothing, and must not count as one (SPEC 5 reason_required).
+ * Blank as a reader sees it: a reason of no-break, zero-width or braille
+ * blank spaces says nothing, and must not count as one (SPEC 5
+ * reason_required).  The classes are ICU's (unicode_text.c).
  */
 bool
 text_blank(const char *s)
 {
-	size_t len;
-	uint32_t cp;
-	int n;
-
-	if (s == NULL)
-		return true;
-	for (len = strlen(s); len > 0; s += n, len -= (size_t)n) {
-		if ((n = utf8_next((const unsigned char *)s, len, &cp)) < 0 ||
-		    !shows_nothing(cp))
-			return false;
-	}
-	return true;
+	return unicode_blank(s);
 }
 
 /*
- * name without what a reader cannot see (white space, invisible
- * characters), ASCII letters in lower case, into buf; false when it does
- * not fit or is not UTF-8.
+ * One comparison of names everywhere (SPEC 2.4): self-approval, lockout,
+ * reassignment, roster.  Should ICU fail (out of memory), the names are
+ * compared as spelt, ignoring ASCII case, rather than not at all.
  */
-static bool
-name_as_read(const char *name, char *buf, size_t size)
-{
-	size_t len = strlen(name), used = 0;
-	uint32_t cp;
-	int n;
-
-	for (; len > 0; name += n, len -= (size_t)n) {
-		if ((n = utf8_next((const unsigned char *)name, len, &cp)) < 0)
-			return false;
-		if (shows_nothing(cp))
-			continue;
-		if (used + (size_t)n >= size)
-			return false;
-		if (n == 1)
-			buf[used++] = (char)ascii_lower((unsigned char)*name);
-		else {
-			memcpy(buf + used, name, (size_t)n);
-			used += (size_t)n;
-		}
-	}
-	buf[used] = '\0';
-	return true;
-}
-
 bool
 text_same_name(const char *a, const char *b)
 {
-	char na[1024], nb[1024];
+	char *key_a, *key_b;
+	bool same;
 
 	if (a == NULL || b == NULL)
 		return false;
-	/* Ids are at most 256 bytes; anything else is compared as it is. */
-	if (!name_as_read(a, na, sizeof na) || !name_as_read(b, nb, sizeof nb))
-		return text_equal_nocase(a, b);
-	return strcmp(na, nb) == 0;
+	key_a = unicode_name_key(a);
+	key_b = unicode_name_key(b);
+	same = key_a != NULL && key_b != NULL ? strcmp(key_a, key_b) == 0 :
+	    text_equal_nocase(a, b);
+	free(key_a);
+	free(key_b);
+	return same;
 }
 
 bool

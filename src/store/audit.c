@@ -450,6 +450,9 @@ store_decision_insert(struct store *s, const char *action_id,
 	sqlite3_bind_int(stmt, 9, row->escalate);
 	if (row->blocked_on != NULL)
 		sqlite3_bind_text(stmt, 10, row->blocked_on, -1, SQLITE_STATIC);
+	if (row->escalate_expertise != NULL)
+		sqlite3_bind_text(stmt, 11, row->escalate_expertise, -1,
+		    SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
 	sqlite3_reset(stmt);
 	if (rc != SQLITE_DONE)

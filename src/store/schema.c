@@ -204,6 +204,21 @@ static const char *const migrations[] = {
 	 * blocked_on), which the queue, the history and the lockout read.
 	 */
 	"ALTER TABLE decision ADD COLUMN blocked_on TEXT;",
+
+	/*
+	 * issue 21: the artifact of SPEC 2.4 (v2) joins every version that
+	 * shares an artifact_id, so the lockout finds them by index; rows
+	 * imported before get theirs from the stored packet.  A rejection's
+	 * routing may name the expertise an escalation needs (issue 22's
+	 * blocked_on, in the migration before, locks out nobody).
+	 */
+	"ALTER TABLE action ADD COLUMN artifact_id TEXT;"
+	"UPDATE action SET artifact_id = json_extract(raw_json,"
+	"  '$.proposed_action.artifact_id') WHERE json_type(raw_json,"
+	"  '$.proposed_action.artifact_id') = 'text';"
+	"CREATE INDEX action_by_artifact ON action (artifact_id)"
+	"  WHERE artifact_id IS NOT NULL;"
+	"ALTER TABLE decision ADD COLUMN escalate_expertise TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -20,14 +20,31 @@
  */
 #define BUSY_TIMEOUT_MS 10000
 
+/*
+ * The artifact of ?1 (SPEC 2.4, issue 21) as the table art(id): seeded
+ * with ?1 and the extra seeds, then revision_of followed both ways and
+ * artifact_id joined until nothing is new.  UNION stops at any loop, and
+ * SQLite walks it with a queue, not by recursion: a chain of any depth.
+ */
+#define ARTIFACT_OF(seeds) \
+	"WITH RECURSIVE art(id) AS (SELECT ?1" seeds \
+	" UNION SELECT a.revision_of FROM action a JOIN art" \
+	"  ON a.action_id = art.id WHERE a.revision_of IS NOT NULL" \
+	" UNION SELECT a.action_id FROM action a JOIN art" \
+	"  ON a.revision_of = art.id" \
+	" UNION SELECT b.action_id FROM art JOIN action a" \
+	"  ON a.action_id = art.id JOIN action b" \
+	"  ON b.artifact_id = a.artifact_id" \
+	"  WHERE a.artifact_id IS NOT NULL AND b.artifact_id IS NOT NULL)"
+
 static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_ACTION_GET] =
 	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms"
 	    " FROM action WHERE action_id = ?1",
 	[SQL_ACTION_INSERT] =
 	    "INSERT INTO action (action_id, kind, user_id, author, revision_of,"
-	    " requested_by, expires_at_ms, raw_json, imported_at_ms)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	    " requested_by, expires_at_ms, raw_json, imported_at_ms,"
+	    " artifact_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[SQL_IPS_GET] =
 	    "SELECT raw_json FROM ips WHERE ips_id = ?1 AND version = ?2",
 	[SQL_IPS_INSERT] =
@@ -67,29 +84,36 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_DECISION_INSERT] =
 	    "INSERT INTO decision (action_id, decision_id, decision,"
 	    " operator_login, operator_uid, decided_at, audit_seq, reassign_to,"
-	    " escalate, blocked_on)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	    " escalate, blocked_on, escalate_expertise)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
 	[SQL_ACTION_SET_STATUS] =
 	    "UPDATE action SET status = ?2 WHERE action_id = ?1"
 	    " AND status = 'pending'",
 	[SQL_DECISION_RECORD] =
 	    "SELECT l.record_json FROM decision d JOIN audit_log l"
 	    " ON l.seq = d.audit_seq WHERE d.action_id = ?1",
+	/* The artifact of ?1 (SPEC 2.4): see ARTIFACT_OF. */
 	[SQL_REVISION_STEP] =
-	    "SELECT a.action_id, a.author, a.status, a.revision_of,"
-	    " d.reassign_to, d.escalate FROM action a"
+	    ARTIFACT_OF(" UNION SELECT ?2 WHERE ?2 IS NOT NULL"
+	    " UNION SELECT action_id FROM action WHERE artifact_id = ?3")
+	    " SELECT a.action_id, a.author, a.status, a.revision_of,"
+	    " a.artifact_id, json_extract(a.raw_json,"
+	    " '$.proposed_action.contributors'), d.reassign_to, d.escalate,"
+	    " d.blocked_on, d.operator_login, d.escalate_expertise"
+	    " FROM art JOIN action a ON a.action_id = art.id"
 	    " LEFT JOIN decision d ON d.action_id = a.action_id"
-	    " WHERE a.action_id = ?1",
+	    " WHERE a.action_id <> ?1 ORDER BY a.imported_at_ms, a.rowid",
 	[SQL_QUEUE_REMOVE] =
 	    "DELETE FROM queue_index WHERE action_id = ?1",
+	/* ?1 has another version: it revises, is revised or names one. */
 	[SQL_ACTION_HAS_REVISION] =
-	    "SELECT 1 FROM action WHERE revision_of = ?1 LIMIT 1",
-	/* Every later version of ?1: their lockout reads its decision. */
+	    "SELECT 1 FROM action WHERE revision_of = ?1 UNION ALL"
+	    " SELECT 1 FROM action WHERE action_id = ?1 AND (revision_of IS"
+	    " NOT NULL OR artifact_id IS NOT NULL) LIMIT 1",
+	/* Every other version of ?1: their lockout reads its decision. */
 	[SQL_QUEUE_STALE_REVISIONS] =
-	    "UPDATE queue_index SET epoch = 0 WHERE action_id IN ("
-	    "WITH RECURSIVE later(id) AS (SELECT action_id FROM action"
-	    " WHERE revision_of = ?1 UNION SELECT a.action_id FROM action a"
-	    " JOIN later ON a.revision_of = later.id) SELECT id FROM later)",
+	    "UPDATE queue_index SET epoch = 0 WHERE action_id <> ?1 AND"
+	    " action_id IN (" ARTIFACT_OF("") " SELECT id FROM art)",
 	[SQL_QUEUE_FLAGS] =
 	    "SELECT flags FROM queue_index WHERE action_id = ?1",
 	[SQL_QUEUE_TOTALS_ADD] =

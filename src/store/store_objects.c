@@ -123,6 +123,43 @@ put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
 	return 0;
 }
 
+/*
+ * A revision_of chain that comes back to the action itself would make it
+ * a version of itself (SPEC 2.4): refused as bad input.  The stored
+ * chain is walked by the database (UNION stops at any loop, and there is
+ * no depth limit), from the version the new action names.
+ */
+static int
+refuse_revision_cycle(struct store *s, const struct loaded_object *o,
+    struct error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (o->revision_of == NULL)
+		return 0;
+	if (strcmp(o->revision_of, o->id) == 0)
+		return error_set(err, EXIT_DATA, "proposed_action.revision_of",
+		    "action %.64s names itself as the version it revises",
+		    o->id);
+	if (sqlite3_prepare_v2(s->db, "WITH RECURSIVE up(id) AS (SELECT ?2"
+	    " UNION SELECT a.revision_of FROM action a JOIN up"
+	    " ON a.action_id = up.id WHERE a.revision_of IS NOT NULL)"
+	    " SELECT 1 FROM up WHERE id = ?1", -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "following a revision chain");
+	bind_text(stmt, 1, o->id);
+	bind_text(stmt, 2, o->revision_of);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	if (rc == SQLITE_ROW)
+		return error_set(err, EXIT_DATA, "proposed_action.revision_of",
+		    "revision_of %.64s leads back to action %.64s: a cycle of "
+		    "revisions", o->revision_of, o->id);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "following a revision chain");
+	return 0;
+}
+
 static int
 put_packet(struct store *s, const struct loaded_object *o, const char *raw,
     size_t raw_len, long long now_ms, enum store_put_result *result,
@@ -142,6 +179,8 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
 	if (exists)
 		return 0;
+	if ((rc = refuse_revision_cycle(s, o, err)) != 0)
+		return rc;
 	if ((stmt = store_statement(s, SQL_ACTION_INSERT, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, o->id);
@@ -154,6 +193,7 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 		sqlite3_bind_int64(stmt, 7, o->expires_at_ms);
 	sqlite3_bind_text(stmt, 8, raw, (int)raw_len, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 9, now_ms);
+	bind_text(stmt, 10, o->artifact_id);
 	/*
 	 * No queue row yet: the caller writes it, checked, in the same
 	 * transaction (import's queue_index_stored()).

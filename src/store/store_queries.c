@@ -313,66 +313,84 @@ load_action(struct store *s, const char *action_id, long long now_ms,
 	return rc;
 }
 
-/* A revision chain never reasonably gets this long; a loop would. */
-#define CHAIN_MAX 1000
+/* Column i of the row as a string member, or null. */
+static void
+add_text_column(cJSON *version, const char *key, sqlite3_stmt *stmt, int i)
+{
+	const char *text = (const char *)sqlite3_column_text(stmt, i);
+
+	if (text != NULL)
+		cJSON_AddStringToObject(version, key, text);
+	else
+		cJSON_AddNullToObject(version, key);
+}
 
 /*
- * The earlier versions of an action, newest first (SPEC 2.4), as the
- * lockout rule reads them.  Stops at an action the store does not have.
+ * The other versions of the action's artifact (SPEC 2.4), as the lockout
+ * rule reads them: see SQL_REVISION_STEP.
  */
 static int
-load_revision_chain(struct store *s, const char *revision_of, cJSON **out,
+load_revision_chain(struct store *s, const cJSON *action, cJSON **out,
     struct error *err)
 {
-	char *next = text_copy(revision_of);
+	const cJSON *id = json_member(action, "action_id");
+	const cJSON *revision_of = json_member(action, "revision_of");
+	const cJSON *artifact = json_member(action, "artifact_id");
+	const char *contributors;
 	sqlite3_stmt *stmt;
-	cJSON *chain, *version;
-	int rc = 0, steps = 0;
-	const char *text;
+	cJSON *chain, *version, *people;
+	int rc;
 
 	*out = chain = cJSON_CreateArray();
 	if (chain == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	while (next != NULL && steps++ < CHAIN_MAX) {
-		if ((stmt = store_statement(s, SQL_REVISION_STEP, err)) == NULL) {
-			rc = err->status;
-			break;
+	if (!cJSON_IsString(id))
+		return 0;
+	if ((stmt = store_statement(s, SQL_REVISION_STEP, err)) == NULL)
+		return err->status;
+	sqlite3_bind_text(stmt, 1, id->valuestring, -1, SQLITE_STATIC);
+	if (cJSON_IsString(revision_of))
+		sqlite3_bind_text(stmt, 2, revision_of->valuestring, -1,
+		    SQLITE_STATIC);
+	if (cJSON_IsString(artifact))
+		sqlite3_bind_text(stmt, 3, artifact->valuestring, -1,
+		    SQLITE_STATIC);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if ((version = cJSON_CreateObject()) == NULL ||
+		    !cJSON_AddItemToArray(chain, version)) {
+			cJSON_Delete(version);
+			sqlite3_reset(stmt);
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
 		}
-		sqlite3_bind_text(stmt, 1, next, -1, SQLITE_TRANSIENT);
-		free(next);
-		next = NULL;
-		rc = sqlite3_step(stmt);
-		if (rc == SQLITE_DONE) {
-			rc = 0;
-			break;
-		}
-		if (rc != SQLITE_ROW) {
-			rc = store_error(s, err, "reading a revision chain");
-			break;
-		}
-		rc = 0;
-		version = cJSON_CreateObject();
-		cJSON_AddItemToArray(chain, version);
-		cJSON_AddStringToObject(version, "action_id",
-		    (const char *)sqlite3_column_text(stmt, 0));
-		if ((text = (const char *)sqlite3_column_text(stmt, 1)) != NULL)
-			cJSON_AddStringToObject(version, "author", text);
+		add_text_column(version, "action_id", stmt, 0);
+		add_text_column(version, "author", stmt, 1);
+		contributors = (const char *)sqlite3_column_text(stmt, 5);
+		people = contributors != NULL ? cJSON_Parse(contributors) :
+		    NULL;
+		if (people != NULL)
+			cJSON_AddItemToObject(version, "contributors", people);
 		else
-			cJSON_AddNullToObject(version, "author");
-		cJSON_AddStringToObject(version, "status",
-		    (const char *)sqlite3_column_text(stmt, 2));
-		if ((text = (const char *)sqlite3_column_text(stmt, 4)) != NULL)
-			cJSON_AddStringToObject(version, "reassign_to", text);
-		else
-			cJSON_AddNullToObject(version, "reassign_to");
+			cJSON_AddArrayToObject(version, "contributors");
+		add_text_column(version, "status", stmt, 2);
+		add_text_column(version, "revision_of", stmt, 3);
+		add_text_column(version, "artifact_id", stmt, 4);
+		add_text_column(version, "reassign_to", stmt, 6);
 		cJSON_AddBoolToObject(version, "escalate",
-		    sqlite3_column_int(stmt, 5) != 0);
-		if ((text = (const char *)sqlite3_column_text(stmt, 3)) != NULL)
-			next = text_copy(text);
-		sqlite3_reset(stmt);
+		    sqlite3_column_int(stmt, 7) != 0);
+		add_text_column(version, "blocked_on", stmt, 8);
+		add_text_column(version, "decided_by", stmt, 9);
+		add_text_column(version, "expertise", stmt, 10);
 	}
-	free(next);
-	return rc;
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "reading the versions of an artifact");
+	/* A version alone, as before artifacts: no chain at all. */
+	if (cJSON_GetArraySize(chain) == 0) {
+		cJSON_Delete(chain);
+		*out = NULL;
+	}
+	return 0;
 }
 
 /* Points the check input at the loaded trees. */
@@ -443,7 +461,6 @@ load_policy(struct store *s, const struct rule_pack *pack,
 {
 	struct securities_load load;
 	struct user_policy *user = NULL;
-	const cJSON *revision_of;
 	/* A single re-check keeps the printed forms; a cached pass does not. */
 	bool single = c != &s->cache;
 	int rc;
@@ -485,9 +502,9 @@ load_policy(struct store *s, const struct rule_pack *pack,
 	if (pack->needs & NEEDS_STANDARDS)
 		d->standards = c->standards;
 	d->roster = c->roster;
-	revision_of = json_member(d->input.action, "revision_of");
-	if (cJSON_IsString(revision_of) && (rc = load_revision_chain(s,
-	    revision_of->valuestring, &d->revision_chain, err)) != 0)
+	/* Every action may be a version of an artifact (SPEC 2.4 v2). */
+	if ((rc = load_revision_chain(s, d->input.action, &d->revision_chain,
+	    err)) != 0)
 		return rc;
 	link_input(d);
 	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {

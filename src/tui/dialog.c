@@ -527,6 +527,7 @@ dialog_reject(struct tui *t, const char *action_id)
 {
 	char reasons[REASONS_MAX][REASON_SIZE], reason[REASON_SIZE] = "";
 	char line[300], refusal[1400] = "", assignee[257] = "", id[257];
+	char expertise[REASON_SIZE] = "";
 	size_t reason_count = reasons_load("reject", reasons, REASONS_MAX), r;
 	struct decision_request req;
 	struct decision_outcome out;
@@ -577,7 +578,12 @@ dialog_reject(struct tui *t, const char *action_id)
 			detail_add(&d.tail, DETAIL_HEADING, "%s", _("Revision: "
 			    "every roster author is locked out; only escalation "
 			    "is possible"));
-		else {
+		if (route == ROUTE_ESCALATE)
+			/* L10N: the expertise the escalation asks for, typed
+			   after the key x; "(any)" when none is named */
+			detail_add(&d.tail, DETAIL_PLAIN, _("  x expertise "
+			    "needed: %s"), expertise[0] ? expertise : _("(any)"));
+		if (!deadlocked) {
 			/* L10N: who writes the revision: %s is an author's
 			   name, "escalate" or "none" */
 			detail_add(&d.tail, DETAIL_HEADING, _("Revision: %s"),
@@ -629,7 +635,13 @@ dialog_reject(struct tui *t, const char *action_id)
 			route = ROUTE_ESCALATE;
 		else if (ch == 'b' && blocked)
 			route = ROUTE_BLOCKED;
-		else if (ch == 'n' && !deadlocked)
+		else if (ch == 'x' && route == ROUTE_ESCALATE) {
+			expertise[0] = '\0';
+			/* L10N: label of the line where the expertise an
+			   escalation needs is typed */
+			edit_text(&d, _("Expertise needed: "), expertise,
+			    sizeof expertise);
+		} else if (ch == 'n' && !deadlocked)
 			route = ROUTE_NONE;
 		else if (confirm_key(ch)) {
 			memset(&req, 0, sizeof req);
@@ -640,6 +652,8 @@ dialog_reject(struct tui *t, const char *action_id)
 			req.escalate = route == ROUTE_ESCALATE;
 			req.blocked_on = route == ROUTE_BLOCKED ?
 			    "missing_standard" : NULL;
+			req.escalate_expertise = req.escalate &&
+			    !text_blank(expertise) ? expertise : NULL;
 			if (decision_record(t->store, &req, &t->op,
 			    DECISION_NOW, false, &out, &err) != 0)
 				snprintf(refusal, sizeof refusal, "%s",

@@ -67,6 +67,10 @@ tui_reload(struct tui *t)
 			tui_notice(t, "%s", err.message);
 			t->count = 0;
 		}
+		queue_free_escalated(t);
+		if (queue_escalated(t->store, t->query.now_ms, t->escalated,
+		    ESCALATED_MAX, &t->escalated_count, &err) != 0)
+			tui_notice(t, "%s", err.message);
 	}
 	if (t->cursor >= t->count)
 		t->cursor = t->count > 0 ? t->count - 1 : 0;
@@ -371,6 +375,7 @@ tui_run(const struct invocation *inv)
 	endwin();
 	delscreen(screen);
 	queue_free_page(t);
+	queue_free_escalated(t);
 	queue_clear_tags(t);
 	detail_free(&t->detail);
 	detail_free(&t->history);

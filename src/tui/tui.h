@@ -18,6 +18,7 @@
 enum tui_view { VIEW_QUEUE, VIEW_DETAIL, VIEW_HELP, VIEW_HISTORY };
 
 #define PAGE_MAX 256		/* rows on one screen, whatever its height */
+#define ESCALATED_MAX 8		/* escalated artifacts shown under the queue */
 
 /* The first screen row of a page: a line and a wrapped row of it. */
 struct page_at {
@@ -42,6 +43,12 @@ struct tui {
 	struct queue_row page[PAGE_MAX];
 	long page_count;
 	long pending, high_stakes, divergent;
+	/*
+	 * Deadlocked artifacts escalated to a person, kept in view under
+	 * the queue until a new version arrives (issue 21).
+	 */
+	struct queue_row escalated[ESCALATED_MAX];
+	size_t escalated_count;
 	/*
 	 * The counts: a filter's scans the index, the header's are kept
 	 * (schema 5).  Redone only when the queue or the query changed,
@@ -114,6 +121,7 @@ void queue_search(struct tui *);
 void queue_bulk_approve(struct tui *);
 void queue_bulk_reject(struct tui *);
 void queue_free_page(struct tui *);
+void queue_free_escalated(struct tui *);
 void queue_clear_tags(struct tui *);
 
 /* view_detail.c */

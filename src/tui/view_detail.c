@@ -120,44 +120,150 @@ stakes_section(struct detail *d, const struct verdict *v)
 		    v->high_stakes_reasons[i].detail);
 }
 
+/* "a +x, y": the people of a version (SPEC 2.4), newly allocated. */
+static char *
+version_people(const cJSON *version)
+{
+	const cJSON *contributor;
+	const char *author = member_string(version, "author");
+	char *text = text_printf("%s", author ? author : "?"), *longer;
+	bool first = true;
+
+	cJSON_ArrayForEach(contributor, json_member(version, "contributors")) {
+		if (text == NULL || !cJSON_IsString(contributor))
+			continue;
+		longer = text_printf("%s%s%s", text, first ? " +" : ", ",
+		    contributor->valuestring);
+		free(text);
+		text = longer;
+		first = false;
+	}
+	return text;
+}
+
+/* How a version was decided: by whom, and how a rejection was routed. */
+static char *
+version_outcome(const cJSON *version, bool self)
+{
+	const char *status = member_string(version, "status");
+	const char *by = member_string(version, "decided_by");
+	const char *expertise = member_string(version, "expertise");
+	const char *to = member_string(version, "reassign_to");
+
+	if (self || status == NULL || by == NULL)
+		return text_printf("%s", self ? _("this action") :
+		    status ? status : "?");
+	if (strcmp(status, "rejected") != 0)
+		/* L10N: "approved by <login>" */
+		return text_printf(_("%s by %s"), status, by);
+	if (member_string(version, "blocked_on") != NULL)
+		/* L10N: a rejection that waits for a standard; locks nobody out */
+		return text_printf(_("rejected by %s, blocked on %s"), by,
+		    member_string(version, "blocked_on"));
+	if (to != NULL)
+		return text_printf(_("rejected by %s, reassigned to %s"), by, to);
+	if (expertise != NULL)
+		return text_printf(_("rejected by %s, escalated (needs %s)"), by,
+		    expertise);
+	if (cJSON_IsTrue(json_member(version, "escalate")))
+		return text_printf(_("rejected by %s, escalated"), by);
+	return text_printf(_("rejected by %s"), by);
+}
+
+/* Deeper versions indent by two columns each, up to this depth. */
+#define TREE_INDENT_MAX 12
+
+/*
+ * The artifact as a tree (SPEC 2.4): each version under the one it
+ * revises, roots first (versions joined by artifact_id alone are roots),
+ * walked with an explicit stack: an artifact may be thousands deep.
+ */
+static void
+artifact_tree(struct detail *d, const struct check_input *in)
+{
+	size_t n = 1 + (size_t)cJSON_GetArraySize(in->revision_chain);
+	const cJSON **nodes = calloc(n, sizeof *nodes), *version;
+	size_t *parent = calloc(n, sizeof *parent), *stack = NULL, *depth;
+	size_t i, k, top = 0, count = 0;
+	const char *of;
+	char *people, *outcome;
+	bool *shown = calloc(n, sizeof *shown);
+
+	stack = calloc(n, sizeof *stack);
+	depth = calloc(n, sizeof *depth);
+	if (nodes == NULL || parent == NULL || shown == NULL || stack == NULL ||
+	    depth == NULL)
+		goto done;
+	nodes[count++] = in->action;
+	cJSON_ArrayForEach(version, in->revision_chain)
+		nodes[count++] = version;
+	for (i = 0; i < n; i++) {
+		parent[i] = n;		/* a root */
+		if ((of = member_string(nodes[i], "revision_of")) == NULL)
+			continue;
+		for (k = 0; k < n; k++) {
+			if (k != i && member_string(nodes[k], "action_id") &&
+			    strcmp(member_string(nodes[k], "action_id"), of) == 0)
+				parent[i] = k;
+		}
+	}
+	/* Roots in reverse, so that the oldest is drawn first. */
+	for (i = n; i-- > 0;) {
+		if (parent[i] == n) {
+			stack[top] = i;
+			depth[top++] = 0;
+		}
+	}
+	while (top > 0) {
+		size_t at = stack[--top], level = depth[top];
+
+		if (shown[at])
+			continue;
+		shown[at] = true;
+		people = version_people(nodes[at]);
+		outcome = version_outcome(nodes[at], at == 0);
+		detail_add(d, at == 0 ? DETAIL_HEADING : DETAIL_PLAIN,
+		    "  %*s%s%s  %s  %s", (int)(2 * (level < TREE_INDENT_MAX ?
+		    level : TREE_INDENT_MAX)), "", level > 0 ? "\xe2\x94\x94 " :
+		    "", member_string(nodes[at], "action_id") ?
+		    member_string(nodes[at], "action_id") : "?",
+		    people ? people : "?", outcome ? outcome : "?");
+		free(people);
+		free(outcome);
+		for (k = n; k-- > 0;) {
+			if (parent[k] == at && !shown[k] && top < n) {
+				stack[top] = k;
+				depth[top++] = level + 1;
+			}
+		}
+	}
+done:
+	free(nodes);
+	free(parent);
+	free(shown);
+	free(stack);
+	free(depth);
+}
+
 static void
 revisions_section(struct detail *d, const struct check_input *in)
 {
-	const cJSON *version;
 	cJSON *locked;
 	char *list;
 
 	if (in->revision_chain == NULL)
 		return;
-	/* L10N: the versions of an action, the one shown first */
-	detail_add(d, DETAIL_HEADING, "%s", _("REVISIONS (newest first)"));
-	/* L10N: stands for the action shown, in a 24-column cell where the
-	   earlier versions show their action ids */
-	detail_add(d, DETAIL_PLAIN, "  %-24s %-20s %s", _("this action"),
-	    member_string(in->action, "author") ?
-	    member_string(in->action, "author") : "?", "pending");
-	cJSON_ArrayForEach(version, in->revision_chain)
-		detail_add(d, DETAIL_PLAIN, "  %-24s %-20s %s%s%s",
-		    member_string(version, "action_id"),
-		    member_string(version, "author") ?
-		    member_string(version, "author") : "?",
-		    member_string(version, "status"),
-		    member_string(version, "reassign_to") ?
-		    /* L10N: after the status of an earlier version: who it
-		       was reassigned to (a name follows), or that it was
-		       escalated */
-		    _(", reassigned to ") :
-		    cJSON_IsTrue(json_member(version, "escalate")) ?
-		    _(", escalated") : "",
-		    member_string(version, "reassign_to") ?
-		    member_string(version, "reassign_to") : "");
+	/* L10N: the versions of the artifact the action belongs to */
+	detail_add(d, DETAIL_HEADING, "%s", _("VERSIONS OF THE ARTIFACT"));
+	artifact_tree(d, in);
 	locked = lockout_authors(in, false);
 	list = locked != NULL ? cJSON_PrintUnformatted(locked) : NULL;
-	/* L10N: %1$s is a JSON list of author names, %2$s the next
-	   message or nothing */
+	/* L10N: %1$s is a JSON list of names, %2$s the next message or
+	   nothing */
 	detail_add(d, DETAIL_PLAIN, _("  locked out: %s%s"), list ? list : "[]",
-	    lockout_deadlocked(in, true) ? _("; rejecting it leaves only "
-	    "escalation (deadlocked)") : "");
+	    lockout_deadlocked(in, false) ? _("; deadlocked: escalated to a "
+	    "person") : lockout_deadlocked(in, true) ? _("; rejecting it "
+	    "leaves only escalation (deadlocked)") : "");
 	cJSON_free(list);
 	cJSON_Delete(locked);
 }

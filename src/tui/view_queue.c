@@ -33,6 +33,43 @@ queue_free_page(struct tui *t)
 	t->page_count = 0;
 }
 
+void
+queue_free_escalated(struct tui *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->escalated_count; i++)
+		queue_row_free(&t->escalated[i]);
+	t->escalated_count = 0;
+}
+
+/*
+ * Under the queue's rows, when there is room: the artifacts every roster
+ * author is locked out of, escalated to a person, until a new version of
+ * each arrives (SPEC 2.4: the queue shows them).
+ */
+static void
+draw_escalated(struct tui *t, int y)
+{
+	char *line;
+	size_t i;
+
+	if (t->escalated_count == 0 || y + 1 >= LINES - 3)
+		return;
+	/* L10N: heading of the artifacts held for a person under the queue */
+	draw_text(y++, 0, _("  ESCALATED TO A PERSON (deadlocked; waiting for "
+	    "a new version)"), COLS, A_BOLD);
+	for (i = 0; i < t->escalated_count && y < LINES - 3; i++, y++) {
+		/* L10N: one escalated artifact: flag ^, kind, action id of
+		   the escalated rejection, its author, its summary */
+		line = text_printf(_("  ^      %-7s %-9.9s %-12.12s %s"),
+		    t->escalated[i].kind, t->escalated[i].action_id,
+		    t->escalated[i].who, t->escalated[i].summary);
+		draw_untrusted(y, 0, line ? line : "", COLS, A_NORMAL);
+		free(line);
+	}
+}
+
 struct queue_row *
 queue_current(struct tui *t)
 {
@@ -335,6 +372,7 @@ queue_draw(struct tui *t)
 	for (i = 0, y = 2; i < t->page_count && y < LINES - 3; i++, y++)
 		draw_row(t, y, &t->page[i], t->top + i == t->cursor,
 		    summary_width);
+	draw_escalated(t, y + (t->page_count == 0 ? 2 : 0));
 	if (t->page_count == 0)
 		draw_text(3, 2, t->search[0] != '\0' || t->query.filter !=
 		    QUEUE_ALL ? _("Nothing matches.") : _("No pending actions."),

@@ -275,6 +275,15 @@ expect_eq "list --all --json: held, and for what" \
 expect_status "list --all" 0 cs list --all
 expect_contains "list --all: the held change says what it waits for" "$WORK/out" \
 	"blocked: waiting for a standard: no standard for hooks"
+expect_eq "the record locks nobody out" \
+	"$(cs audit export | jq -c 'select(.record.action_id == "NB-416") | .record.lockout.locked_out')" '[]'
+# SPEC 2.4: a rejection held for a standard locks out nobody, so the same
+# author's next version of it passes author_lockout.
+jq -c '.proposed_action.action_id = "NB-416-next" | .proposed_action.revision_of = "NB-416"' \
+	"$EXAMPLES/packet-change.json" >"$WORK/nb416-next.json"
+cs import "$WORK/nb416-next.json" >/dev/null
+expect_eq "the held change's author may write its next version" \
+	"$(cs check NB-416-next | jq -c '.local_verdict.rule_results[] | select(.rule_id == "author_lockout") | .passed')" true
 expect_eq "a plain rejection is not held" \
 	"$(in_db "$FRESH" list --all --json | jq -c 'select(.action_id == "NB-412") | [.status, .blocked_on]')" \
 	'["rejected",null]'

@@ -139,11 +139,13 @@ sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
 	DROP INDEX holdings_by_user;
 	ALTER TABLE holdings DROP COLUMN as_of_beyond_ms;
 	CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms);
+	DROP INDEX action_by_artifact; ALTER TABLE action DROP COLUMN artifact_id;
 	ALTER TABLE decision DROP COLUMN blocked_on;
+	ALTER TABLE decision DROP COLUMN escalate_expertise;
 	UPDATE schema_version SET version = 4"
 "$COUNTERSIGN" --db "$db" list >/dev/null
-expect_eq "the migrations bring the schema to 8" \
-	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 8
+expect_eq "the migrations bring the schema to 9" \
+	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 9
 expect_totals "after the migration" "$db"
 
 finish

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include <unicode/uchar.h>
 
 #include "json_memory.h"
 
@@ -112,20 +113,24 @@ fuzz_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 
 /*
  * Code points a terminal obeys or that reorder or hide text: C0 controls,
- * DEL, C1 controls (U+0080-U+009F: U+009B is CSI, U+009D is OSC), and the
- * bidirectional and invisible format characters sanitize.h lists (U+061C,
- * U+200B-U+200F, U+2028-U+202E, U+2060-U+2069, U+FEFF), which include
- * every bidi control of SPEC 9 (U+202A-U+202E, U+2066-U+2069).
+ * DEL, C1 controls (U+0080-U+009F: U+009B is CSI, U+009D is OSC), and,
+ * asked of ICU directly rather than of a second hand list, every
+ * default-ignorable code point, format character (Cf), line or paragraph
+ * separator and bidi control (SPEC 9's U+202A-U+202E, U+2066-U+2069).
  */
 static inline bool
 fuzz_is_terminal_control(uint32_t cp)
 {
-	return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
-	    cp == 0xAD || cp == 0x061C || cp == 0x115F || cp == 0x1160 ||
-	    cp == 0x180E || (cp >= 0x200B && cp <= 0x200F) ||
-	    (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x206F) ||
-	    cp == 0x3164 || cp == 0xFEFF || cp == 0xFFA0 ||
-	    (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0xE0000 && cp <= 0xE007F);
+	int8_t type;
+
+	if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))
+		return true;
+	type = u_charType((UChar32)cp);
+	return type == U_FORMAT_CHAR || type == U_LINE_SEPARATOR ||
+	    type == U_PARAGRAPH_SEPARATOR ||
+	    u_hasBinaryProperty((UChar32)cp,
+	    UCHAR_DEFAULT_IGNORABLE_CODE_POINT) ||
+	    u_hasBinaryProperty((UChar32)cp, UCHAR_BIDI_CONTROL);
 }
 
 /*

@@ -283,6 +283,98 @@ test_reassign_and_roster_ignore_case(void **state)
 	assert_true(lockout_deadlocked(&fx.in, false));
 }
 
+/* ---- SPEC v2 2.4: people, siblings, artifact_id, blocked_on ---- */
+
+#define W(fields) "{" fields "}"
+
+/* A contributor of a rejected version is out in any role. */
+static void
+test_contributor_of_rejected_version_is_locked_out(void **state)
+{
+	make("b", "v1", "[" W("\"action_id\":\"v1\",\"author\":\"a\","
+	    "\"contributors\":[\"x\"],\"status\":\"rejected\"") "]", NULL);
+	assert_true(rule()->passed);
+	teardown(NULL);
+	make("x", "v1", "[" W("\"action_id\":\"v1\",\"author\":\"a\","
+	    "\"contributors\":[\"x\"],\"status\":\"rejected\"") "]", NULL);
+	assert_false(rule()->passed);
+	teardown(NULL);
+	/* As a contributor of the revision, too. */
+	make("b", "v1", "[" V("v1", "a", "rejected", "null") "]", NULL);
+	cJSON_AddItemToObject(fx.action, "contributors",
+	    parse("[\"c\",\"A\"]"));
+	verdict_free(&fx.v);
+	assert_int_equal(verdict_init(&fx.v, "v-next", 0), 0);
+	assert_int_equal(lockout_rule(&fx.in, &fx.v), 0);
+	assert_false(rule()->passed);
+	assert_non_null(strstr(rule()->detail, "A wrote or contributed"));
+}
+
+/* A rejected sibling's author is out of the other revisions too. */
+static void
+test_rejected_sibling_locks_out(void **state)
+{
+	make("b", "v1", "[" V("v1", "a", "rejected", "null") ","
+	    W("\"action_id\":\"v2\",\"author\":\"b\",\"revision_of\":"
+	    "\"v1\",\"status\":\"rejected\"") "]", NULL);
+	assert_false(rule()->passed);
+}
+
+/* One approved next version per rejection. */
+static void
+test_second_next_version_fails(void **state)
+{
+	make("c", "v1", "[" V("v1", "a", "rejected", "null") ","
+	    W("\"action_id\":\"v2\",\"author\":\"b\",\"revision_of\":"
+	    "\"v1\",\"status\":\"approved\"") "]", NULL);
+	assert_false(rule()->passed);
+	assert_non_null(strstr(rule()->detail, "v2, another revision of v1"));
+	teardown(NULL);
+	/* A pending sibling is no obstacle. */
+	make("c", "v1", "[" V("v1", "a", "rejected", "null") ","
+	    W("\"action_id\":\"v2\",\"author\":\"b\",\"revision_of\":"
+	    "\"v1\",\"status\":\"pending\"") "]", NULL);
+	assert_true(rule()->passed);
+}
+
+/* A rejection held for a missing standard locks out nobody. */
+static void
+test_blocked_on_locks_out_nobody(void **state)
+{
+	make("a", "v1", "[" W("\"action_id\":\"v1\",\"author\":\"a\","
+	    "\"status\":\"rejected\",\"blocked_on\":\"missing_standard\"")
+	    "]", "{\"authors\":[\"a\"]}");
+	assert_true(rule()->passed);
+	assert_false(lockout_deadlocked(&fx.in, false));
+}
+
+/* Undeclared versions: the rule is there once the artifact had a rejection. */
+static void
+test_shared_artifact_id(void **state)
+{
+	make("a", NULL, "[" W("\"action_id\":\"v1\",\"author\":\"a\","
+	    "\"artifact_id\":\"art\",\"status\":\"rejected\"") "]", NULL);
+	assert_null(rule());	/* the action names no artifact_id */
+	teardown(NULL);
+	memset(&fx, 0, sizeof fx);
+	fx.action = parse("{\"action_id\":\"v9\",\"author\":\"a\","
+	    "\"artifact_id\":\"art\"}");
+	fx.chain = parse("[" W("\"action_id\":\"v1\",\"author\":\"a\","
+	    "\"artifact_id\":\"art\",\"status\":\"rejected\"") "]");
+	fx.in.action = fx.action;
+	fx.in.revision_chain = fx.chain;
+	assert_int_equal(verdict_init(&fx.v, "v9", 0), 0);
+	assert_int_equal(lockout_rule(&fx.in, &fx.v), 0);
+	assert_false(rule()->passed);
+	/* Only approved or pending versions before: no rule. */
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(fx.chain, 0), "status",
+	    cJSON_CreateString("approved"));
+	verdict_free(&fx.v);
+	assert_int_equal(verdict_init(&fx.v, "v9", 0), 0);
+	assert_int_equal(lockout_rule(&fx.in, &fx.v), 0);
+	assert_null(rule());
+}
+
 int
 main(void)
 {
@@ -320,6 +412,15 @@ main(void)
 		    teardown),
 		cmocka_unit_test_teardown(test_reassign_and_roster_ignore_case,
 		    teardown),
+		cmocka_unit_test_teardown(
+		    test_contributor_of_rejected_version_is_locked_out, teardown),
+		cmocka_unit_test_teardown(test_rejected_sibling_locks_out,
+		    teardown),
+		cmocka_unit_test_teardown(test_second_next_version_fails,
+		    teardown),
+		cmocka_unit_test_teardown(test_blocked_on_locks_out_nobody,
+		    teardown),
+		cmocka_unit_test_teardown(test_shared_artifact_id, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

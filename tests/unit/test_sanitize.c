@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unicode/uchar.h>
+
 #include "sanitize.h"
 
 #define FFFD		"\xef\xbf\xbd"
@@ -98,15 +100,21 @@ next_code_point(const unsigned char *text, size_t *offset, uint32_t *value)
 	return (1);
 }
 
+/*
+ * What the sanitizer must escape besides C0 controls, asked of ICU directly
+ * (not of a second hand list, nor of the sanitizer's own wrapper): DEL,
+ * C1 controls, and every default-ignorable, Cf, Zl, Zp or bidi control.
+ */
 static int
 is_dangerous(uint32_t v)
 {
-	return (v == 0x7f || (v >= 0x80 && v <= 0x9f) || v == 0xad ||
-	    v == 0x061c || v == 0x115f || v == 0x1160 ||
-	    v == 0x180e || (v >= 0x200b && v <= 0x200f) ||
-	    (v >= 0x2028 && v <= 0x202e) || (v >= 0x2060 && v <= 0x206f) ||
-	    v == 0x3164 || v == 0xfeff || v == 0xffa0 ||
-	    (v >= 0xfff9 && v <= 0xfffb) || (v >= 0xe0000 && v <= 0xe007f));
+	int8_t type = u_charType((UChar32)v);
+
+	return (v == 0x7f || (v >= 0x80 && v <= 0x9f) ||
+	    type == U_FORMAT_CHAR || type == U_LINE_SEPARATOR ||
+	    type == U_PARAGRAPH_SEPARATOR ||
+	    u_hasBinaryProperty((UChar32)v, UCHAR_DEFAULT_IGNORABLE_CODE_POINT) ||
+	    u_hasBinaryProperty((UChar32)v, UCHAR_BIDI_CONTROL));
 }
 
 /* Valid UTF-8 holding no C0, DEL, C1, bidirectional or invisible character. */
@@ -327,8 +335,18 @@ test_bidi_and_invisible(void **state)
 	CHECK("\xe1\x85\x9f\xe1\x85\xa0", "<U+115F><U+1160>");
 	CHECK("\xe2\x81\xaa\xe2\x81\xaf", "<U+206A><U+206F>");
 	CHECK("\xef\xbf\xb9\xef\xbf\xbb", "<U+FFF9><U+FFFB>");
+	/*
+	 * What the old hand list missed and ICU knows: the combining
+	 * grapheme joiner, Mongolian free variation selectors, variation
+	 * selectors (VS16 makes "root" another name), their supplement.
+	 */
+	CHECK("ro\xcd\x8fot", "ro<U+034F>ot");
+	CHECK("\xe1\xa0\x8b\xe1\xa0\x8d", "<U+180B><U+180D>");
+	CHECK("root\xef\xb8\x8f", "root<U+FE0F>");
+	CHECK("\xf3\xa0\x84\x80\xf3\xa0\x87\xaf", "<U+E0100><U+E01EF>");
+	/* Unassigned, yet reserved default-ignorable (U+E0000-U+E0FFF). */
+	CHECK("\xf3\xa0\x82\x80", "<U+E0080>");
 	/* Just outside the ranges. */
-	CHECK("\xf3\xa0\x82\x80", "\xf3\xa0\x82\x80");
 	CHECK("\xe2\x80\x8a", "\xe2\x80\x8a");
 	CHECK("\xe2\x80\xaf", "\xe2\x80\xaf");
 	CHECK("\xe2\x81\xb0", "\xe2\x81\xb0");
@@ -496,6 +514,11 @@ test_widths(void **state)
 	check_width("\xf0\xa0\x80\x80", 2);		/* U+20000 */
 	check_width("\xe2\x83\x90", 0);			/* U+20D0 */
 	check_width("\xef\xb8\xa0", 0);			/* U+FE20 */
+	/* East Asian Wide beyond the old hand table. */
+	check_width("\xf0\x9f\x9a\x80", 2);		/* U+1F680 */
+	check_width("\xf0\x9f\x8c\x80", 2);		/* U+1F300 */
+	check_width("\xf0\xb0\x80\x80", 2);		/* U+30000 */
+	check_width("\xe2\x8c\x9a", 2);			/* U+231A */
 	check_width(FFFD, 1);
 	check_width("\\e[2J", 5);
 	check_width("<U+202E>", 8);

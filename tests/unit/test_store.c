@@ -112,14 +112,49 @@ sql_exec(const char *path, const char *sql)
 	"\"estimated_value_usd\":10,\"ips_version_referenced\":" \
 	"{\"ips_id\":\"ips-1\",\"version\":3}}}"
 
+/* The version the migrations bring every database to. */
+#define SCHEMA_LATEST 9
+
 static void
 test_create_makes_directories_and_schema(void **state)
 {
 	struct store *s = open_new();
 
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 8);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"),
+	    SCHEMA_LATEST);
 	assert_int_equal(access(db_path, R_OK | W_OK), 0);
+}
+
+/* Back to schema 7: before blocked_on (8) and artifacts, expertise (9). */
+#define UNDO_TO_SCHEMA_7 \
+	"DROP INDEX action_by_artifact;" \
+	"ALTER TABLE action DROP COLUMN artifact_id;" \
+	"ALTER TABLE decision DROP COLUMN blocked_on;" \
+	"ALTER TABLE decision DROP COLUMN escalate_expertise;"
+
+/* Actions stored before schema 9 get their artifact_id from the packet. */
+static void
+test_artifact_id_filled_in_by_migration(void **state)
+{
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+
+	assert_int_equal(put(s, "{\"type\":\"packet\",\"kind\":\"trade\","
+	    "\"proposed_action\":{\"action_id\":\"c-1\",\"user_id\":\"u-1\","
+	    "\"ticker\":\"X\",\"side\":\"buy\",\"quantity\":1,"
+	    "\"estimated_value_usd\":10,\"ips_version_referenced\":"
+	    "{\"ips_id\":\"ips-1\",\"version\":3},"
+	    "\"artifact_id\":\"art-9\"}}", &result, &err), 0);
+	store_close(s);
+	sql_exec(db_path, UNDO_TO_SCHEMA_7 "UPDATE schema_version SET version = 7");
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
+	store_close(s);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"),
+	    SCHEMA_LATEST);
+	assert_int_equal(sql_int("SELECT count(*) FROM action"
+	    " WHERE artifact_id = 'art-9'"), 1);
 }
 
 /* A version 1 database (before the audit log) is migrated, data kept. */
@@ -132,7 +167,7 @@ test_version_1_is_migrated_forward(void **state)
 
 	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
 	store_close(s);
-	sql_exec(db_path, "DROP TABLE decision; DROP TABLE audit_log;"
+	sql_exec(db_path, UNDO_TO_SCHEMA_7 "DROP TABLE decision; DROP TABLE audit_log;"
 	    "DROP TRIGGER action_decided_once; DROP TRIGGER action_immutable;"
 	    "DROP TABLE queue_index; DROP TABLE meta; DROP TABLE queue_totals;"
 	    "DROP INDEX holdings_by_user;"
@@ -141,7 +176,8 @@ test_version_1_is_migrated_forward(void **state)
 	    "UPDATE schema_version SET version = 1");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 8);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"),
+	    SCHEMA_LATEST);
 	assert_int_equal(sql_int("SELECT count(*) FROM ips"), 1);
 	/* 4: the header's totals read flags from the epoch index. */
 	assert_int_equal(sql_int("SELECT group_concat(name) = 'epoch,flags'"
@@ -178,14 +214,14 @@ test_version_6_gets_the_digits_below_the_millisecond(void **state)
 	assert_int_equal(put(s, HOLDINGS("h-d", "2026-11-28T21:00:00Z", "1"),
 	    &result, &err), 0);
 	store_close(s);
-	sql_exec(db_path, "DROP INDEX holdings_by_user;"
+	sql_exec(db_path, UNDO_TO_SCHEMA_7 "DROP INDEX holdings_by_user;"
 	    "ALTER TABLE holdings DROP COLUMN as_of_beyond_ms;"
 	    "CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms);"
-	    "ALTER TABLE decision DROP COLUMN blocked_on;"
 	    "UPDATE schema_version SET version = 6");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 8);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"),
+	    SCHEMA_LATEST);
 	assert_int_equal(sql_int("SELECT group_concat(as_of_beyond_ms, '|') ="
 	    " '9|45||' FROM (SELECT as_of_beyond_ms FROM holdings"
 	    " ORDER BY snapshot_id)"), 1);
@@ -870,6 +906,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_version_6_gets_the_digits_below_the_millisecond, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_artifact_id_filled_in_by_migration, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_current_holdings_below_the_millisecond, setup, teardown),
 		cmocka_unit_test_setup_teardown(

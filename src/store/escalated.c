@@ -1,0 +1,54 @@
+/*
+ * Rejections escalated to a person that no new version has answered yet
+ * (issue 21): the queue keeps a deadlocked artifact in view until one
+ * arrives.  A new version is a revision of the rejected action, a sibling
+ * (another revision of what it revised) or an action sharing its
+ * artifact_id, imported after the decision.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "store_internal.h"
+#include "text.h"
+
+int
+store_escalated_candidates(struct store *s, size_t max, char ***ids,
+    size_t *count, struct error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	char **list;
+	int rc;
+
+	*count = 0;
+	if ((*ids = list = calloc(max + 1, sizeof *list)) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	if (sqlite3_prepare_v2(s->db, "WITH e AS (SELECT d.action_id AS id,"
+	    " d.audit_seq AS seq, a.revision_of AS of, a.artifact_id AS art,"
+	    " CAST((julianday(d.decided_at) - 2440587.5) * 86400000 AS INTEGER)"
+	    " AS at FROM decision d JOIN action a ON a.action_id = d.action_id"
+	    " WHERE d.escalate = 1 AND d.decision = 'reject')"
+	    " SELECT id FROM e WHERE"
+	    " NOT EXISTS (SELECT 1 FROM action c WHERE c.revision_of = e.id)"
+	    " AND NOT EXISTS (SELECT 1 FROM action c WHERE e.of IS NOT NULL"
+	    "  AND c.revision_of = e.of AND c.imported_at_ms > e.at)"
+	    " AND NOT EXISTS (SELECT 1 FROM action c WHERE e.art IS NOT NULL"
+	    "  AND c.artifact_id = e.art AND c.imported_at_ms > e.at)"
+	    " ORDER BY seq DESC LIMIT ?1", -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "looking for escalated artifacts");
+	sqlite3_bind_int64(stmt, 1, (sqlite3_int64)max);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW && *count < max) {
+		if ((list[*count] = text_copy((const char *)
+		    sqlite3_column_text(stmt, 0))) == NULL) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		(*count)++;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return store_error(s, err, "looking for escalated artifacts");
+	return 0;
+}

@@ -1,0 +1,157 @@
+/*
+ * SPEC 2.4: names compared as a reader sees them.  Each row is a name as
+ * a packet or the roster might spell it, the name it is compared with,
+ * and whether a reader could tell them apart.  The expectations are
+ * written out, not computed by a second list: ICU decides, the table
+ * checks that it decides what a reader would.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+#include "unicode_text.h"
+
+struct name_case {
+	const char *a;
+	const char *b;
+	bool same;
+	const char *what;
+};
+
+static const struct name_case cases[] = {
+	{ "root", "root", true, "identical" },
+	{ "Root", "root", true, "capital" },
+	{ "ROOT", "root", true, "all capitals" },
+	{ "rOoT", "RoOt", true, "mixed case" },
+	{ " root ", "root", true, "ASCII spaces around" },
+	{ "ro ot", "root", true, "ASCII space inside" },
+	{ "root\t", "root", true, "tab" },
+	{ "root\xc2\xa0", "root", true, "NBSP after" },
+	{ "ro\xc2\xa0ot", "root", true, "NBSP inside" },
+	{ "ro\xe2\x80\x8bot", "root", true, "zero-width space U+200B" },
+	{ "ro\xe2\x80\x8cot", "root", true, "ZWNJ U+200C" },
+	{ "ro\xe2\x80\x8dot", "root", true, "ZWJ U+200D" },
+	{ "root\xe2\x80\x8e", "root", true, "LRM U+200E" },
+	{ "\xe2\x80\xaeroot\xe2\x80\xac", "root", true, "RLO..PDF around" },
+	{ "ro\xe2\x81\xa0ot", "root", true, "word joiner U+2060" },
+	{ "\xef\xbb\xbfroot", "root", true, "BOM U+FEFF" },
+	{ "ro\xc2\xadot", "root", true, "soft hyphen U+00AD" },
+	{ "ro\xcd\x8fot", "root", true, "combining grapheme joiner U+034F" },
+	{ "root\xef\xb8\x8f", "root", true, "variation selector 16 U+FE0F" },
+	{ "ro\xef\xb8\x80ot", "root", true, "variation selector 1 U+FE00" },
+	{ "root\xf3\xa0\x84\x80", "root", true, "variation selector 17 U+E0100" },
+	{ "ro\xe1\xa0\x8bot", "root", true, "Mongolian FVS1 U+180B" },
+	{ "root\xf3\xa0\x80\xa1", "root", true, "tag character U+E0021" },
+	{ "root\xe3\x85\xa4", "root", true, "Hangul filler U+3164" },
+	{ "\xe2\xa0\x80root\xe2\xa0\x80", "root", true,
+	    "braille blank U+2800 padding" },
+	{ "ro\xe2\x80\x83ot", "root", true, "em space U+2003" },
+	{ "root\xe3\x80\x80", "root", true, "ideographic space U+3000" },
+	{ "r\xd0\xbe\xd0\xbet", "root", true, "Cyrillic o, o" },
+	{ "r\xd0\xbeot", "root", true, "one Cyrillic o" },
+	{ "\xef\xbd\x92\xef\xbd\x8f\xef\xbd\x8f\xef\xbd\x94", "root", true,
+	    "fullwidth" },
+	{ "\xef\xbc\xb2\xef\xbc\xaf\xef\xbc\xaf\xef\xbc\xb4", "root", true,
+	    "fullwidth capitals" },
+	{ "r\xce\xbf\xce\xbft", "root", true, "Greek omicron" },
+	{ "\xd0\xb0" "dmin", "admin", true, "Cyrillic a" },
+	{ "pa\xd1\x83pal", "paypal", true, "Cyrillic u as y" },
+	{ "a\xe2\x80\x8b\xd0\xb0\xef\xb8\x8f" "dmin", "aadmin", true,
+	    "ZWSP, Cyrillic a and VS16 together" },
+	{ "\xef\xbd\x92\xcd\x8f\xd0\xbeo\xe2\xa0\x80T", "root", true,
+	    "fullwidth, CGJ, Cyrillic, braille blank and case" },
+	{ "l", "1", true, "l and 1 look alike" },
+	{ "modern", "rnodern", true, "m and rn share a skeleton" },
+	{ "\xef\xac\x81le", "file", true, "fi ligature U+FB01" },
+	{ "Stra\xc3\x9f" "e", "strasse", true, "sharp s folds to ss" },
+	{ "root", "roots", false, "one more letter" },
+	{ "root", "boot", false, "another letter" },
+	{ "r\xc3\xb6ot", "root", false, "o with umlaut" },
+	{ "alice", "bob", false, "different people" },
+	{ "pm.lee", "pm.li", false, "different people, similar" },
+	{ "drafter-1", "drafter-2", false, "different numbers" },
+	{ "\xd0\xb8\xd0\xb2\xd0\xb0\xd0\xbd", "ivan", false,
+	    "Cyrillic ivan is not Latin ivan" },
+	{ "\xe7\x8e\x8b", "\xe6\x9d\x8e", false, "different CJK names" },
+	{ "", "root", false, "empty against a name" },
+	{ "\xe2\x80\x8b", "root", false, "only invisible against a name" },
+	{ "root", "root.", false, "a visible full stop" },
+};
+
+static void
+test_name_table(void **state)
+{
+	size_t i, wrong = 0;
+
+	(void)state;
+	assert_true(sizeof cases / sizeof cases[0] >= 40);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		bool forward = text_same_name(cases[i].a, cases[i].b);
+		bool backward = text_same_name(cases[i].b, cases[i].a);
+
+		if (forward != cases[i].same || backward != cases[i].same) {
+			print_error("row %zu (%s): expected %s\n", i,
+			    cases[i].what, cases[i].same ? "same" : "different");
+			wrong++;
+		}
+	}
+	assert_int_equal(wrong, 0);
+}
+
+static void
+test_null_names_differ(void **state)
+{
+	(void)state;
+	assert_false(text_same_name(NULL, "root"));
+	assert_false(text_same_name("root", NULL));
+	assert_false(text_same_name(NULL, NULL));
+	assert_null(unicode_name_key(NULL));
+	assert_null(unicode_name_key("ro\xffot"));
+}
+
+/* The key of every look-alike is the key of the plain name. */
+static void
+test_key_is_plain(void **state)
+{
+	char *key;
+
+	(void)state;
+	key = unicode_name_key("\xef\xbc\xb2\xd0\xbe\xcd\x8fot\xe2\xa0\x80");
+	assert_non_null(key);
+	assert_string_equal(key, "root");
+	free(key);
+}
+
+/* A reason of nothing visible is blank; anything visible is not. */
+static void
+test_blank_reasons(void **state)
+{
+	(void)state;
+	assert_true(text_blank("\xcd\x8f\xef\xb8\x8f"));	/* CGJ, VS16 */
+	assert_true(text_blank("\xe2\xa0\x80\xe2\xa0\x80"));	/* U+2800 */
+	assert_true(text_blank("\xf3\xa0\x84\x80 \xe1\xa0\x8b"));
+	assert_true(text_blank("\xe2\x80\xa8\xe2\x80\xa9"));	/* LS, PS */
+	assert_false(text_blank("\xe2\xa0\x81"));	/* a braille dot */
+	assert_false(text_blank("\xef\xbd\x8e\xef\xbd\x8f"));	/* fullwidth no */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_name_table),
+		cmocka_unit_test(test_null_names_differ),
+		cmocka_unit_test(test_key_is_plain),
+		cmocka_unit_test(test_blank_reasons),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
