@@ -535,21 +535,12 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 	const cJSON *threshold;
 	struct decimal limit;
 	struct trade t;
-	char *failing;
 	bool ok = true;
-	int rc = 0;
 
 	/* As evaluate() read it: an unreadable figure failed every rule. */
 	memcpy(&t, state->bytes, sizeof t);
-	if (!v->overall_pass) {
-		if ((failing = verdict_failing_rules(v)) == NULL)
-			return -1;
-		rc = verdict_add_reason(v, "failed_rules",
-		    "local rules fail: %s", failing);
-		free(failing);
-		if (rc != 0)
-			return rc;
-	}
+	if (verdict_add_failed_rules(v) != 0)
+		return -1;
 	/* An absent threshold never triggers (SPEC 2.1). */
 	threshold = json_member(t.ips, "approval_required_above_usd");
 	if (cJSON_IsNumber(threshold)) {

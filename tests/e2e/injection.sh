@@ -249,7 +249,7 @@ for _ in 1 2 3 4; do
 done
 expect_contains "paging the legal detail shows the blocking issue" "$WORK/pages" "[legal] SEC \\e]52;c;"
 expect_contains "paging the legal detail shows what approval approves" "$WORK/pages" \
-	"Approving approves the FIXED text"
+	"Approving approves the INLINE FIX"
 expect_contains "paging the legal detail reaches the rules" "$WORK/pages" "gates_clear"
 expect_eq "after paging, the pane title is unchanged" \
 	"$(tm display-message -p -t 0 '#{pane_title}')" cs-title
