@@ -145,6 +145,12 @@ struct rule_pack {
 	 */
 	int (*describe)(const struct check_input *, const struct advisory *,
 	    struct detail *);
+	/*
+	 * SPEC 5 not_pending: the action's status when it was decided,
+	 * executed or failed elsewhere, else NULL.  NULL for kinds without
+	 * a status.
+	 */
+	const char *(*not_pending)(const cJSON *action);
 };
 
 const struct rule_pack *rule_pack_find(const char *kind);

@@ -19,6 +19,13 @@
 #define PERCENT_SIZE 64
 
 static const char *const sides[] = { "buy", "sell", NULL };
+/* SPEC 1: the drafting pipeline's state of the action. */
+static const char *const statuses[] = { "drafted", "reviewed_pass",
+	"reviewed_fail", "pending_approval", "approved", "rejected",
+	"executed", "failed", NULL };
+/* SPEC 5: the states of an action still awaiting a decision. */
+static const char *const pending_statuses[] = { "drafted", "reviewed_pass",
+	"reviewed_fail", "pending_approval", NULL };
 
 /* What the rules read from the trade, the IPS and the holdings. */
 struct trade {
@@ -73,7 +80,9 @@ trade_validate(const cJSON *action, const char *path, struct error *err)
 	    (rc = field_number(action, path, "estimated_value_usd",
 	    FIELD_REQUIRED, NUMBER_POSITIVE, &number, NULL, err)) != 0 ||
 	    (rc = field_object(action, path, "ips_version_referenced",
-	    FIELD_REQUIRED, &reference, err)) != 0)
+	    FIELD_REQUIRED, &reference, err)) != 0 ||
+	    (rc = field_choice(action, path, "status", FIELD_OPTIONAL,
+	    statuses, &text, err)) != 0)
 		return rc;
 	field_path(reference_path, sizeof reference_path, path,
 	    "ips_version_referenced");
@@ -634,6 +643,22 @@ trade_read_advisory(const cJSON *verdict, const char *action_id,
 	return 0;
 }
 
+/* SPEC 5 not_pending: the status of an action decided elsewhere. */
+static const char *
+trade_not_pending(const cJSON *action)
+{
+	const char *status = string_member(action, "status");
+	size_t i;
+
+	if (status == NULL)
+		return NULL;
+	for (i = 0; pending_statuses[i] != NULL; i++) {
+		if (strcmp(status, pending_statuses[i]) == 0)
+			return NULL;
+	}
+	return status;
+}
+
 static const char *
 trade_who(const cJSON *action)
 {
@@ -707,6 +732,7 @@ const struct rule_pack rules_trade = {
 	.evaluate = trade_evaluate,
 	.assess_stakes = trade_assess_stakes,
 	.read_advisory = trade_read_advisory,
+	.not_pending = trade_not_pending,
 	.who = trade_who,
 	.summarize = trade_summarize,
 	.describe = trade_describe,

@@ -63,4 +63,35 @@ expect_eq "two lines" "$(wc -l <"$out")" 2
 expect_status "an unknown action is refused" 1 cs check no-such-action
 expect_contains "it is named" "$WORK/err" "unknown action no-such-action"
 
+### (v2) status: only an action awaiting a decision may be approved.
+# trade_as ID JQ-FILTER: the passing example as ID, edited.
+trade_as() {
+	jq -c --arg id "$1" ".proposed_action.action_id = \$id
+		| .reviewer_verdict.action_id = \$id | $2" "$EXAMPLES/packet-trade-pass.json"
+}
+# batch_line REQUEST-JSON: one request through batch; status and line in $out.
+batch_line() {
+	printf '%s\n' "$1" >"$WORK/req"
+	set +e
+	cs batch "$WORK/req" >"$out" 2>"$WORK/err"
+	batch_status=$?
+	set -e
+}
+trade_as st-executed '.proposed_action.status = "executed"' >"$WORK/executed.json"
+trade_as st-pending '.proposed_action.status = "pending_approval"' >"$WORK/pending.json"
+trade_as st-bad '.proposed_action.status = "done"' >"$WORK/bad-status.json"
+expect_status "import trades with a status" 0 cs import "$WORK/executed.json" "$WORK/pending.json"
+expect_status "an unknown status is refused" 3 cs import "$WORK/bad-status.json"
+expect_contains "naming the field" "$WORK/err" proposed_action.status
+batch_line '{"action_id":"st-executed","decision":"approve"}'
+expect_eq "approving an executed trade is refused: not_pending" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '1 ["refused","not_pending"]'
+expect_contains "the refusal names the status" "$out" executed
+batch_line '{"action_id":"st-pending","decision":"approve"}'
+expect_eq "a pending_approval trade is approved" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '0 ["recorded",null]'
+batch_line '{"action_id":"st-executed","decision":"reject","reason":"executed elsewhere"}'
+expect_eq "an executed trade may still be rejected" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '0 ["recorded",null]'
+
 finish

@@ -1357,6 +1357,33 @@ test_side_buy_accepted(void **state)
 	object_free(&o);
 }
 
+/* status (SPEC 1, v2): the drafting pipeline's states only. */
+static void
+test_trade_status_is_one_of_the_pipeline_states(void **state)
+{
+	static const char *const states[] = { "\"drafted\"",
+	    "\"reviewed_pass\"", "\"reviewed_fail\"",
+	    "\"pending_approval\"", "\"approved\"", "\"rejected\"",
+	    "\"executed\"", "\"failed\"" };
+	char with_status[1024];
+	struct loaded_object o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof states / sizeof states[0]; i++) {
+		snprintf(with_status, sizeof with_status, "\"side\": \"sell\", "
+		    "\"status\": %s", states[i]);
+		loads_with(MIN_TRADE, "\"side\": \"sell\"", with_status, &o);
+		object_free(&o);
+	}
+	refused_with(MIN_TRADE, "\"side\": \"sell\"", "\"side\": \"sell\", "
+	    "\"status\": \"done\"", "proposed_action.status");
+	refused_with(MIN_TRADE, "\"side\": \"sell\"", "\"side\": \"sell\", "
+	    "\"status\": \"Executed\"", "proposed_action.status");
+	refused_with(MIN_TRADE, "\"side\": \"sell\"", "\"side\": \"sell\", "
+	    "\"status\": 1", "proposed_action.status");
+}
+
 /* Timestamps. */
 
 static void
@@ -1675,6 +1702,7 @@ main(void)
 		cmocka_unit_test(test_id_of_256_multibyte_bytes_accepted),
 		cmocka_unit_test(test_side_other_than_buy_or_sell_refused),
 		cmocka_unit_test(test_side_buy_accepted),
+		cmocka_unit_test(test_trade_status_is_one_of_the_pipeline_states),
 		cmocka_unit_test(test_as_of_plain_accepted),
 		cmocka_unit_test(test_as_of_fraction_accepted),
 		cmocka_unit_test(test_as_of_space_separator_refused),
