@@ -53,6 +53,16 @@ struct trade {
 	const char *asset_class;	/* of the trade's security, or NULL */
 	struct decimal held_in_ticker;
 	struct decimal held_in_class;
+
+	/*
+	 * The price check (SPEC 2.1 v2): the packet's quantity, and the
+	 * quantity held of the ticker, known when H holds it and every
+	 * position of it has a quantity.
+	 */
+	struct decimal quantity;
+	struct decimal held_quantity;
+	bool holds_ticker;
+	bool held_quantity_known;
 };
 
 /* evaluate() reads the trade once and leaves it to assess_stakes(). */
@@ -221,6 +231,7 @@ trade_read(const struct check_input *in, struct trade *t)
 	t->ticker = string_member(in->action, "ticker");
 	t->buy = text_equal_nocase(string_member(in->action, "side"), "buy");
 	t->value = figure(in->action, "estimated_value_usd", &ok);
+	t->quantity = figure(in->action, "quantity", &ok);
 	value = json_member(in->action, "estimated_value_usd");
 	t->value_usd = cJSON_IsNumber(value) ? value->valuedouble : 0;
 	t->security = security_of(in->securities, t->ticker);
@@ -240,14 +251,23 @@ trade_read(const struct check_input *in, struct trade *t)
 	t->total = figure(t->holdings, "cash_usd", &ok);
 	if (text_equal_nocase(t->asset_class, "cash"))
 		t->held_in_class = t->total;
+	t->held_quantity_known = true;
 	cJSON_ArrayForEach(position, json_member(t->holdings, "positions")) {
 		position_value = figure(position, "market_value_usd", &ok);
 		t->total = decimal_add(t->total, position_value);
 		position_ticker = string_member(position, "ticker");
 		if (t->ticker == NULL ||
-		    text_equal_nocase(position_ticker, t->ticker))
+		    text_equal_nocase(position_ticker, t->ticker)) {
 			t->held_in_ticker = decimal_add(t->held_in_ticker,
 			    position_value);
+			t->holds_ticker = true;
+			/* The loaders refuse a quantity that is not > 0. */
+			if (cJSON_IsNumber(json_member(position, "quantity")))
+				t->held_quantity = decimal_add(t->held_quantity,
+				    figure(position, "quantity", &ok));
+			else
+				t->held_quantity_known = false;
+		}
 		if (t->asset_class == NULL)
 			continue;
 		security = security_after(in->securities, position_ticker,
@@ -258,6 +278,8 @@ trade_read(const struct check_input *in, struct trade *t)
 			    position_value);
 	}
 	t->total_usd = decimal_to_double(t->total);
+	t->held_quantity_known = t->holds_ticker && t->held_quantity_known &&
+	    !decimal_is_zero(t->held_quantity);
 	return ok;
 }
 
@@ -536,6 +558,65 @@ trade_evaluate(const struct check_input *in, const struct advisory *advisory,
 	return 0;
 }
 
+/* a x n, for the small factors of the price check. */
+static struct decimal
+times(struct decimal a, unsigned n)
+{
+	struct decimal sum = decimal_from_int(0);
+
+	while (n-- > 0)
+		sum = decimal_add(sum, a);
+	return sum;
+}
+
+/*
+ * SPEC 2.1 (v2): |pp - hp| x 5 > hp, pp = value / q, hp = V / Q.  Times
+ * q x Q (both > 0) it is |value x Q - V x q| x 5 > V x q: when the packet's
+ * price is the higher, 5 x value x Q > 6 x V x q; else 4 x V x q > 5 x
+ * value x Q.  Exactly 20% either way is not a deviation.
+ */
+static bool
+price_deviates(const struct trade *t)
+{
+	struct decimal held = t->held_in_ticker, held_q = t->held_quantity;
+
+	if (decimal_compare_products(t->value, held_q, held, t->quantity) >= 0)
+		return decimal_compare_products(times(t->value, 5), held_q,
+		    times(held, 6), t->quantity) > 0;
+	return decimal_compare_products(times(held, 4), t->quantity,
+	    times(t->value, 5), held_q) > 0;
+}
+
+/* A price per unit for a detail, with enough digits for a small one. */
+static void
+format_price(char *buf, size_t size, double price)
+{
+	if (price >= 1 || price == 0)
+		format_usd(buf, size, price);
+	else
+		snprintf(buf, size, "$%.6g", price);
+}
+
+static int
+assess_price(const struct trade *t, struct verdict *v)
+{
+	char packet_price[MONEY_SIZE], held_price[MONEY_SIZE];
+	double pp, hp;
+
+	if (!t->held_quantity_known || !price_deviates(t))
+		return 0;
+	pp = decimal_to_double(t->value) / decimal_to_double(t->quantity);
+	hp = decimal_to_double(t->held_in_ticker) /
+	    decimal_to_double(t->held_quantity);
+	format_price(packet_price, sizeof packet_price, pp);
+	format_price(held_price, sizeof held_price, hp);
+	return verdict_add_reason(v, "price_deviation", "the packet prices "
+	    "%s at %s a unit (estimated_value_usd / quantity), %s%.1f%% from "
+	    "the %s a unit of the holdings; more than 20%% apart", t->ticker,
+	    packet_price, pp > hp ? "+" : "", hp > 0 ? (pp - hp) / hp * 100 :
+	    100, held_price);
+}
+
 static int
 trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 {
@@ -585,6 +666,8 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 				return -1;
 		}
 	}
+	if (assess_price(&t, v) != 0)
+		return -1;
 	v->requires_human_approval = v->reason_count > 0;
 	return 0;
 }

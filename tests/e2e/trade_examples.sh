@@ -94,4 +94,31 @@ batch_line '{"action_id":"st-executed","decision":"reject","reason":"executed el
 expect_eq "an executed trade may still be rejected" \
 	"$batch_status $(jq -c '[.status, .code]' "$out")" '0 ["recorded",null]'
 
+### (v2) the price check: a value the packet understates is high stakes.
+# VXUS is held 2100 for 130000 ($61.90 a unit); BND 1400 for 105000 ($75).
+trade_as px-vxus '.proposed_action.ticker = "VXUS" | .proposed_action.quantity = 1000000
+	| .proposed_action.estimated_value_usd = 1' >"$WORK/px.jsonl"
+trade_as px-edge '.proposed_action.estimated_value_usd = 9000' >>"$WORK/px.jsonl"
+trade_as px-over '.proposed_action.estimated_value_usd = 9000.01' >>"$WORK/px.jsonl"
+expect_status "import the priced trades" 0 cs import "$WORK/px.jsonl"
+expect_status "check px-vxus passes its rules" 0 cs check px-vxus
+expect_eq "BUY VXUS x1000000 \$1: high stakes for its price alone" \
+	"$(jq -c '[.local_verdict.overall_pass, .local_verdict.requires_human_approval, [.high_stakes_reasons[].code]]' "$out")" \
+	'[true,true,["price_deviation"]]'
+expect_contains "the reason gives both prices" "$out" '$61.90'
+expect_status "check px-edge" 0 cs check px-edge
+expect_eq "exactly 20% above the held price is not a deviation" \
+	"$(jq -c '[.high_stakes_reasons[].code]' "$out")" '[]'
+expect_status "check px-over" 0 cs check px-over
+expect_eq "a cent more is" "$(jq -c '[.high_stakes_reasons[].code]' "$out")" '["price_deviation"]'
+batch_line '{"action_id":"px-vxus","decision":"approve","acknowledge":["divergence"]}'
+expect_eq "approving it without acknowledging high stakes is refused" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '1 ["refused","high_stakes_unacknowledged"]'
+batch_line '{"action_id":"px-vxus","decision":"approve","reason":"Price checked with the desk","acknowledge":["high_stakes","divergence"]}'
+expect_eq "acknowledged with a reason, it is recorded" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '0 ["recorded",null]'
+expect_eq "the record lists price_deviation as {code, detail}" \
+	"$(cs audit export | jq -c 'select(.record.action_id == "px-vxus") | [.record.high_stakes_reasons[] | [.code, (.detail | length > 0)]]')" \
+	'[["price_deviation",true]]'
+
 finish

@@ -1173,6 +1173,8 @@ test_stakes_reason_shows_a_share_just_over_the_threshold(void **state)
 	/* 30000.01 / 600000 = 5.0000016...% > 5% */
 	tf_set_ips(tf, "approval_required_above_usd", NULL);
 	tf_set_action(tf, "estimated_value_usd", "30000.01");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_int_equal(tf_verdict(tf)->reason_count, 1);
 	assert_string_equal(tf_verdict(tf)->high_stakes_reasons[0].code,
@@ -1188,6 +1190,8 @@ test_stakes_value_above_usd_threshold(void **state)
 
 	/* 25000.01 / 600000 = 4.17% <= 5%; BND ends at 21.67% */
 	tf_set_action(tf, "estimated_value_usd", "25000.01");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, true, 1);
@@ -1199,6 +1203,8 @@ test_stakes_value_equal_to_usd_threshold_does_not_trigger(void **state)
 	struct trade_fixture *tf = TF(state);
 
 	tf_set_action(tf, "estimated_value_usd", "25000");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, false, 0);
@@ -1212,6 +1218,8 @@ test_stakes_share_above_percent_threshold(void **state)
 	/* 30000.01 / 600000 > 5%; no usd threshold */
 	tf_set_ips(tf, "approval_required_above_usd", NULL);
 	tf_set_action(tf, "estimated_value_usd", "30000.01");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, true, 1);
@@ -1225,6 +1233,8 @@ test_stakes_share_equal_to_percent_threshold_does_not_trigger(void **state)
 	/* 30000 x 100 == 5 x 600000 */
 	tf_set_ips(tf, "approval_required_above_usd", NULL);
 	tf_set_action(tf, "estimated_value_usd", "30000");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, false, 0);
@@ -1236,6 +1246,8 @@ test_stakes_usd_and_percent_both_listed(void **state)
 	struct trade_fixture *tf = TF(state);
 
 	tf_set_action(tf, "estimated_value_usd", "30001");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, true, 2);
@@ -1591,6 +1603,160 @@ test_verdict_json_rules_in_spec_order(void **state)
 #define PASS_TEST(f) cmocka_unit_test_setup_teardown(f, setup_pass, teardown)
 #define DIV_TEST(f) cmocka_unit_test_setup_teardown(f, setup_divergent, teardown)
 
+/* ---- (v2) the price check: |pp - hp| x 5 > hp --------------------------- */
+
+/* Does the verdict carry the price_deviation reason? */
+static bool
+has_price_deviation(const struct trade_fixture *tf)
+{
+	return verdict_reason(tf_verdict(tf), "price_deviation") != NULL;
+}
+
+/*
+ * The pass example: BND held 1400 for 105000, hp = 75; the packet buys
+ * 100.  A value of 9000 is pp = 90, exactly 20% above: no deviation.
+ */
+static void
+test_price_exactly_20_percent_above_is_not_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "9000");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+	assert_false(tf_verdict(tf)->requires_human_approval);
+}
+
+static void
+test_price_just_over_20_percent_above_is_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	const struct stakes_reason *reason;
+
+	tf_set_action(tf, "estimated_value_usd", "9000.01");
+	tf_run(tf);
+	reason = verdict_reason(tf_verdict(tf), "price_deviation");
+	assert_non_null(reason);
+	assert_non_null(strstr(reason->detail, "$90.00"));
+	assert_non_null(strstr(reason->detail, "$75.00"));
+	assert_true(tf_verdict(tf)->requires_human_approval);
+	assert_true(tf_verdict(tf)->overall_pass);
+}
+
+static void
+test_price_exactly_20_percent_below_is_not_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "6000");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+}
+
+static void
+test_price_just_under_20_percent_below_is_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "5999.99");
+	tf_run(tf);
+	assert_true(has_price_deviation(tf));
+	assert_reasons(tf, true, 1);
+}
+
+/* "BUY VXUS x1000000 $1.00": every rule passes, the price gives it away. */
+static void
+test_price_of_an_understated_value_is_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "VXUS", "buy", "1");
+	tf_set_action(tf, "quantity", "1000000");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_true(has_price_deviation(tf));
+	assert_reasons(tf, true, 1);
+}
+
+/*
+ * Exact: positions 0.1 for 1 and 0.2 for 2 make hp = 0.3 / 3 = 0.1, and
+ * 0.12 for 1 is exactly 20% above it; 0.12000001 is over.
+ */
+static void
+test_price_compared_exactly_as_products(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "100", "[{\"ticker\": \"BND\", \"quantity\": 1, "
+	    "\"market_value_usd\": 0.1}, {\"ticker\": \"bnd\", \"quantity\": 2, "
+	    "\"market_value_usd\": 0.2}]");
+	tf_set_action(tf, "quantity", "1");
+	tf_set_action(tf, "estimated_value_usd", "0.12");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_holdings(tf, "100", "[{\"ticker\": \"BND\", \"quantity\": 1, "
+	    "\"market_value_usd\": 0.1}, {\"ticker\": \"bnd\", \"quantity\": 2, "
+	    "\"market_value_usd\": 0.2}]");
+	tf_set_action(tf, "quantity", "1");
+	tf_set_action(tf, "estimated_value_usd", "0.12000001");
+	tf_run(tf);
+	assert_true(has_price_deviation(tf));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	/* 0.08 is exactly 20% below. */
+	tf_holdings(tf, "100", "[{\"ticker\": \"BND\", \"quantity\": 1, "
+	    "\"market_value_usd\": 0.1}, {\"ticker\": \"BND\", \"quantity\": 2, "
+	    "\"market_value_usd\": 0.2}]");
+	tf_set_action(tf, "quantity", "1");
+	tf_set_action(tf, "estimated_value_usd", "0.08");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+}
+
+/* No held price: the ticker not held, or a position of it without quantity. */
+static void
+test_price_unknown_without_held_quantities(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "1");
+	tf_holdings(tf, "20000", "[{\"ticker\": \"BND\", \"quantity\": 1000, "
+	    "\"market_value_usd\": 75000}, {\"ticker\": \"BND\", "
+	    "\"market_value_usd\": 30000}]");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_set_action(tf, "estimated_value_usd", "1");
+	tf_holdings(tf, "20000", "[{\"ticker\": \"VTI\", \"quantity\": 1000, "
+	    "\"market_value_usd\": 75000}]");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_set_action(tf, "estimated_value_usd", "1");
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+}
+
+/* A sell is priced too, after the other triggers. */
+static void
+test_price_deviation_listed_after_the_other_triggers(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	const struct verdict *v;
+
+	tf_trade(tf, "BND", "sell", "60000");
+	tf_run(tf);
+	v = tf_verdict(tf);
+	assert_true(v->reason_count >= 2);
+	assert_string_equal(v->high_stakes_reasons[v->reason_count - 1].code,
+	    "price_deviation");
+}
+
 int
 main(void)
 {
@@ -1691,6 +1857,14 @@ main(void)
 		PASS_TEST(test_stakes_reason_shows_a_share_just_over_the_threshold),
 		PASS_TEST(test_stakes_share_equal_to_percent_threshold_does_not_trigger),
 		PASS_TEST(test_stakes_usd_and_percent_both_listed),
+		PASS_TEST(test_price_exactly_20_percent_above_is_not_a_deviation),
+		PASS_TEST(test_price_just_over_20_percent_above_is_a_deviation),
+		PASS_TEST(test_price_exactly_20_percent_below_is_not_a_deviation),
+		PASS_TEST(test_price_just_under_20_percent_below_is_a_deviation),
+		PASS_TEST(test_price_of_an_understated_value_is_a_deviation),
+		PASS_TEST(test_price_compared_exactly_as_products),
+		PASS_TEST(test_price_unknown_without_held_quantities),
+		PASS_TEST(test_price_deviation_listed_after_the_other_triggers),
 		DIV_TEST(test_stakes_all_three_triggers_listed),
 		PASS_TEST(test_stakes_absent_thresholds_never_trigger),
 		PASS_TEST(test_stakes_same_trade_with_thresholds_triggers_both),
