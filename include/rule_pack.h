@@ -151,6 +151,12 @@ struct rule_pack {
 	 * a status.
 	 */
 	const char *(*not_pending)(const cJSON *action);
+	/*
+	 * What the detail view shows after the rules, stakes, divergence
+	 * and notes, for judging them (a trade's holdings); may be NULL.
+	 */
+	int (*describe_context)(const struct check_input *,
+	    const struct advisory *, struct detail *);
 };
 
 const struct rule_pack *rule_pack_find(const char *kind);

@@ -25,6 +25,15 @@ expect_eq "rule order and results" \
 	'[["excluded_ticker",true],["excluded_sector",true],["concentration_limit",true],["allocation_band_direction",true],["ips_version_current",true]]'
 expect_eq "no divergence" "$(jq -c .divergence "$out")" '[]'
 expect_eq "no high stakes" "$(jq -c .high_stakes_reasons "$out")" '[]'
+expect_eq "(v2) notes for the officer, as {what, detail}" \
+	"$(jq -c '[.notes[] | [.what, (.detail | length > 0)]]' "$out")" \
+	'[["class_share",true],["position_share",true],["cash",true],["holdings_as_of",true]]'
+expect_eq "class_share: before and after against the band" \
+	"$(jq -r '.notes[0].detail' "$out")" \
+	'fixed_income: 17.5% of the portfolio before, below its min, 18.75% after the buy, below its min; band 20%-30%'
+expect_eq "cash: the buy against the cash" "$(jq -r '.notes[2].detail' "$out")" \
+	'the buy of $7,500.00 is within the cash of $20,000.00 ($12,500.00 left)'
+expect_contains "holdings_as_of: the snapshot's as_of" "$out" 'as of 2026-11-28T21:00:00Z'
 expect_eq "ips checked" \
 	"$(jq -c .local_verdict.ips_version_checked_against "$out")" \
 	'{"ips_id":"ips-7f3a","version":3}'
@@ -93,6 +102,26 @@ expect_eq "a pending_approval trade is approved" \
 batch_line '{"action_id":"st-executed","decision":"reject","reason":"executed elsewhere"}'
 expect_eq "an executed trade may still be rejected" \
 	"$batch_status $(jq -c '[.status, .code]' "$out")" '0 ["recorded",null]'
+
+### (v2) a buy carrying its class from inside its band above its max is noted.
+# fixed_income is 17.5% (BND 105000 of 600000), band 20-30%; a held-price
+# buy of 81000 would take it from 17.5% to 31%: that one starts outside.
+# Sell 15000 first in a fresh snapshot: BND 120000 of 600000 is 20%.
+jq -c '.snapshot_id = "h-band" | .as_of = "2026-11-29T00:00:00Z"
+	| .positions |= map(if .ticker == "BND" then .market_value_usd = 120000 | .quantity = 1600 else . end)
+	| .cash_usd = 5000' "$EXAMPLES/holdings.json" >"$WORK/band-holdings.json"
+expect_status "import a later snapshot" 0 cs import "$WORK/band-holdings.json"
+trade_as band-cross '.proposed_action.quantity = 800 | .proposed_action.estimated_value_usd = 60001' >"$WORK/band.json"
+expect_status "import the crossing buy" 0 cs import "$WORK/band.json"
+set +e; cs check band-cross >"$out"; set -e
+expect_eq "the band rule does not fail it (direction-based)" \
+	"$(jq -r '.local_verdict.rule_results[] | select(.rule_id == "allocation_band_direction") | .passed' "$out")" true
+expect_eq "the note says it crosses: 20% before, above its max after" \
+	"$(jq -r '.notes[] | select(.what == "class_share") | .detail' "$out")" \
+	'fixed_income: 20% of the portfolio before, 30.0002% after the buy, above its max; band 20%-30%: the trade carries it out of its band (noted, not failed: the rule is direction-based)'
+expect_eq "and the buy exceeds the cash" \
+	"$(jq -r '.notes[] | select(.what == "cash") | .detail' "$out")" \
+	'the buy of $60,001.00 exceeds the cash of $5,000.00 by $55,001.00'
 
 ### (v2) the price check: a value the packet understates is high stakes.
 # VXUS is held 2100 for 130000 ($61.90 a unit); BND 1400 for 105000 ($75).

@@ -1757,6 +1757,238 @@ test_price_deviation_listed_after_the_other_triggers(void **state)
 	    "price_deviation");
 }
 
+/* ---- (v2) notes: what the rules do not enforce (SPEC 2.1, 3) ------------ */
+
+/* The detail of the note what; the test fails when it is missing. */
+static const char *
+note(const struct trade_fixture *tf, const char *what)
+{
+	const struct verdict *v = tf_verdict(tf);
+	size_t i;
+
+	for (i = 0; i < v->note_count; i++) {
+		if (strcmp(v->notes[i].what, what) == 0)
+			return v->notes[i].detail;
+	}
+	fail_msg("no note %s", what);
+	return NULL;
+}
+
+static bool
+has_note(const struct trade_fixture *tf, const char *what)
+{
+	const struct verdict *v = tf_verdict(tf);
+	size_t i;
+
+	for (i = 0; i < v->note_count; i++) {
+		if (strcmp(v->notes[i].what, what) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+assert_note_has(const struct trade_fixture *tf, const char *what,
+    const char *text)
+{
+	const char *detail = note(tf, what);
+
+	if (strstr(detail, text) == NULL)
+		fail_msg("note %s \"%s\" lacks \"%s\"", what, detail, text);
+}
+
+static void
+assert_note_lacks(const struct trade_fixture *tf, const char *what,
+    const char *text)
+{
+	const char *detail = note(tf, what);
+
+	if (strstr(detail, text) != NULL)
+		fail_msg("note %s \"%s\" has \"%s\"", what, detail, text);
+}
+
+/*
+ * Total 500000; fixed_income (BND, no quantity: no price check) 125000 =
+ * 25%, inside its 20-30% band.
+ */
+static void
+inside_band_holdings(struct trade_fixture *tf)
+{
+	tf_holdings(tf, "100000", "[{\"ticker\": \"VTI\", \"market_value_usd\": "
+	    "275000}, {\"ticker\": \"BND\", \"market_value_usd\": 125000}]");
+}
+
+static void
+test_notes_of_the_pass_example(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *json;
+
+	tf_run(tf);
+	assert_string_equal(note(tf, "class_share"), "fixed_income: 17.5% of "
+	    "the portfolio before, below its min, 18.75% after the buy, below "
+	    "its min; band 20%-30%");
+	assert_string_equal(note(tf, "position_share"), "BND: 18.75% of the "
+	    "portfolio after the buy (17.5% before)");
+	assert_string_equal(note(tf, "cash"), "the buy of $7,500.00 is within "
+	    "the cash of $20,000.00 ($12,500.00 left)");
+	assert_string_equal(note(tf, "holdings_as_of"), "snapshot "
+	    EX_SNAPSHOT_ID " as of 2026-11-28T21:00:00Z: 11h before this check");
+	/* In the SPEC 3 line, as {what, detail}, in this order. */
+	json = tf_outcome_json(tf);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+	    json, "notes")), 4);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(
+	    cJSON_GetObjectItemCaseSensitive(json, "notes"), 3), "what")->
+	    valuestring, "holdings_as_of");
+	cJSON_Delete(json);
+}
+
+/* A buy that ends the class exactly at its max stays within its band. */
+static void
+test_note_class_exactly_at_max_after_the_buy(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	inside_band_holdings(tf);
+	tf_set_action(tf, "estimated_value_usd", "25000");
+	tf_run(tf);
+	assert_string_equal(note(tf, "class_share"), "fixed_income: 25% of the "
+	    "portfolio before, 30% after the buy; band 20%-30%");
+	tf_assert_passes(tf, BAND);
+}
+
+/* A cent more carries it from inside its band to above its max: noted. */
+static void
+test_note_buy_carrying_the_class_above_its_max(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	inside_band_holdings(tf);
+	tf_set_action(tf, "estimated_value_usd", "25000.01");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "25% of the portfolio before, "
+	    "30.000002% after the buy, above its max; band 20%-30%");
+	assert_note_has(tf, "class_share", "carries it out of its band");
+	/* Noted, not failed: the rule looks at the class before the trade. */
+	tf_assert_passes(tf, BAND);
+}
+
+/* A sell from inside the band to below its min is noted the same way. */
+static void
+test_note_sell_carrying_the_class_below_its_min(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	inside_band_holdings(tf);
+	tf_trade(tf, "BND", "sell", "25000.01");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "after the sell, below its min");
+	assert_note_has(tf, "class_share", "carries it out of its band");
+	assert_false(has_note(tf, "cash"));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	inside_band_holdings(tf);
+	tf_trade(tf, "BND", "sell", "25000");
+	tf_run(tf);
+	assert_note_lacks(tf, "class_share", "below its min");
+	assert_note_lacks(tf, "class_share", "carries");
+}
+
+/* Already outside: no crossing to note. */
+static void
+test_note_class_already_outside_is_no_crossing(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "VTI", "buy", "1000");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "57.5% of the portfolio before, "
+	    "above its max");
+	assert_note_lacks(tf, "class_share", "carries");
+}
+
+static void
+test_note_cash_against_a_buy(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "20000");
+	tf_set_action(tf, "quantity", "266.67");
+	tf_run(tf);
+	assert_string_equal(note(tf, "cash"), "the buy of $20,000.00 is within "
+	    "the cash of $20,000.00 ($0.00 left)");
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_set_action(tf, "estimated_value_usd", "20000.01");
+	tf_set_action(tf, "quantity", "266.67");
+	tf_run(tf);
+	assert_string_equal(note(tf, "cash"), "the buy of $20,000.01 exceeds "
+	    "the cash of $20,000.00 by $0.01");
+}
+
+static void
+test_note_position_share_of_a_sell(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "VXUS", "sell", "130000.01");
+	tf_set_action(tf, "quantity", "2100");
+	tf_run(tf);
+	assert_note_has(tf, "position_share", "VXUS: 0% of the portfolio "
+	    "after the sell (21.67% before)");
+	assert_note_has(tf, "position_share", "worth more than the position");
+}
+
+/* The cash class does not change when cash buys a cash security. */
+static void
+test_note_cash_class_is_unchanged_by_a_cash_buy(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "SGOV", "buy", "10000");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "cash: 3.33% of the portfolio "
+	    "before, 3.33% after the buy");
+}
+
+static void
+test_notes_without_inputs_say_what_is_missing(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "no holdings snapshot");
+	assert_note_has(tf, "position_share", "no holdings snapshot");
+	assert_note_has(tf, "cash", "no holdings snapshot");
+	assert_note_has(tf, "holdings_as_of", "no holdings snapshot has been "
+	    "imported for user u-1001");
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_trade(tf, "ZZZ", "buy", "100");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "ZZZ is not in the security map");
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_drop_ips(tf);
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "no IPS, so no band");
+}
+
+/* The age is measured from the check's clock; a snapshot ahead says so. */
+static void
+test_note_holdings_as_of_ahead_of_the_clock(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* EX_NOW_MS is 2026-11-29T08:15:04.123Z. */
+	tf_set_holdings(tf, "as_of", "\"2026-11-29T08:18:04Z\"");
+	tf_run(tf);
+	assert_note_has(tf, "holdings_as_of", "as of 2026-11-29T08:18:04Z: 2m "
+	    "AFTER this check");
+}
+
 int
 main(void)
 {
@@ -1857,6 +2089,16 @@ main(void)
 		PASS_TEST(test_stakes_reason_shows_a_share_just_over_the_threshold),
 		PASS_TEST(test_stakes_share_equal_to_percent_threshold_does_not_trigger),
 		PASS_TEST(test_stakes_usd_and_percent_both_listed),
+		PASS_TEST(test_notes_of_the_pass_example),
+		PASS_TEST(test_note_class_exactly_at_max_after_the_buy),
+		PASS_TEST(test_note_buy_carrying_the_class_above_its_max),
+		PASS_TEST(test_note_sell_carrying_the_class_below_its_min),
+		PASS_TEST(test_note_class_already_outside_is_no_crossing),
+		PASS_TEST(test_note_cash_against_a_buy),
+		PASS_TEST(test_note_position_share_of_a_sell),
+		PASS_TEST(test_note_cash_class_is_unchanged_by_a_cash_buy),
+		PASS_TEST(test_notes_without_inputs_say_what_is_missing),
+		PASS_TEST(test_note_holdings_as_of_ahead_of_the_clock),
 		PASS_TEST(test_price_exactly_20_percent_above_is_not_a_deviation),
 		PASS_TEST(test_price_just_over_20_percent_above_is_a_deviation),
 		PASS_TEST(test_price_exactly_20_percent_below_is_not_a_deviation),
