@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -769,14 +770,25 @@ price_deviates(const struct trade *t)
 	    times(t->value, 5), held_q) > 0;
 }
 
-/* A price per unit for a detail, with enough digits for a small one. */
+/*
+ * A price per unit for a detail: dollars and cents, or below a dollar
+ * four significant digits, written out ("$0.000001", not "$1e-06").
+ */
 static void
 format_price(char *buf, size_t size, double price)
 {
-	if (price >= 1 || price == 0)
+	int places;
+	size_t len;
+
+	if (price >= 1 || price <= 0) {
 		format_usd(buf, size, price);
-	else
-		snprintf(buf, size, "$%.6g", price);
+		return;
+	}
+	places = (int)ceil(-log10(price)) + 3;
+	snprintf(buf, size, "$%.*f", places > 20 ? 20 : places, price);
+	len = strlen(buf);
+	while (len > 0 && buf[len - 1] == '0')
+		buf[--len] = '\0';
 }
 
 static int

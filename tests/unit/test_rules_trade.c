@@ -1676,6 +1676,9 @@ test_price_of_an_understated_value_is_a_deviation(void **state)
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_true(has_price_deviation(tf));
 	assert_reasons(tf, true, 1);
+	/* A price below a cent is written out, not as 1e-06. */
+	assert_non_null(strstr(verdict_reason(tf_verdict(tf),
+	    "price_deviation")->detail, "VXUS at $0.000001 a unit"));
 }
 
 /*
