@@ -338,6 +338,23 @@ max_int(int a, int b)
 }
 
 /*
+ * Enough decimals that a share off a band edge never prints on it: below
+ * and above are its exact comparisons with low and high.
+ */
+static int
+places_against_band(int places, double share, struct decimal low,
+    struct decimal high, int below, int above)
+{
+	if (below != 0)
+		places = max_int(places, percent_places(share,
+		    decimal_to_double(low)));
+	if (above != 0)
+		places = max_int(places, percent_places(share,
+		    decimal_to_double(high)));
+	return places;
+}
+
+/*
  * A share and the limit it was compared with, as percents: with as many
  * decimals as it takes for them to print differently when the exact
  * comparison (sign, as decimal_compare_products() gives it) says they
@@ -467,13 +484,7 @@ rule_allocation_band_direction(const struct trade *t, struct verdict *v)
 	above = decimal_compare_products(current, hundred, high, t->total);
 	/* Enough decimals to tell apart every two of the three that differ. */
 	share = decimal_percent(current, t->total);
-	places = 2;
-	if (below != 0)
-		places = max_int(places, percent_places(share,
-		    decimal_to_double(low)));
-	if (above != 0)
-		places = max_int(places, percent_places(share,
-		    decimal_to_double(high)));
+	places = places_against_band(2, share, low, high, below, above);
 	if (decimal_compare(low, high) != 0)
 		places = max_int(places, percent_places(decimal_to_double(low),
 		    decimal_to_double(high)));
@@ -546,7 +557,7 @@ note_class_share(const struct trade *t, struct verdict *v)
 	    low_text[PERCENT_SIZE], high_text[PERCENT_SIZE];
 	const cJSON *band;
 	bool ok = true;
-	int places = 2, before_low, before_high, after_low, after_high;
+	int places, before_low, before_high, after_low, after_high;
 	double before_share, after_share;
 
 	if (t->asset_class == NULL)
@@ -581,19 +592,9 @@ note_class_share(const struct trade *t, struct verdict *v)
 	    t->total);
 	after_low = decimal_compare_products(after, hundred, low, t->total);
 	after_high = decimal_compare_products(after, hundred, high, t->total);
-	/* Enough decimals that a share off a band edge never prints on it. */
-	if (before_low != 0)
-		places = max_int(places, percent_places(before_share,
-		    decimal_to_double(low)));
-	if (before_high != 0)
-		places = max_int(places, percent_places(before_share,
-		    decimal_to_double(high)));
-	if (after_low != 0)
-		places = max_int(places, percent_places(after_share,
-		    decimal_to_double(low)));
-	if (after_high != 0)
-		places = max_int(places, percent_places(after_share,
-		    decimal_to_double(high)));
+	places = places_against_band(places_against_band(2, before_share, low,
+	    high, before_low, before_high), after_share, low, high, after_low,
+	    after_high);
 	format_percent_places(before_text, sizeof before_text, before_share,
 	    places);
 	format_percent_places(after_text, sizeof after_text, after_share,

@@ -445,8 +445,8 @@ test_advisory_of_another_type(void **state)
 }
 
 /*
- * SPEC 2.2: rule 1 fails only when no object could be obtained.  An
- * object of another shape is still the verdict, read leniently: the
+ * SPEC 2.2: a verdict object with review_pass is a review, however it is
+ * shaped; one without is no review (no_review).  It is read leniently: the
  * missing lists are empty and review_pass other than true is false.
  */
 static void
@@ -536,9 +536,9 @@ test_severity_other_than_formatting_is_legal(void **state)
 	}
 }
 
-/* Lists of the wrong type fail rule 2 closed, saying what is wrong. */
+/* Lists of the wrong type fail rule 1 closed, saying what is wrong. */
 static void
-test_unreadable_lists_fail_rule_2_closed(void **state)
+test_unreadable_lists_fail_rule_1_closed(void **state)
 {
 	static const struct {
 		const char *verdict;
@@ -564,7 +564,7 @@ test_unreadable_lists_fail_rule_2_closed(void **state)
 		assert_rule(&r, "no_unfixed_legal_issues", false);
 		assert_detail_has(&r, "no_unfixed_legal_issues",
 		    cases[i].detail);
-		/* review_pass true while rule 2 fails. */
+		/* review_pass true while rule 1 fails. */
 		assert_rule(&r, "review_pass_consistent", false);
 		assert_rule(&r, "gates_clear", true);
 		single_divergence(&r, "overall_pass");
@@ -573,7 +573,7 @@ test_unreadable_lists_fail_rule_2_closed(void **state)
 	/*
 	 * An artifact without text is no inline fix (the approved text is
 	 * then the draft, SPEC 2.2): it leaves a legal issue unfixed, and
-	 * with no legal issue rule 2 passes, as its "iff" says.
+	 * with no legal issue rule 1 passes, as its "iff" says.
 	 */
 	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": ["
 	    LEGAL_ISSUE "], \"final_artifacts\": [{}]}", "[]");
@@ -593,7 +593,7 @@ test_unreadable_lists_fail_rule_2_closed(void **state)
 	    "\"u\"]}", "[]");
 	assert_rule(&r, "no_unfixed_legal_issues", true);
 	run_free(&r);
-	/* With review_pass false, only rule 2 fails. */
+	/* With review_pass false, only rule 1 fails. */
 	run_with(&r, "{\"review_pass\": false, \"blocking_issues\": 1}", "[]");
 	assert_rule(&r, "no_unfixed_legal_issues", false);
 	assert_rule(&r, "review_pass_consistent", true);
@@ -715,7 +715,7 @@ test_second_verdict_does_not_replace_a_broken_first(void **state)
 	run_free(&r);
 }
 
-/* ---- Rule 2: no_unfixed_legal_issues ---- */
+/* ---- Rule 1: no_unfixed_legal_issues ---- */
 
 static void
 test_unfixed_legal_issue_fails(void **state)
@@ -809,7 +809,7 @@ test_long_issue_is_clipped_on_a_character(void **state)
 	run_free(&r);
 }
 
-/* ---- Rule 3: gates_clear ---- */
+/* ---- Rule 2: gates_clear ---- */
 
 static void
 test_gate_errors_fail(void **state)
@@ -847,7 +847,7 @@ test_absent_gate_errors_pass(void **state)
 	run_free(&r);
 }
 
-/* ---- Rule 4: review_pass_consistent ---- */
+/* ---- Rule 3: review_pass_consistent ---- */
 
 static void
 test_review_passing_unfixed_legal_issue_fails(void **state)
@@ -1320,7 +1320,7 @@ main(void)
 		cmocka_unit_test(test_advisory_of_another_type),
 		cmocka_unit_test(test_advisory_object_of_loose_shape_is_read),
 		cmocka_unit_test(test_severity_other_than_formatting_is_legal),
-		cmocka_unit_test(test_unreadable_lists_fail_rule_2_closed),
+		cmocka_unit_test(test_unreadable_lists_fail_rule_1_closed),
 		cmocka_unit_test(test_advisory_about_another_action),
 		cmocka_unit_test(test_first_object_in_output_is_the_verdict),
 		cmocka_unit_test(
