@@ -1056,6 +1056,10 @@ trade_describe(const struct check_input *in, const struct advisory *advisory,
 		    t.user_id);
 	if (rc == 0 && rationale != NULL)
 		rc = detail_add_text(d, DETAIL_PLAIN, "Rationale: ", rationale);
+	if (rc == 0 && trade_not_pending(in->action) != NULL)
+		rc = detail_add(d, DETAIL_ALERT, "Pipeline status: %s: decided "
+		    "elsewhere, so approval is refused (not_pending)",
+		    trade_not_pending(in->action));
 	(void)advisory;
 	return rc;
 }

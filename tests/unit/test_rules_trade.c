@@ -22,6 +22,7 @@
 #include "timestamp.h"
 #include "verdict.h"
 
+#include "detail.h"
 #include "trade_fixture.h"
 
 #define EXCLUDED_TICKER "excluded_ticker"
@@ -1992,6 +1993,74 @@ test_note_holdings_as_of_ahead_of_the_clock(void **state)
 	    "AFTER this check");
 }
 
+/* ---- the detail: status, and the holdings the notes are about ----------- */
+
+static bool
+detail_has(const struct detail *d, enum detail_style style, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < d->count; i++) {
+		if (d->lines[i].style == style &&
+		    strstr(d->lines[i].text, text) != NULL)
+			return true;
+	}
+	return false;
+}
+
+static void
+test_describe_shows_a_status_decided_elsewhere(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	struct detail d;
+
+	tf_set_action(tf, "status", "\"executed\"");
+	tf_run(tf);
+	memset(&d, 0, sizeof d);
+	assert_int_equal(tf->outcome.pack->describe(&tf->input,
+	    &tf->outcome.advisory, &d), 0);
+	assert_true(detail_has(&d, DETAIL_ALERT, "Pipeline status: executed"));
+	detail_free(&d);
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_run(tf);
+	assert_int_equal(tf->outcome.pack->describe(&tf->input,
+	    &tf->outcome.advisory, &d), 0);
+	assert_false(detail_has(&d, DETAIL_ALERT, "Pipeline status"));
+	detail_free(&d);
+}
+
+static void
+test_describe_context_is_the_holdings_table(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	struct detail d;
+
+	tf_run(tf);
+	memset(&d, 0, sizeof d);
+	assert_non_null(tf->outcome.pack->describe_context);
+	assert_int_equal(tf->outcome.pack->describe_context(&tf->input,
+	    &tf->outcome.advisory, &d), 0);
+	assert_true(detail_has(&d, DETAIL_HEADING, "Holdings (snapshot "
+	    EX_SNAPSHOT_ID ", as of 2026-11-28T21:00:00Z"));
+	/* The traded ticker is marked; every row has value, class, share. */
+	assert_true(detail_has(&d, DETAIL_HEADING, "> BND             "
+	    "$105,000.00  fixed_income        17.5%"));
+	assert_true(detail_has(&d, DETAIL_PLAIN, "  VTI             "
+	    "$300,000.00  us_equity             50%"));
+	assert_true(detail_has(&d, DETAIL_PLAIN, "  (cash)           "
+	    "$20,000.00  cash                3.33%"));
+	detail_free(&d);
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	assert_int_equal(tf->outcome.pack->describe_context(&tf->input,
+	    &tf->outcome.advisory, &d), 0);
+	assert_true(detail_has(&d, DETAIL_ALERT, "Holdings: no snapshot"));
+	detail_free(&d);
+}
+
 int
 main(void)
 {
@@ -2092,6 +2161,8 @@ main(void)
 		PASS_TEST(test_stakes_reason_shows_a_share_just_over_the_threshold),
 		PASS_TEST(test_stakes_share_equal_to_percent_threshold_does_not_trigger),
 		PASS_TEST(test_stakes_usd_and_percent_both_listed),
+		PASS_TEST(test_describe_shows_a_status_decided_elsewhere),
+		PASS_TEST(test_describe_context_is_the_holdings_table),
 		PASS_TEST(test_notes_of_the_pass_example),
 		PASS_TEST(test_note_class_exactly_at_max_after_the_buy),
 		PASS_TEST(test_note_buy_carrying_the_class_above_its_max),
