@@ -26,6 +26,8 @@ struct decimal {
 bool decimal_from_double(double d, struct decimal *out);
 struct decimal decimal_add(struct decimal a, struct decimal b);
 struct decimal decimal_from_int(unsigned long long n);
+/* a - b, or 0 when b > a (decimals are never negative). */
+struct decimal decimal_sub_floor(struct decimal a, struct decimal b);
 /* Sign of a*b - c*d: -1, 0 or 1, computed exactly. */
 int decimal_compare_products(struct decimal a, struct decimal b,
     struct decimal c, struct decimal d);

@@ -50,6 +50,13 @@ int detail_add(struct detail *, enum detail_style, const char *fmt, ...)
  */
 int detail_add_text(struct detail *, enum detail_style, const char *prefix,
     const char *text);
+/*
+ * As detail_add_text(), for a document read as such (a legal draft): its
+ * newlines end lines and are not shown; every other control character,
+ * a carriage return included, still shows as the sanitizer writes it.
+ */
+int detail_add_document(struct detail *, enum detail_style,
+    const char *prefix, const char *text);
 /* A line diff of old_text against new_text ("  ", "- ", "+ " prefixes). */
 int detail_add_diff(struct detail *, const char *old_text,
     const char *new_text);

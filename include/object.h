@@ -50,6 +50,13 @@ int object_load(const char *text, size_t len, struct loaded_object *,
     size_t *error_offset, struct error *);
 /* Validates an already parsed tree and takes ownership of it (even on error). */
 int object_load_tree(cJSON *json, struct loaded_object *, struct error *);
+/*
+ * Refuses what is only wrong at the moment of import (SPEC 1 v2): a
+ * holdings as_of more than 5 minutes after now_ms.  EXIT_DATA naming the
+ * field, or 0.
+ */
+int object_check_clock(const struct loaded_object *, long long now_ms,
+    struct error *);
 void object_free(struct loaded_object *);
 const char *object_type_name(enum object_type);
 

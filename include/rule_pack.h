@@ -153,6 +153,18 @@ struct rule_pack {
 	 */
 	int (*describe)(const struct check_input *, const struct advisory *,
 	    struct detail *);
+	/*
+	 * SPEC 5 not_pending: the action's status when it was decided,
+	 * executed or failed elsewhere, else NULL.  NULL for kinds without
+	 * a status.
+	 */
+	const char *(*not_pending)(const cJSON *action);
+	/*
+	 * What the detail view shows after the rules, stakes, divergence
+	 * and notes, for judging them (a trade's holdings); may be NULL.
+	 */
+	int (*describe_context)(const struct check_input *,
+	    const struct advisory *, struct detail *);
 };
 
 const struct rule_pack *rule_pack_find(const char *kind);

@@ -77,6 +77,8 @@ const struct rule_result *verdict_rule(const struct verdict *,
     const char *rule_id);
 /* The names of the failing rules, comma separated; newly allocated. */
 char *verdict_failing_rules(const struct verdict *);
+/* The failed_rules reason (SPEC 3) when overall_pass is false; -1 on ENOMEM. */
+int verdict_add_failed_rules(struct verdict *);
 
 struct json_writer;
 /* The SPEC 3 local_verdict object, written as a value. */

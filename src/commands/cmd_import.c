@@ -113,7 +113,8 @@ static bool
 is_policy(enum object_type type)
 {
 	return type == OBJECT_IPS || type == OBJECT_SECURITY_MAP ||
-	    type == OBJECT_STANDARDS_INDEX || type == OBJECT_ROSTER;
+	    type == OBJECT_STANDARDS_INDEX || type == OBJECT_ROSTER ||
+	    type == OBJECT_HOLDINGS;
 }
 
 /*
@@ -140,6 +141,10 @@ record_policy(struct import_context *ctx, const struct loaded_object *o,
 		item = cJSON_AddObjectToObject(record, "identity");
 		cJSON_AddStringToObject(item, "ips_id", o->id);
 		cJSON_AddNumberToObject(item, "version", (double)o->version);
+	} else if (o->type == OBJECT_HOLDINGS) {
+		item = cJSON_AddObjectToObject(record, "identity");
+		cJSON_AddStringToObject(item, "snapshot_id", o->id);
+		cJSON_AddStringToObject(item, "user_id", o->user_id);
 	} else
 		cJSON_AddNullToObject(record, "identity");
 	cJSON_AddItemToObject(record, "object", cJSON_Duplicate(o->json, 1));
@@ -194,6 +199,8 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 
 	*error_offset = 0;
 	rc = object_load(text, len, &o, error_offset, err);
+	if (rc == 0)
+		rc = object_check_clock(&o, ctx->now_ms, err);
 	if (rc == 0)
 		rc = store_put(ctx->store, &o, text, len, ctx->now_ms, &result,
 		    err);

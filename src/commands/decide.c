@@ -105,8 +105,16 @@ approve_refusals(const struct decision_request *req,
 	const cJSON *requested_by = json_member(rc->data.input.action,
 	    "requested_by");
 	char *failing, when[TIMESTAMP_SIZE];
+	const char *status;
 	int unjudged;
 
+	/* SPEC 5 (v2): decided, executed or failed elsewhere. */
+	status = rc->outcome.pack->not_pending != NULL ?
+	    rc->outcome.pack->not_pending(rc->data.input.action) : NULL;
+	if (status != NULL)
+		refuse(r, "not_pending", "the action's status is %s: only a "
+		    "drafted, reviewed or pending action may be approved",
+		    status);
 	/*
 	 * An unjudged NEEDS-PO criterion is its own refusal only when it is
 	 * all that fails: otherwise the failing rules are the news.

@@ -234,14 +234,8 @@ check_run(const struct check_input *in, struct check_outcome *out,
 		if (out->pack->assess_stakes(&out->verdict, &state) != 0)
 			goto nomem;
 	} else if (!out->verdict.overall_pass) {
-		char *failing = verdict_failing_rules(&out->verdict);
-
-		if (failing == NULL || verdict_add_reason(&out->verdict,
-		    "failed_rules", "local rules fail: %s", failing) != 0) {
-			free(failing);
+		if (verdict_add_failed_rules(&out->verdict) != 0)
 			goto nomem;
-		}
-		free(failing);
 		out->verdict.requires_human_approval = true;
 	}
 	out->divergence = divergence_compute(out->pack, &out->advisory,

@@ -278,6 +278,15 @@ decimal_add(struct decimal a, struct decimal b)
 }
 
 struct decimal
+decimal_sub_floor(struct decimal a, struct decimal b)
+{
+	struct decimal	difference;
+
+	difference.units = a.units > b.units ? a.units - b.units : 0;
+	return (difference);
+}
+
+struct decimal
 decimal_from_int(unsigned long long n)
 {
 	struct decimal	d;

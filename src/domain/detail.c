@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +59,13 @@ detail_add(struct detail *d, enum detail_style style, const char *fmt, ...)
 	return rc;
 }
 
-int
-detail_add_text(struct detail *d, enum detail_style style, const char *prefix,
-    const char *text)
+/*
+ * One detail line per line of text; with_newlines keeps each newline on
+ * the line it ends, where the sanitizer shows it as ^J.
+ */
+static int
+add_lines(struct detail *d, enum detail_style style, const char *prefix,
+    const char *text, bool with_newlines)
 {
 	const char *line = text ? text : "", *end;
 	char *safe_prefix = sanitize_str(prefix), *raw;
@@ -72,8 +77,8 @@ detail_add_text(struct detail *d, enum detail_style style, const char *prefix,
 	indent = sanitized_width(safe_prefix);
 	for (;;) {
 		end = strchr(line, '\n');
-		len = end ? (size_t)(end - line) + 1 : strlen(line);
-		/* The newline goes with its line: the sanitizer shows it. */
+		len = end ? (size_t)(end - line) + (with_newlines ? 1 : 0) :
+		    strlen(line);
 		raw = first ? text_printf("%s%.*s", prefix, (int)len, line) :
 		    text_printf("%*s%.*s", (int)indent, "", (int)len, line);
 		if (raw == NULL)
@@ -90,6 +95,20 @@ detail_add_text(struct detail *d, enum detail_style style, const char *prefix,
 	}
 	free(safe_prefix);
 	return rc;
+}
+
+int
+detail_add_text(struct detail *d, enum detail_style style, const char *prefix,
+    const char *text)
+{
+	return add_lines(d, style, prefix, text, true);
+}
+
+int
+detail_add_document(struct detail *d, enum detail_style style,
+    const char *prefix, const char *text)
+{
+	return add_lines(d, style, prefix, text, false);
 }
 
 /* Splits text into an array of line starts (NUL-terminated copies). */

@@ -286,6 +286,29 @@ load_roster(struct loaded_object *o, struct error *err)
 	    &authors, err);
 }
 
+/* SPEC 1 (v2): how far ahead of the importing clock an as_of may be. */
+#define AS_OF_AHEAD_MAX_MS (5LL * 60 * 1000)
+
+int
+object_check_clock(const struct loaded_object *o, long long now_ms,
+    struct error *err)
+{
+	long long limit = now_ms + AS_OF_AHEAD_MAX_MS;
+	char now[TIMESTAMP_SIZE];
+
+	if (o->type != OBJECT_HOLDINGS)
+		return 0;
+	/* Digits below the millisecond put an as_of at the limit past it. */
+	if (o->as_of_ms > limit || (o->as_of_ms == limit &&
+	    o->as_of_beyond_ms_length > 0)) {
+		timestamp_format(now_ms, now);
+		return error_set(err, EXIT_DATA, "as_of", "more than 5 minutes "
+		    "ahead of this computer's clock (%s): a snapshot from the "
+		    "future would stay the current one", now);
+	}
+	return 0;
+}
+
 int
 object_load_tree(cJSON *json, struct loaded_object *o, struct error *err)
 {

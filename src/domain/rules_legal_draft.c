@@ -1,15 +1,19 @@
 /*
- * The legal_draft rule pack, SPEC 2.2: a drafted legal document, the
+ * The legal_draft rule pack, SPEC 2.2 (v2): a drafted legal document, the
  * deterministic gates' errors, and an LLM review that lists blocking and
  * non-blocking issues and may carry an inline-fixed text.  The review
  * arrives either as an object or as the model's raw output, in which the
  * first complete JSON object is the verdict.
  *
- * Rule 1 fails only when no verdict object could be obtained (SPEC 2.2),
- * so a verdict object is read leniently and each rule fails closed on
- * what it cannot read.  Choices the SPEC leaves open:
+ * The approved text follows the reviewer's routing: the inline fix when a
+ * legal blocking issue was fixed, else the first-pass draft.  A review
+ * that could not be had (none, unreadable, about another action, or the
+ * reviewer's fallback carrying an error) leaves no known issue: the draft
+ * goes on with gates-only quality, which is high stakes (no_review).
+ * Choices the SPEC leaves open:
  * - A verdict object has a review_pass member; an object without one is
  *   not a verdict (see legal_read_advisory()).
+ * - An error is non-empty unless it is null, false, "", [] or {}.
  * - A missing or null blocking_issues or final_artifacts is an empty
  *   list: a verdict without final_artifacts offers no inline fix, so its
  *   legal blocking issues stay unfixed.  non_blocking_issues is read by
@@ -18,15 +22,13 @@
  *   review_pass_consistent and for the advisory's overall pass (SPEC 4).
  * - blocking_issues or final_artifacts of another type, or an issue that
  *   is not an object: no legal issue can be shown to be fixed, so
- *   no_unfixed_legal_issues fails and says why.
- * - final_artifacts[0] without a string text is no inline fix (the
- *   approved text is then the draft): legal issues stay unfixed.
+ *   no_unfixed_legal_issues fails and says why, and the draft is the
+ *   approved text.
+ * - The inline fix is final_artifacts[0].text, the text approved: a
+ *   non-empty text in a later artifact fixes nothing, since it would not
+ *   be what is approved.
  * - Only a severity of "formatting" (in any case) is formatting; any
  *   other severity, or none, is taken as legal.
- * - With no verdict object, no blocking issue can be shown to be fixed:
- *   no_unfixed_legal_issues fails along with advisory_parseable (SPEC 2:
- *   no rule is skipped, a missing input fails closed).  review_pass is
- *   then taken as false (SPEC 2.2), so review_pass_consistent passes.
  * - A verdict whose action_id (a string) names another action is about
  *   that action (SPEC 1), although the legal shape has no action_id.
  */
@@ -54,14 +56,32 @@ struct legal {
 	const char *draft_text;
 	const cJSON *gate_errors;	/* array, or NULL */
 	const cJSON *verdict;		/* NULL when none could be read */
-	bool review_pass;		/* false without a verdict */
+	const cJSON *error;		/* the verdict's error, or NULL */
+	const cJSON *checks;		/* the verdict's checks, or NULL */
+	bool reviewed;			/* a usable review: no error in it */
+	bool review_pass;		/* false without a usable review */
 	const cJSON *blocking;		/* array, or NULL */
 	const cJSON *non_blocking;	/* array, or NULL */
 	int artifact_count;
 	const char *fixed_text;		/* final_artifacts[0].text or NULL */
-	/* Why the lists cannot be read, failing rule 2 closed, or "". */
+	int legal_count;		/* legal blocking issues */
+	const cJSON *first_legal;
+	/* The approved text is the inline fix, not draft_text (SPEC 2.2). */
+	bool approves_fix;
+	/* Why the lists cannot be read, failing rule 1 closed, or "". */
 	char problem[PROBLEM_SIZE];
 };
+
+/* What evaluate() leaves for assess_stakes(): the kind's own triggers. */
+struct legal_stakes {
+	bool no_review;
+	bool unregated_fix;
+	int gate_count;
+	char why[200];			/* why there is no usable review */
+};
+
+_Static_assert(sizeof(struct legal_stakes) <= sizeof(union rule_pack_state),
+    "struct legal_stakes must fit in a rule pack's state");
 
 static const char *
 string_member(const cJSON *object, const char *key)
@@ -218,6 +238,21 @@ legal_read_lists(struct legal *l)
 		    "final_artifacts is not an array");
 }
 
+/* SPEC 2.2: the reviewer's fallback after failed attempts carries one. */
+static bool
+error_present(const cJSON *error)
+{
+	if (absent(error) || cJSON_IsFalse(error))
+		return false;
+	if (cJSON_IsString(error))
+		return error->valuestring[0] != '\0';
+	if (cJSON_IsArray(error) || cJSON_IsObject(error))
+		return error->child != NULL;
+	return true;
+}
+
+static int count_legal(const cJSON *issues, const cJSON **first);
+
 static void
 legal_read(const struct check_input *in, const struct advisory *advisory,
     struct legal *l)
@@ -228,8 +263,23 @@ legal_read(const struct check_input *in, const struct advisory *advisory,
 	if (advisory->state != ADVISORY_AVAILABLE)
 		return;
 	l->verdict = advisory->verdict;
-	l->review_pass = advisory->overall_pass;
+	l->error = json_member(l->verdict, "error");
+	l->checks = json_member(l->verdict, "checks");
 	legal_read_lists(l);
+	if (error_present(l->error))
+		return;
+	l->reviewed = true;
+	l->review_pass = advisory->overall_pass;
+	l->legal_count = count_legal(l->blocking, &l->first_legal);
+	l->approves_fix = l->problem[0] == '\0' && l->legal_count > 0 &&
+	    l->fixed_text != NULL && l->fixed_text[0] != '\0';
+}
+
+/* The text an approval approves (SPEC 2.2); NULL only without a draft. */
+static const char *
+approved_text(const struct legal *l)
+{
+	return l->approves_fix ? l->fixed_text : l->draft_text;
 }
 
 /* Anything but "formatting" may be legal, and so it counts as legal. */
@@ -256,56 +306,75 @@ count_legal(const cJSON *issues, const cJSON **first)
 	return count;
 }
 
-/*
- * Rule 2 fails: no verdict or unreadable lists (fail closed), or legal
- * blocking and no fix.
- */
+/* Rule 1 fails: unreadable lists (fail closed), or legal and no fix. */
 static bool
 legal_unfixed(const struct legal *l)
 {
-	const cJSON *first;
-
-	if (l->verdict == NULL || l->problem[0] != '\0')
-		return true;
-	return count_legal(l->blocking, &first) > 0 && l->fixed_text == NULL;
+	if (!l->reviewed)
+		return false;
+	return l->problem[0] != '\0' || (l->legal_count > 0 &&
+	    !l->approves_fix);
 }
 
-static int
-rule_advisory_parseable(const struct check_input *in,
-    const struct advisory *advisory, struct verdict *v)
+/* A value of the verdict on one line, for a detail: text, or its JSON. */
+static const char *
+shown_value(const cJSON *item, char *buf, size_t size)
 {
-	static const char id[] = "advisory_parseable";
-	static const char what[] = "The review verdict can be read";
+	char clipped[CLIP_BYTES + 8], *printed;
+
+	if (cJSON_IsString(item))
+		return clip(item->valuestring, buf, size);
+	printed = cJSON_PrintUnformatted(item);
+	snprintf(buf, size, "%s", printed != NULL ? clip(printed, clipped,
+	    sizeof clipped) : "?");
+	free(printed);
+	return buf;
+}
+
+/* Why no usable review was obtained, in a reader's words. */
+static void
+no_review_why(const struct check_input *in, const struct advisory *advisory,
+    const struct legal *l, char *buf, size_t size)
+{
 	const cJSON *raw = json_member(in->packet, "reviewer_verdict");
-	char other[CLIP_BYTES + 8];
+	char text[CLIP_BYTES + 8];
 
 	switch (advisory->state) {
 	case ADVISORY_AVAILABLE:
-		return verdict_add_rule(v, id, what, true, "%s",
-		    cJSON_IsString(raw) ? "read from the first JSON object in "
-		    "the reviewer's output" : "the verdict is an object");
+		snprintf(buf, size, "the review failed: %s",
+		    shown_value(l->error, text, sizeof text));
+		return;
 	case ADVISORY_MISSING:
-		return verdict_add_rule(v, id, what, false,
-		    "no review verdict was received");
+		snprintf(buf, size, "no review verdict was received");
+		return;
 	case ADVISORY_OTHER_ACTION:
-		return verdict_add_rule(v, id, what, false,
-		    "the verdict is about another action (%s)",
-		    clip(advisory->other_action_id, other, sizeof other));
+		snprintf(buf, size, "the verdict is about another action (%s)",
+		    clip(advisory->other_action_id, text, sizeof text));
+		return;
 	case ADVISORY_UNPARSEABLE:
 		break;
 	}
 	if (cJSON_IsObject(advisory->owned) || cJSON_IsObject(raw))
-		return verdict_add_rule(v, id, what, false,
-		    "the %s has no review_pass, so it is not a review verdict",
-		    cJSON_IsObject(raw) ? "verdict object" : "first complete "
-		    "JSON object in the reviewer's output");
-	if (cJSON_IsString(raw))
-		return verdict_add_rule(v, id, what, false,
-		    "the reviewer's output (%zu bytes) holds no complete JSON "
-		    "object", strlen(raw->valuestring));
-	return verdict_add_rule(v, id, what, false,
-	    "the verdict is not an object, nor the reviewer's output "
-	    "as a string");
+		snprintf(buf, size, "the %s has no review_pass, so it is not "
+		    "a review verdict", cJSON_IsObject(raw) ? "verdict object" :
+		    "first complete JSON object in the reviewer's output");
+	else if (cJSON_IsString(raw))
+		snprintf(buf, size, "the reviewer's output (%zu bytes) holds no "
+		    "complete JSON object", strlen(raw->valuestring));
+	else
+		snprintf(buf, size, "the verdict is not an object, nor the "
+		    "reviewer's output as a string");
+}
+
+/* Why final_artifacts offers no inline fix. */
+static const char *
+no_fix_why(const struct legal *l)
+{
+	if (l->artifact_count == 0)
+		return "final_artifacts is empty";
+	if (l->fixed_text == NULL)
+		return "final_artifacts[0] has no text";
+	return "final_artifacts[0].text is empty";
 }
 
 static int
@@ -314,31 +383,30 @@ rule_no_unfixed_legal_issues(const struct legal *l, struct verdict *v)
 	static const char id[] = "no_unfixed_legal_issues";
 	static const char what[] =
 	    "Every legal blocking issue is fixed in the final text";
-	const cJSON *first;
 	char issue[CLIP_BYTES + 8];
-	int count;
+	int count = l->legal_count;
 
-	if (l->verdict == NULL)
-		return verdict_add_rule(v, id, what, false,
-		    "no verdict to read, so no legal issue can be shown to be "
-		    "fixed");
+	if (!l->reviewed)
+		return verdict_add_rule(v, id, what, true,
+		    "no usable review, so no known issue (the draft goes on "
+		    "with gates-only quality: high stakes)");
 	if (l->problem[0] != '\0')
 		return verdict_add_rule(v, id, what, false,
 		    "%s, so no legal issue can be shown to be fixed",
 		    l->problem);
-	count = count_legal(l->blocking, &first);
 	if (count == 0)
 		return verdict_add_rule(v, id, what, true,
-		    "no blocking issue of severity legal");
-	if (l->fixed_text != NULL)
+		    "no blocking issue of severity legal%s",
+		    cJSON_GetArraySize(l->blocking) > 0 ? " (formatting issues "
+		    "never block)" : "");
+	if (l->approves_fix)
 		return verdict_add_rule(v, id, what, true,
 		    "%d legal blocking issue%s, fixed inline in "
 		    "final_artifacts[0]", count, count == 1 ? "" : "s");
 	return verdict_add_rule(v, id, what, false,
 	    "%d legal blocking issue%s and no inline fix (%s): \"%s\"%s",
-	    count, count == 1 ? "" : "s", l->artifact_count == 0 ?
-	    "final_artifacts is empty" : "final_artifacts[0] has no text",
-	    clip(string_member(first, "issue"), issue, sizeof issue),
+	    count, count == 1 ? "" : "s", no_fix_why(l),
+	    clip(string_member(l->first_legal, "issue"), issue, sizeof issue),
 	    count > 1 ? " and more" : "");
 }
 
@@ -346,7 +414,8 @@ static int
 rule_gates_clear(const struct legal *l, struct verdict *v)
 {
 	static const char id[] = "gates_clear";
-	static const char what[] = "The deterministic gates reported no error";
+	static const char what[] =
+	    "The gates reported no error on the text approved";
 	char names[GATES_LISTED * (CLIP_BYTES + 8)], name[CLIP_BYTES + 8];
 	const cJSON *gate;
 	int count = cJSON_GetArraySize(l->gate_errors), listed = 0;
@@ -362,9 +431,14 @@ rule_gates_clear(const struct legal *l, struct verdict *v)
 		    "%s%s", listed > 1 ? ", " : "",
 		    clip(string_member(gate, "gate"), name, sizeof name));
 	}
-	return verdict_add_rule(v, id, what, false, "%d gate error%s: %s%s",
-	    count, count == 1 ? "" : "s", names,
-	    count > GATES_LISTED ? ", ..." : "");
+	if (l->approves_fix)
+		return verdict_add_rule(v, id, what, true, "%d gate error%s on "
+		    "the draft (%s%s); the approved text is the inline fix, "
+		    "which the gates did not check", count, count == 1 ? "" :
+		    "s", names, count > GATES_LISTED ? ", ..." : "");
+	return verdict_add_rule(v, id, what, false, "%d gate error%s on the "
+	    "draft, the text approved: %s%s", count, count == 1 ? "" : "s",
+	    names, count > GATES_LISTED ? ", ..." : "");
 }
 
 static int
@@ -374,9 +448,9 @@ rule_review_pass_consistent(const struct legal *l, struct verdict *v)
 	static const char what[] =
 	    "The review does not pass a draft with an unfixed legal issue";
 
-	if (l->verdict == NULL)
+	if (!l->reviewed)
 		return verdict_add_rule(v, id, what, true,
-		    "no verdict: review_pass is taken as false");
+		    "no usable review, so no known issue");
 	if (l->review_pass && legal_unfixed(l))
 		return verdict_add_rule(v, id, what, false,
 		    "the review passes the draft (review_pass true) although a "
@@ -393,19 +467,46 @@ static int
 legal_evaluate(const struct check_input *in, const struct advisory *advisory,
     struct verdict *v, union rule_pack_state *state)
 {
+	struct legal_stakes stakes;
 	struct legal l;
 
-	(void)state;	/* no assess_stakes() */
 	legal_read(in, advisory, &l);
-	if (rule_advisory_parseable(in, advisory, v) != 0 ||
-	    rule_no_unfixed_legal_issues(&l, v) != 0 ||
+	memset(&stakes, 0, sizeof stakes);
+	stakes.no_review = !l.reviewed;
+	if (stakes.no_review)
+		no_review_why(in, advisory, &l, stakes.why, sizeof stakes.why);
+	stakes.gate_count = cJSON_GetArraySize(l.gate_errors);
+	stakes.unregated_fix = l.approves_fix && stakes.gate_count > 0;
+	memcpy(state->bytes, &stakes, sizeof stakes);
+	if (rule_no_unfixed_legal_issues(&l, v) != 0 ||
 	    rule_gates_clear(&l, v) != 0 ||
 	    rule_review_pass_consistent(&l, v) != 0)
 		return -1;
 	return 0;
 }
 
-/* SPEC 2.2: the fixed text when the review carries one, else the draft. */
+/* SPEC 2.2: not overall_pass, or a review not had, or a fix not gated. */
+static int
+legal_assess_stakes(struct verdict *v, const union rule_pack_state *state)
+{
+	struct legal_stakes stakes;
+
+	memcpy(&stakes, state->bytes, sizeof stakes);
+	if (verdict_add_failed_rules(v) != 0)
+		return -1;
+	if (stakes.no_review && verdict_add_reason(v, "no_review", "%s; the "
+	    "draft goes on with gates-only quality", stakes.why) != 0)
+		return -1;
+	if (stakes.unregated_fix && verdict_add_reason(v, "unregated_fix",
+	    "the approved text is the inline fix; the gates ran on the draft "
+	    "and reported %d error%s", stakes.gate_count,
+	    stakes.gate_count == 1 ? "" : "s") != 0)
+		return -1;
+	v->requires_human_approval = v->reason_count > 0;
+	return 0;
+}
+
+/* SPEC 2.2: the digest of the text the reviewer's routing approves. */
 static bool
 legal_approved_artifact(const struct check_input *in,
     const struct advisory *advisory, char sha256[SHA256_HEX_SIZE])
@@ -414,7 +515,7 @@ legal_approved_artifact(const struct check_input *in,
 	const char *text;
 
 	legal_read(in, advisory, &l);
-	text = l.fixed_text != NULL ? l.fixed_text : l.draft_text;
+	text = approved_text(&l);
 	if (text == NULL)
 		return false;
 	return sha256_hex(text, strlen(text), sha256) == 0;
@@ -494,54 +595,109 @@ describe_gates(struct detail *d, const cJSON *gates)
 	return 0;
 }
 
+/* The reviewer's conditional checks, each as text or as its JSON. */
 static int
-describe_review(struct detail *d, const struct advisory *advisory,
-    const struct legal *l)
+describe_checks(struct detail *d, const cJSON *checks)
 {
+	const cJSON *check;
+	char *printed;
+	int rc = 0;
+
+	if (absent(checks))
+		return 0;
+	if (!cJSON_IsArray(checks))
+		return detail_add(d, DETAIL_ALERT, "Reviewer's checks: not a "
+		    "list (%s)", cJSON_IsString(checks) ? checks->valuestring :
+		    "another type");
+	if (detail_add(d, DETAIL_HEADING, "Reviewer's checks (%d)",
+	    cJSON_GetArraySize(checks)) != 0)
+		return -1;
+	cJSON_ArrayForEach(check, checks) {
+		if (cJSON_IsString(check)) {
+			rc = detail_add_text(d, DETAIL_PLAIN, "  - ",
+			    check->valuestring);
+		} else {
+			if ((printed = cJSON_PrintUnformatted(check)) == NULL)
+				return -1;
+			rc = detail_add_text(d, DETAIL_PLAIN, "  - ", printed);
+			free(printed);
+		}
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+describe_review(struct detail *d, const struct check_input *in,
+    const struct advisory *advisory, const struct legal *l)
+{
+	char why[256], *printed;
+	int rc;
+
+	if (!l->reviewed) {
+		no_review_why(in, advisory, l, why, sizeof why);
+		if (detail_add(d, DETAIL_ALERT, "Review: NONE USABLE (%s): no "
+		    "known issue, gates-only quality; approving is high stakes "
+		    "(no_review)", why) != 0)
+			return -1;
+	}
 	if (l->verdict == NULL)
-		return detail_add(d, DETAIL_ALERT, "Review: %s",
-		    advisory->state == ADVISORY_MISSING ?
-		    "no verdict received" :
-		    advisory->state == ADVISORY_OTHER_ACTION ?
-		    "the verdict is about another action" :
-		    "the verdict cannot be read");
+		return 0;
+	if (l->error != NULL && !cJSON_IsNull(l->error)) {
+		if (cJSON_IsString(l->error))
+			rc = detail_add_text(d, DETAIL_ALERT, "Review error: ",
+			    l->error->valuestring);
+		else {
+			if ((printed = cJSON_PrintUnformatted(l->error)) == NULL)
+				return -1;
+			rc = detail_add_text(d, DETAIL_ALERT, "Review error: ",
+			    printed);
+			free(printed);
+		}
+		if (rc != 0)
+			return -1;
+	}
 	if (detail_add(d, l->review_pass ? DETAIL_PLAIN : DETAIL_ALERT,
-	    "Review: %s", l->review_pass ? "passes the draft (review_pass "
-	    "true)" : "does not pass the draft (review_pass false)") != 0 ||
+	    "Review: %s", cJSON_IsTrue(json_member(l->verdict,
+	    "review_pass")) ? "passes the draft (review_pass true)" :
+	    "does not pass the draft (review_pass false)") != 0 ||
 	    describe_issues(d, "Blocking issues", l->blocking, true) != 0)
 		return -1;
 	if (l->problem[0] != '\0' && detail_add(d, DETAIL_ALERT,
 	    "  (the verdict cannot be read in full: %s)", l->problem) != 0)
 		return -1;
-	if (l->fixed_text != NULL && cJSON_GetArraySize(l->blocking) > 0 &&
-	    detail_add(d, DETAIL_DIM, "  (the review offers a fixed text for "
-	    "these: see below)") != 0)
-		return -1;
 	return describe_issues(d, "Non-blocking issues", l->non_blocking,
-	    false);
+	    false) != 0 || describe_checks(d, l->checks) != 0 ? -1 : 0;
 }
 
-/* The inline fix: what an approval approves, and how it differs. */
+/*
+ * The other text, the one not approved, as its changes from the draft:
+ * the draft when the fix is approved, the review's rewrite when the draft
+ * is promoted although the review produced one.
+ */
 static int
-describe_fix(struct detail *d, const struct legal *l)
+describe_other(struct detail *d, const struct legal *l)
 {
-	if (detail_add(d, DETAIL_HEADING, "Approving approves the FIXED text "
-	    "(final_artifacts[0]), not the draft") != 0)
+	if (l->fixed_text == NULL || l->fixed_text[0] == '\0')
+		return 0;
+	if (detail_add(d, DETAIL_HEADING, "%s", l->approves_fix ?
+	    "NOT approved: the first-pass draft (draft_text); what the fix "
+	    "changes in it:" : "NOT approved: the review's rewrite "
+	    "(final_artifacts[0].text); what it changes in the draft:") != 0)
 		return -1;
 	if (l->artifact_count > 1 && detail_add(d, DETAIL_ALERT, "The review "
-	    "offers %d texts; only the first one is approved",
-	    l->artifact_count) != 0)
-		return -1;
-	if (detail_add(d, DETAIL_HEADING, "Changes from the draft to the "
-	    "fixed text") != 0)
+	    "offers %d texts; only the first one counts", l->artifact_count) !=
+	    0)
 		return -1;
 	if (detail_add_diff(d, l->draft_text, l->fixed_text) == 0)
 		return 0;
-	/* Too long to diff: the fixed text in full is the next best. */
+	/* Too long to diff: the other text in full is the next best. */
 	if (detail_add(d, DETAIL_ALERT, "(too long to compare line by line; "
-	    "the fixed text in full:)") != 0)
+	    "the %s in full:)", l->approves_fix ? "draft" : "rewrite") != 0)
 		return -1;
-	return detail_add_text(d, DETAIL_PLAIN, "  ", l->fixed_text);
+	return detail_add_document(d, DETAIL_DIM, "  ", l->approves_fix ?
+	    l->draft_text : l->fixed_text);
 }
 
 static int
@@ -559,16 +715,15 @@ legal_describe(const struct check_input *in, const struct advisory *advisory,
 	    detail_add(d, DETAIL_PLAIN, "Document: %s (%s)",
 	    doc_type ? doc_type : "?", law_domain ? law_domain : "?") != 0 ||
 	    describe_gates(d, l.gate_errors) != 0 ||
-	    describe_review(d, advisory, &l) != 0)
+	    describe_review(d, in, advisory, &l) != 0)
 		return -1;
-	if (detail_add(d, DETAIL_HEADING, "%s", l.fixed_text != NULL ?
-	    "Draft text (as drafted; not what is approved)" :
-	    "Draft text (what an approval approves)") != 0 ||
-	    detail_add_text(d, DETAIL_PLAIN, "  ", l.draft_text) != 0)
+	if (detail_add(d, DETAIL_HEADING, "%s", l.approves_fix ?
+	    "Approving approves the INLINE FIX (final_artifacts[0].text), "
+	    "not the draft:" : "Approving approves the FIRST-PASS DRAFT "
+	    "(draft_text):") != 0 ||
+	    detail_add_document(d, DETAIL_PLAIN, "  ", approved_text(&l)) != 0)
 		return -1;
-	if (l.fixed_text != NULL)
-		return describe_fix(d, &l);
-	return 0;
+	return describe_other(d, &l);
 }
 
 const struct rule_pack rules_legal_draft = {
@@ -577,6 +732,7 @@ const struct rule_pack rules_legal_draft = {
 	.compares_rules = false,
 	.validate = legal_validate,
 	.evaluate = legal_evaluate,
+	.assess_stakes = legal_assess_stakes,
 	.read_advisory = legal_read_advisory,
 	.approved_artifact = legal_approved_artifact,
 	.who = legal_who,

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +15,19 @@
 #include "json_fields.h"
 #include "rule_pack.h"
 #include "text.h"
+#include "timestamp.h"
 
 #define MONEY_SIZE 48
 #define PERCENT_SIZE 64
 
 static const char *const sides[] = { "buy", "sell", NULL };
+/* SPEC 1: the drafting pipeline's state of the action. */
+static const char *const statuses[] = { "drafted", "reviewed_pass",
+	"reviewed_fail", "pending_approval", "approved", "rejected",
+	"executed", "failed", NULL };
+/* SPEC 5: the states of an action still awaiting a decision. */
+static const char *const pending_statuses[] = { "drafted", "reviewed_pass",
+	"reviewed_fail", "pending_approval", NULL };
 
 /* What the rules read from the trade, the IPS and the holdings. */
 struct trade {
@@ -46,6 +55,16 @@ struct trade {
 	const char *asset_class;	/* of the trade's security, or NULL */
 	struct decimal held_in_ticker;
 	struct decimal held_in_class;
+
+	/*
+	 * The price check (SPEC 2.1 v2): the packet's quantity, and the
+	 * quantity held of the ticker, known when H holds it and every
+	 * position of it has a quantity.
+	 */
+	struct decimal quantity;
+	struct decimal held_quantity;
+	bool holds_ticker;
+	bool held_quantity_known;
 };
 
 /* evaluate() reads the trade once and leaves it to assess_stakes(). */
@@ -73,7 +92,9 @@ trade_validate(const cJSON *action, const char *path, struct error *err)
 	    (rc = field_number(action, path, "estimated_value_usd",
 	    FIELD_REQUIRED, NUMBER_POSITIVE, &number, NULL, err)) != 0 ||
 	    (rc = field_object(action, path, "ips_version_referenced",
-	    FIELD_REQUIRED, &reference, err)) != 0)
+	    FIELD_REQUIRED, &reference, err)) != 0 ||
+	    (rc = field_choice(action, path, "status", FIELD_OPTIONAL,
+	    statuses, &text, err)) != 0)
 		return rc;
 	field_path(reference_path, sizeof reference_path, path,
 	    "ips_version_referenced");
@@ -212,6 +233,7 @@ trade_read(const struct check_input *in, struct trade *t)
 	t->ticker = string_member(in->action, "ticker");
 	t->buy = text_equal_nocase(string_member(in->action, "side"), "buy");
 	t->value = figure(in->action, "estimated_value_usd", &ok);
+	t->quantity = figure(in->action, "quantity", &ok);
 	value = json_member(in->action, "estimated_value_usd");
 	t->value_usd = cJSON_IsNumber(value) ? value->valuedouble : 0;
 	t->security = security_of(in->securities, t->ticker);
@@ -231,14 +253,23 @@ trade_read(const struct check_input *in, struct trade *t)
 	t->total = figure(t->holdings, "cash_usd", &ok);
 	if (text_equal_nocase(t->asset_class, "cash"))
 		t->held_in_class = t->total;
+	t->held_quantity_known = true;
 	cJSON_ArrayForEach(position, json_member(t->holdings, "positions")) {
 		position_value = figure(position, "market_value_usd", &ok);
 		t->total = decimal_add(t->total, position_value);
 		position_ticker = string_member(position, "ticker");
 		if (t->ticker == NULL ||
-		    text_equal_nocase(position_ticker, t->ticker))
+		    text_equal_nocase(position_ticker, t->ticker)) {
 			t->held_in_ticker = decimal_add(t->held_in_ticker,
 			    position_value);
+			t->holds_ticker = true;
+			/* The loaders refuse a quantity that is not > 0. */
+			if (cJSON_IsNumber(json_member(position, "quantity")))
+				t->held_quantity = decimal_add(t->held_quantity,
+				    figure(position, "quantity", &ok));
+			else
+				t->held_quantity_known = false;
+		}
 		if (t->asset_class == NULL)
 			continue;
 		security = security_after(in->securities, position_ticker,
@@ -249,6 +280,8 @@ trade_read(const struct check_input *in, struct trade *t)
 			    position_value);
 	}
 	t->total_usd = decimal_to_double(t->total);
+	t->held_quantity_known = t->holds_ticker && t->held_quantity_known &&
+	    !decimal_is_zero(t->held_quantity);
 	return ok;
 }
 
@@ -302,6 +335,23 @@ static int
 max_int(int a, int b)
 {
 	return a > b ? a : b;
+}
+
+/*
+ * Enough decimals that a share off a band edge never prints on it: below
+ * and above are its exact comparisons with low and high.
+ */
+static int
+places_against_band(int places, double share, struct decimal low,
+    struct decimal high, int below, int above)
+{
+	if (below != 0)
+		places = max_int(places, percent_places(share,
+		    decimal_to_double(low)));
+	if (above != 0)
+		places = max_int(places, percent_places(share,
+		    decimal_to_double(high)));
+	return places;
 }
 
 /*
@@ -434,13 +484,7 @@ rule_allocation_band_direction(const struct trade *t, struct verdict *v)
 	above = decimal_compare_products(current, hundred, high, t->total);
 	/* Enough decimals to tell apart every two of the three that differ. */
 	share = decimal_percent(current, t->total);
-	places = 2;
-	if (below != 0)
-		places = max_int(places, percent_places(share,
-		    decimal_to_double(low)));
-	if (above != 0)
-		places = max_int(places, percent_places(share,
-		    decimal_to_double(high)));
+	places = places_against_band(2, share, low, high, below, above);
 	if (decimal_compare(low, high) != 0)
 		places = max_int(places, percent_places(decimal_to_double(low),
 		    decimal_to_double(high)));
@@ -488,6 +532,176 @@ rule_ips_version_current(const struct check_input *in, const struct trade *t,
 	    t->ips_id, t->ips_version);
 }
 
+/* ---- Notes (SPEC 2.1 and 3, v2): what the rules do not enforce. ---- */
+
+/* A share's place against a band, in words; "" inside it. */
+static const char *
+against_band(int below, int above)
+{
+	return below < 0 ? ", below its min" : above > 0 ? ", above its max" :
+	    "";
+}
+
+/*
+ * The asset class's share of total before and after the trade, against
+ * its band.  After the trade the total is the same: the trade is paid
+ * from or into cash, as the concentration rule takes it, so the cash
+ * class itself (which counts cash_usd) does not change.
+ */
+static int
+note_class_share(const struct trade *t, struct verdict *v)
+{
+	static const char what[] = "class_share";
+	struct decimal hundred = decimal_from_int(100), low, high, after;
+	char before_text[PERCENT_SIZE], after_text[PERCENT_SIZE],
+	    low_text[PERCENT_SIZE], high_text[PERCENT_SIZE];
+	const cJSON *band;
+	bool ok = true;
+	int places, before_low, before_high, after_low, after_high;
+	double before_share, after_share;
+
+	if (t->asset_class == NULL)
+		return verdict_add_note(v, what, "ticker %s is not in the "
+		    "security map, so its asset class is unknown", t->ticker);
+	if (t->holdings == NULL || decimal_is_zero(t->total))
+		return verdict_add_note(v, what, "%s: no share can be computed "
+		    "(%s)", t->asset_class, t->holdings == NULL ? "no holdings "
+		    "snapshot" : "the portfolio total is $0.00");
+	/* Cash buys a cash security, or a sale of one is cash: no change. */
+	if (text_equal_nocase(t->asset_class, "cash"))
+		after = t->held_in_class;
+	else
+		after = t->buy ? decimal_add(t->held_in_class, t->value) :
+		    decimal_sub_floor(t->held_in_class, t->value);
+	before_share = decimal_percent(t->held_in_class, t->total);
+	after_share = decimal_percent(after, t->total);
+	band = band_of(t, t->asset_class);
+	low = figure(band, "min_percent", &ok);
+	high = figure(band, "max_percent", &ok);
+	if (band == NULL || !ok) {
+		format_percent(before_text, sizeof before_text, before_share);
+		format_percent(after_text, sizeof after_text, after_share);
+		return verdict_add_note(v, what, "%s: %s of the portfolio "
+		    "before, %s after the %s; %s", t->asset_class, before_text,
+		    after_text, t->buy ? "buy" : "sell", t->ips == NULL ?
+		    "no IPS, so no band" : "no band for it in the IPS");
+	}
+	before_low = decimal_compare_products(t->held_in_class, hundred, low,
+	    t->total);
+	before_high = decimal_compare_products(t->held_in_class, hundred, high,
+	    t->total);
+	after_low = decimal_compare_products(after, hundred, low, t->total);
+	after_high = decimal_compare_products(after, hundred, high, t->total);
+	places = places_against_band(places_against_band(2, before_share, low,
+	    high, before_low, before_high), after_share, low, high, after_low,
+	    after_high);
+	format_percent_places(before_text, sizeof before_text, before_share,
+	    places);
+	format_percent_places(after_text, sizeof after_text, after_share,
+	    places);
+	format_percent_places(low_text, sizeof low_text,
+	    decimal_to_double(low), places);
+	format_percent_places(high_text, sizeof high_text,
+	    decimal_to_double(high), places);
+	return verdict_add_note(v, what, "%s: %s of the portfolio before%s, "
+	    "%s after the %s%s; band %s-%s%s", t->asset_class, before_text,
+	    against_band(before_low, before_high), after_text,
+	    t->buy ? "buy" : "sell", against_band(after_low, after_high),
+	    low_text, high_text, before_low >= 0 && before_high <= 0 &&
+	    (after_low < 0 || after_high > 0) ? ": the trade carries it out "
+	    "of its band (noted, not failed: the rule is direction-based)" :
+	    "");
+}
+
+/* The position's share of total after the trade. */
+static int
+note_position_share(const struct trade *t, struct verdict *v)
+{
+	static const char what[] = "position_share";
+	char before_text[PERCENT_SIZE], after_text[PERCENT_SIZE];
+	struct decimal after;
+
+	if (t->holdings == NULL || decimal_is_zero(t->total))
+		return verdict_add_note(v, what, "%s: no share can be computed "
+		    "(%s)", t->ticker, t->holdings == NULL ? "no holdings "
+		    "snapshot" : "the portfolio total is $0.00");
+	after = t->buy ? decimal_add(t->held_in_ticker, t->value) :
+	    decimal_sub_floor(t->held_in_ticker, t->value);
+	format_percent(before_text, sizeof before_text,
+	    decimal_percent(t->held_in_ticker, t->total));
+	format_percent(after_text, sizeof after_text,
+	    decimal_percent(after, t->total));
+	return verdict_add_note(v, what, "%s: %s of the portfolio after the "
+	    "%s (%s before)%s", t->ticker, after_text, t->buy ? "buy" : "sell",
+	    before_text, !t->buy && decimal_compare(t->value,
+	    t->held_in_ticker) > 0 ? "; the sell is worth more than the "
+	    "position held" : "");
+}
+
+/* A buy's value against the cash of the holdings. */
+static int
+note_cash(const struct trade *t, struct verdict *v)
+{
+	static const char what[] = "cash";
+	char value_text[MONEY_SIZE], cash_text[MONEY_SIZE],
+	    rest_text[MONEY_SIZE];
+	struct decimal cash;
+	bool ok = true;
+
+	if (!t->buy)
+		return 0;
+	if (t->holdings == NULL)
+		return verdict_add_note(v, what, "no holdings snapshot: the "
+		    "cash for this buy is unknown");
+	cash = figure(t->holdings, "cash_usd", &ok);
+	format_usd(value_text, sizeof value_text, t->value_usd);
+	format_usd(cash_text, sizeof cash_text, decimal_to_double(cash));
+	if (decimal_compare(t->value, cash) > 0) {
+		format_usd(rest_text, sizeof rest_text, decimal_to_double(
+		    decimal_sub_floor(t->value, cash)));
+		return verdict_add_note(v, what, "the buy of %s exceeds the "
+		    "cash of %s by %s", value_text, cash_text, rest_text);
+	}
+	format_usd(rest_text, sizeof rest_text, decimal_to_double(
+	    decimal_sub_floor(cash, t->value)));
+	return verdict_add_note(v, what, "the buy of %s is within the cash "
+	    "of %s (%s left)", value_text, cash_text, rest_text);
+}
+
+/* The holdings snapshot's as_of and its age at this check. */
+static int
+note_holdings_as_of(const struct check_input *in, const struct trade *t,
+    struct verdict *v)
+{
+	static const char what[] = "holdings_as_of";
+	const char *as_of = string_member(t->holdings, "as_of");
+	const char *snapshot = string_member(t->holdings, "snapshot_id");
+	char age[32];
+	long long at;
+
+	if (t->holdings == NULL)
+		return verdict_add_note(v, what, "no holdings snapshot has been "
+		    "imported for user %s", t->user_id);
+	if (as_of == NULL || !timestamp_parse(as_of, &at))
+		return verdict_add_note(v, what, "snapshot %s: its as_of "
+		    "cannot be read", snapshot ? snapshot : "?");
+	format_age(age, sizeof age, at <= in->now_ms ? in->now_ms - at :
+	    at - in->now_ms);
+	return verdict_add_note(v, what, "snapshot %s as of %s: %s %s this "
+	    "check", snapshot ? snapshot : "?", as_of, age, at <= in->now_ms ?
+	    "before" : "AFTER");
+}
+
+static int
+trade_notes(const struct check_input *in, const struct trade *t,
+    struct verdict *v)
+{
+	if (note_class_share(t, v) != 0 || note_position_share(t, v) != 0 ||
+	    note_cash(t, v) != 0 || note_holdings_as_of(in, t, v) != 0)
+		return -1;
+	return 0;
+}
+
 static int
 trade_evaluate(const struct check_input *in, const struct advisory *advisory,
     struct verdict *v, union rule_pack_state *state)
@@ -522,9 +736,80 @@ trade_evaluate(const struct check_input *in, const struct advisory *advisory,
 	    rule_excluded_sector(&t, v) != 0 ||
 	    rule_concentration_limit(&t, v) != 0 ||
 	    rule_allocation_band_direction(&t, v) != 0 ||
-	    rule_ips_version_current(in, &t, v) != 0)
+	    rule_ips_version_current(in, &t, v) != 0 ||
+	    trade_notes(in, &t, v) != 0)
 		return -1;
 	return 0;
+}
+
+/* a x n, for the small factors of the price check. */
+static struct decimal
+times(struct decimal a, unsigned n)
+{
+	struct decimal sum = decimal_from_int(0);
+
+	while (n-- > 0)
+		sum = decimal_add(sum, a);
+	return sum;
+}
+
+/*
+ * SPEC 2.1 (v2): |pp - hp| x 5 > hp, pp = value / q, hp = V / Q.  Times
+ * q x Q (both > 0) it is |value x Q - V x q| x 5 > V x q: when the packet's
+ * price is the higher, 5 x value x Q > 6 x V x q; else 4 x V x q > 5 x
+ * value x Q.  Exactly 20% either way is not a deviation.
+ */
+static bool
+price_deviates(const struct trade *t)
+{
+	struct decimal held = t->held_in_ticker, held_q = t->held_quantity;
+
+	if (decimal_compare_products(t->value, held_q, held, t->quantity) >= 0)
+		return decimal_compare_products(times(t->value, 5), held_q,
+		    times(held, 6), t->quantity) > 0;
+	return decimal_compare_products(times(held, 4), t->quantity,
+	    times(t->value, 5), held_q) > 0;
+}
+
+/*
+ * A price per unit for a detail: dollars and cents, or below a dollar
+ * four significant digits, written out ("$0.000001", not "$1e-06").
+ */
+static void
+format_price(char *buf, size_t size, double price)
+{
+	int places;
+	size_t len;
+
+	if (price >= 1 || price <= 0) {
+		format_usd(buf, size, price);
+		return;
+	}
+	places = (int)ceil(-log10(price)) + 3;
+	snprintf(buf, size, "$%.*f", places > 20 ? 20 : places, price);
+	len = strlen(buf);
+	while (len > 0 && buf[len - 1] == '0')
+		buf[--len] = '\0';
+}
+
+static int
+assess_price(const struct trade *t, struct verdict *v)
+{
+	char packet_price[MONEY_SIZE], held_price[MONEY_SIZE];
+	double pp, hp;
+
+	if (!t->held_quantity_known || !price_deviates(t))
+		return 0;
+	pp = decimal_to_double(t->value) / decimal_to_double(t->quantity);
+	hp = decimal_to_double(t->held_in_ticker) /
+	    decimal_to_double(t->held_quantity);
+	format_price(packet_price, sizeof packet_price, pp);
+	format_price(held_price, sizeof held_price, hp);
+	return verdict_add_reason(v, "price_deviation", "the packet prices "
+	    "%s at %s a unit (estimated_value_usd / quantity), %s%.1f%% from "
+	    "the %s a unit of the holdings; more than 20%% apart", t->ticker,
+	    packet_price, pp > hp ? "+" : "", hp > 0 ? (pp - hp) / hp * 100 :
+	    100, held_price);
 }
 
 static int
@@ -535,21 +820,12 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 	const cJSON *threshold;
 	struct decimal limit;
 	struct trade t;
-	char *failing;
 	bool ok = true;
-	int rc = 0;
 
 	/* As evaluate() read it: an unreadable figure failed every rule. */
 	memcpy(&t, state->bytes, sizeof t);
-	if (!v->overall_pass) {
-		if ((failing = verdict_failing_rules(v)) == NULL)
-			return -1;
-		rc = verdict_add_reason(v, "failed_rules",
-		    "local rules fail: %s", failing);
-		free(failing);
-		if (rc != 0)
-			return rc;
-	}
+	if (verdict_add_failed_rules(v) != 0)
+		return -1;
 	/* An absent threshold never triggers (SPEC 2.1). */
 	threshold = json_member(t.ips, "approval_required_above_usd");
 	if (cJSON_IsNumber(threshold)) {
@@ -585,6 +861,8 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 				return -1;
 		}
 	}
+	if (assess_price(&t, v) != 0)
+		return -1;
 	v->requires_human_approval = v->reason_count > 0;
 	return 0;
 }
@@ -643,6 +921,22 @@ trade_read_advisory(const cJSON *verdict, const char *action_id,
 	return 0;
 }
 
+/* SPEC 5 not_pending: the status of an action decided elsewhere. */
+static const char *
+trade_not_pending(const cJSON *action)
+{
+	const char *status = string_member(action, "status");
+	size_t i;
+
+	if (status == NULL)
+		return NULL;
+	for (i = 0; pending_statuses[i] != NULL; i++) {
+		if (strcmp(status, pending_statuses[i]) == 0)
+			return NULL;
+	}
+	return status;
+}
+
 static const char *
 trade_who(const cJSON *action)
 {
@@ -663,6 +957,65 @@ trade_summarize(const cJSON *action, char *buf, size_t size)
 	    value->valuedouble : 0);
 	snprintf(buf, size, "%s %s x%.15g %s", side, ticker ? ticker : "?",
 	    cJSON_IsNumber(quantity) ? quantity->valuedouble : 0, money);
+}
+
+#define HOLDINGS_SHOWN 20		/* positions in the detail's table */
+
+/* One row of the holdings table; the trade's ticker is marked. */
+static int
+holdings_row(struct detail *d, const struct trade *t, const char *ticker,
+    double value, const char *asset_class, bool traded)
+{
+	char money[MONEY_SIZE], share[PERCENT_SIZE];
+
+	format_usd(money, sizeof money, value);
+	format_percent(share, sizeof share, t->total_usd > 0 ?
+	    value / t->total_usd * 100 : 0);
+	return detail_add(d, traded ? DETAIL_HEADING : DETAIL_PLAIN,
+	    "%s %-10s %16s  %-16s %8s", traded ? ">" : " ", ticker, money,
+	    asset_class != NULL ? asset_class : "(unknown)", share);
+}
+
+/* The holdings the shares are of: ticker, value, class, share. */
+static int
+trade_describe_holdings(const struct check_input *in,
+    const struct advisory *advisory, struct detail *d)
+{
+	const cJSON *position, *value;
+	const char *ticker;
+	int shown = 0, count;
+	struct trade read, *t = &read;
+
+	(void)advisory;
+	if (!trade_read(in, t))
+		return 0;	/* the heading said the figures are unreadable */
+	if (t->holdings == NULL)
+		return detail_add(d, DETAIL_ALERT, "Holdings: no snapshot "
+		    "imported for user %s", t->user_id);
+	count = cJSON_GetArraySize(json_member(t->holdings, "positions"));
+	if (detail_add(d, DETAIL_HEADING, "Holdings (snapshot %s, as of %s; "
+	    "> the traded ticker)", string_member(t->holdings, "snapshot_id"),
+	    string_member(t->holdings, "as_of")) != 0 ||
+	    detail_add(d, DETAIL_DIM, "  %-10s %16s  %-16s %8s", "ticker",
+	    "value", "class", "share") != 0)
+		return -1;
+	cJSON_ArrayForEach(position, json_member(t->holdings, "positions")) {
+		if (shown++ == HOLDINGS_SHOWN)
+			break;
+		ticker = string_member(position, "ticker");
+		value = json_member(position, "market_value_usd");
+		if (holdings_row(d, t, ticker != NULL ? ticker : "?",
+		    cJSON_IsNumber(value) ? figure_value(value) : 0,
+		    string_member(security_of(in->securities, ticker),
+		    "asset_class"), text_equal_nocase(ticker, t->ticker)) != 0)
+			return -1;
+	}
+	if (count > HOLDINGS_SHOWN && detail_add(d, DETAIL_DIM, "  ... and "
+	    "%d more positions", count - HOLDINGS_SHOWN) != 0)
+		return -1;
+	value = json_member(t->holdings, "cash_usd");
+	return holdings_row(d, t, "(cash)", cJSON_IsNumber(value) ?
+	    figure_value(value) : 0, "cash", false);
 }
 
 /* The proposal in the officer's terms: size against the portfolio, policy used. */
@@ -703,6 +1056,10 @@ trade_describe(const struct check_input *in, const struct advisory *advisory,
 		    t.user_id);
 	if (rc == 0 && rationale != NULL)
 		rc = detail_add_text(d, DETAIL_PLAIN, "Rationale: ", rationale);
+	if (rc == 0 && trade_not_pending(in->action) != NULL)
+		rc = detail_add(d, DETAIL_ALERT, "Pipeline status: %s: decided "
+		    "elsewhere, so approval is refused (not_pending)",
+		    trade_not_pending(in->action));
 	(void)advisory;
 	return rc;
 }
@@ -716,7 +1073,9 @@ const struct rule_pack rules_trade = {
 	.evaluate = trade_evaluate,
 	.assess_stakes = trade_assess_stakes,
 	.read_advisory = trade_read_advisory,
+	.not_pending = trade_not_pending,
 	.who = trade_who,
 	.summarize = trade_summarize,
 	.describe = trade_describe,
+	.describe_context = trade_describe_holdings,
 };

@@ -190,6 +190,22 @@ verdict_failing_rules(const struct verdict *v)
 	return list;
 }
 
+int
+verdict_add_failed_rules(struct verdict *v)
+{
+	char *failing;
+	int rc;
+
+	if (v->overall_pass)
+		return 0;
+	if ((failing = verdict_failing_rules(v)) == NULL)
+		return -1;
+	rc = verdict_add_reason(v, "failed_rules", "local rules fail: %s",
+	    failing);
+	free(failing);
+	return rc;
+}
+
 void
 verdict_write(struct json_writer *w, const struct verdict *v)
 {

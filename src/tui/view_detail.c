@@ -245,6 +245,22 @@ done:
 	free(depth);
 }
 
+/* SPEC 3 notes: what the rules do not enforce but an officer needs. */
+static void
+notes_section(struct detail *d, const struct verdict *v)
+{
+	size_t i;
+
+	if (v->note_count == 0)
+		return;
+	/* L10N: a section label of the detail */
+	detail_add(d, DETAIL_HEADING, "%s", _("Notes (for judgment; not "
+	    "enforced by the rules)"));
+	for (i = 0; i < v->note_count; i++)
+		detail_add(d, DETAIL_PLAIN, "  %s: %s", v->notes[i].what,
+		    v->notes[i].detail);
+}
+
 static void
 revisions_section(struct detail *d, const struct check_input *in)
 {
@@ -297,6 +313,10 @@ detail_open(struct tui *t, const char *action_id)
 	detail_add(&t->detail, DETAIL_PLAIN, "%s", "");
 	stakes_section(&t->detail, &r.outcome.verdict);
 	divergence_section(&t->detail, &r.outcome);
+	notes_section(&t->detail, &r.outcome.verdict);
+	if (r.outcome.pack->describe_context != NULL)
+		r.outcome.pack->describe_context(in, &r.outcome.advisory,
+		    &t->detail);
 	revisions_section(&t->detail, in);
 	t->detail_blocked = !r.outcome.verdict.overall_pass;
 	if (t->detail_blocked) {

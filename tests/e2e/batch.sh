@@ -116,13 +116,13 @@ expect_eq "fresh: the divergent trade is still pending" "$(status_of "$DIVERGENT
 {
 	variant self ".proposed_action.requested_by = \"$ME\""
 	variant old '.proposed_action.expires_at = "2020-01-01T00:00:00Z"'
-	variant big '.proposed_action.estimated_value_usd = 30000 | .reviewer_verdict.requires_human_approval = true'
-	variant big2 '.proposed_action.estimated_value_usd = 30000'
+	variant big '.proposed_action.estimated_value_usd = 30000 | .proposed_action.quantity = 400 | .reviewer_verdict.requires_human_approval = true'
+	variant big2 '.proposed_action.estimated_value_usd = 30000 | .proposed_action.quantity = 400'
 	variant omit '.reviewer_verdict.rule_results |= map(select(.rule_id != "concentration_limit"))'
 	variant div2 '.' "$EXAMPLES/packet-trade-divergent.json"
 	variant selfbad ".proposed_action.requested_by = \"$ME\"" "$EXAMPLES/packet-trade-divergent.json"
 	variant selfold ".proposed_action.requested_by = \"$ME\" | .proposed_action.expires_at = \"2020-01-01T00:00:00Z\""
-	variant oldbig '.proposed_action.expires_at = "2020-01-01T00:00:00Z" | .proposed_action.estimated_value_usd = 30000 | .reviewer_verdict.requires_human_approval = true'
+	variant oldbig '.proposed_action.expires_at = "2020-01-01T00:00:00Z" | .proposed_action.estimated_value_usd = 30000 | .proposed_action.quantity = 400 | .reviewer_verdict.requires_human_approval = true'
 	variant future '.proposed_action.expires_at = "2999-01-01T00:00:00Z"'
 	variant rr1 '.'
 	variant rr2 '.'

@@ -138,7 +138,7 @@ refuse pretty-cut.json 3 "malformed JSON"
 # -0 is 0: money and percents accept it, and rules read it as 0; a
 # quantity or value must still be above 0, and a negative number too small
 # for a double (it would read as -0) is refused, not taken for 0.
-printf '{"type":"holdings","user_id":"u-1001","snapshot_id":"negzero","as_of":"2030-01-01T00:00:00Z","cash_usd":-0,"positions":[{"ticker":"VTI","market_value_usd":600000},{"ticker":"BND","market_value_usd":-0.0}]}\n' >"$WORK/negzero-holdings.jsonl"
+printf '{"type":"holdings","user_id":"u-1001","snapshot_id":"negzero","as_of":"2026-01-01T00:00:00Z","cash_usd":-0,"positions":[{"ticker":"VTI","market_value_usd":600000},{"ticker":"BND","market_value_usd":-0.0}]}\n' >"$WORK/negzero-holdings.jsonl"
 accept negzero-holdings.jsonl "1 imported, 0 unchanged"
 printf '{"type":"ips","ips_id":"ips-negzero","user_id":"u-9","version":1,"constraints":{"concentration_limit_percent":-0e0},"target_allocation":{"cash":{"min_percent":-0,"max_percent":-0.0}},"approval_required_above_usd":-0}\n' >"$WORK/negzero-ips.jsonl"
 accept negzero-ips.jsonl "1 imported, 0 unchanged"

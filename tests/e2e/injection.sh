@@ -61,7 +61,7 @@ def trade_a($n): {type: "packet", kind: "trade",
     ticker: "BND", side: "buy", quantity: 100, estimated_value_usd: 7500,
     ips_version_referenced: {ips_id: "ips-7f3a", version: 3},
     rationale: A, author: ("au" + S), requested_by: ("rq" + S),
-    drafted_at: "2026-11-29T08:15:00Z", status: A},
+    drafted_at: "2026-11-29T08:15:00Z", status: "drafted", stage: A},
   reviewer_verdict: {verdict_id: A, action_id: ("inj-trade-a\($n)" + S),
     ips_version_checked_against: {ips_id: "ips-7f3a", version: 3},
     rule_results: ((["excluded_ticker", "excluded_sector",
@@ -249,7 +249,7 @@ for _ in 1 2 3 4; do
 done
 expect_contains "paging the legal detail shows the blocking issue" "$WORK/pages" "[legal] SEC \\e]52;c;"
 expect_contains "paging the legal detail shows what approval approves" "$WORK/pages" \
-	"Approving approves the FIXED text"
+	"Approving approves the INLINE FIX"
 expect_contains "paging the legal detail reaches the rules" "$WORK/pages" "gates_clear"
 expect_eq "after paging, the pane title is unchanged" \
 	"$(tm display-message -p -t 0 '#{pane_title}')" cs-title

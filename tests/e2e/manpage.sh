@@ -208,7 +208,7 @@ for kind in trade legal_draft change; do
 done
 printf '%s\n' excluded_ticker excluded_sector concentration_limit \
     allocation_band_direction ips_version_current \
-    advisory_parseable no_unfixed_legal_issues gates_clear \
+    no_unfixed_legal_issues gates_clear \
     review_pass_consistent \
     ac_coverage met_has_evidence no_unmet ci_green \
     applicable_standards_met no_block needs_po_judged \

@@ -28,8 +28,9 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -f -s 512 -e trace=sendto,sendmsg,write -o "$WORK/trace" \
 	"$COUNTERSIGN" --db "$DB" batch "$WORK/d" >/dev/null
 cs audit verify >"$WORK/verify"
+# Security map, IPS and (v2) holdings: three policy records, then the decision.
 head=$(sed -n 's/.*head seq \([0-9]*\) hash \([0-9a-f]*\).*/seq=\1 hash=\2/p' "$WORK/verify")
-expect_eq "the head is known" "$(echo "$head" | cut -c1-6)" "seq=3 "
+expect_eq "the head is known" "$(echo "$head" | cut -c1-6)" "seq=4 "
 expect_contains "the head was sent to syslog" "$WORK/trace" "audit head $head"
 # Facility authpriv (10 * 8) with severity info (6): priority 86.
 expect_contains "at authpriv.info" "$WORK/trace" '"<86>'

@@ -25,6 +25,15 @@ expect_eq "rule order and results" \
 	'[["excluded_ticker",true],["excluded_sector",true],["concentration_limit",true],["allocation_band_direction",true],["ips_version_current",true]]'
 expect_eq "no divergence" "$(jq -c .divergence "$out")" '[]'
 expect_eq "no high stakes" "$(jq -c .high_stakes_reasons "$out")" '[]'
+expect_eq "(v2) notes for the officer, as {what, detail}" \
+	"$(jq -c '[.notes[] | [.what, (.detail | length > 0)]]' "$out")" \
+	'[["class_share",true],["position_share",true],["cash",true],["holdings_as_of",true]]'
+expect_eq "class_share: before and after against the band" \
+	"$(jq -r '.notes[0].detail' "$out")" \
+	'fixed_income: 17.5% of the portfolio before, below its min, 18.75% after the buy, below its min; band 20%-30%'
+expect_eq "cash: the buy against the cash" "$(jq -r '.notes[2].detail' "$out")" \
+	'the buy of $7,500.00 is within the cash of $20,000.00 ($12,500.00 left)'
+expect_contains "holdings_as_of: the snapshot's as_of" "$out" 'as of 2026-11-28T21:00:00Z'
 expect_eq "ips checked" \
 	"$(jq -c .local_verdict.ips_version_checked_against "$out")" \
 	'{"ips_id":"ips-7f3a","version":3}'
@@ -62,5 +71,83 @@ expect_status "check with no names checks every pending action" 1 cs check
 expect_eq "two lines" "$(wc -l <"$out")" 2
 expect_status "an unknown action is refused" 1 cs check no-such-action
 expect_contains "it is named" "$WORK/err" "unknown action no-such-action"
+
+### (v2) status: only an action awaiting a decision may be approved.
+# trade_as ID JQ-FILTER: the passing example as ID, edited.
+trade_as() {
+	jq -c --arg id "$1" ".proposed_action.action_id = \$id
+		| .reviewer_verdict.action_id = \$id | $2" "$EXAMPLES/packet-trade-pass.json"
+}
+# batch_line REQUEST-JSON: one request through batch; status and line in $out.
+batch_line() {
+	printf '%s\n' "$1" >"$WORK/req"
+	set +e
+	cs batch "$WORK/req" >"$out" 2>"$WORK/err"
+	batch_status=$?
+	set -e
+}
+trade_as st-executed '.proposed_action.status = "executed"' >"$WORK/executed.json"
+trade_as st-pending '.proposed_action.status = "pending_approval"' >"$WORK/pending.json"
+trade_as st-bad '.proposed_action.status = "done"' >"$WORK/bad-status.json"
+expect_status "import trades with a status" 0 cs import "$WORK/executed.json" "$WORK/pending.json"
+expect_status "an unknown status is refused" 3 cs import "$WORK/bad-status.json"
+expect_contains "naming the field" "$WORK/err" proposed_action.status
+batch_line '{"action_id":"st-executed","decision":"approve"}'
+expect_eq "approving an executed trade is refused: not_pending" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '1 ["refused","not_pending"]'
+expect_contains "the refusal names the status" "$out" executed
+batch_line '{"action_id":"st-pending","decision":"approve"}'
+expect_eq "a pending_approval trade is approved" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '0 ["recorded",null]'
+batch_line '{"action_id":"st-executed","decision":"reject","reason":"executed elsewhere"}'
+expect_eq "an executed trade may still be rejected" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '0 ["recorded",null]'
+
+### (v2) a buy carrying its class from inside its band above its max is noted.
+# fixed_income is 17.5% (BND 105000 of 600000), band 20-30%; a held-price
+# buy of 81000 would take it from 17.5% to 31%: that one starts outside.
+# Sell 15000 first in a fresh snapshot: BND 120000 of 600000 is 20%.
+jq -c '.snapshot_id = "h-band" | .as_of = "2026-11-29T00:00:00Z"
+	| .positions |= map(if .ticker == "BND" then .market_value_usd = 120000 | .quantity = 1600 else . end)
+	| .cash_usd = 5000' "$EXAMPLES/holdings.json" >"$WORK/band-holdings.json"
+expect_status "import a later snapshot" 0 cs import "$WORK/band-holdings.json"
+trade_as band-cross '.proposed_action.quantity = 800 | .proposed_action.estimated_value_usd = 60001' >"$WORK/band.json"
+expect_status "import the crossing buy" 0 cs import "$WORK/band.json"
+set +e; cs check band-cross >"$out"; set -e
+expect_eq "the band rule does not fail it (direction-based)" \
+	"$(jq -r '.local_verdict.rule_results[] | select(.rule_id == "allocation_band_direction") | .passed' "$out")" true
+expect_eq "the note says it crosses: 20% before, above its max after" \
+	"$(jq -r '.notes[] | select(.what == "class_share") | .detail' "$out")" \
+	'fixed_income: 20% of the portfolio before, 30.0002% after the buy, above its max; band 20%-30%: the trade carries it out of its band (noted, not failed: the rule is direction-based)'
+expect_eq "and the buy exceeds the cash" \
+	"$(jq -r '.notes[] | select(.what == "cash") | .detail' "$out")" \
+	'the buy of $60,001.00 exceeds the cash of $5,000.00 by $55,001.00'
+
+### (v2) the price check: a value the packet understates is high stakes.
+# VXUS is held 2100 for 130000 ($61.90 a unit); BND 1400 for 105000 ($75).
+trade_as px-vxus '.proposed_action.ticker = "VXUS" | .proposed_action.quantity = 1000000
+	| .proposed_action.estimated_value_usd = 1' >"$WORK/px.jsonl"
+trade_as px-edge '.proposed_action.estimated_value_usd = 9000' >>"$WORK/px.jsonl"
+trade_as px-over '.proposed_action.estimated_value_usd = 9000.01' >>"$WORK/px.jsonl"
+expect_status "import the priced trades" 0 cs import "$WORK/px.jsonl"
+expect_status "check px-vxus passes its rules" 0 cs check px-vxus
+expect_eq "BUY VXUS x1000000 \$1: high stakes for its price alone" \
+	"$(jq -c '[.local_verdict.overall_pass, .local_verdict.requires_human_approval, [.high_stakes_reasons[].code]]' "$out")" \
+	'[true,true,["price_deviation"]]'
+expect_contains "the reason gives both prices" "$out" '$61.90'
+expect_status "check px-edge" 0 cs check px-edge
+expect_eq "exactly 20% above the held price is not a deviation" \
+	"$(jq -c '[.high_stakes_reasons[].code]' "$out")" '[]'
+expect_status "check px-over" 0 cs check px-over
+expect_eq "a cent more is" "$(jq -c '[.high_stakes_reasons[].code]' "$out")" '["price_deviation"]'
+batch_line '{"action_id":"px-vxus","decision":"approve","acknowledge":["divergence"]}'
+expect_eq "approving it without acknowledging high stakes is refused" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '1 ["refused","high_stakes_unacknowledged"]'
+batch_line '{"action_id":"px-vxus","decision":"approve","reason":"Price checked with the desk","acknowledge":["high_stakes","divergence"]}'
+expect_eq "acknowledged with a reason, it is recorded" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '0 ["recorded",null]'
+expect_eq "the record lists price_deviation as {code, detail}" \
+	"$(cs audit export | jq -c 'select(.record.action_id == "px-vxus") | [.record.high_stakes_reasons[] | [.code, (.detail | length > 0)]]')" \
+	'[["price_deviation",true]]'
 
 finish

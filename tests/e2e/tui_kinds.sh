@@ -19,7 +19,7 @@ record() { cs audit export | jq -c --arg id "$1" "select(.record.action_id == \$
 
 tui_start 80 24
 keys /; keys legal-2026 Enter; wait_for "> " ; keys Enter
-expect_screen "the legal detail says what approval approves" "Approving approves the FIXED text"
+expect_screen "the legal detail says what approval approves" "Approving approves the INLINE FIX"
 expect_screen "the fix is shown as an added line" "+ 7. LIMITATION: The suit is within limitation"
 keys q
 

@@ -468,6 +468,71 @@ test_second_connection_sees_the_decision(void **state)
 	assert_int_equal(sf_head(fx.store).seq, 1);
 }
 
+/* ---- not_pending (SPEC 5, v2) ---- */
+
+/* The pass example as action_id with proposed_action.status set. */
+static void
+import_with_status(const char *example, const char *action_id,
+    const char *status)
+{
+	char quoted[64];
+	char *base = sf_packet_as(example, action_id, NULL, NULL);
+
+	sf_import_owned(fx.store, sf_edit(base, "proposed_action.status",
+	    sf_quote(quoted, sizeof quoted, status), (const char *)NULL));
+	free(base);
+}
+
+static void
+test_not_pending_for_a_trade_decided_elsewhere(void **state)
+{
+	static const char *const decided[] = { "approved", "rejected",
+	    "executed", "failed" };
+	static const char *const pending[] = { "drafted", "reviewed_pass",
+	    "reviewed_fail", "pending_approval" };
+	struct decision_request req;
+	struct decision_outcome out;
+	char id[32];
+	size_t i;
+
+	for (i = 0; i < sizeof decided / sizeof decided[0]; i++) {
+		snprintf(id, sizeof id, "st-%s", decided[i]);
+		import_with_status(EX_PACKET_PASS_JSON, id, decided[i]);
+		req = approve_req(id);
+		expect_refusal(&req, &alice, "not_pending", &out);
+		assert_contains(out.message, decided[i]);
+		/* A rejection of it is still recorded. */
+		req = reject_req(id, "already executed elsewhere");
+		expect_recorded(&req, &alice, &out);
+	}
+	for (i = 0; i < sizeof pending / sizeof pending[0]; i++) {
+		snprintf(id, sizeof id, "st-%s", pending[i]);
+		import_with_status(EX_PACKET_PASS_JSON, id, pending[i]);
+		req = approve_req(id);
+		expect_recorded(&req, &alice, &out);
+	}
+}
+
+/* SPEC 5 order: after already_decided, before rules_failed. */
+static void
+test_not_pending_comes_before_rules_failed(void **state)
+{
+	struct decision_request req;
+	struct decision_outcome out;
+
+	import_with_status(EX_PACKET_DIVERGENT_JSON, "st-div", "executed");
+	req = approve_req("st-div");
+	req.reason = "override";
+	req.ack_high_stakes = req.ack_divergence = true;
+	expect_refusal(&req, &alice, "not_pending", &out);
+	assert_contains(out.message, "also: rules_failed");
+	req = reject_req("st-div", "stale");
+	expect_recorded(&req, &bob, &out);
+	req = approve_req("st-div");
+	expect_refusal(&req, &alice, "already_decided", &out);
+	assert_not_contains(out.message, "not_pending");
+}
+
 /* ---- rules_failed ---- */
 
 static void
@@ -1236,6 +1301,8 @@ main(void)
 		T(test_already_decided_names_who_and_when),
 		T(test_already_decided_after_a_rejection),
 		T(test_second_connection_sees_the_decision),
+		T(test_not_pending_for_a_trade_decided_elsewhere),
+		T(test_not_pending_comes_before_rules_failed),
 		T(test_rules_failed_names_the_failing_rules),
 		T(test_rules_failed_against_the_policy_at_decision_time),
 		T(test_self_approval_is_refused),

@@ -1553,6 +1553,69 @@ test_side_buy_accepted(void **state)
 	object_free(&o);
 }
 
+/* status (SPEC 1, v2): the drafting pipeline's states only. */
+static void
+test_trade_status_is_one_of_the_pipeline_states(void **state)
+{
+	static const char *const states[] = { "\"drafted\"",
+	    "\"reviewed_pass\"", "\"reviewed_fail\"",
+	    "\"pending_approval\"", "\"approved\"", "\"rejected\"",
+	    "\"executed\"", "\"failed\"" };
+	char with_status[1024];
+	struct loaded_object o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof states / sizeof states[0]; i++) {
+		snprintf(with_status, sizeof with_status, "\"side\": \"sell\", "
+		    "\"status\": %s", states[i]);
+		loads_with(MIN_TRADE, "\"side\": \"sell\"", with_status, &o);
+		object_free(&o);
+	}
+	refused_with(MIN_TRADE, "\"side\": \"sell\"", "\"side\": \"sell\", "
+	    "\"status\": \"done\"", "proposed_action.status");
+	refused_with(MIN_TRADE, "\"side\": \"sell\"", "\"side\": \"sell\", "
+	    "\"status\": \"Executed\"", "proposed_action.status");
+	refused_with(MIN_TRADE, "\"side\": \"sell\"", "\"side\": \"sell\", "
+	    "\"status\": 1", "proposed_action.status");
+}
+
+/* (v2) A holdings as_of at most 5 minutes ahead of the importing clock. */
+static void
+test_holdings_as_of_ahead_of_the_clock(void **state)
+{
+	/* MIN_HOLDINGS' as_of, 2026-11-28T21:00:00Z, in milliseconds. */
+	static const long long as_of = 1795899600000LL, five = 300000;
+	struct loaded_object o;
+	struct error err;
+
+	(void)state;
+	load_ok(MIN_HOLDINGS, &o);
+	assert_int_equal(o.as_of_ms, as_of);
+	/* Exactly 5 minutes ahead, or behind, is accepted. */
+	assert_int_equal(object_check_clock(&o, as_of - five, &err), 0);
+	assert_int_equal(object_check_clock(&o, as_of + 86400000, &err), 0);
+	/* A millisecond more is refused, naming the field. */
+	assert_int_equal(object_check_clock(&o, as_of - five - 1, &err),
+	    EXIT_DATA);
+	assert_string_equal(err.field, "as_of");
+	assert_non_null(strstr(err.message, "5 minutes"));
+	object_free(&o);
+	/* A fraction below the millisecond at the limit is past it. */
+	loads_with(MIN_HOLDINGS, "2026-11-28T21:00:00Z",
+	    "2026-11-28T21:00:00.0001Z", &o);
+	assert_int_equal(object_check_clock(&o, as_of - five, &err), EXIT_DATA);
+	object_free(&o);
+	loads_with(MIN_HOLDINGS, "2026-11-28T21:00:00Z",
+	    "9999-12-31T23:59:59Z", &o);
+	assert_int_equal(object_check_clock(&o, as_of, &err), EXIT_DATA);
+	object_free(&o);
+	/* Other objects have no such field. */
+	load_ok(MIN_TRADE, &o);
+	assert_int_equal(object_check_clock(&o, 0, &err), 0);
+	object_free(&o);
+}
+
 /* Timestamps. */
 
 static void
@@ -1875,6 +1938,8 @@ main(void)
 		cmocka_unit_test(test_id_of_256_multibyte_bytes_accepted),
 		cmocka_unit_test(test_side_other_than_buy_or_sell_refused),
 		cmocka_unit_test(test_side_buy_accepted),
+		cmocka_unit_test(test_trade_status_is_one_of_the_pipeline_states),
+		cmocka_unit_test(test_holdings_as_of_ahead_of_the_clock),
 		cmocka_unit_test(test_as_of_plain_accepted),
 		cmocka_unit_test(test_as_of_fraction_accepted),
 		cmocka_unit_test(test_as_of_space_separator_refused),

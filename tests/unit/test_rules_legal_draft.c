@@ -63,8 +63,8 @@
 
 #define NOW_MS 1795940104123LL
 
-static const char *const rule_order[] = { "advisory_parseable",
-	"no_unfixed_legal_issues", "gates_clear", "review_pass_consistent" };
+static const char *const rule_order[] = { "no_unfixed_legal_issues",
+	"gates_clear", "review_pass_consistent" };
 
 struct run {
 	cJSON *packet;
@@ -210,6 +210,32 @@ assert_detail_has(const struct run *r, const char *rule_id, const char *text)
 		    result->detail ? result->detail : "(none)", text);
 }
 
+/* A high-stakes reason with this code, whose detail contains text. */
+static void
+assert_reason(const struct run *r, const char *code, const char *text)
+{
+	const struct stakes_reason *reason = verdict_reason(&r->out.verdict,
+	    code);
+
+	if (reason == NULL)
+		fail_msg("no high-stakes reason %s", code);
+	if (text != NULL && strstr(reason->detail, text) == NULL)
+		fail_msg("reason %s detail \"%s\" lacks \"%s\"", code,
+		    reason->detail, text);
+	assert_true(r->out.verdict.requires_human_approval);
+}
+
+/* The digest of the text an approval approves. */
+static void
+assert_approves(const struct run *r, const char *sha256)
+{
+	char digest[65];
+
+	assert_true(r->out.pack->approved_artifact(&r->in, &r->out.advisory,
+	    digest));
+	assert_string_equal(digest, sha256);
+}
+
 /* The divergence is exactly one entry about what. */
 static const cJSON *
 single_divergence(const struct run *r, const char *what)
@@ -233,8 +259,8 @@ test_example_passes_every_rule(void **state)
 
 	(void)state;
 	run_packet(&r, EX_PACKET_LEGAL_DRAFT);
-	assert_int_equal(r.out.verdict.rule_count, 4);
-	for (i = 0; i < 4; i++) {
+	assert_int_equal(r.out.verdict.rule_count, 3);
+	for (i = 0; i < 3; i++) {
 		assert_string_equal(r.out.verdict.rules[i].rule_id,
 		    rule_order[i]);
 		assert_rule(&r, rule_order[i], true);
@@ -326,7 +352,6 @@ test_advisory_as_object(void **state)
 	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
 	assert_null(r.out.advisory.owned);
 	assert_true(r.out.verdict.overall_pass);
-	assert_detail_has(&r, "advisory_parseable", "object");
 	single_divergence(&r, "overall_pass");
 	assert_true(r.out.pack->approved_artifact(&r.in, &r.out.advisory,
 	    digest));
@@ -347,24 +372,30 @@ test_advisory_as_fenced_string(void **state)
 	assert_non_null(r.out.advisory.owned);
 	assert_true(r.out.advisory.overall_pass);
 	assert_true(r.out.verdict.overall_pass);
-	assert_detail_has(&r, "advisory_parseable", "first JSON object");
 	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
 	run_free(&r);
 }
 
-/* With no verdict: rule 1 fails, rule 2 fails closed, rule 4 passes. */
+/*
+ * SPEC 2.2 (v2): with no verdict every rule passes (no known issue), the
+ * draft is approved, and that is high stakes (no_review), the divergence
+ * an unavailable advisory.
+ */
 static void
 assert_no_verdict(const struct run *r)
 {
 	const cJSON *entry;
 
-	assert_rule(r, "advisory_parseable", false);
-	assert_rule(r, "no_unfixed_legal_issues", false);
-	assert_detail_has(r, "no_unfixed_legal_issues", "no verdict to read");
+	assert_int_equal(r->out.verdict.rule_count, 3);
+	assert_rule(r, "no_unfixed_legal_issues", true);
+	assert_detail_has(r, "no_unfixed_legal_issues", "no usable review");
 	assert_rule(r, "gates_clear", true);
 	assert_rule(r, "review_pass_consistent", true);
-	assert_false(r->out.verdict.overall_pass);
-	assert_true(r->out.verdict.requires_human_approval);
+	assert_true(r->out.verdict.overall_pass);
+	assert_null(verdict_reason(&r->out.verdict, "failed_rules"));
+	assert_reason(r, "no_review", "gates-only quality");
+	assert_int_equal(r->out.verdict.reason_count, 1);
+	assert_approves(r, DRAFT_SHA256);
 	entry = single_divergence(r, "advisory_verdict");
 	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(entry,
 	    "advisory")));
@@ -379,7 +410,7 @@ test_advisory_unparseable_string(void **state)
 	run_with(&r, "\"I could not review this {document}, sorry.\"", "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
 	assert_no_verdict(&r);
-	assert_detail_has(&r, "advisory_parseable", "no complete JSON object");
+	assert_reason(&r, "no_review", "no complete JSON object");
 	run_free(&r);
 }
 
@@ -392,7 +423,7 @@ test_advisory_missing(void **state)
 	run_with(&r, NULL, "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_MISSING);
 	assert_no_verdict(&r);
-	assert_detail_has(&r, "advisory_parseable", "no review verdict");
+	assert_reason(&r, "no_review", "no review verdict was received");
 	run_free(&r);
 	run_with(&r, "null", "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_MISSING);
@@ -409,13 +440,13 @@ test_advisory_of_another_type(void **state)
 	run_with(&r, "42", "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
 	assert_no_verdict(&r);
-	assert_detail_has(&r, "advisory_parseable", "not an object");
+	assert_reason(&r, "no_review", "not an object");
 	run_free(&r);
 }
 
 /*
- * SPEC 2.2: rule 1 fails only when no object could be obtained.  An
- * object of another shape is still the verdict, read leniently: the
+ * SPEC 2.2: a verdict object with review_pass is a review, however it is
+ * shaped; one without is no review (no_review).  It is read leniently: the
  * missing lists are empty and review_pass other than true is false.
  */
 static void
@@ -428,8 +459,8 @@ test_advisory_object_of_loose_shape_is_read(void **state)
 	/* No non_blocking_issues, no final_artifacts: an agreeing pass. */
 	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": []}", "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
-	assert_rule(&r, "advisory_parseable", true);
 	assert_true(r.out.verdict.overall_pass);
+	assert_false(r.out.verdict.requires_human_approval);
 	assert_int_equal(cJSON_GetArraySize(r.out.divergence), 0);
 	run_free(&r);
 	/* Nothing but review_pass, in raw output. */
@@ -454,9 +485,8 @@ test_advisory_object_of_loose_shape_is_read(void **state)
 	/* No review_pass at all: not a verdict object. */
 	run_with(&r, "{\"blocking_issues\": []}", "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
-	assert_rule(&r, "advisory_parseable", false);
-	assert_detail_has(&r, "advisory_parseable", "has no review_pass");
-	single_divergence(&r, "advisory_verdict");
+	assert_no_verdict(&r);
+	assert_reason(&r, "no_review", "has no review_pass");
 	run_free(&r);
 	/* Null lists are empty; non_blocking_issues may be anything. */
 	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": null, "
@@ -485,7 +515,6 @@ test_severity_other_than_formatting_is_legal(void **state)
 		    "%s}], \"non_blocking_issues\": []}", legal[i]);
 		run_with(&r, verdict, "[]");
 		assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
-		assert_rule(&r, "advisory_parseable", true);
 		assert_rule(&r, "no_unfixed_legal_issues", false);
 		assert_rule(&r, "review_pass_consistent", false);
 		single_divergence(&r, "overall_pass");
@@ -507,9 +536,9 @@ test_severity_other_than_formatting_is_legal(void **state)
 	}
 }
 
-/* Lists of the wrong type fail rule 2 closed, saying what is wrong. */
+/* Lists of the wrong type fail rule 1 closed, saying what is wrong. */
 static void
-test_unreadable_lists_fail_rule_2_closed(void **state)
+test_unreadable_lists_fail_rule_1_closed(void **state)
 {
 	static const struct {
 		const char *verdict;
@@ -532,11 +561,10 @@ test_unreadable_lists_fail_rule_2_closed(void **state)
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		run_with(&r, cases[i].verdict, "[]");
 		assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
-		assert_rule(&r, "advisory_parseable", true);
 		assert_rule(&r, "no_unfixed_legal_issues", false);
 		assert_detail_has(&r, "no_unfixed_legal_issues",
 		    cases[i].detail);
-		/* review_pass true while rule 2 fails. */
+		/* review_pass true while rule 1 fails. */
 		assert_rule(&r, "review_pass_consistent", false);
 		assert_rule(&r, "gates_clear", true);
 		single_divergence(&r, "overall_pass");
@@ -545,7 +573,7 @@ test_unreadable_lists_fail_rule_2_closed(void **state)
 	/*
 	 * An artifact without text is no inline fix (the approved text is
 	 * then the draft, SPEC 2.2): it leaves a legal issue unfixed, and
-	 * with no legal issue rule 2 passes, as its "iff" says.
+	 * with no legal issue rule 1 passes, as its "iff" says.
 	 */
 	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": ["
 	    LEGAL_ISSUE "], \"final_artifacts\": [{}]}", "[]");
@@ -565,7 +593,7 @@ test_unreadable_lists_fail_rule_2_closed(void **state)
 	    "\"u\"]}", "[]");
 	assert_rule(&r, "no_unfixed_legal_issues", true);
 	run_free(&r);
-	/* With review_pass false, only rule 2 fails. */
+	/* With review_pass false, only rule 1 fails. */
 	run_with(&r, "{\"review_pass\": false, \"blocking_issues\": 1}", "[]");
 	assert_rule(&r, "no_unfixed_legal_issues", false);
 	assert_rule(&r, "review_pass_consistent", true);
@@ -596,12 +624,10 @@ test_advisory_about_another_action(void **state)
 	for (i = 0; i < sizeof verdicts / sizeof verdicts[0]; i++) {
 		run_with(&r, verdicts[i], "[]");
 		assert_int_equal(r.out.advisory.state, ADVISORY_OTHER_ACTION);
-		assert_rule(&r, "advisory_parseable", false);
-		assert_detail_has(&r, "advisory_parseable",
-		    "another action (OTHER)");
-		assert_rule(&r, "no_unfixed_legal_issues", false);
+		assert_reason(&r, "no_review", "another action (OTHER)");
+		assert_rule(&r, "no_unfixed_legal_issues", true);
 		assert_rule(&r, "review_pass_consistent", true);
-		assert_false(r.out.verdict.overall_pass);
+		assert_true(r.out.verdict.overall_pass);
 		entry = single_divergence(&r, "action_id");
 		assert_string_equal(cJSON_GetObjectItemCaseSensitive(entry,
 		    "advisory")->valuestring, "OTHER");
@@ -635,12 +661,9 @@ test_first_object_in_output_is_the_verdict(void **state)
 	    "true, \\\"blocking_issues\\\": [], \\\"non_blocking_issues\\\": "
 	    "[]}\"", "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
-	assert_rule(&r, "advisory_parseable", false);
-	assert_false(r.out.verdict.overall_pass);
-	single_divergence(&r, "advisory_verdict");
-	assert_detail_has(&r, "advisory_parseable",
-	    "first complete JSON object in the reviewer's output has no "
-	    "review_pass");
+	assert_no_verdict(&r);
+	assert_reason(&r, "no_review", "first complete JSON object in the "
+	    "reviewer's output has no review_pass");
 	run_free(&r);
 }
 
@@ -660,16 +683,13 @@ test_issue_inside_a_broken_verdict_is_not_the_verdict(void **state)
 	    "\\\"severity\\\": \\\"legal\\\"}], \\\"final_artifacts\\\": []}\"",
 	    "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
-	assert_rule(&r, "advisory_parseable", false);
-	assert_rule(&r, "no_unfixed_legal_issues", false);
-	assert_false(r.out.verdict.overall_pass);
+	assert_no_verdict(&r);
 	run_free(&r);
 	run_with(&r, "\"{\\\"review_pass\\\": true, \\\"blocking_issues\\\": "
 	    "[{\\\"issue\\\": \\\"void clause\\\", \\\"severity\\\": "
 	    "\\\"legal\\\"}], \\\"final_a\"", "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
-	assert_rule(&r, "advisory_parseable", false);
-	assert_false(r.out.verdict.overall_pass);
+	assert_no_verdict(&r);
 	run_free(&r);
 }
 
@@ -691,12 +711,11 @@ test_second_verdict_does_not_replace_a_broken_first(void **state)
 	    "{\\\"review_pass\\\": true, \\\"blocking_issues\\\": [], "
 	    "\\\"final_artifacts\\\": []}\"", "[]");
 	assert_int_equal(r.out.advisory.state, ADVISORY_UNPARSEABLE);
-	assert_rule(&r, "advisory_parseable", false);
-	assert_false(r.out.verdict.overall_pass);
+	assert_no_verdict(&r);
 	run_free(&r);
 }
 
-/* ---- Rule 2: no_unfixed_legal_issues ---- */
+/* ---- Rule 1: no_unfixed_legal_issues ---- */
 
 static void
 test_unfixed_legal_issue_fails(void **state)
@@ -706,7 +725,6 @@ test_unfixed_legal_issue_fails(void **state)
 	(void)state;
 	run_verdict(&r, "false", "[" FORMAT_ISSUE ", " LEGAL_ISSUE "]", "[]",
 	    "[]");
-	assert_rule(&r, "advisory_parseable", true);
 	assert_rule(&r, "no_unfixed_legal_issues", false);
 	assert_detail_has(&r, "no_unfixed_legal_issues",
 	    "Limitation period not pleaded");
@@ -791,7 +809,7 @@ test_long_issue_is_clipped_on_a_character(void **state)
 	run_free(&r);
 }
 
-/* ---- Rule 3: gates_clear ---- */
+/* ---- Rule 2: gates_clear ---- */
 
 static void
 test_gate_errors_fail(void **state)
@@ -807,7 +825,6 @@ test_gate_errors_fail(void **state)
 	assert_rule(&r, "gates_clear", false);
 	assert_detail_has(&r, "gates_clear", "2 gate errors");
 	assert_detail_has(&r, "gates_clear", "citation_check, party_names");
-	assert_rule(&r, "advisory_parseable", true);
 	assert_rule(&r, "no_unfixed_legal_issues", true);
 	assert_false(r.out.verdict.overall_pass);
 	assert_true(r.out.verdict.requires_human_approval);
@@ -830,7 +847,7 @@ test_absent_gate_errors_pass(void **state)
 	run_free(&r);
 }
 
-/* ---- Rule 4: review_pass_consistent ---- */
+/* ---- Rule 3: review_pass_consistent ---- */
 
 static void
 test_review_passing_unfixed_legal_issue_fails(void **state)
@@ -908,19 +925,24 @@ test_describe_example_shows_fix_and_diff(void **state)
 	assert_true(has_line(&d, DETAIL_PLAIN, "4,20,000 dated 3 March 2025"));
 	assert_true(has_line(&d, DETAIL_PLAIN, "recovery_suit (civil)"));
 	assert_true(has_line(&d, DETAIL_HEADING, "Approving approves the "
-	    "FIXED text (final_artifacts[0]), not the draft"));
+	    "INLINE FIX (final_artifacts[0].text), not the draft"));
+	/* The approved text in full, as lines, then the draft as a diff. */
+	assert_true(has_line(&d, DETAIL_PLAIN, "  7. LIMITATION"));
+	assert_true(has_line(&d, DETAIL_HEADING, "NOT approved: the "
+	    "first-pass draft"));
 	assert_true(has_line(&d, DETAIL_ADDED, "7. LIMITATION"));
 	/* The draft's lines stay: context, not removals. */
 	assert_true(has_line(&d, DETAIL_DIM, "1. The plaintiff supplied"));
 	assert_false(has_line(&d, DETAIL_REMOVED, ""));
+	assert_false(has_line(&d, DETAIL_PLAIN, "^J"));
 	/* The legal blocking issue is loud; the formatting one is not. */
 	assert_true(has_line(&d, DETAIL_ALERT, "[legal] Limitation: "
 	    "Limitation period not pleaded"));
 	assert_false(has_line(&d, DETAIL_ALERT, "Annexure"));
 	assert_true(line_of(&d, "Annexure labels inconsistent") >= 0);
-	/* The diff comes after the heading that says what is approved. */
+	/* The texts come after the heading that says what is approved. */
 	assert_true(line_of(&d, "7. LIMITATION") >
-	    line_of(&d, "Approving approves the FIXED text"));
+	    line_of(&d, "Approving approves the INLINE FIX"));
 	detail_free(&d);
 	run_free(&r);
 }
@@ -939,9 +961,10 @@ test_describe_groups_legal_first(void **state)
 	assert_true(line_of(&d, "Limitation period") <
 	    line_of(&d, "Annexure labels"));
 	/* No fix: the draft is what an approval approves, and no diff. */
-	assert_false(has_line(&d, DETAIL_HEADING, "FIXED text"));
+	assert_false(has_line(&d, DETAIL_HEADING, "INLINE FIX"));
 	assert_false(has_line(&d, DETAIL_ADDED, ""));
-	assert_true(has_line(&d, DETAIL_HEADING, "what an approval approves"));
+	assert_true(has_line(&d, DETAIL_HEADING, "Approving approves the "
+	    "FIRST-PASS DRAFT (draft_text)"));
 	detail_free(&d);
 	run_free(&r);
 }
@@ -959,9 +982,256 @@ test_describe_sanitizes_and_shows_gates(void **state)
 	describe(&r, &d);
 	assert_true(has_line(&d, DETAIL_ALERT, "cite\\e]0;owned^G: bad "
 	    "<U+202E> text"));
-	assert_true(has_line(&d, DETAIL_ALERT, "no verdict received"));
+	assert_true(has_line(&d, DETAIL_ALERT, "Review: NONE USABLE (no "
+	    "review verdict was received)"));
 	for (i = 0; i < d.count; i++)
 		assert_null(strchr(d.lines[i].text, '\x1b'));
+	detail_free(&d);
+	run_free(&r);
+}
+
+
+/* ---- v2 routing of the approved text (SPEC 2.2) ---- */
+
+#define REWRITE "[{\"text\": \"A REWRITE NOBODY ASKED FOR\"}]"
+#define GATE_ERRORS \
+	"[{\"gate\": \"citation_check\", \"message\": \"Section 34 cited twice\"}]"
+#define FALLBACK \
+	"{\"review_pass\": false, \"blocking_issues\": [], " \
+	"\"non_blocking_issues\": [], \"final_artifacts\": [], " \
+	"\"error\": \"all 3 attempts failed\"}"
+
+/* "No legal blocking issues -> promote pass-1", even with a rewrite. */
+static void
+test_formatting_only_promotes_the_draft(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "true", "[" FORMAT_ISSUE "]", "[]", REWRITE);
+	assert_true(r.out.verdict.overall_pass);
+	assert_false(r.out.verdict.requires_human_approval);
+	assert_approves(&r, DRAFT_SHA256);
+	run_free(&r);
+	/* No issue at all, a rewrite: still the draft. */
+	run_verdict(&r, "true", "[]", "[]", FIX);
+	assert_approves(&r, DRAFT_SHA256);
+	run_free(&r);
+	/* A legal issue among non-blocking ones routes nothing. */
+	run_verdict(&r, "true", "[]", "[" LEGAL_ISSUE "]", FIX);
+	assert_approves(&r, DRAFT_SHA256);
+	run_free(&r);
+}
+
+/* "Legal issues + inline fix -> use corrected artifacts". */
+static void
+test_legal_issue_with_fix_approves_the_fix(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "false", "[" FORMAT_ISSUE ", " LEGAL_ISSUE "]", "[]",
+	    FIX);
+	assert_true(r.out.verdict.overall_pass);
+	assert_false(r.out.verdict.requires_human_approval);
+	assert_approves(&r, FIXED_SHA256);
+	run_free(&r);
+}
+
+/* An empty fix text is no fix: the legal issue stays unfixed. */
+static void
+test_empty_fix_text_is_no_fix(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_verdict(&r, "true", "[" LEGAL_ISSUE "]", "[]", "[{\"text\": \"\"}]");
+	assert_rule(&r, "no_unfixed_legal_issues", false);
+	assert_detail_has(&r, "no_unfixed_legal_issues",
+	    "final_artifacts[0].text is empty");
+	assert_rule(&r, "review_pass_consistent", false);
+	assert_reason(&r, "failed_rules", "no_unfixed_legal_issues");
+	assert_approves(&r, DRAFT_SHA256);
+	run_free(&r);
+	/* A text in a later artifact is not what would be approved. */
+	run_verdict(&r, "false", "[" LEGAL_ISSUE "]", "[]",
+	    "[{\"text\": \"\"}, {\"text\": \"fixed\"}]");
+	assert_rule(&r, "no_unfixed_legal_issues", false);
+	assert_approves(&r, DRAFT_SHA256);
+	run_free(&r);
+}
+
+/* Gate errors block the draft, not a fix they never saw (unregated_fix). */
+static void
+test_gate_errors_and_the_approved_text(void **state)
+{
+	char *verdict;
+	struct run r;
+
+	(void)state;
+	verdict = verdict_text("false", "[" LEGAL_ISSUE "]", "[]", FIX);
+	run_with(&r, verdict, GATE_ERRORS);
+	free(verdict);
+	assert_rule(&r, "gates_clear", true);
+	assert_detail_has(&r, "gates_clear", "inline fix");
+	assert_true(r.out.verdict.overall_pass);
+	assert_reason(&r, "unregated_fix", "1 error");
+	assert_int_equal(r.out.verdict.reason_count, 1);
+	assert_approves(&r, FIXED_SHA256);
+	run_free(&r);
+	/* Formatting only, with a rewrite: the draft, so the gates count. */
+	verdict = verdict_text("true", "[" FORMAT_ISSUE "]", "[]", REWRITE);
+	run_with(&r, verdict, GATE_ERRORS);
+	free(verdict);
+	assert_rule(&r, "gates_clear", false);
+	assert_detail_has(&r, "gates_clear", "citation_check");
+	assert_null(verdict_reason(&r.out.verdict, "unregated_fix"));
+	assert_reason(&r, "failed_rules", "gates_clear");
+	assert_approves(&r, DRAFT_SHA256);
+	run_free(&r);
+	/* A legal issue with an empty fix: the draft, gates count too. */
+	verdict = verdict_text("false", "[" LEGAL_ISSUE "]", "[]",
+	    "[{\"text\": \"\"}]");
+	run_with(&r, verdict, GATE_ERRORS);
+	free(verdict);
+	assert_rule(&r, "gates_clear", false);
+	assert_null(verdict_reason(&r.out.verdict, "unregated_fix"));
+	run_free(&r);
+	/* No review: the draft, gates count, and both reasons. */
+	run_with(&r, NULL, GATE_ERRORS);
+	assert_rule(&r, "gates_clear", false);
+	assert_false(r.out.verdict.overall_pass);
+	assert_reason(&r, "failed_rules", "gates_clear");
+	assert_reason(&r, "no_review", "no review verdict");
+	assert_int_equal(r.out.verdict.reason_count, 2);
+	run_free(&r);
+}
+
+/* "Do NOT block pipeline if review fails": the fallback is no review. */
+static void
+test_failed_review_is_high_stakes_not_a_failure(void **state)
+{
+	const cJSON *entry;
+	struct run r;
+
+	(void)state;
+	run_with(&r, FALLBACK, "[]");
+	assert_int_equal(r.out.advisory.state, ADVISORY_AVAILABLE);
+	assert_rule(&r, "no_unfixed_legal_issues", true);
+	assert_rule(&r, "gates_clear", true);
+	assert_rule(&r, "review_pass_consistent", true);
+	assert_true(r.out.verdict.overall_pass);
+	assert_reason(&r, "no_review", "all 3 attempts failed");
+	assert_int_equal(r.out.verdict.reason_count, 1);
+	assert_approves(&r, DRAFT_SHA256);
+	/* Its review_pass false against the local pass: acknowledged too. */
+	entry = single_divergence(&r, "overall_pass");
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(entry,
+	    "advisory")));
+	run_free(&r);
+	/* Issues and a fix beside the error are not a review either. */
+	run_with(&r, "{\"review_pass\": true, \"blocking_issues\": ["
+	    LEGAL_ISSUE "], \"final_artifacts\": " FIX ", \"error\": "
+	    "{\"attempts\": 3}}", "[]");
+	assert_true(r.out.verdict.overall_pass);
+	assert_reason(&r, "no_review", "{\"attempts\":3}");
+	assert_approves(&r, DRAFT_SHA256);
+	run_free(&r);
+}
+
+/* An empty error is no error: null, false, "", [] and {}. */
+static void
+test_empty_error_leaves_the_review_usable(void **state)
+{
+	static const char *const empty[] = { "null", "false", "\"\"", "[]",
+	    "{}" };
+	static const char *const errors[] = { "\"timeout\"", "true", "0",
+	    "[\"x\"]" };
+	char verdict[512];
+	struct run r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+		snprintf(verdict, sizeof verdict, "{\"review_pass\": true, "
+		    "\"blocking_issues\": [" LEGAL_ISSUE "], \"error\": %s}",
+		    empty[i]);
+		run_with(&r, verdict, "[]");
+		assert_rule(&r, "no_unfixed_legal_issues", false);
+		assert_null(verdict_reason(&r.out.verdict, "no_review"));
+		run_free(&r);
+	}
+	for (i = 0; i < sizeof errors / sizeof errors[0]; i++) {
+		snprintf(verdict, sizeof verdict, "{\"review_pass\": true, "
+		    "\"blocking_issues\": [" LEGAL_ISSUE "], \"error\": %s}",
+		    errors[i]);
+		run_with(&r, verdict, "[]");
+		assert_rule(&r, "no_unfixed_legal_issues", true);
+		assert_reason(&r, "no_review", "the review failed");
+		run_free(&r);
+	}
+}
+
+/* The detail: the error, the checks, the draft as a document. */
+static void
+test_describe_failed_review_and_checks(void **state)
+{
+	struct detail d;
+	struct run r;
+	size_t i;
+
+	(void)state;
+	run_with(&r, "{\"review_pass\": false, \"blocking_issues\": [], "
+	    "\"error\": \"all 3 attempts failed\", \"checks\": "
+	    "[\"limitation pleaded\", {\"check\": \"court fee\", "
+	    "\"passed\": false}]}", "[]");
+	describe(&r, &d);
+	assert_true(has_line(&d, DETAIL_ALERT, "Review: NONE USABLE (the "
+	    "review failed: all 3 attempts failed)"));
+	assert_true(has_line(&d, DETAIL_ALERT, "Review error: all 3 attempts "
+	    "failed"));
+	assert_true(has_line(&d, DETAIL_HEADING, "Reviewer's checks (2)"));
+	assert_true(has_line(&d, DETAIL_PLAIN, "  - limitation pleaded"));
+	assert_true(has_line(&d, DETAIL_PLAIN, "  - {\"check\":\"court fee\","
+	    "\"passed\":false}"));
+	assert_true(has_line(&d, DETAIL_HEADING, "FIRST-PASS DRAFT"));
+	/* Two lines of the draft, no ^J. */
+	assert_true(has_line(&d, DETAIL_PLAIN, "  IN THE COURT OF THE CIVIL "
+	    "JUDGE ..."));
+	assert_true(has_line(&d, DETAIL_PLAIN, "  1. The plaintiff supplied "
+	    "goods ..."));
+	for (i = 0; i < d.count; i++)
+		assert_null(strstr(d.lines[i].text, "JUDGE ...^J"));
+	detail_free(&d);
+	run_free(&r);
+}
+
+static void
+test_describe_draft_keeps_controls_visible(void **state)
+{
+	static const char packet[] = "{\"type\": \"packet\", \"kind\": "
+	    "\"legal_draft\", \"proposed_action\": {\"action_id\": \"L-1\", "
+	    "\"doc_type\": \"d\", \"law_domain\": \"l\", \"user_request\": "
+	    "\"u\", \"draft_text\": \"line one\\r\\n\\u001b[2Jline two\\n"
+	    "\\u202eowt\"}, \"reviewer_verdict\": {\"review_pass\": true, "
+	    "\"blocking_issues\": [], \"final_artifacts\": " REWRITE "}}";
+	struct detail d;
+	struct run r;
+	size_t i;
+
+	(void)state;
+	run_packet(&r, packet);
+	describe(&r, &d);
+	assert_true(has_line(&d, DETAIL_PLAIN, "  line one^M"));
+	assert_true(has_line(&d, DETAIL_PLAIN, "  \\e[2Jline two"));
+	assert_true(has_line(&d, DETAIL_PLAIN, "  <U+202E>owt"));
+	for (i = 0; i < d.count; i++)
+		assert_null(strchr(d.lines[i].text, '\x1b'));
+	/* The rewrite is shown as the text not approved, as a diff. */
+	assert_true(has_line(&d, DETAIL_HEADING, "NOT approved: the review's "
+	    "rewrite"));
+	assert_true(has_line(&d, DETAIL_ADDED, "A REWRITE NOBODY ASKED FOR"));
+	assert_true(has_line(&d, DETAIL_REMOVED, "line two"));
 	detail_free(&d);
 	run_free(&r);
 }
@@ -1050,7 +1320,7 @@ main(void)
 		cmocka_unit_test(test_advisory_of_another_type),
 		cmocka_unit_test(test_advisory_object_of_loose_shape_is_read),
 		cmocka_unit_test(test_severity_other_than_formatting_is_legal),
-		cmocka_unit_test(test_unreadable_lists_fail_rule_2_closed),
+		cmocka_unit_test(test_unreadable_lists_fail_rule_1_closed),
 		cmocka_unit_test(test_advisory_about_another_action),
 		cmocka_unit_test(test_first_object_in_output_is_the_verdict),
 		cmocka_unit_test(
@@ -1069,6 +1339,15 @@ main(void)
 		cmocka_unit_test(test_describe_example_shows_fix_and_diff),
 		cmocka_unit_test(test_describe_groups_legal_first),
 		cmocka_unit_test(test_describe_sanitizes_and_shows_gates),
+		cmocka_unit_test(test_formatting_only_promotes_the_draft),
+		cmocka_unit_test(test_legal_issue_with_fix_approves_the_fix),
+		cmocka_unit_test(test_empty_fix_text_is_no_fix),
+		cmocka_unit_test(test_gate_errors_and_the_approved_text),
+		cmocka_unit_test(
+		    test_failed_review_is_high_stakes_not_a_failure),
+		cmocka_unit_test(test_empty_error_leaves_the_review_usable),
+		cmocka_unit_test(test_describe_failed_review_and_checks),
+		cmocka_unit_test(test_describe_draft_keeps_controls_visible),
 		cmocka_unit_test(test_example_loads),
 		cmocka_unit_test(test_validation_names_the_field),
 	};

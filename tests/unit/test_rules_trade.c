@@ -22,6 +22,7 @@
 #include "timestamp.h"
 #include "verdict.h"
 
+#include "detail.h"
 #include "trade_fixture.h"
 
 #define EXCLUDED_TICKER "excluded_ticker"
@@ -1173,6 +1174,8 @@ test_stakes_reason_shows_a_share_just_over_the_threshold(void **state)
 	/* 30000.01 / 600000 = 5.0000016...% > 5% */
 	tf_set_ips(tf, "approval_required_above_usd", NULL);
 	tf_set_action(tf, "estimated_value_usd", "30000.01");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_int_equal(tf_verdict(tf)->reason_count, 1);
 	assert_string_equal(tf_verdict(tf)->high_stakes_reasons[0].code,
@@ -1188,6 +1191,8 @@ test_stakes_value_above_usd_threshold(void **state)
 
 	/* 25000.01 / 600000 = 4.17% <= 5%; BND ends at 21.67% */
 	tf_set_action(tf, "estimated_value_usd", "25000.01");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, true, 1);
@@ -1199,6 +1204,8 @@ test_stakes_value_equal_to_usd_threshold_does_not_trigger(void **state)
 	struct trade_fixture *tf = TF(state);
 
 	tf_set_action(tf, "estimated_value_usd", "25000");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, false, 0);
@@ -1212,6 +1219,8 @@ test_stakes_share_above_percent_threshold(void **state)
 	/* 30000.01 / 600000 > 5%; no usd threshold */
 	tf_set_ips(tf, "approval_required_above_usd", NULL);
 	tf_set_action(tf, "estimated_value_usd", "30000.01");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, true, 1);
@@ -1225,6 +1234,8 @@ test_stakes_share_equal_to_percent_threshold_does_not_trigger(void **state)
 	/* 30000 x 100 == 5 x 600000 */
 	tf_set_ips(tf, "approval_required_above_usd", NULL);
 	tf_set_action(tf, "estimated_value_usd", "30000");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, false, 0);
@@ -1236,6 +1247,8 @@ test_stakes_usd_and_percent_both_listed(void **state)
 	struct trade_fixture *tf = TF(state);
 
 	tf_set_action(tf, "estimated_value_usd", "30001");
+	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
+	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
 	assert_reasons(tf, true, 2);
@@ -1591,6 +1604,463 @@ test_verdict_json_rules_in_spec_order(void **state)
 #define PASS_TEST(f) cmocka_unit_test_setup_teardown(f, setup_pass, teardown)
 #define DIV_TEST(f) cmocka_unit_test_setup_teardown(f, setup_divergent, teardown)
 
+/* ---- (v2) the price check: |pp - hp| x 5 > hp --------------------------- */
+
+/* Does the verdict carry the price_deviation reason? */
+static bool
+has_price_deviation(const struct trade_fixture *tf)
+{
+	return verdict_reason(tf_verdict(tf), "price_deviation") != NULL;
+}
+
+/*
+ * The pass example: BND held 1400 for 105000, hp = 75; the packet buys
+ * 100.  A value of 9000 is pp = 90, exactly 20% above: no deviation.
+ */
+static void
+test_price_exactly_20_percent_above_is_not_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "9000");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+	assert_false(tf_verdict(tf)->requires_human_approval);
+}
+
+static void
+test_price_just_over_20_percent_above_is_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	const struct stakes_reason *reason;
+
+	tf_set_action(tf, "estimated_value_usd", "9000.01");
+	tf_run(tf);
+	reason = verdict_reason(tf_verdict(tf), "price_deviation");
+	assert_non_null(reason);
+	assert_non_null(strstr(reason->detail, "$90.00"));
+	assert_non_null(strstr(reason->detail, "$75.00"));
+	assert_true(tf_verdict(tf)->requires_human_approval);
+	assert_true(tf_verdict(tf)->overall_pass);
+}
+
+static void
+test_price_exactly_20_percent_below_is_not_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "6000");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+}
+
+static void
+test_price_just_under_20_percent_below_is_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "5999.99");
+	tf_run(tf);
+	assert_true(has_price_deviation(tf));
+	assert_reasons(tf, true, 1);
+}
+
+/* "BUY VXUS x1000000 $1.00": every rule passes, the price gives it away. */
+static void
+test_price_of_an_understated_value_is_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "VXUS", "buy", "1");
+	tf_set_action(tf, "quantity", "1000000");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_true(has_price_deviation(tf));
+	assert_reasons(tf, true, 1);
+	/* A price below a cent is written out, not as 1e-06. */
+	assert_non_null(strstr(verdict_reason(tf_verdict(tf),
+	    "price_deviation")->detail, "VXUS at $0.000001 a unit"));
+}
+
+/*
+ * Exact: positions 0.1 for 1 and 0.2 for 2 make hp = 0.3 / 3 = 0.1, and
+ * 0.12 for 1 is exactly 20% above it; 0.12000001 is over.
+ */
+static void
+test_price_compared_exactly_as_products(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_holdings(tf, "100", "[{\"ticker\": \"BND\", \"quantity\": 1, "
+	    "\"market_value_usd\": 0.1}, {\"ticker\": \"bnd\", \"quantity\": 2, "
+	    "\"market_value_usd\": 0.2}]");
+	tf_set_action(tf, "quantity", "1");
+	tf_set_action(tf, "estimated_value_usd", "0.12");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_holdings(tf, "100", "[{\"ticker\": \"BND\", \"quantity\": 1, "
+	    "\"market_value_usd\": 0.1}, {\"ticker\": \"bnd\", \"quantity\": 2, "
+	    "\"market_value_usd\": 0.2}]");
+	tf_set_action(tf, "quantity", "1");
+	tf_set_action(tf, "estimated_value_usd", "0.12000001");
+	tf_run(tf);
+	assert_true(has_price_deviation(tf));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	/* 0.08 is exactly 20% below. */
+	tf_holdings(tf, "100", "[{\"ticker\": \"BND\", \"quantity\": 1, "
+	    "\"market_value_usd\": 0.1}, {\"ticker\": \"BND\", \"quantity\": 2, "
+	    "\"market_value_usd\": 0.2}]");
+	tf_set_action(tf, "quantity", "1");
+	tf_set_action(tf, "estimated_value_usd", "0.08");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+}
+
+/* No held price: the ticker not held, or a position of it without quantity. */
+static void
+test_price_unknown_without_held_quantities(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "1");
+	tf_holdings(tf, "20000", "[{\"ticker\": \"BND\", \"quantity\": 1000, "
+	    "\"market_value_usd\": 75000}, {\"ticker\": \"BND\", "
+	    "\"market_value_usd\": 30000}]");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_set_action(tf, "estimated_value_usd", "1");
+	tf_holdings(tf, "20000", "[{\"ticker\": \"VTI\", \"quantity\": 1000, "
+	    "\"market_value_usd\": 75000}]");
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_set_action(tf, "estimated_value_usd", "1");
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	assert_false(has_price_deviation(tf));
+}
+
+/* A sell is priced too, after the other triggers. */
+static void
+test_price_deviation_listed_after_the_other_triggers(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	const struct verdict *v;
+
+	tf_trade(tf, "BND", "sell", "60000");
+	tf_run(tf);
+	v = tf_verdict(tf);
+	assert_true(v->reason_count >= 2);
+	assert_string_equal(v->high_stakes_reasons[v->reason_count - 1].code,
+	    "price_deviation");
+}
+
+/* ---- (v2) notes: what the rules do not enforce (SPEC 2.1, 3) ------------ */
+
+/* The detail of the note what; the test fails when it is missing. */
+static const char *
+note(const struct trade_fixture *tf, const char *what)
+{
+	const struct verdict *v = tf_verdict(tf);
+	size_t i;
+
+	for (i = 0; i < v->note_count; i++) {
+		if (strcmp(v->notes[i].what, what) == 0)
+			return v->notes[i].detail;
+	}
+	fail_msg("no note %s", what);
+	return NULL;
+}
+
+static bool
+has_note(const struct trade_fixture *tf, const char *what)
+{
+	const struct verdict *v = tf_verdict(tf);
+	size_t i;
+
+	for (i = 0; i < v->note_count; i++) {
+		if (strcmp(v->notes[i].what, what) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+assert_note_has(const struct trade_fixture *tf, const char *what,
+    const char *text)
+{
+	const char *detail = note(tf, what);
+
+	if (strstr(detail, text) == NULL)
+		fail_msg("note %s \"%s\" lacks \"%s\"", what, detail, text);
+}
+
+static void
+assert_note_lacks(const struct trade_fixture *tf, const char *what,
+    const char *text)
+{
+	const char *detail = note(tf, what);
+
+	if (strstr(detail, text) != NULL)
+		fail_msg("note %s \"%s\" has \"%s\"", what, detail, text);
+}
+
+/*
+ * Total 500000; fixed_income (BND, no quantity: no price check) 125000 =
+ * 25%, inside its 20-30% band.
+ */
+static void
+inside_band_holdings(struct trade_fixture *tf)
+{
+	tf_holdings(tf, "100000", "[{\"ticker\": \"VTI\", \"market_value_usd\": "
+	    "275000}, {\"ticker\": \"BND\", \"market_value_usd\": 125000}]");
+}
+
+static void
+test_notes_of_the_pass_example(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	cJSON *json;
+
+	tf_run(tf);
+	assert_string_equal(note(tf, "class_share"), "fixed_income: 17.5% of "
+	    "the portfolio before, below its min, 18.75% after the buy, below "
+	    "its min; band 20%-30%");
+	assert_string_equal(note(tf, "position_share"), "BND: 18.75% of the "
+	    "portfolio after the buy (17.5% before)");
+	assert_string_equal(note(tf, "cash"), "the buy of $7,500.00 is within "
+	    "the cash of $20,000.00 ($12,500.00 left)");
+	assert_string_equal(note(tf, "holdings_as_of"), "snapshot "
+	    EX_SNAPSHOT_ID " as of 2026-11-28T21:00:00Z: 11h before this check");
+	/* In the SPEC 3 line, as {what, detail}, in this order. */
+	json = tf_outcome_json(tf);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+	    json, "notes")), 4);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(
+	    cJSON_GetObjectItemCaseSensitive(json, "notes"), 3), "what")->
+	    valuestring, "holdings_as_of");
+	cJSON_Delete(json);
+}
+
+/* A buy that ends the class exactly at its max stays within its band. */
+static void
+test_note_class_exactly_at_max_after_the_buy(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	inside_band_holdings(tf);
+	tf_set_action(tf, "estimated_value_usd", "25000");
+	tf_run(tf);
+	assert_string_equal(note(tf, "class_share"), "fixed_income: 25% of the "
+	    "portfolio before, 30% after the buy; band 20%-30%");
+	tf_assert_passes(tf, BAND);
+}
+
+/* A cent more carries it from inside its band to above its max: noted. */
+static void
+test_note_buy_carrying_the_class_above_its_max(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	inside_band_holdings(tf);
+	tf_set_action(tf, "estimated_value_usd", "25000.01");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "25% of the portfolio before, "
+	    "30.000002% after the buy, above its max; band 20%-30%");
+	assert_note_has(tf, "class_share", "carries it out of its band");
+	/* Noted, not failed: the rule looks at the class before the trade. */
+	tf_assert_passes(tf, BAND);
+}
+
+/* A sell from inside the band to below its min is noted the same way. */
+static void
+test_note_sell_carrying_the_class_below_its_min(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	inside_band_holdings(tf);
+	tf_trade(tf, "BND", "sell", "25000.01");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "after the sell, below its min");
+	assert_note_has(tf, "class_share", "carries it out of its band");
+	assert_false(has_note(tf, "cash"));
+	tf_free(tf);
+	tf_setup_pass(tf);
+	inside_band_holdings(tf);
+	tf_trade(tf, "BND", "sell", "25000");
+	tf_run(tf);
+	assert_note_lacks(tf, "class_share", "below its min");
+	assert_note_lacks(tf, "class_share", "carries");
+}
+
+/* Already outside: no crossing to note. */
+static void
+test_note_class_already_outside_is_no_crossing(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "VTI", "buy", "1000");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "57.5% of the portfolio before, "
+	    "above its max");
+	assert_note_lacks(tf, "class_share", "carries");
+}
+
+static void
+test_note_cash_against_a_buy(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_action(tf, "estimated_value_usd", "20000");
+	tf_set_action(tf, "quantity", "266.67");
+	tf_run(tf);
+	assert_string_equal(note(tf, "cash"), "the buy of $20,000.00 is within "
+	    "the cash of $20,000.00 ($0.00 left)");
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_set_action(tf, "estimated_value_usd", "20000.01");
+	tf_set_action(tf, "quantity", "266.67");
+	tf_run(tf);
+	assert_string_equal(note(tf, "cash"), "the buy of $20,000.01 exceeds "
+	    "the cash of $20,000.00 by $0.01");
+}
+
+static void
+test_note_position_share_of_a_sell(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "VXUS", "sell", "130000.01");
+	tf_set_action(tf, "quantity", "2100");
+	tf_run(tf);
+	assert_note_has(tf, "position_share", "VXUS: 0% of the portfolio "
+	    "after the sell (21.67% before)");
+	assert_note_has(tf, "position_share", "worth more than the position");
+}
+
+/* The cash class does not change when cash buys a cash security. */
+static void
+test_note_cash_class_is_unchanged_by_a_cash_buy(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_trade(tf, "SGOV", "buy", "10000");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "cash: 3.33% of the portfolio "
+	    "before, 3.33% after the buy");
+}
+
+static void
+test_notes_without_inputs_say_what_is_missing(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "no holdings snapshot");
+	assert_note_has(tf, "position_share", "no holdings snapshot");
+	assert_note_has(tf, "cash", "no holdings snapshot");
+	assert_note_has(tf, "holdings_as_of", "no holdings snapshot has been "
+	    "imported for user u-1001");
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_trade(tf, "ZZZ", "buy", "100");
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "ZZZ is not in the security map");
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_drop_ips(tf);
+	tf_run(tf);
+	assert_note_has(tf, "class_share", "no IPS, so no band");
+}
+
+/* The age is measured from the check's clock; a snapshot ahead says so. */
+static void
+test_note_holdings_as_of_ahead_of_the_clock(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* EX_NOW_MS is 2026-11-29T08:15:04.123Z. */
+	tf_set_holdings(tf, "as_of", "\"2026-11-29T08:18:04Z\"");
+	tf_run(tf);
+	assert_note_has(tf, "holdings_as_of", "as of 2026-11-29T08:18:04Z: 2m "
+	    "AFTER this check");
+}
+
+/* ---- the detail: status, and the holdings the notes are about ----------- */
+
+static bool
+detail_has(const struct detail *d, enum detail_style style, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < d->count; i++) {
+		if (d->lines[i].style == style &&
+		    strstr(d->lines[i].text, text) != NULL)
+			return true;
+	}
+	return false;
+}
+
+static void
+test_describe_shows_a_status_decided_elsewhere(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	struct detail d;
+
+	tf_set_action(tf, "status", "\"executed\"");
+	tf_run(tf);
+	memset(&d, 0, sizeof d);
+	assert_int_equal(tf->outcome.pack->describe(&tf->input,
+	    &tf->outcome.advisory, &d), 0);
+	assert_true(detail_has(&d, DETAIL_ALERT, "Pipeline status: executed"));
+	detail_free(&d);
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_run(tf);
+	assert_int_equal(tf->outcome.pack->describe(&tf->input,
+	    &tf->outcome.advisory, &d), 0);
+	assert_false(detail_has(&d, DETAIL_ALERT, "Pipeline status"));
+	detail_free(&d);
+}
+
+static void
+test_describe_context_is_the_holdings_table(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+	struct detail d;
+
+	tf_run(tf);
+	memset(&d, 0, sizeof d);
+	assert_non_null(tf->outcome.pack->describe_context);
+	assert_int_equal(tf->outcome.pack->describe_context(&tf->input,
+	    &tf->outcome.advisory, &d), 0);
+	assert_true(detail_has(&d, DETAIL_HEADING, "Holdings (snapshot "
+	    EX_SNAPSHOT_ID ", as of 2026-11-28T21:00:00Z"));
+	/* The traded ticker is marked; every row has value, class, share. */
+	assert_true(detail_has(&d, DETAIL_HEADING, "> BND             "
+	    "$105,000.00  fixed_income        17.5%"));
+	assert_true(detail_has(&d, DETAIL_PLAIN, "  VTI             "
+	    "$300,000.00  us_equity             50%"));
+	assert_true(detail_has(&d, DETAIL_PLAIN, "  (cash)           "
+	    "$20,000.00  cash                3.33%"));
+	detail_free(&d);
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	assert_int_equal(tf->outcome.pack->describe_context(&tf->input,
+	    &tf->outcome.advisory, &d), 0);
+	assert_true(detail_has(&d, DETAIL_ALERT, "Holdings: no snapshot"));
+	detail_free(&d);
+}
+
 int
 main(void)
 {
@@ -1691,6 +2161,26 @@ main(void)
 		PASS_TEST(test_stakes_reason_shows_a_share_just_over_the_threshold),
 		PASS_TEST(test_stakes_share_equal_to_percent_threshold_does_not_trigger),
 		PASS_TEST(test_stakes_usd_and_percent_both_listed),
+		PASS_TEST(test_describe_shows_a_status_decided_elsewhere),
+		PASS_TEST(test_describe_context_is_the_holdings_table),
+		PASS_TEST(test_notes_of_the_pass_example),
+		PASS_TEST(test_note_class_exactly_at_max_after_the_buy),
+		PASS_TEST(test_note_buy_carrying_the_class_above_its_max),
+		PASS_TEST(test_note_sell_carrying_the_class_below_its_min),
+		PASS_TEST(test_note_class_already_outside_is_no_crossing),
+		PASS_TEST(test_note_cash_against_a_buy),
+		PASS_TEST(test_note_position_share_of_a_sell),
+		PASS_TEST(test_note_cash_class_is_unchanged_by_a_cash_buy),
+		PASS_TEST(test_notes_without_inputs_say_what_is_missing),
+		PASS_TEST(test_note_holdings_as_of_ahead_of_the_clock),
+		PASS_TEST(test_price_exactly_20_percent_above_is_not_a_deviation),
+		PASS_TEST(test_price_just_over_20_percent_above_is_a_deviation),
+		PASS_TEST(test_price_exactly_20_percent_below_is_not_a_deviation),
+		PASS_TEST(test_price_just_under_20_percent_below_is_a_deviation),
+		PASS_TEST(test_price_of_an_understated_value_is_a_deviation),
+		PASS_TEST(test_price_compared_exactly_as_products),
+		PASS_TEST(test_price_unknown_without_held_quantities),
+		PASS_TEST(test_price_deviation_listed_after_the_other_triggers),
 		DIV_TEST(test_stakes_all_three_triggers_listed),
 		PASS_TEST(test_stakes_absent_thresholds_never_trigger),
 		PASS_TEST(test_stakes_same_trade_with_thresholds_triggers_both),
