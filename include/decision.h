@@ -22,6 +22,11 @@ struct decision_request {
 	const char *reassign_to;	/* reject only; NULL when none */
 	bool escalate;			/* reject only */
 	const cJSON *po_judgments;	/* {"AC-3": "met"} or NULL */
+	/*
+	 * SHA-256 of the packet the officer was shown (SPEC 5 `changed`), or
+	 * NULL when the request names none.
+	 */
+	const char *expect_sha256;
 };
 
 /* Who is deciding: the real uid's login, whatever the environment says. */

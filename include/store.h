@@ -78,6 +78,8 @@ struct check_data {
 	 */
 	char *packet_text;
 	size_t packet_length;
+	/* SHA-256 of the packet's stored JSON (SPEC 5 `changed`); "" if none. */
+	char packet_sha256[65];
 	/*
 	 * The trees above belong to the store's cache, but for securities:
 	 * that map is the action's own, and lends the cache's entries.

@@ -34,7 +34,8 @@ struct batch_line {
 
 static const char *const decisions[] = { "approve", "reject", NULL };
 static const char *const known_keys[] = { "action_id", "decision", "reason",
-    "acknowledge", "reassign_to", "escalate", "po_judgments", NULL };
+    "acknowledge", "reassign_to", "escalate", "po_judgments",
+    "expect_sha256", NULL };
 
 static int
 bad_request(struct batch_line *line, const struct error *err)
@@ -103,8 +104,15 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 	    field_bool(line->json, "", "escalate", FIELD_OPTIONAL,
 	    &req->escalate, NULL, &err) != 0 ||
 	    field_object(line->json, "", "po_judgments", FIELD_OPTIONAL,
-	    &judgments, &err) != 0)
+	    &judgments, &err) != 0 ||
+	    field_string(line->json, "", "expect_sha256", FIELD_OPTIONAL,
+	    &req->expect_sha256, &err) != 0)
 		return bad_request(line, &err);
+	if (req->expect_sha256 != NULL && !text_is_sha256(req->expect_sha256)) {
+		error_set(&err, EXIT_DATA, "expect_sha256", "must be 64 "
+		    "hexadecimal digits (packet_sha256 of list --json or check)");
+		return bad_request(line, &err);
+	}
 	req->decision = strcmp(decision, "approve") == 0 ? DECISION_APPROVE :
 	    DECISION_REJECT;
 	cJSON_ArrayForEach(item, acknowledge) {

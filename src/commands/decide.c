@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -330,6 +331,9 @@ decision_record_json(const struct decision_request *req,
 		json_writer_string(&w, digest);
 	else
 		json_writer_null(&w);
+	json_writer_key(&w, "packet_sha256");
+	json_writer_string(&w, rc->data.packet_sha256[0] != '\0' ?
+	    rc->data.packet_sha256 : NULL);
 	json_writer_key(&w, "program");
 	json_writer_object(&w);
 	json_writer_key(&w, "name");
@@ -448,6 +452,15 @@ decision_record(struct store *store, const struct decision_request *req,
 		refuse(&refusals, "already_decided", "already %s by %s at %s",
 		    strcmp(previous.decision, "approve") == 0 ? "approved" :
 		    "rejected", previous.operator_login, previous.decided_at);
+		goto done;
+	}
+	/* Approve or reject, never a packet other than the one shown. */
+	if (req->expect_sha256 != NULL && (rc.data.packet_sha256[0] == '\0' ||
+	    strcasecmp(req->expect_sha256, rc.data.packet_sha256) != 0)) {
+		refuse(&refusals, "changed", "the packet of action %s changed "
+		    "since it was shown (its SHA-256 is now %.64s)",
+		    req->action_id, rc.data.packet_sha256[0] != '\0' ?
+		    rc.data.packet_sha256 : "unknown");
 		goto done;
 	}
 	if (req->decision == DECISION_APPROVE)

@@ -198,6 +198,20 @@ static const char *const migrations[] = {
 	"DROP INDEX holdings_by_user;"
 	"CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms,"
 	"  as_of_beyond_ms);",
+
+	/*
+	 * issue 24: hardening, second round.  INSERT OR REPLACE of an action
+	 * swapped a packet under an officer's open detail (SPEC 5 `changed`
+	 * catches the decision; this refuses the swap itself).  REPLACE
+	 * deletes without a delete trigger, so only an insert trigger sees
+	 * it; it costs import a statement journal, which a packet an officer
+	 * may approve unseen does not outweigh.
+	 */
+	/* Dropped first: a database taken back a version may still have it. */
+	"DROP TRIGGER IF EXISTS action_refuses_replace;"
+	"CREATE TRIGGER action_refuses_replace BEFORE INSERT ON action"
+	" WHEN EXISTS (SELECT 1 FROM action WHERE action_id = NEW.action_id)"
+	" BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

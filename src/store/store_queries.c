@@ -8,6 +8,7 @@
 #include "exit_codes.h"
 #include "json_fields.h"
 #include "json_memory.h"
+#include "sha256.h"
 #include "store_internal.h"
 #include "text.h"
 
@@ -246,6 +247,8 @@ action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
     long long now_ms, struct check_data *d, const struct rule_pack **pack,
     struct error *err)
 {
+	bool packet_is_text = sqlite3_column_type(stmt, 1) == SQLITE_TEXT;
+
 	memset(d, 0, sizeof *d);
 	*pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
 	/*
@@ -255,6 +258,10 @@ action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
 	d->packet = json_scratch_parse(
 	    (const char *)sqlite3_column_text(stmt, 1),
 	    (size_t)sqlite3_column_bytes(stmt, 1));
+	/* What the officer is shown is what an approval may be about. */
+	if (packet_is_text && sha256_hex(sqlite3_column_text(stmt, 1),
+	    (size_t)sqlite3_column_bytes(stmt, 1), d->packet_sha256) == 0)
+		d->input.packet_sha256 = d->packet_sha256;
 	d->status = text_copy((const char *)sqlite3_column_text(stmt, 2));
 	d->imported_at_ms = sqlite3_column_int64(stmt, 3);
 	d->has_expiry = sqlite3_column_type(stmt, 4) != SQLITE_NULL;

@@ -263,6 +263,21 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	tui_reload(t);
 }
 
+/*
+ * The digest of the packet the officer looked at: the detail's when the
+ * dialog was opened over it, else what the dialog's own first re-check
+ * showed.  Taken once: a packet swapped while the dialog is open is then
+ * refused as `changed` (SPEC 5), never approved unseen.
+ */
+static void
+shown_sha256(const struct tui *t, const char *id, const struct recheck *r,
+    char out[65])
+{
+	snprintf(out, 65, "%s", t->view == VIEW_DETAIL &&
+	    strcmp(t->detail_id, id) == 0 && t->detail_sha256[0] != '\0' ?
+	    t->detail_sha256 : r->data.packet_sha256);
+}
+
 struct approve_state {
 	struct recheck check;
 	bool ack_high_stakes;
@@ -272,6 +287,7 @@ struct approve_state {
 	cJSON *judgments;		/* {"AC-3": "met"} */
 	int judging;			/* index of the criterion asked now */
 	char refusal[1400];
+	char shown_sha256[65];
 };
 
 /* A criterion's line: its text cut to fit, its judgment or the keys kept. */
@@ -411,6 +427,7 @@ dialog_approve(struct tui *t, const char *action_id)
 		return;
 	}
 	checked = true;
+	shown_sha256(t, id, &s.check, s.shown_sha256);
 	/* L10N: title of the approve dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Approve %s"), id);
 	dialog_title(&d, line);
@@ -464,6 +481,7 @@ dialog_approve(struct tui *t, const char *action_id)
 			req.ack_divergence = s.ack_divergence;
 			req.po_judgments = cJSON_GetArraySize(s.judgments) > 0 ?
 			    s.judgments : NULL;
+			req.expect_sha256 = s.shown_sha256;
 			/* The re-check runs again in here, inside the transaction. */
 			if (decision_record(t->store, &req, &t->op,
 			    DECISION_NOW, false, &out, &err) != 0)
@@ -527,6 +545,7 @@ dialog_reject(struct tui *t, const char *action_id)
 {
 	char reasons[REASONS_MAX][REASON_SIZE], reason[REASON_SIZE] = "";
 	char line[300], refusal[1400] = "", assignee[257] = "", id[257];
+	char shown[65];
 	size_t reason_count = reasons_load("reject", reasons, REASONS_MAX), r;
 	struct decision_request req;
 	struct decision_outcome out;
@@ -545,6 +564,7 @@ dialog_reject(struct tui *t, const char *action_id)
 		tui_notice(t, "%s", err.message);
 		return;
 	}
+	shown_sha256(t, id, &check, shown);
 	/* L10N: title of the reject dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Reject %s"), id);
 	dialog_title(&d, line);
@@ -626,6 +646,7 @@ dialog_reject(struct tui *t, const char *action_id)
 			req.reason = reason;
 			req.reassign_to = route == ROUTE_REASSIGN ? assignee : NULL;
 			req.escalate = route == ROUTE_ESCALATE;
+			req.expect_sha256 = shown;
 			if (decision_record(t->store, &req, &t->op,
 			    DECISION_NOW, false, &out, &err) != 0)
 				snprintf(refusal, sizeof refusal, "%s",
