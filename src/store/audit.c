@@ -163,11 +163,36 @@ fields_from_tree(const cJSON *json, struct json_wanted *fields)
 	}
 }
 
+/*
+ * The row as stored, every byte of it (SPEC v2 6): a record cut at a NUL
+ * hashed only its first part, and one stored as a blob or a number is not
+ * the text the chain vouches for.
+ */
+static bool
+record_stored_whole(struct audit_report *r, long long seq, int type,
+    const char *record, size_t length)
+{
+	if (type != SQLITE_TEXT) {
+		r->bad_seq = seq;
+		snprintf(r->problem, sizeof r->problem, "the record is stored "
+		    "as %s, not as text", type == SQLITE_BLOB ? "a blob" :
+		    type == SQLITE_NULL ? "NULL" : "a number");
+		return false;
+	}
+	if (memchr(record, '\0', length) != NULL) {
+		r->bad_seq = seq;
+		snprintf(r->problem, sizeof r->problem,
+		    "the record holds a NUL byte");
+		return false;
+	}
+	return true;
+}
+
 static int
-walk_record(void *ctx, long long seq, const char *record, const char *prev,
+walk_record(struct chain_walk *walk, long long seq, int type,
+    const char *record, size_t record_len, const char *prev,
     const char *hash)
 {
-	struct chain_walk *walk = ctx;
 	struct audit_report *r = walk->report;
 	char expected[SHA256_HEX_SIZE];
 	struct json_wanted fields[FIELD_COUNT] = {
@@ -176,7 +201,6 @@ walk_record(void *ctx, long long seq, const char *record, const char *prev,
 		[FIELD_DECISION] = { "decision", NULL, 0 },
 		[FIELD_DECISION_ID] = { "decision_id", NULL, 0 },
 	};
-	size_t record_len = strlen(record);
 	struct error ignored;
 	cJSON *json = NULL;
 
@@ -196,6 +220,8 @@ walk_record(void *ctx, long long seq, const char *record, const char *prev,
 		    walk->last.seq);
 		return 0;
 	}
+	if (!record_stored_whole(r, seq, type, record, record_len))
+		return 0;
 	if (sha256_chain(prev, record, record_len, expected) != 0 ||
 	    strcmp(expected, hash) != 0) {
 		r->bad_seq = seq;
@@ -242,6 +268,35 @@ walk_record(void *ctx, long long seq, const char *record, const char *prev,
 	walk->last.seq = seq;
 	/* Checked above: 64 hex digits, as long as the buffer less its NUL. */
 	memcpy(walk->last.hash, hash, sizeof walk->last.hash);
+	return 0;
+}
+
+/* Every row in order, its record with its storage class and length. */
+static int
+walk_rows(struct store *s, struct chain_walk *walk, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	const char *record, *prev, *hash;
+	int rc, type;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT seq, record_json, prev_hash, hash"
+	    " FROM audit_log ORDER BY seq", -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "reading the audit log");
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		type = sqlite3_column_type(stmt, 1);
+		record = type == SQLITE_BLOB ?
+		    (const char *)sqlite3_column_blob(stmt, 1) :
+		    (const char *)sqlite3_column_text(stmt, 1);
+		prev = (const char *)sqlite3_column_text(stmt, 2);
+		hash = (const char *)sqlite3_column_text(stmt, 3);
+		walk_record(walk, sqlite3_column_int64(stmt, 0), type,
+		    record != NULL ? record : "",
+		    (size_t)sqlite3_column_bytes(stmt, 1),
+		    prev != NULL ? prev : "", hash != NULL ? hash : "");
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "reading the audit log");
 	return 0;
 }
 
@@ -370,7 +425,7 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		rc = store_error(s, err, "reading the decisions");
 		goto done;
 	}
-	rc = store_audit_each(s, walk_record, &walk, err);
+	rc = walk_rows(s, &walk, err);
 	r->head = walk.last;
 	if (rc == 0 && r->bad_seq == 0 && checkpoint_seq > 0 &&
 	    !walk.checkpoint_seen) {
