@@ -112,7 +112,50 @@ struct chain_walk {
 	bool checkpoint_seen;
 	sqlite3_stmt *decision_rows;	/* by rowid: audit_seq, action_id, ... */
 	bool decisions_in_step;
+	sqlite3_stmt *decision_row;	/* by action_id: decision_columns */
+	struct error *err;		/* a read of decision_row failed */
+	int status;
+	/*
+	 * The first row found disagreeing with its record, reported once
+	 * the walk and check_decisions() found nothing: a record missing
+	 * from a rebuilt chain shifts the seq of every row after it, and
+	 * the missing record is the news.
+	 */
+	long long column_bad_seq;
+	char column_problem[512];
 };
+
+/*
+ * Every column of a decision row and where its record says the same
+ * (SPEC v2 6): the gate, the lockout and the history read the row, so a
+ * row that says another operator, time or routing than its record is a
+ * broken log.  One more column is one more line here.
+ */
+enum column_kind {
+	COLUMN_TEXT,		/* a string member, or NULL when absent or null */
+	COLUMN_INTEGER,		/* a number member */
+	COLUMN_FLAG,		/* 1 when the member is true or an object */
+	COLUMN_SEQ		/* the record's own seq */
+};
+
+static const struct decision_column {
+	const char *column;
+	const char *path[3];	/* members from the record's top, NULL-ended */
+	enum column_kind kind;
+} decision_columns[] = {
+	{ "audit_seq", { NULL }, COLUMN_SEQ },
+	{ "action_id", { "action_id" }, COLUMN_TEXT },
+	{ "decision_id", { "decision_id" }, COLUMN_TEXT },
+	{ "decision", { "decision" }, COLUMN_TEXT },
+	{ "operator_login", { "operator", "login" }, COLUMN_TEXT },
+	{ "operator_uid", { "operator", "uid" }, COLUMN_INTEGER },
+	{ "decided_at", { "decided_at" }, COLUMN_TEXT },
+	{ "reassign_to", { "routing", "reassign_to" }, COLUMN_TEXT },
+	{ "escalate", { "routing", "escalate" }, COLUMN_FLAG },
+};
+
+#define DECISION_COLUMNS \
+	(sizeof decision_columns / sizeof decision_columns[0])
 
 /* The members of a record the walk reads. */
 enum { FIELD_EVENT, FIELD_ACTION_ID, FIELD_DECISION, FIELD_DECISION_ID,
@@ -161,6 +204,100 @@ fields_from_tree(const cJSON *json, struct json_wanted *fields)
 		fields[i].length = fields[i].value != NULL ?
 		    strlen(fields[i].value) : 0;
 	}
+}
+
+/* The statement reading one action's decision row, every column above. */
+static int
+prepare_decision_row(struct store *s, sqlite3_stmt **stmt, struct error *err)
+{
+	char sql[1024];
+	size_t i, used;
+
+	used = (size_t)snprintf(sql, sizeof sql, "SELECT ");
+	for (i = 0; i < DECISION_COLUMNS && used < sizeof sql; i++)
+		used += (size_t)snprintf(sql + used, sizeof sql - used, "%s%s",
+		    i > 0 ? ", " : "", decision_columns[i].column);
+	if (used < sizeof sql)
+		used += (size_t)snprintf(sql + used, sizeof sql - used,
+		    " FROM decision WHERE action_id = ?1");
+	if (used >= sizeof sql || sqlite3_prepare_v2(s->db, sql, -1, stmt,
+	    NULL) != SQLITE_OK)
+		return store_error(s, err, "reading the decisions");
+	return 0;
+}
+
+/* Whether column i of the row says what the record says. */
+static bool
+column_agrees(sqlite3_stmt *row, int i, const cJSON *record, long long seq)
+{
+	const struct decision_column *c = &decision_columns[i];
+	const cJSON *value = record;
+	const char *text;
+	size_t k;
+	int type = sqlite3_column_type(row, i);
+
+	for (k = 0; k < 3 && c->path[k] != NULL; k++)
+		value = cJSON_GetObjectItemCaseSensitive(value, c->path[k]);
+	switch (c->kind) {
+	case COLUMN_SEQ:
+		return type == SQLITE_INTEGER &&
+		    sqlite3_column_int64(row, i) == seq;
+	case COLUMN_INTEGER:
+		return type == SQLITE_INTEGER && cJSON_IsNumber(value) &&
+		    (double)sqlite3_column_int64(row, i) == value->valuedouble;
+	case COLUMN_FLAG:
+		return type == SQLITE_INTEGER && sqlite3_column_int64(row, i) ==
+		    (cJSON_IsTrue(value) || cJSON_IsObject(value) ? 1 : 0);
+	case COLUMN_TEXT:
+		if (!cJSON_IsString(value))
+			return type == SQLITE_NULL;
+		text = (const char *)sqlite3_column_text(row, i);
+		return type == SQLITE_TEXT && text != NULL &&
+		    (size_t)sqlite3_column_bytes(row, i) ==
+		    strlen(value->valuestring) &&
+		    strcmp(text, value->valuestring) == 0;
+	}
+	return false;
+}
+
+/*
+ * The decision row of a decision record, column by column.  A record
+ * whose action has no row is left to check_decisions(), which says so.
+ */
+static void
+decision_row_agrees(struct chain_walk *walk, long long seq,
+    const cJSON *record)
+{
+	const cJSON *action_id = cJSON_GetObjectItemCaseSensitive(record,
+	    "action_id");
+	sqlite3_stmt *row = walk->decision_row;
+	size_t i;
+	int rc;
+
+	if (!cJSON_IsString(action_id) || walk->column_bad_seq != 0)
+		return;
+	sqlite3_reset(row);
+	sqlite3_bind_text(row, 1, action_id->valuestring, -1, SQLITE_STATIC);
+	rc = sqlite3_step(row);
+	if (rc != SQLITE_ROW) {
+		if (rc != SQLITE_DONE && walk->status == 0)
+			walk->status = error_set(walk->err, EXIT_STORAGE, NULL,
+			    "reading the decisions: %s",
+			    sqlite3_errmsg(sqlite3_db_handle(row)));
+		sqlite3_reset(row);
+		return;
+	}
+	for (i = 0; i < DECISION_COLUMNS; i++) {
+		if (column_agrees(row, (int)i, record, seq))
+			continue;
+		walk->column_bad_seq = seq;
+		snprintf(walk->column_problem, sizeof walk->column_problem,
+		    "the decision row of action %.200s does not match its "
+		    "decision record (%s)", action_id->valuestring,
+		    decision_columns[i].column);
+		break;
+	}
+	sqlite3_reset(row);
 }
 
 /*
@@ -253,6 +390,11 @@ walk_record(struct chain_walk *walk, long long seq, int type,
 		if (walk->decisions_in_step &&
 		    !decision_row_in_step(walk, seq, fields))
 			walk->decisions_in_step = false;
+		/* Its row, every column: parsed whole only for this. */
+		if (json == NULL)
+			json = json_parse_strict(record, record_len, NULL,
+			    &ignored);
+		decision_row_agrees(walk, seq, json);
 	}
 	cJSON_Delete(json);
 	if (seq == walk->checkpoint_seq) {
@@ -425,7 +567,12 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		rc = store_error(s, err, "reading the decisions");
 		goto done;
 	}
+	walk.err = err;
+	if ((rc = prepare_decision_row(s, &walk.decision_row, err)) != 0)
+		goto done;
 	rc = walk_rows(s, &walk, err);
+	if (rc == 0)
+		rc = walk.status;
 	r->head = walk.last;
 	if (rc == 0 && r->bad_seq == 0 && checkpoint_seq > 0 &&
 	    !walk.checkpoint_seen) {
@@ -445,8 +592,14 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		goto done;
 	if (!agree)
 		rc = check_decisions(s, r, err);
+	if (rc == 0 && r->bad_seq == 0 && walk.column_bad_seq != 0) {
+		r->bad_seq = walk.column_bad_seq;
+		snprintf(r->problem, sizeof r->problem, "%s",
+		    walk.column_problem);
+	}
 done:
 	sqlite3_finalize(walk.decision_rows);
+	sqlite3_finalize(walk.decision_row);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	return rc;
 }

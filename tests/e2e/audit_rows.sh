@@ -52,4 +52,45 @@ append "$WORK/text.db" "$(hex "$RECORD")" text
 expect_status "the same record stored as text verifies" 0 \
 	"$COUNTERSIGN" --db "$WORK/text.db" audit verify
 
+# Point 2: each column of a decision row rewritten, as a writer of the
+# file can (the update trigger dropped): the log is broken at its record.
+# tamper COLUMN ACTION SQL-VALUE
+tamper() {
+	cp "$DB" "$WORK/tamper.db"
+	sqlite3 "$WORK/tamper.db" "DROP TRIGGER decision_no_update;
+		UPDATE decision SET $1 = $3 WHERE action_id = '$2'"
+	seq=$(sqlite3 "$DB" "SELECT audit_seq FROM decision WHERE action_id = '$2'")
+	expect_status "decision.$1 rewritten to $3: broken" 1 \
+		"$COUNTERSIGN" --db "$WORK/tamper.db" audit verify
+	# decision_id and audit_seq an older check reports in its own words.
+	case $1 in
+	decision_id | audit_seq) expect_contains "decision.$1: at its record" \
+		"$WORK/out" "BROKEN at seq $seq: the decision row of action $2 does not match" ;;
+	*) expect_contains "decision.$1: at its record, naming the column" "$WORK/out" \
+		"BROKEN at seq $seq: the decision row of action $2 does not match its decision record ($1)" ;;
+	esac
+}
+tamper operator_login t-0 "'someone-else'"
+tamper operator_uid t-0 "operator_uid + 1"
+tamper operator_uid t-0 "operator_uid || 'x'"
+tamper decided_at t-0 "'2020-01-01T00:00:00.000Z'"
+tamper decided_at t-0 "decided_at || char(0) || 'x'"
+tamper reassign_to t-2 "'developer-agent'"
+tamper reassign_to t-2 NULL
+tamper reassign_to t-0 "'developer-agent'"
+tamper escalate t-2 1
+tamper escalate t-0 1
+tamper decision_id t-1 "'$(cat /proc/sys/kernel/random/uuid)'"
+tamper audit_seq t-1 "audit_seq + 1"
+# The decision itself, with the status to match (an older check reports
+# it; kept so that every column is covered).
+cp "$DB" "$WORK/tamper.db"
+sqlite3 "$WORK/tamper.db" "DROP TRIGGER decision_no_update;
+	DROP TRIGGER action_decided_once;
+	UPDATE decision SET decision = 'reject' WHERE action_id = 't-1';
+	UPDATE action SET status = 'rejected' WHERE action_id = 't-1'"
+expect_status "decision.decision rewritten: broken" 1 \
+	"$COUNTERSIGN" --db "$WORK/tamper.db" audit verify
+expect_contains "decision.decision: at its record" "$WORK/out" "BROKEN at seq 4: action t-1"
+
 finish
