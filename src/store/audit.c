@@ -687,6 +687,13 @@ store_decision_record(struct store *s, const char *action_id,
 		return err->status;
 	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_TEXT) {
+		/* A NULL record crashed replay: the log is broken, say so. */
+		sqlite3_reset(stmt);
+		return error_set(err, EXIT_STORAGE, NULL, "%s: the decision "
+		    "record of action %s is not stored as text; run countersign "
+		    "audit verify", s->path, action_id);
+	}
 	if (rc == SQLITE_ROW) {
 		*record_json = strdup((const char *)sqlite3_column_text(stmt, 0));
 		if (*record_json == NULL)
