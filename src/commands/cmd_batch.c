@@ -20,6 +20,13 @@
 #include "text.h"
 
 #define LINE_MAX_BYTES (1UL << 20)
+/*
+ * --atomic keeps a piped input, and every line's result, in temporary
+ * files until the commit: unbounded, a pipe filled /tmp at 480 MB a
+ * second.  Beyond these the batch is refused, nothing recorded.
+ */
+#define ATOMIC_INPUT_MAX (64UL << 20)
+#define ATOMIC_RESULTS_MAX (256UL << 20)
 
 struct batch_line {
 	size_t number;
@@ -61,13 +68,14 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 	size_t i;
 
 	error_clear(&err);
+	/* Only its first LINE_MAX_BYTES + 1 bytes were kept (next_line()). */
+	if (len > LINE_MAX_BYTES) {
+		error_set(&err, EXIT_DATA, NULL, "the line is over 1 MiB");
+		return bad_request(line, &err);
+	}
 	/* One result per input line (SPEC 8): a blank one is malformed too. */
 	if (text_json_blank(text, len)) {
 		error_set(&err, EXIT_DATA, NULL, "a blank line is not a request");
-		return bad_request(line, &err);
-	}
-	if (len > LINE_MAX_BYTES) {
-		error_set(&err, EXIT_DATA, NULL, "the line is over 1 MiB");
 		return bad_request(line, &err);
 	}
 	line->json = json_parse_strict(text, len, NULL, &err);
@@ -217,23 +225,51 @@ line_free(struct batch_line *line)
 
 /*
  * The next input line: EXIT_OK with *len >= 0, or *len == -1 at the end.
- * getline() returns -1 both at the end and on a read error (a directory,
- * an I/O error, no memory for a long line); a batch that could not be
- * read must not pass for an empty one, so only feof() without ferror()
- * is the end.
+ * At most LINE_MAX_BYTES + 1 bytes of a line are kept, the rest read and
+ * dropped up to its newline: getline() grew to a whole line before the
+ * 1 MiB check (/dev/zero took a gigabyte), and a longer line is refused
+ * whatever it holds.  *len is then LINE_MAX_BYTES + 1.  A read error
+ * must not pass for the end of an empty batch: only feof() without
+ * ferror() is the end.
  */
 static int
 next_line(FILE *in, const char *name, char **text, size_t *size,
     ssize_t *len, struct error *err)
 {
+	size_t n = 0, grown;
+	char *bigger;
+	int c;
+
 	errno = 0;
-	if ((*len = getline(text, size, in)) >= 0 ||
-	    (feof(in) && !ferror(in)))
+	while ((c = getc_unlocked(in)) != EOF) {
+		if (n <= LINE_MAX_BYTES) {
+			if (n + 2 > *size) {
+				grown = *size < 4096 ? 4096 : *size * 2;
+				if (grown > LINE_MAX_BYTES + 2)
+					grown = LINE_MAX_BYTES + 2;
+				if ((bigger = realloc(*text, grown)) == NULL)
+					return error_set(err, EXIT_STORAGE,
+					    NULL, "out of memory");
+				*text = bigger;
+				*size = grown;
+			}
+			(*text)[n++] = (char)c;
+		}
+		if (c == '\n')
+			break;
+	}
+	if (ferror(in))
+		/* L10N: %1$s is a file name or "the standard input", %2$s
+		   the system's reason (strerror) */
+		return error_set(err, EXIT_DATA, NULL, _("cannot read %s: %s"),
+		    name, strerror(errno != 0 ? errno : EIO));
+	if (n == 0 && c == EOF) {
+		*len = -1;
 		return EXIT_OK;
-	/* L10N: %1$s is a file name or "the standard input", %2$s the
-	   system's reason (strerror) */
-	return error_set(err, EXIT_DATA, NULL, _("cannot read %s: %s"), name,
-	    strerror(errno != 0 ? errno : EIO));
+	}
+	(*text)[n] = '\0';
+	*len = (ssize_t)n;
+	return EXIT_OK;
 }
 
 /*
@@ -317,7 +353,7 @@ read_input_first(FILE *in, const char *name, FILE **copy, struct error *err)
 {
 	char buf[65536];
 	struct stat st;
-	size_t n;
+	size_t n, copied = 0;
 
 	*copy = NULL;
 	if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode))
@@ -327,6 +363,11 @@ read_input_first(FILE *in, const char *name, FILE **copy, struct error *err)
 		    "temporary file for the input: %s", strerror(errno));
 	errno = 0;
 	while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+		if ((copied += n) > ATOMIC_INPUT_MAX)
+			return error_set(err, EXIT_DATA, NULL, "%s: an --atomic "
+			    "batch read from a pipe or a terminal is held in a "
+			    "temporary file of at most 64 MiB before anything is "
+			    "decided; give the batch as a file instead", name);
 		if (fwrite(buf, 1, n, *copy) != n)
 			break;
 	}
@@ -419,6 +460,11 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 		if (spool_line(spool, &line) != 0 && rc == 0)
 			rc = error_set(err, EXIT_STORAGE, NULL, "cannot spool "
 			    "the results to a temporary file");
+		if (rc == 0 && ftello(spool) > (off_t)ATOMIC_RESULTS_MAX)
+			rc = error_set(err, EXIT_DATA, NULL, "%s: the results "
+			    "of an --atomic batch are held until its commit, in "
+			    "at most 256 MiB; this one has more lines than that "
+			    "holds (%zu so far): split it", name, number);
 		count++;
 		line_free(&line);
 		if (rc != 0)
