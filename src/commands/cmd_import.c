@@ -417,30 +417,62 @@ compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * The directories one import has read, by device and inode.  Checking
+ * only the way up let links that point at each other across two
+ * directories be read over and over (949,000 files in 60 seconds): each
+ * directory is read once per import, however many links lead to it.
+ */
 struct visited {
-	dev_t dev;
-	ino_t ino;
-	struct visited *up;
+	struct visited_dir {
+		dev_t dev;
+		ino_t ino;
+	} *dirs;
+	size_t count;
+	size_t size;
 };
 
-static int import_path(struct store *, const char *, struct visited *,
+/* Whether dir was read already; if not, it is now counted as read. */
+static bool
+visited_before(struct visited *seen, const struct stat *st)
+{
+	struct visited_dir *grown;
+	size_t i;
+
+	for (i = 0; i < seen->count; i++) {
+		if (seen->dirs[i].dev == st->st_dev &&
+		    seen->dirs[i].ino == st->st_ino)
+			return true;
+	}
+	if (seen->count == seen->size) {
+		grown = realloc(seen->dirs, (seen->size ? seen->size * 2 : 16) *
+		    sizeof *grown);
+		if (grown == NULL)
+			return true;	/* out of memory: read no more */
+		seen->dirs = grown;
+		seen->size = seen->size ? seen->size * 2 : 16;
+	}
+	seen->dirs[seen->count].dev = st->st_dev;
+	seen->dirs[seen->count].ino = st->st_ino;
+	seen->count++;
+	return false;
+}
+
+static int import_path(struct store *, const char *, bool, struct visited *,
     FILE *, int *);
 
 /* Every *.json and *.jsonl below dir, in name order; links followed once. */
 static int
 import_directory(struct store *store, const char *dir, struct stat *st,
-    struct visited *up, FILE *out, int *worst)
+    struct visited *seen, FILE *out, int *worst)
 {
-	struct visited here = { st->st_dev, st->st_ino, up }, *v;
 	struct dirent *entry;
 	char **names = NULL, **grown, path[PATH_MAX];
 	size_t count = 0, i;
 	DIR *d;
 
-	for (v = up; v != NULL; v = v->up) {
-		if (v->dev == st->st_dev && v->ino == st->st_ino)
-			return 0;	/* a link back up: already being read */
-	}
+	if (visited_before(seen, st))
+		return 0;	/* read already, through another path */
 	if ((d = opendir(dir)) == NULL) {
 		char *safe = sanitize_str(dir);
 
@@ -476,7 +508,7 @@ import_directory(struct store *store, const char *dir, struct stat *st,
 			free(names[i]);
 			continue;
 		}
-		import_path(store, path, &here, out, worst);
+		import_path(store, path, true, seen, out, worst);
 		free(names[i]);
 	}
 	free(names);
@@ -484,8 +516,8 @@ import_directory(struct store *store, const char *dir, struct stat *st,
 }
 
 static int
-import_path(struct store *store, const char *path, struct visited *up,
-    FILE *out, int *worst)
+import_path(struct store *store, const char *path, bool inside_directory,
+    struct visited *seen, FILE *out, int *worst)
 {
 	struct stat st;
 	int rc;
@@ -499,9 +531,9 @@ import_path(struct store *store, const char *path, struct visited *up,
 		return 0;
 	}
 	if (S_ISDIR(st.st_mode))
-		return import_directory(store, path, &st, up, out, worst);
+		return import_directory(store, path, &st, seen, out, worst);
 	/* Inside a directory only JSON files count; a named file always does. */
-	if (up != NULL && !importable_name(strrchr(path, '/') + 1))
+	if (inside_directory && !importable_name(strrchr(path, '/') + 1))
 		return 0;
 	rc = import_file(store, path, out);
 	if (rc == EXIT_STORAGE)
@@ -514,13 +546,15 @@ import_path(struct store *store, const char *path, struct visited *up,
 int
 import_paths(struct store *store, char *const *paths, int count, FILE *out)
 {
+	struct visited seen = { NULL, 0, 0 };
 	int worst = EXIT_OK, i;
 
 	struct error err;
 	long refreshed;
 
 	for (i = 0; i < count; i++)
-		import_path(store, paths[i], NULL, out, &worst);
+		import_path(store, paths[i], false, &seen, out, &worst);
+	free(seen.dirs);
 	/* The review screens open on an index that is already current. */
 	error_clear(&err);
 	if (queue_refresh(store, timestamp_now(), &refreshed, &err) != 0) {

@@ -148,6 +148,25 @@ expect_contains "the looping file link is reported" "$WORK/err" "$WORK/loops/a.j
 expect_eq "the bad file is read once, not once per loop" \
 	"$(grep -c 'bad.jsonl: nothing imported' "$WORK/err")" 1
 
+# Directories whose links point at each other (issue 24): seven of them,
+# each linking to every other, once made an import read 949,000 files in
+# a minute.  Each directory is read once per import, each bad file seen
+# once.
+mkdir "$WORK/mesh"
+for i in 1 2 3 4 5 6 7; do
+	mkdir "$WORK/mesh/d$i"
+	cp "$HOSTILE/num-zero-quantity.jsonl" "$WORK/mesh/d$i/bad.jsonl"
+	for j in 1 2 3 4 5 6 7; do
+		[ "$i" = "$j" ] || ln -s "../d$j" "$WORK/mesh/d$i/to-d$j"
+	done
+done
+HANG_LIMIT=20
+refused "directories whose links point at each other" 3 \
+	"proposed_action.quantity: must be greater than 0" "$WORK/mesh" "$WORK/mesh/d1/bad.jsonl"
+expect_eq "each of the seven directories is read once" \
+	"$(grep -c 'bad.jsonl: nothing imported' "$WORK/err")" 7
+HANG_LIMIT=30
+
 # Not regular files: a device and a FIFO must be refused at once, never
 # waited on (a FIFO nobody writes would block open() for ever).
 HANG_LIMIT=10
