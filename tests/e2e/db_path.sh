@@ -1,6 +1,7 @@
 #!/bin/sh
-# Issue 24, point 10: a database path that is a symbolic link is followed
-# only when --db names it, and a dangling one is never created through.
+# Issue 24, points 10 and 11: a database path that is a symbolic link is
+# followed only when --db names it, a dangling one is never created
+# through; a database created outside a setgid directory is 0600.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 cs import "$EXAMPLES/security_map.json" >/dev/null
@@ -26,4 +27,14 @@ expect_status "and through COUNTERSIGN_DB" 4 \
 	env COUNTERSIGN_DB="$WORK/dangling.db" "$COUNTERSIGN" import "$EXAMPLES/security_map.json"
 expect_eq "its target was not created" "$(ls "$WORK/elsewhere" | wc -l | tr -d ' ')" 0
 
+# Point 11: a new database is the officer's alone, whatever the umask.
+(umask 022 && "$COUNTERSIGN" --db "$WORK/private/new.db" import "$EXAMPLES/security_map.json" >/dev/null)
+expect_eq "created 0600 outside a setgid directory" "$(stat -c %a "$WORK/private/new.db")" 600
+expect_eq "its directory 0700" "$(stat -c %a "$WORK/private")" 700
+for f in "$WORK/private/new.db-wal" "$WORK/private/new.db-shm"; do
+	[ -e "$f" ] && expect_eq "${f##*/} follows it" "$(stat -c %a "$f")" 600
+done
+mkdir "$WORK/shared" && chmod 2770 "$WORK/shared"
+(umask 022 && "$COUNTERSIGN" --db "$WORK/shared/new.db" import "$EXAMPLES/security_map.json" >/dev/null)
+expect_eq "created 0660 in a setgid directory" "$(stat -c %a "$WORK/shared/new.db")" 660
 finish
