@@ -8,10 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include "exit_codes.h"
 #include "json_strict.h"
+#include "sanitize.h"
 #include "sha256.h"
 #include "store_internal.h"
 
@@ -706,16 +710,60 @@ store_decision_record(struct store *s, const char *action_id,
 }
 
 /*
+ * Whether a syslog daemon listens, as syslog(3) would reach it: syslog()
+ * itself drops a message that has nowhere to go and says nothing.
+ */
+static bool
+syslog_reachable(void)
+{
+	static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
+	struct sockaddr_un addr;
+	size_t i;
+	int fd;
+	bool reached = false;
+
+	memset(&addr, 0, sizeof addr);
+	addr.sun_family = AF_UNIX;
+	snprintf(addr.sun_path, sizeof addr.sun_path, "%s", _PATH_LOG);
+	for (i = 0; i < sizeof types / sizeof types[0] && !reached; i++) {
+		if ((fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0)) < 0)
+			continue;
+		reached = connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0;
+		close(fd);
+	}
+	return reached;
+}
+
+/*
  * An outside copy of the head: whoever can write the database can rewrite
- * the whole chain, but not the lines syslog already shipped.
+ * the whole chain, but not the lines syslog already shipped.  When no
+ * copy can be made, the officer is told once per command (SPEC v2 6):
+ * a head that went nowhere is a head no one can check against.
  */
 void
 store_audit_announce(const struct store *s, const struct audit_head *head)
 {
+	static bool told;
+	char *path;
+
 	if (head->seq == 0)
 		return;
+	if (!syslog_reachable()) {
+		if (!told)
+			fprintf(stderr, "countersign: no syslog listens at %s: "
+			    "the new audit head (seq %lld, hash %s) has no copy "
+			    "outside the database; keep it yourself for audit "
+			    "verify --checkpoint, or run the service with "
+			    "--checkpoint-file\n", _PATH_LOG, head->seq,
+			    head->hash);
+		told = true;
+		return;
+	}
+	/* A newline in --db once forged a second syslog line. */
+	path = sanitize_str(s->path);
 	openlog("countersign", LOG_PID, LOG_AUTHPRIV);
 	syslog(LOG_INFO, "audit head seq=%lld hash=%s db=%s", head->seq,
-	    head->hash, s->path);
+	    head->hash, path != NULL ? path : "?");
 	closelog();
+	free(path);
 }
