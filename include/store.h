@@ -239,6 +239,15 @@ struct queue_query {
 /* The policy epoch: bumped by every policy import, so index rows go stale. */
 int store_policy_epoch(struct store *, long long *epoch, struct error *);
 int store_bump_epoch(struct store *, struct error *);
+/*
+ * Marks stale the index rows of the pending actions a policy object just
+ * stored can change (issue 24): an IPS or holdings, its user's trades; the
+ * security map, every trade; a standards index, every change; a roster,
+ * every action (the lockout of every kind reads it).  A new object
+ * re-checked all 200,000 pending actions for minutes otherwise.
+ */
+int store_queue_mark_touched(struct store *, const struct loaded_object *,
+    struct error *);
 /* Marks the index rows of actions revising action_id stale. */
 int store_queue_mark_revisions(struct store *, const char *action_id,
     struct error *);

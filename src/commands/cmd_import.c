@@ -200,15 +200,13 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o.type))
 		rc = record_policy(ctx, &o, text, len, line, err);
 	/*
-	 * New policy or holdings change what the queue's flags say.  Each
-	 * change is an epoch of its own, so that actions indexed between two
-	 * policy objects of one file read as stale after the second, and the
-	 * trees cached so far are dropped.
+	 * New policy or holdings change what the queue's flags say, of the
+	 * actions they touch only: those rows, even ones indexed earlier in
+	 * this file, read as stale, and the trees cached so far are dropped.
 	 */
 	if (rc == 0 && result != STORE_PUT_SAME && o.type != OBJECT_PACKET) {
 		store_cache_policy(ctx->store, true);
-		if ((rc = store_bump_epoch(ctx->store, err)) == 0)
-			rc = store_policy_epoch(ctx->store, &ctx->epoch, err);
+		rc = store_queue_mark_touched(ctx->store, &o, err);
 	}
 	if (rc == 0 && result == STORE_PUT_NEW && o.type == OBJECT_PACKET)
 		rc = index_new_action(ctx, &o, err);

@@ -170,9 +170,12 @@ lockout_deadlocked(const struct check_input *in, bool this_rejected)
 		return false;
 	if ((locked = lockout_authors(in, this_rejected)) == NULL)
 		return false;
+	/* One author still free answers it: a 10,000-name roster is not read. */
 	cJSON_ArrayForEach(author, authors) {
-		if (!contains(locked, author->valuestring))
+		if (!contains(locked, author->valuestring)) {
 			all = false;
+			break;
+		}
 	}
 	cJSON_Delete(locked);
 	return all;

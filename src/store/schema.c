@@ -211,7 +211,9 @@ static const char *const migrations[] = {
 	"DROP TRIGGER IF EXISTS action_refuses_replace;"
 	"CREATE TRIGGER action_refuses_replace BEFORE INSERT ON action"
 	" WHEN EXISTS (SELECT 1 FROM action WHERE action_id = NEW.action_id)"
-	" BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;",
+	" BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;"
+	/* An IPS or holdings import re-checks that user's trades only. */
+	"CREATE INDEX IF NOT EXISTS action_by_user ON action (user_id);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
