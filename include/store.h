@@ -81,6 +81,13 @@ struct check_data {
 	/* SHA-256 of the packet's stored JSON (SPEC 5 `changed`); "" if none. */
 	char packet_sha256[65];
 	/*
+	 * SHA-256 of the stored roster and standards index a single re-check
+	 * read, the names a decision record gives them (SPEC v2 6); "" when
+	 * none was read.
+	 */
+	char roster_sha256[65];
+	char standards_sha256[65];
+	/*
 	 * The trees above belong to the store's cache, but for securities:
 	 * that map is the action's own, and lends the cache's entries.
 	 */
@@ -181,6 +188,15 @@ int store_decision_insert(struct store *, const char *action_id,
 /* The audit record of an action's decision (newly allocated), or NULL. */
 int store_decision_record(struct store *, const char *action_id,
     char **record_json, struct error *);
+
+/*
+ * Stores the roster and standards index the check_data names by SHA-256
+ * as policy objects, once each (SPEC v2 6): a decision record names them
+ * instead of copying them.  Inside the deciding transaction, after the
+ * single re-check that loaded d.
+ */
+int store_policy_objects_keep(struct store *, const struct check_data *,
+    struct error *);
 
 /* Loads the inputs a recorded decision used, for replay (audit replay). */
 int store_load_recorded(struct store *, const char *action_id,

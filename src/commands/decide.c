@@ -176,8 +176,10 @@ write_routing(struct json_writer *w, const struct decision_request *req)
 
 /* What a replay needs to find the same inputs again (audit replay). */
 static void
-write_rule_inputs(struct json_writer *w, const struct check_input *in)
+write_rule_inputs(struct json_writer *w, const struct check_data *d)
 {
+	const struct check_input *in = &d->input;
+
 	json_writer_object(w);
 	json_writer_key(w, "ips");
 	if (in->ips != NULL) {
@@ -193,10 +195,16 @@ write_rule_inputs(struct json_writer *w, const struct check_input *in)
 	json_writer_tree(w, json_member(in->holdings, "snapshot_id"));
 	json_writer_key(w, "securities");
 	json_writer_tree(w, in->securities);
-	json_writer_key(w, "standards_index");
-	json_writer_tree(w, in->standards);
-	json_writer_key(w, "roster");
-	json_writer_tree(w, in->roster);
+	/*
+	 * Named, not copied (SPEC v2 6): a 64 MiB roster was once written
+	 * into every record.  store_policy_objects_keep() stores them.
+	 */
+	json_writer_key(w, "standards_index_sha256");
+	json_writer_string(w, d->standards_sha256[0] != '\0' ?
+	    d->standards_sha256 : NULL);
+	json_writer_key(w, "roster_sha256");
+	json_writer_string(w, d->roster_sha256[0] != '\0' ?
+	    d->roster_sha256 : NULL);
 	json_writer_key(w, "revision_chain");
 	json_writer_tree(w, in->revision_chain);
 	json_writer_end(w, '}');
@@ -342,7 +350,7 @@ decision_record_json(const struct decision_request *req,
 	json_writer_string(&w, PACKAGE_VERSION);
 	json_writer_end(&w, '}');
 	json_writer_key(&w, "rule_inputs");
-	write_rule_inputs(&w, &rc->data.input);
+	write_rule_inputs(&w, &rc->data);
 	if (check_inputs_sha256(&rc->data.input, digest) == 0) {
 		json_writer_key(&w, "rule_inputs_sha256");
 		json_writer_string(&w, digest);
@@ -380,7 +388,9 @@ record(struct store *store, const struct decision_request *req,
 	    row.decided_at, advisory, advisory_length);
 	if (json == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	status = store_audit_append(store, json, &out->head, err);
+	status = store_policy_objects_keep(store, &rc->data, err);
+	if (status == 0)
+		status = store_audit_append(store, json, &out->head, err);
 	free(json);
 	if (status != 0)
 		return status;

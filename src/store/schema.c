@@ -213,7 +213,26 @@ static const char *const migrations[] = {
 	" WHEN EXISTS (SELECT 1 FROM action WHERE action_id = NEW.action_id)"
 	" BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;"
 	/* An IPS or holdings import re-checks that user's trades only. */
-	"CREATE INDEX IF NOT EXISTS action_by_user ON action (user_id);",
+	"CREATE INDEX IF NOT EXISTS action_by_user ON action (user_id);"
+	/*
+	 * Policy objects by the SHA-256 of their JSON, named by decision
+	 * records instead of copied into each (SPEC v2 6).  Content names
+	 * them: an insert of one already there is dropped, never replaced.
+	 */
+	"CREATE TABLE IF NOT EXISTS policy_object ("
+	"  sha256 TEXT PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  json TEXT NOT NULL);"
+	"DROP TRIGGER IF EXISTS policy_object_no_update;"
+	"CREATE TRIGGER policy_object_no_update BEFORE UPDATE ON policy_object"
+	" BEGIN SELECT RAISE(ABORT, 'a policy object is immutable'); END;"
+	"DROP TRIGGER IF EXISTS policy_object_no_delete;"
+	"CREATE TRIGGER policy_object_no_delete BEFORE DELETE ON policy_object"
+	" BEGIN SELECT RAISE(ABORT, 'a policy object is immutable'); END;"
+	"DROP TRIGGER IF EXISTS policy_object_once;"
+	"CREATE TRIGGER policy_object_once BEFORE INSERT ON policy_object"
+	" WHEN EXISTS (SELECT 1 FROM policy_object WHERE sha256 = NEW.sha256)"
+	" BEGIN SELECT RAISE(IGNORE); END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +20,8 @@
  * command.  A shape error is the database's, not the input's: EXIT_STORAGE,
  * naming the row.  tree stays the caller's, and o points into it.
  */
-static int
-stored_valid(struct store *s, cJSON *tree, enum object_type want,
+int
+store_object_valid(struct store *s, cJSON *tree, enum object_type want,
     const char *key, struct loaded_object *o, struct error *err)
 {
 	struct error why;
@@ -60,7 +61,7 @@ row_json(struct store *s, sqlite3_stmt *stmt, int column,
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "%s: the stored %s (%s) is not valid JSON", s->path,
 		    object_type_name(want), key != NULL ? key : "?");
-	if ((rc = stored_valid(s, *out, want, key, &o, err)) != 0) {
+	if ((rc = store_object_valid(s, *out, want, key, &o, err)) != 0) {
 		cJSON_Delete(*out);
 		*out = NULL;
 	}
@@ -108,7 +109,7 @@ row_json_memo(struct store *s, sqlite3_stmt *stmt, struct document_memo *m,
 			    "%s: the stored %s (%s) is not valid JSON", s->path,
 			    object_type_name(want), key != NULL ? key : "?");
 		}
-		if ((rc = stored_valid(s, m->tree, want, key, &o, err)) != 0) {
+		if ((rc = store_object_valid(s, m->tree, want, key, &o, err)) != 0) {
 			sqlite3_reset(stmt);
 			memo_clear(m);
 			return rc;
@@ -118,6 +119,8 @@ row_json_memo(struct store *s, sqlite3_stmt *stmt, struct document_memo *m,
 			memcpy(m->raw, text, length + 1);
 			m->length = length;
 		}
+		if (m->raw != NULL && sha256_hex(m->raw, length, m->sha256) != 0)
+			m->sha256[0] = '\0';
 	}
 	sqlite3_reset(stmt);
 	if (text == NULL || m->raw == NULL || m->printed == NULL ||
@@ -301,7 +304,7 @@ stored_packet_valid(struct store *s, sqlite3_stmt *stmt,
 	struct loaded_object o;
 	int rc;
 
-	if ((rc = stored_valid(s, packet, OBJECT_PACKET, action_id, &o,
+	if ((rc = store_object_valid(s, packet, OBJECT_PACKET, action_id, &o,
 	    err)) != 0)
 		return rc;
 	if (kind == NULL || strcmp(o.kind, kind) != 0 || action_id == NULL ||
@@ -566,6 +569,13 @@ load_policy(struct store *s, const struct rule_pack *pack,
 			return rc;
 		c->standards_loaded = true;
 	}
+	/* What a decision names the roster and the index by (SPEC v2 6). */
+	if (single && c->roster != NULL)
+		memcpy(d->roster_sha256, s->memo[DOCUMENT_ROSTER].sha256,
+		    sizeof d->roster_sha256);
+	if (single && c->standards != NULL)
+		memcpy(d->standards_sha256, s->memo[DOCUMENT_STANDARDS].sha256,
+		    sizeof d->standards_sha256);
 	if (user != NULL && (pack->needs & NEEDS_IPS))
 		d->ips = user->ips;
 	if (user != NULL && (pack->needs & NEEDS_HOLDINGS))
@@ -709,6 +719,27 @@ copy_member(const cJSON *object, const char *key)
 	    cJSON_Duplicate(item, 1);
 }
 
+/*
+ * A policy object a decision record used: by "<name>_sha256" when it
+ * names one, else the copy older records kept under name.
+ */
+static int
+recorded_object(struct store *s, const cJSON *inputs, const char *name,
+    enum object_type type, cJSON **out, struct error *err)
+{
+	char key[64];
+	const cJSON *named;
+
+	snprintf(key, sizeof key, "%s_sha256", name);
+	named = json_member(inputs, key);
+	*out = NULL;
+	if (cJSON_IsString(named))
+		return store_policy_object_load(s, named->valuestring, type,
+		    out, err);
+	*out = copy_member(inputs, name);
+	return 0;
+}
+
 int
 store_load_recorded(struct store *s, const char *action_id,
     const cJSON *inputs, long long now_ms, struct check_data *d,
@@ -730,11 +761,18 @@ store_load_recorded(struct store *s, const char *action_id,
 	    (rc = load_by_key(s, SQL_HOLDINGS_GET, cJSON_IsString(snapshot) ?
 	    snapshot->valuestring : NULL, 0, &d->holdings, err)) != 0)
 		goto fail;
-	/* The security map, standards and roster change: the record kept them. */
+	/*
+	 * The security map, standards and roster change: the record kept the
+	 * map's entries it read, and names the standards and roster by their
+	 * SHA-256 (SPEC v2 6); records before that copied them whole.
+	 */
 	d->securities = copy_member(inputs, "securities");
-	d->standards = copy_member(inputs, "standards_index");
-	d->roster = copy_member(inputs, "roster");
 	d->revision_chain = copy_member(inputs, "revision_chain");
+	if ((rc = recorded_object(s, inputs, "standards_index",
+	    OBJECT_STANDARDS_INDEX, &d->standards, err)) != 0 ||
+	    (rc = recorded_object(s, inputs, "roster", OBJECT_ROSTER,
+	    &d->roster, err)) != 0)
+		goto fail;
 	link_input(d);
 	return 0;
 fail:
