@@ -18,7 +18,7 @@ stored_sha256() {
 	sqlite3 "$DB" "SELECT hex(raw_json) FROM action WHERE action_id = '$1'" |
 		xxd -r -p | sha256sum | cut -c1-64
 }
-# copies ID N: batch lines... no: variant ID: the passing packet as ID.
+# variant ID: the passing packet under another id.
 variant() {
 	jq -c --arg id "$1" '.proposed_action.action_id = $id
 		| .reviewer_verdict.action_id = $id' "$EXAMPLES/packet-trade-pass.json"
