@@ -43,6 +43,7 @@ struct decision_outcome {
 	const char *code;		/* refusal code; NULL when recorded */
 	char message[1024];		/* why, for a refusal */
 	struct audit_head head;		/* the audit head after recording */
+	bool head_unsunk;		/* no outside sink took that head */
 };
 
 /*

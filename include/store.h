@@ -290,6 +290,10 @@ int store_data_version(struct store *, long long *version, struct error *);
 int store_savepoint(struct store *, struct error *);
 int store_release(struct store *, struct error *);
 void store_rollback_savepoint(struct store *);
-/* Writes the audit head to syslog (authpriv) for an outside copy. */
-void store_audit_announce(const struct store *, const struct audit_head *);
+/*
+ * Writes the audit head to syslog (authpriv) for an outside copy; false
+ * when no syslog listens, so that nothing took it (SPEC v2 6: the
+ * command says so, announce_head() in commands.h).
+ */
+bool store_audit_announce(const struct store *, const struct audit_head *);
 #endif

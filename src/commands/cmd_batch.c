@@ -478,7 +478,7 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 		    "results to a temporary file");
 	if (rc == 0 && failed_line == 0 && (rc = store_audit_head(store, &head,
 	    err)) == 0 && (rc = store_commit(store, err)) == 0)
-		store_audit_announce(store, &head);
+		announce_head(store, &head);
 	else
 		store_rollback(store);
 	recorded = rc == 0 && failed_line == 0;

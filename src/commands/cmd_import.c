@@ -365,7 +365,7 @@ import_file(struct store *store, const char *path, FILE *out)
 		else
 			store_rollback(store);
 		if (rc == 0)
-			store_audit_announce(store, &ctx.head);
+			announce_head(store, &ctx.head);
 	}
 	free(text);
 	if (rc != 0) {

@@ -80,6 +80,50 @@ stdout_finish(struct error *err)
 	return 0;
 }
 
+/* The first head of this command that no sink took, and whether told. */
+static struct {
+	bool quiet;
+	bool unsunk;
+	bool told;
+	struct audit_head head;
+} announced;
+
+static void
+tell_unsunk(void)
+{
+	if (!announced.unsunk || announced.told || announced.quiet)
+		return;
+	/* L10N: %1$lld and %2$s are the new head's seq and hash; keep
+	   /dev/log, audit verify --checkpoint and --checkpoint-file */
+	fprintf(stderr, _("countersign: no syslog listens at /dev/log: the "
+	    "new audit head (seq %lld, hash %s) has no copy outside the "
+	    "database; keep it yourself for audit verify --checkpoint, or "
+	    "run the service with --checkpoint-file\n"), announced.head.seq,
+	    announced.head.hash);
+	announced.told = true;
+}
+
+/* Quiet while a screen owns the terminal; told once it is given back. */
+void
+announce_quietly(bool on)
+{
+	announced.quiet = on;
+	tell_unsunk();
+}
+
+bool
+announce_head(const struct store *store, const struct audit_head *head)
+{
+	if (store_audit_announce(store, head))
+		return false;
+	if (!announced.unsunk) {
+		announced.unsunk = true;
+		announced.head = *head;
+	}
+	tell_unsunk();
+	return true;
+}
+
 void
 report_error(const struct error *err)
 {

@@ -488,7 +488,8 @@ done:
 		if (status == 0) {
 			out->recorded = true;
 			if (!in_transaction)
-				store_audit_announce(store, &out->head);
+				out->head_unsunk = announce_head(store,
+				    &out->head);
 			return 0;
 		}
 	}

@@ -736,29 +736,17 @@ syslog_reachable(void)
 
 /*
  * An outside copy of the head: whoever can write the database can rewrite
- * the whole chain, but not the lines syslog already shipped.  When no
- * copy can be made, the officer is told once per command (SPEC v2 6):
- * a head that went nowhere is a head no one can check against.
+ * the whole chain, but not the lines syslog already shipped.
  */
-void
+bool
 store_audit_announce(const struct store *s, const struct audit_head *head)
 {
-	static bool told;
 	char *path;
 
 	if (head->seq == 0)
-		return;
-	if (!syslog_reachable()) {
-		if (!told)
-			fprintf(stderr, "countersign: no syslog listens at %s: "
-			    "the new audit head (seq %lld, hash %s) has no copy "
-			    "outside the database; keep it yourself for audit "
-			    "verify --checkpoint, or run the service with "
-			    "--checkpoint-file\n", _PATH_LOG, head->seq,
-			    head->hash);
-		told = true;
-		return;
-	}
+		return true;
+	if (!syslog_reachable())
+		return false;
 	/* A newline in --db once forged a second syslog line. */
 	path = sanitize_str(s->path);
 	openlog("countersign", LOG_PID, LOG_AUTHPRIV);
@@ -766,4 +754,5 @@ store_audit_announce(const struct store *s, const struct audit_head *head)
 	    head->hash, path != NULL ? path : "?");
 	closelog();
 	free(path);
+	return true;
 }

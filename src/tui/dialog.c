@@ -254,6 +254,12 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	   first 8 characters of the decision id */
 	tui_notice(t, _("%s %s (decision %.8s)"), id ? id : "", verb,
 	    out->decision_id);
+	if (out->head_unsunk)
+		/* L10N: as above, then the new audit head's seq and hash,
+		   which no syslog took (SPEC 6) */
+		tui_notice(t, _("%s %s (decision %.8s); no syslog took audit "
+		    "head %lld %s"), id ? id : "", verb, out->decision_id,
+		    out->head.seq, out->head.hash);
 	free(id);
 	/* The decision marked its revisions' rows for a re-check (SPEC 2.4). */
 	if (queue_refresh(t->store, timestamp_now(), NULL, &err) != 0)
