@@ -16,14 +16,15 @@ struct check_outcome {
 	struct verdict verdict;
 	struct advisory advisory;
 	cJSON *divergence;		/* array of {what, advisory, local, note} */
+	char packet_sha256[65];		/* the input's, or "" when unknown */
 };
 
 int check_run(const struct check_input *, struct check_outcome *,
     struct error *);
 void check_outcome_free(struct check_outcome *);
 /*
- * The SPEC 3 line, {action_id, kind, local_verdict, divergence,
- * high_stakes_reasons}, as json_print() would print it; NULL when out of
+ * The SPEC 3 line, {action_id, kind, packet_sha256 (null when unknown),
+ * local_verdict, divergence, high_stakes_reasons, notes}, as json_print() would print it; NULL when out of
  * memory, else the caller's to free.
  */
 char *check_outcome_text(const struct check_outcome *);

@@ -100,5 +100,13 @@ void report_error(const struct error *);
 void stdout_for_many_lines(void);
 /* Flushes stdout: EXIT_STORAGE, with the reason, when a write failed. */
 int stdout_finish(struct error *);
+/*
+ * Sends a new audit head to the outside sinks; when none took it, says
+ * so on stderr once per command (SPEC v2 6), naming the first such head.
+ * announce_quietly(true) holds that back while the review screens own
+ * the terminal, and (false) says it then.  True when no sink took it.
+ */
+bool announce_head(const struct store *, const struct audit_head *);
+void announce_quietly(bool);
 
 #endif

@@ -25,6 +25,11 @@ struct decision_request {
 	const char *blocked_on;
 	const char *escalate_expertise;	/* with escalate: who is needed, or NULL */
 	const cJSON *po_judgments;	/* {"AC-3": "met"} or NULL */
+	/*
+	 * SHA-256 of the packet the officer was shown (SPEC 5 `changed`), or
+	 * NULL when the request names none.
+	 */
+	const char *expect_sha256;
 };
 
 /* Who is deciding: the real uid's login, whatever the environment says. */
@@ -41,6 +46,7 @@ struct decision_outcome {
 	const char *code;		/* refusal code; NULL when recorded */
 	char message[1024];		/* why, for a refusal */
 	struct audit_head head;		/* the audit head after recording */
+	bool head_unsunk;		/* no outside sink took that head */
 };
 
 /*

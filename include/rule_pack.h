@@ -51,6 +51,11 @@ struct check_input {
 	const char *holdings_printed;
 	const char *standards_printed;
 	const char *roster_printed;
+	/*
+	 * SHA-256 of the packet's stored JSON, when the loader read it from
+	 * the store (SPEC 5 `changed`): what the officer was shown; or NULL.
+	 */
+	const char *packet_sha256;
 };
 
 /*

@@ -78,6 +78,15 @@ struct check_data {
 	 */
 	char *packet_text;
 	size_t packet_length;
+	/* SHA-256 of the packet's stored JSON (SPEC 5 `changed`); "" if none. */
+	char packet_sha256[65];
+	/*
+	 * SHA-256 of the stored roster and standards index a single re-check
+	 * read, the names a decision record gives them (SPEC v2 6); "" when
+	 * none was read.
+	 */
+	char roster_sha256[65];
+	char standards_sha256[65];
 	/*
 	 * The trees above belong to the store's cache, but for securities:
 	 * that map is the action's own, and lends the cache's entries.
@@ -191,6 +200,15 @@ int store_decision_insert(struct store *, const char *action_id,
 int store_decision_record(struct store *, const char *action_id,
     char **record_json, struct error *);
 
+/*
+ * Stores the roster and standards index the check_data names by SHA-256
+ * as policy objects, once each (SPEC v2 6): a decision record names them
+ * instead of copying them.  Inside the deciding transaction, after the
+ * single re-check that loaded d.
+ */
+int store_policy_objects_keep(struct store *, const struct check_data *,
+    struct error *);
+
 /* Loads the inputs a recorded decision used, for replay (audit replay). */
 int store_load_recorded(struct store *, const char *action_id,
     const cJSON *rule_inputs, long long now_ms, struct check_data *,
@@ -256,6 +274,15 @@ struct queue_query {
 /* The policy epoch: bumped by every policy import, so index rows go stale. */
 int store_policy_epoch(struct store *, long long *epoch, struct error *);
 int store_bump_epoch(struct store *, struct error *);
+/*
+ * Marks stale the index rows of the pending actions a policy object just
+ * stored can change (issue 24): an IPS or holdings, its user's trades; the
+ * security map, every trade; a standards index, every change; a roster,
+ * every action (the lockout of every kind reads it).  A new object
+ * re-checked all 200,000 pending actions for minutes otherwise.
+ */
+int store_queue_mark_touched(struct store *, const struct loaded_object *,
+    struct error *);
 /* Marks the index rows of actions revising action_id stale. */
 int store_queue_mark_revisions(struct store *, const char *action_id,
     struct error *);
@@ -282,6 +309,10 @@ int store_data_version(struct store *, long long *version, struct error *);
 int store_savepoint(struct store *, struct error *);
 int store_release(struct store *, struct error *);
 void store_rollback_savepoint(struct store *);
-/* Writes the audit head to syslog (authpriv) for an outside copy. */
-void store_audit_announce(const struct store *, const struct audit_head *);
+/*
+ * Writes the audit head to syslog (authpriv) for an outside copy; false
+ * when no syslog listens, so that nothing took it (SPEC v2 6: the
+ * command says so, announce_head() in commands.h).
+ */
+bool store_audit_announce(const struct store *, const struct audit_head *);
 #endif

@@ -25,6 +25,8 @@ bool text_blank(const char *);
 bool text_same_name(const char *a, const char *b);
 /* Only JSON white space (space, tab, CR, LF) in s[0..len), or nothing. */
 bool text_json_blank(const char *s, size_t len);
+/* Exactly 64 hexadecimal digits, either case: a SHA-256 as given. */
+bool text_is_sha256(const char *);
 /* An age for a queue column: "9s", "12m", "3h", "2d". */
 void format_age(char *buf, size_t size, long long ms);
 /* "$31,000.00" */

@@ -55,7 +55,7 @@ audit_verify(struct store *store, const struct invocation *inv)
 {
 	struct audit_report report;
 	long long seq = 0;
-	char hash[65] = "";
+	char hash[65] = "", *safe;
 	struct error err;
 	int rc;
 
@@ -72,10 +72,13 @@ audit_verify(struct store *store, const struct invocation *inv)
 		return rc;
 	}
 	if (report.bad_seq != 0) {
+		/* It names stored ids: an id could repaint BROKEN as intact. */
+		safe = sanitize_str(report.problem);
 		/* L10N: %1$lld is the sequence number of the first bad record,
 		   %2$s what is wrong with it (not translated) */
 		printf(_("audit log BROKEN at seq %lld: %s\n"), report.bad_seq,
-		    report.problem);
+		    safe != NULL ? safe : "?");
+		free(safe);
 		return EXIT_REFUSED;
 	}
 	/* L10N: the records in the audit log, how many are decisions, and
@@ -412,9 +415,12 @@ audit_replay(struct store *store, const char *action_id)
 	} else if (now_json = verdict_to_json(&outcome.verdict),
 	    !same_verdict(json_member(record, "local_verdict"), now_json, why,
 	    sizeof why)) {
+		char *safe_why = sanitize_str(why);	/* names stored rules */
+
 		/* L10N: audit replay: %1$s the action id, %2$s what differs */
 		printf(_("%s: today's rules reach a different verdict: %s\n"),
-		    safe_id, why);
+		    safe_id, safe_why != NULL ? safe_why : "?");
+		free(safe_why);
 		rc = EXIT_REFUSED;
 	} else if (outcome.verdict.overall_pass)
 		/* L10N: audit replay agrees; %s is the action id */

@@ -21,6 +21,13 @@
 #include "text.h"
 
 #define LINE_MAX_BYTES (1UL << 20)
+/*
+ * --atomic keeps a piped input, and every line's result, in temporary
+ * files until the commit: unbounded, a pipe filled /tmp at 480 MB a
+ * second.  Beyond these the batch is refused, nothing recorded.
+ */
+#define ATOMIC_INPUT_MAX (64UL << 20)
+#define ATOMIC_RESULTS_MAX (256UL << 20)
 
 struct batch_line {
 	size_t number;
@@ -37,7 +44,7 @@ struct batch_line {
 static const char *const decisions[] = { "approve", "reject", NULL };
 static const char *const known_keys[] = { "action_id", "decision", "reason",
     "acknowledge", "reassign_to", "escalate", "po_judgments", "blocked_on",
-    NULL };
+    "expect_sha256", NULL };
 /* SPEC 5: what a rejection may wait for. */
 static const char *const blocked_on_values[] = { "missing_standard", NULL };
 
@@ -94,13 +101,14 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 	size_t i;
 
 	error_clear(&err);
+	/* Only its first LINE_MAX_BYTES + 1 bytes were kept (batch_input). */
+	if (len > LINE_MAX_BYTES) {
+		error_set(&err, EXIT_DATA, NULL, "the line is over 1 MiB");
+		return bad_request(line, &err);
+	}
 	/* One result per input line (SPEC 8): a blank one is malformed too. */
 	if (text_json_blank(text, len)) {
 		error_set(&err, EXIT_DATA, NULL, "a blank line is not a request");
-		return bad_request(line, &err);
-	}
-	if (len > LINE_MAX_BYTES) {
-		error_set(&err, EXIT_DATA, NULL, "the line is over 1 MiB");
 		return bad_request(line, &err);
 	}
 	line->json = json_parse_strict(text, len, NULL, &err);
@@ -138,8 +146,15 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 	    field_object(line->json, "", "po_judgments", FIELD_OPTIONAL,
 	    &judgments, &err) != 0 ||
 	    field_choice(line->json, "", "blocked_on", FIELD_OPTIONAL,
-	    blocked_on_values, &req->blocked_on, &err) != 0)
+	    blocked_on_values, &req->blocked_on, &err) != 0 ||
+	    field_string(line->json, "", "expect_sha256", FIELD_OPTIONAL,
+	    &req->expect_sha256, &err) != 0)
 		return bad_request(line, &err);
+	if (req->expect_sha256 != NULL && !text_is_sha256(req->expect_sha256)) {
+		error_set(&err, EXIT_DATA, "expect_sha256", "must be 64 "
+		    "hexadecimal digits (packet_sha256 of list --json or check)");
+		return bad_request(line, &err);
+	}
 	req->decision = strcmp(decision, "approve") == 0 ? DECISION_APPROVE :
 	    DECISION_REJECT;
 	cJSON_ArrayForEach(item, acknowledge) {
@@ -346,7 +361,7 @@ read_input_first(FILE *in, const char *name, FILE **copy, struct error *err)
 {
 	char buf[65536];
 	struct stat st;
-	size_t n;
+	size_t n, copied = 0;
 
 	*copy = NULL;
 	if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode))
@@ -356,6 +371,11 @@ read_input_first(FILE *in, const char *name, FILE **copy, struct error *err)
 		    "temporary file for the input: %s", strerror(errno));
 	errno = 0;
 	while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+		if ((copied += n) > ATOMIC_INPUT_MAX)
+			return error_set(err, EXIT_DATA, NULL, "%s: an --atomic "
+			    "batch read from a pipe or a terminal is held in a "
+			    "temporary file of at most 64 MiB before anything is "
+			    "decided; give the batch as a file instead", name);
 		if (fwrite(buf, 1, n, *copy) != n)
 			break;
 	}
@@ -457,6 +477,11 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 		if (spool_line(spool, &line) != 0 && rc == 0)
 			rc = error_set(err, EXIT_STORAGE, NULL, "cannot spool "
 			    "the results to a temporary file");
+		if (rc == 0 && ftello(spool) > (off_t)ATOMIC_RESULTS_MAX)
+			rc = error_set(err, EXIT_DATA, NULL, "%s: the results "
+			    "of an --atomic batch are held until its commit, in "
+			    "at most 256 MiB; this one has more lines than that "
+			    "holds (%zu so far): split it", name, number);
 		count++;
 		line_free(&line);
 		if (rc != 0)
@@ -470,7 +495,7 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 		    "results to a temporary file");
 	if (rc == 0 && failed_line == 0 && (rc = store_audit_head(store, &head,
 	    err)) == 0 && (rc = store_commit(store, err)) == 0)
-		store_audit_announce(store, &head);
+		announce_head(store, &head);
 	else
 		store_rollback(store);
 	recorded = rc == 0 && failed_line == 0;
@@ -575,7 +600,7 @@ group_finish(struct store *store, struct group *g, FILE *out, int rc,
 		if (rc == 0 && (rc = store_audit_head(store, &head, err)) == 0 &&
 		    (rc = store_commit(store, err)) == 0) {
 			committed = true;
-			store_audit_announce(store, &head);
+			announce_head(store, &head);
 		} else
 			store_rollback(store);
 		g->open = false;

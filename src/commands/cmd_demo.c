@@ -116,7 +116,11 @@ cmd_demo(const struct invocation *inv)
 	snprintf(dir, sizeof dir, "%s/countersign-demo-XXXXXX",
 	    tmp != NULL && *tmp == '/' ? tmp : "/tmp");
 	if (mkdtemp(dir) == NULL) {
-		fprintf(stderr, "countersign: %s: %s\n", dir, strerror(errno));
+		char *safe = sanitize_str(dir);	/* $TMPDIR is anyone's */
+
+		fprintf(stderr, "countersign: %s: %s\n", safe ? safe : "?",
+		    strerror(errno));
+		free(safe);
 		return EXIT_STORAGE;
 	}
 	if (snprintf(db, sizeof db, "%s/demo.db", dir) >= (int)sizeof db ||
@@ -152,8 +156,12 @@ cmd_demo(const struct invocation *inv)
 		rc = tui_run(&demo_inv);
 	else if (rc == EXIT_OK) {
 		/* No terminal: show what the screens would. */
+		char *safe = sanitize_str(db);
+
 		/* L10N: %s is the path of the temporary demo database */
-		printf(_("Demo database: %s (removed on exit)\n\n"), db);
+		printf(_("Demo database: %s (removed on exit)\n\n"),
+		    safe ? safe : "?");
+		free(safe);
 		cmd_list(&demo_inv);
 		/* L10N: "countersign check" is the command: keep it */
 		printf(_("\nRe-check results (countersign check):\n"));

@@ -79,7 +79,8 @@ print_row(const struct list_run *run, const struct queue_row *row)
 }
 
 static void
-print_json(const struct queue_row *row, const cJSON *blocked)
+print_json(const struct queue_row *row, const char *packet_sha256,
+    const cJSON *blocked)
 {
 	cJSON *line = cJSON_CreateObject(), *flags;
 	char *text;
@@ -89,6 +90,11 @@ print_json(const struct queue_row *row, const cJSON *blocked)
 	cJSON_AddStringToObject(line, "action_id", row->action_id);
 	cJSON_AddStringToObject(line, "kind", row->kind);
 	cJSON_AddStringToObject(line, "status", row->status);
+	/* What batch's expect_sha256 names (SPEC 5 `changed`). */
+	if (packet_sha256[0] != '\0')
+		cJSON_AddStringToObject(line, "packet_sha256", packet_sha256);
+	else
+		cJSON_AddNullToObject(line, "packet_sha256");
 	flags = cJSON_AddArrayToObject(line, "flags");
 	if (row->high_stakes)
 		cJSON_AddItemToArray(flags, cJSON_CreateString("high_stakes"));
@@ -188,7 +194,7 @@ list_one(void *ctx, struct recheck *r)
 		return rc;
 	}
 	if (run->inv->json)
-		print_json(&row, blocked);
+		print_json(&row, r->data.packet_sha256, blocked);
 	else {
 		if (run->rows == 0) {
 			/* L10N: the column headings of "countersign list".

@@ -6,12 +6,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "exit_codes.h"
 #include "i18n.h"
 #include "sanitize.h"
+
+/*
+ * A database path that is a symbolic link is followed only when --db
+ * names it: a link planted where $COUNTERSIGN_DB or the XDG default
+ * points would send an officer's decisions into another's file, and a
+ * dangling one made countersign create its target wherever it pointed.
+ */
+static int
+refuse_linked_database(const struct invocation *inv, const char *path,
+    struct error *err)
+{
+	struct stat st, target;
+
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	if (stat(path, &target) != 0)
+		return error_set(err, EXIT_STORAGE, NULL, _("%s is a symbolic "
+		    "link to nothing (%s); countersign does not create a "
+		    "database through a link"), path, strerror(errno));
+	if (inv->db_option == NULL || *inv->db_option == '\0')
+		return error_set(err, EXIT_STORAGE, NULL, _("%s is a symbolic "
+		    "link; countersign follows one only when --db names it "
+		    "(countersign --db %s ...)"), path, path);
+	return 0;
+}
 
 int
 open_store(const struct invocation *inv, enum store_open_mode mode,
@@ -22,6 +48,8 @@ open_store(const struct invocation *inv, enum store_open_mode mode,
 
 	if ((rc = store_default_path(inv->db_option, path, sizeof path,
 	    err)) != 0)
+		return rc;
+	if ((rc = refuse_linked_database(inv, path, err)) != 0)
 		return rc;
 	return store_open(path, mode, store, err);
 }
@@ -50,6 +78,50 @@ stdout_finish(struct error *err)
 		    _("cannot write the output: %s"),
 		    errno != 0 ? strerror(errno) : _("write error"));
 	return 0;
+}
+
+/* The first head of this command that no sink took, and whether told. */
+static struct {
+	bool quiet;
+	bool unsunk;
+	bool told;
+	struct audit_head head;
+} announced;
+
+static void
+tell_unsunk(void)
+{
+	if (!announced.unsunk || announced.told || announced.quiet)
+		return;
+	/* L10N: %1$lld and %2$s are the new head's seq and hash; keep
+	   /dev/log, audit verify --checkpoint and --checkpoint-file */
+	fprintf(stderr, _("countersign: no syslog listens at /dev/log: the "
+	    "new audit head (seq %lld, hash %s) has no copy outside the "
+	    "database; keep it yourself for audit verify --checkpoint, or "
+	    "run the service with --checkpoint-file\n"), announced.head.seq,
+	    announced.head.hash);
+	announced.told = true;
+}
+
+/* Quiet while a screen owns the terminal; told once it is given back. */
+void
+announce_quietly(bool on)
+{
+	announced.quiet = on;
+	tell_unsunk();
+}
+
+bool
+announce_head(const struct store *store, const struct audit_head *head)
+{
+	if (store_audit_announce(store, head))
+		return false;
+	if (!announced.unsunk) {
+		announced.unsunk = true;
+		announced.head = *head;
+	}
+	tell_unsunk();
+	return true;
 }
 
 void

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -267,8 +268,10 @@ write_routing(struct json_writer *w, const struct decision_request *req)
 
 /* What a replay needs to find the same inputs again (audit replay). */
 static void
-write_rule_inputs(struct json_writer *w, const struct check_input *in)
+write_rule_inputs(struct json_writer *w, const struct check_data *d)
 {
+	const struct check_input *in = &d->input;
+
 	json_writer_object(w);
 	json_writer_key(w, "ips");
 	if (in->ips != NULL) {
@@ -284,10 +287,16 @@ write_rule_inputs(struct json_writer *w, const struct check_input *in)
 	json_writer_tree(w, json_member(in->holdings, "snapshot_id"));
 	json_writer_key(w, "securities");
 	json_writer_tree(w, in->securities);
-	json_writer_key(w, "standards_index");
-	json_writer_tree(w, in->standards);
-	json_writer_key(w, "roster");
-	json_writer_tree(w, in->roster);
+	/*
+	 * Named, not copied (SPEC v2 6): a 64 MiB roster was once written
+	 * into every record.  store_policy_objects_keep() stores them.
+	 */
+	json_writer_key(w, "standards_index_sha256");
+	json_writer_string(w, d->standards_sha256[0] != '\0' ?
+	    d->standards_sha256 : NULL);
+	json_writer_key(w, "roster_sha256");
+	json_writer_string(w, d->roster_sha256[0] != '\0' ?
+	    d->roster_sha256 : NULL);
 	json_writer_key(w, "revision_chain");
 	json_writer_tree(w, in->revision_chain);
 	json_writer_end(w, '}');
@@ -431,6 +440,9 @@ decision_record_json(const struct decision_request *req,
 	json_writer_string(&w, req->decision == DECISION_APPROVE &&
 	    out->pack->approved_commit != NULL ?
 	    out->pack->approved_commit(&rc->data.input) : NULL);
+	json_writer_key(&w, "packet_sha256");
+	json_writer_string(&w, rc->data.packet_sha256[0] != '\0' ?
+	    rc->data.packet_sha256 : NULL);
 	json_writer_key(&w, "program");
 	json_writer_object(&w);
 	json_writer_key(&w, "name");
@@ -439,7 +451,7 @@ decision_record_json(const struct decision_request *req,
 	json_writer_string(&w, PACKAGE_VERSION);
 	json_writer_end(&w, '}');
 	json_writer_key(&w, "rule_inputs");
-	write_rule_inputs(&w, &rc->data.input);
+	write_rule_inputs(&w, &rc->data);
 	if (check_inputs_sha256(&rc->data.input, digest) == 0) {
 		json_writer_key(&w, "rule_inputs_sha256");
 		json_writer_string(&w, digest);
@@ -480,7 +492,9 @@ record(struct store *store, const struct decision_request *req,
 	    row.decided_at, advisory, advisory_length);
 	if (json == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	status = store_audit_append(store, json, &out->head, err);
+	status = store_policy_objects_keep(store, &rc->data, err);
+	if (status == 0)
+		status = store_audit_append(store, json, &out->head, err);
 	free(json);
 	if (status != 0)
 		return status;
@@ -554,6 +568,15 @@ decision_record(struct store *store, const struct decision_request *req,
 		    "rejected", previous.operator_login, previous.decided_at);
 		goto done;
 	}
+	/* Approve or reject, never a packet other than the one shown. */
+	if (req->expect_sha256 != NULL && (rc.data.packet_sha256[0] == '\0' ||
+	    strcasecmp(req->expect_sha256, rc.data.packet_sha256) != 0)) {
+		refuse(&refusals, "changed", "the packet of action %s changed "
+		    "since it was shown (its SHA-256 is now %.64s)",
+		    req->action_id, rc.data.packet_sha256[0] != '\0' ?
+		    rc.data.packet_sha256 : "unknown");
+		goto done;
+	}
 	if (req->decision == DECISION_APPROVE)
 		approve_refusals(req, op, &rc, now_ms, &refusals);
 	else
@@ -569,7 +592,8 @@ done:
 		if (status == 0) {
 			out->recorded = true;
 			if (!in_transaction)
-				store_audit_announce(store, &out->head);
+				out->head_unsunk = announce_head(store,
+				    &out->head);
 			return 0;
 		}
 	}

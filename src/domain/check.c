@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,6 +215,9 @@ check_run(const struct check_input *in, struct check_outcome *out,
 	union rule_pack_state state;
 
 	memset(out, 0, sizeof *out);
+	if (in->packet_sha256 != NULL)
+		snprintf(out->packet_sha256, sizeof out->packet_sha256, "%s",
+		    in->packet_sha256);
 	out->pack = rule_pack_find(cJSON_IsString(kind) ? kind->valuestring :
 	    NULL);
 	if (out->pack == NULL || !cJSON_IsString(action_id))
@@ -269,6 +273,9 @@ check_outcome_text(const struct check_outcome *out)
 	json_writer_string(&w, out->verdict.action_id);
 	json_writer_key(&w, "kind");
 	json_writer_string(&w, out->pack->kind);
+	json_writer_key(&w, "packet_sha256");
+	json_writer_string(&w, out->packet_sha256[0] != '\0' ?
+	    out->packet_sha256 : NULL);
 	json_writer_key(&w, "local_verdict");
 	verdict_write(&w, &out->verdict);
 	json_writer_key(&w, "divergence");

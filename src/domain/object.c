@@ -353,17 +353,44 @@ object_load_tree(cJSON *json, struct loaded_object *o, struct error *err)
 	    type);
 }
 
+/*
+ * SPEC v2 1: at most 10,000 authors in a roster or standards in an index.
+ * A roster or index of 64 MiB was once copied into every decision record
+ * and read for every re-check.  An import rule, not a shape: a larger one
+ * imported before the limit still reads back.
+ */
+#define POLICY_LIST_MAX 10000
+
+static int
+within_import_limits(const struct loaded_object *o, struct error *err)
+{
+	const char *list = o->type == OBJECT_ROSTER ? "authors" :
+	    o->type == OBJECT_STANDARDS_INDEX ? "standards" : NULL;
+	int count;
+
+	if (list == NULL)
+		return 0;
+	count = cJSON_GetArraySize(json_member(o->json, list));
+	if (count > POLICY_LIST_MAX)
+		return error_set(err, EXIT_DATA, list, "%d %s; a %s holds at "
+		    "most 10,000", count, list, object_type_name(o->type));
+	return 0;
+}
+
 int
 object_load(const char *text, size_t len, struct loaded_object *o,
     size_t *error_offset, struct error *err)
 {
 	cJSON *json;
+	int rc;
 
 	memset(o, 0, sizeof *o);
 	json = json_parse_strict(text, len, error_offset, err);
 	if (json == NULL)
 		return err->status;
-	return object_load_tree(json, o, err);
+	if ((rc = object_load_tree(json, o, err)) == 0)
+		rc = within_import_limits(o, err);
+	return rc;
 }
 
 void

@@ -58,8 +58,6 @@ struct result_ref *change_results_sorted(const cJSON *criteria,
  */
 bool change_glob_matches(const char *pattern, const char *file);
 
-/* A standards index holds at most this many standards (SPEC 1). */
-#define STANDARDS_MAX 10000
 
 /* The scope of a standard (SPEC 2.3 applies_to). */
 enum scope_field {

@@ -387,6 +387,19 @@ text_json_blank(const char *s, size_t len)
 	return true;
 }
 
+bool
+text_is_sha256(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 64; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))
+			return false;
+	}
+	return s[64] == '\0';
+}
+
 void
 format_age(char *buf, size_t size, long long ms)
 {

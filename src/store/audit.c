@@ -8,10 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include "exit_codes.h"
 #include "json_strict.h"
+#include "sanitize.h"
 #include "sha256.h"
 #include "store_internal.h"
 
@@ -112,7 +116,53 @@ struct chain_walk {
 	bool checkpoint_seen;
 	sqlite3_stmt *decision_rows;	/* by rowid: audit_seq, action_id, ... */
 	bool decisions_in_step;
+	sqlite3_stmt *decision_row;	/* by action_id: decision_columns */
+	struct error *err;		/* a read of decision_row failed */
+	int status;
+	/*
+	 * The first row found disagreeing with its record, reported once
+	 * the walk and check_decisions() found nothing: a record missing
+	 * from a rebuilt chain shifts the seq of every row after it, and
+	 * the missing record is the news.
+	 */
+	long long column_bad_seq;
+	char column_problem[512];
 };
+
+/*
+ * Every column of a decision row and where its record says the same
+ * (SPEC v2 6): the gate, the lockout and the history read the row, so a
+ * row that says another operator, time or routing than its record is a
+ * broken log.  One more column is one more line here.
+ */
+enum column_kind {
+	COLUMN_TEXT,		/* a string member, or NULL when absent or null */
+	COLUMN_INTEGER,		/* a number member */
+	COLUMN_FLAG,		/* 1 when the member is true or an object */
+	COLUMN_SEQ		/* the record's own seq */
+};
+
+static const struct decision_column {
+	const char *column;
+	const char *path[3];	/* members from the record's top, NULL-ended */
+	enum column_kind kind;
+} decision_columns[] = {
+	{ "audit_seq", { NULL }, COLUMN_SEQ },
+	{ "action_id", { "action_id" }, COLUMN_TEXT },
+	{ "decision_id", { "decision_id" }, COLUMN_TEXT },
+	{ "decision", { "decision" }, COLUMN_TEXT },
+	{ "operator_login", { "operator", "login" }, COLUMN_TEXT },
+	{ "operator_uid", { "operator", "uid" }, COLUMN_INTEGER },
+	{ "decided_at", { "decided_at" }, COLUMN_TEXT },
+	{ "reassign_to", { "routing", "reassign_to" }, COLUMN_TEXT },
+	{ "escalate", { "routing", "escalate" }, COLUMN_FLAG },
+	{ "escalate_expertise", { "routing", "escalate", "expertise" },
+	    COLUMN_TEXT },
+	{ "blocked_on", { "routing", "blocked_on" }, COLUMN_TEXT },
+};
+
+#define DECISION_COLUMNS \
+	(sizeof decision_columns / sizeof decision_columns[0])
 
 /* The members of a record the walk reads. */
 enum { FIELD_EVENT, FIELD_ACTION_ID, FIELD_DECISION, FIELD_DECISION_ID,
@@ -163,11 +213,130 @@ fields_from_tree(const cJSON *json, struct json_wanted *fields)
 	}
 }
 
+/* The statement reading one action's decision row, every column above. */
 static int
-walk_record(void *ctx, long long seq, const char *record, const char *prev,
+prepare_decision_row(struct store *s, sqlite3_stmt **stmt, struct error *err)
+{
+	char sql[1024];
+	size_t i, used;
+
+	used = (size_t)snprintf(sql, sizeof sql, "SELECT ");
+	for (i = 0; i < DECISION_COLUMNS && used < sizeof sql; i++)
+		used += (size_t)snprintf(sql + used, sizeof sql - used, "%s%s",
+		    i > 0 ? ", " : "", decision_columns[i].column);
+	if (used < sizeof sql)
+		used += (size_t)snprintf(sql + used, sizeof sql - used,
+		    " FROM decision WHERE action_id = ?1");
+	if (used >= sizeof sql || sqlite3_prepare_v2(s->db, sql, -1, stmt,
+	    NULL) != SQLITE_OK)
+		return store_error(s, err, "reading the decisions");
+	return 0;
+}
+
+/* Whether column i of the row says what the record says. */
+static bool
+column_agrees(sqlite3_stmt *row, int i, const cJSON *record, long long seq)
+{
+	const struct decision_column *c = &decision_columns[i];
+	const cJSON *value = record;
+	const char *text;
+	size_t k;
+	int type = sqlite3_column_type(row, i);
+
+	for (k = 0; k < 3 && c->path[k] != NULL; k++)
+		value = cJSON_GetObjectItemCaseSensitive(value, c->path[k]);
+	switch (c->kind) {
+	case COLUMN_SEQ:
+		return type == SQLITE_INTEGER &&
+		    sqlite3_column_int64(row, i) == seq;
+	case COLUMN_INTEGER:
+		return type == SQLITE_INTEGER && cJSON_IsNumber(value) &&
+		    (double)sqlite3_column_int64(row, i) == value->valuedouble;
+	case COLUMN_FLAG:
+		return type == SQLITE_INTEGER && sqlite3_column_int64(row, i) ==
+		    (cJSON_IsTrue(value) || cJSON_IsObject(value) ? 1 : 0);
+	case COLUMN_TEXT:
+		if (!cJSON_IsString(value))
+			return type == SQLITE_NULL;
+		text = (const char *)sqlite3_column_text(row, i);
+		return type == SQLITE_TEXT && text != NULL &&
+		    (size_t)sqlite3_column_bytes(row, i) ==
+		    strlen(value->valuestring) &&
+		    strcmp(text, value->valuestring) == 0;
+	}
+	return false;
+}
+
+/*
+ * The decision row of a decision record, column by column.  A record
+ * whose action has no row is left to check_decisions(), which says so.
+ */
+static void
+decision_row_agrees(struct chain_walk *walk, long long seq,
+    const cJSON *record)
+{
+	const cJSON *action_id = cJSON_GetObjectItemCaseSensitive(record,
+	    "action_id");
+	sqlite3_stmt *row = walk->decision_row;
+	size_t i;
+	int rc;
+
+	if (!cJSON_IsString(action_id) || walk->column_bad_seq != 0)
+		return;
+	sqlite3_reset(row);
+	sqlite3_bind_text(row, 1, action_id->valuestring, -1, SQLITE_STATIC);
+	rc = sqlite3_step(row);
+	if (rc != SQLITE_ROW) {
+		if (rc != SQLITE_DONE && walk->status == 0)
+			walk->status = error_set(walk->err, EXIT_STORAGE, NULL,
+			    "reading the decisions: %s",
+			    sqlite3_errmsg(sqlite3_db_handle(row)));
+		sqlite3_reset(row);
+		return;
+	}
+	for (i = 0; i < DECISION_COLUMNS; i++) {
+		if (column_agrees(row, (int)i, record, seq))
+			continue;
+		walk->column_bad_seq = seq;
+		snprintf(walk->column_problem, sizeof walk->column_problem,
+		    "the decision row of action %.200s does not match its "
+		    "decision record (%s)", action_id->valuestring,
+		    decision_columns[i].column);
+		break;
+	}
+	sqlite3_reset(row);
+}
+
+/*
+ * The row as stored, every byte of it (SPEC v2 6): a record cut at a NUL
+ * hashed only its first part, and one stored as a blob or a number is not
+ * the text the chain vouches for.
+ */
+static bool
+record_stored_whole(struct audit_report *r, long long seq, int type,
+    const char *record, size_t length)
+{
+	if (type != SQLITE_TEXT) {
+		r->bad_seq = seq;
+		snprintf(r->problem, sizeof r->problem, "the record is stored "
+		    "as %s, not as text", type == SQLITE_BLOB ? "a blob" :
+		    type == SQLITE_NULL ? "NULL" : "a number");
+		return false;
+	}
+	if (memchr(record, '\0', length) != NULL) {
+		r->bad_seq = seq;
+		snprintf(r->problem, sizeof r->problem,
+		    "the record holds a NUL byte");
+		return false;
+	}
+	return true;
+}
+
+static int
+walk_record(struct chain_walk *walk, long long seq, int type,
+    const char *record, size_t record_len, const char *prev,
     const char *hash)
 {
-	struct chain_walk *walk = ctx;
 	struct audit_report *r = walk->report;
 	char expected[SHA256_HEX_SIZE];
 	struct json_wanted fields[FIELD_COUNT] = {
@@ -176,7 +345,6 @@ walk_record(void *ctx, long long seq, const char *record, const char *prev,
 		[FIELD_DECISION] = { "decision", NULL, 0 },
 		[FIELD_DECISION_ID] = { "decision_id", NULL, 0 },
 	};
-	size_t record_len = strlen(record);
 	struct error ignored;
 	cJSON *json = NULL;
 
@@ -196,6 +364,8 @@ walk_record(void *ctx, long long seq, const char *record, const char *prev,
 		    walk->last.seq);
 		return 0;
 	}
+	if (!record_stored_whole(r, seq, type, record, record_len))
+		return 0;
 	if (sha256_chain(prev, record, record_len, expected) != 0 ||
 	    strcmp(expected, hash) != 0) {
 		r->bad_seq = seq;
@@ -227,6 +397,11 @@ walk_record(void *ctx, long long seq, const char *record, const char *prev,
 		if (walk->decisions_in_step &&
 		    !decision_row_in_step(walk, seq, fields))
 			walk->decisions_in_step = false;
+		/* Its row, every column: parsed whole only for this. */
+		if (json == NULL)
+			json = json_parse_strict(record, record_len, NULL,
+			    &ignored);
+		decision_row_agrees(walk, seq, json);
 	}
 	cJSON_Delete(json);
 	if (seq == walk->checkpoint_seq) {
@@ -242,6 +417,35 @@ walk_record(void *ctx, long long seq, const char *record, const char *prev,
 	walk->last.seq = seq;
 	/* Checked above: 64 hex digits, as long as the buffer less its NUL. */
 	memcpy(walk->last.hash, hash, sizeof walk->last.hash);
+	return 0;
+}
+
+/* Every row in order, its record with its storage class and length. */
+static int
+walk_rows(struct store *s, struct chain_walk *walk, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	const char *record, *prev, *hash;
+	int rc, type;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT seq, record_json, prev_hash, hash"
+	    " FROM audit_log ORDER BY seq", -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "reading the audit log");
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		type = sqlite3_column_type(stmt, 1);
+		record = type == SQLITE_BLOB ?
+		    (const char *)sqlite3_column_blob(stmt, 1) :
+		    (const char *)sqlite3_column_text(stmt, 1);
+		prev = (const char *)sqlite3_column_text(stmt, 2);
+		hash = (const char *)sqlite3_column_text(stmt, 3);
+		walk_record(walk, sqlite3_column_int64(stmt, 0), type,
+		    record != NULL ? record : "",
+		    (size_t)sqlite3_column_bytes(stmt, 1),
+		    prev != NULL ? prev : "", hash != NULL ? hash : "");
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return store_error(s, err, "reading the audit log");
 	return 0;
 }
 
@@ -370,7 +574,12 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		rc = store_error(s, err, "reading the decisions");
 		goto done;
 	}
-	rc = store_audit_each(s, walk_record, &walk, err);
+	walk.err = err;
+	if ((rc = prepare_decision_row(s, &walk.decision_row, err)) != 0)
+		goto done;
+	rc = walk_rows(s, &walk, err);
+	if (rc == 0)
+		rc = walk.status;
 	r->head = walk.last;
 	if (rc == 0 && r->bad_seq == 0 && checkpoint_seq > 0 &&
 	    !walk.checkpoint_seen) {
@@ -390,8 +599,14 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		goto done;
 	if (!agree)
 		rc = check_decisions(s, r, err);
+	if (rc == 0 && r->bad_seq == 0 && walk.column_bad_seq != 0) {
+		r->bad_seq = walk.column_bad_seq;
+		snprintf(r->problem, sizeof r->problem, "%s",
+		    walk.column_problem);
+	}
 done:
 	sqlite3_finalize(walk.decision_rows);
+	sqlite3_finalize(walk.decision_row);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	return rc;
 }
@@ -484,6 +699,13 @@ store_decision_record(struct store *s, const char *action_id,
 		return err->status;
 	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_TEXT) {
+		/* A NULL record crashed replay: the log is broken, say so. */
+		sqlite3_reset(stmt);
+		return error_set(err, EXIT_STORAGE, NULL, "%s: the decision "
+		    "record of action %s is not stored as text; run countersign "
+		    "audit verify", s->path, action_id);
+	}
 	if (rc == SQLITE_ROW) {
 		*record_json = strdup((const char *)sqlite3_column_text(stmt, 0));
 		if (*record_json == NULL)
@@ -496,16 +718,49 @@ store_decision_record(struct store *s, const char *action_id,
 }
 
 /*
+ * Whether a syslog daemon listens, as syslog(3) would reach it: syslog()
+ * itself drops a message that has nowhere to go and says nothing.
+ */
+static bool
+syslog_reachable(void)
+{
+	static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
+	struct sockaddr_un addr;
+	size_t i;
+	int fd;
+	bool reached = false;
+
+	memset(&addr, 0, sizeof addr);
+	addr.sun_family = AF_UNIX;
+	snprintf(addr.sun_path, sizeof addr.sun_path, "%s", _PATH_LOG);
+	for (i = 0; i < sizeof types / sizeof types[0] && !reached; i++) {
+		if ((fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0)) < 0)
+			continue;
+		reached = connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0;
+		close(fd);
+	}
+	return reached;
+}
+
+/*
  * An outside copy of the head: whoever can write the database can rewrite
  * the whole chain, but not the lines syslog already shipped.
  */
-void
+bool
 store_audit_announce(const struct store *s, const struct audit_head *head)
 {
+	char *path;
+
 	if (head->seq == 0)
-		return;
+		return true;
+	if (!syslog_reachable())
+		return false;
+	/* A newline in --db once forged a second syslog line. */
+	path = sanitize_str(s->path);
 	openlog("countersign", LOG_PID, LOG_AUTHPRIV);
 	syslog(LOG_INFO, "audit head seq=%lld hash=%s db=%s", head->seq,
-	    head->hash, s->path);
+	    head->hash, path != NULL ? path : "?");
 	closelog();
+	free(path);
+	return true;
 }

@@ -52,6 +52,43 @@ store_bump_epoch(struct store *s, struct error *err)
 }
 
 int
+store_queue_mark_touched(struct store *s, const struct loaded_object *o,
+    struct error *err)
+{
+	const char *sql;
+	sqlite3_stmt *stmt;
+	int rc;
+
+	switch (o->type) {
+	case OBJECT_IPS:
+	case OBJECT_HOLDINGS:
+		sql = "UPDATE queue_index SET epoch = 0 WHERE action_id IN"
+		    " (SELECT action_id FROM action WHERE user_id = ?1"
+		    "  AND kind = 'trade')";
+		break;
+	case OBJECT_SECURITY_MAP:
+		sql = "UPDATE queue_index SET epoch = 0 WHERE kind = 'trade'";
+		break;
+	case OBJECT_STANDARDS_INDEX:
+		sql = "UPDATE queue_index SET epoch = 0 WHERE kind = 'change'";
+		break;
+	case OBJECT_ROSTER:
+		sql = "UPDATE queue_index SET epoch = 0";
+		break;
+	default:
+		return 0;
+	}
+	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return store_error(s, err, "marking queue rows stale");
+	if (sqlite3_bind_parameter_count(stmt) > 0)
+		sqlite3_bind_text(stmt, 1, o->user_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : store_error(s, err,
+	    "marking queue rows stale");
+}
+
+int
 store_queue_mark_revisions(struct store *s, const char *action_id,
     struct error *err)
 {

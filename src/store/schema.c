@@ -219,6 +219,41 @@ static const char *const migrations[] = {
 	"CREATE INDEX action_by_artifact ON action (artifact_id)"
 	"  WHERE artifact_id IS NOT NULL;"
 	"ALTER TABLE decision ADD COLUMN escalate_expertise TEXT;",
+
+	/*
+	 * issue 24: hardening, second round.  INSERT OR REPLACE of an action
+	 * swapped a packet under an officer's open detail (SPEC 5 `changed`
+	 * catches the decision; this refuses the swap itself).  REPLACE
+	 * deletes without a delete trigger, so only an insert trigger sees
+	 * it; it costs import a statement journal, which a packet an officer
+	 * may approve unseen does not outweigh.
+	 */
+	/* Dropped first: a database taken back a version may still have it. */
+	"DROP TRIGGER IF EXISTS action_refuses_replace;"
+	"CREATE TRIGGER action_refuses_replace BEFORE INSERT ON action"
+	" WHEN EXISTS (SELECT 1 FROM action WHERE action_id = NEW.action_id)"
+	" BEGIN SELECT RAISE(ABORT, 'an imported action is immutable'); END;"
+	/* An IPS or holdings import re-checks that user's trades only. */
+	"CREATE INDEX IF NOT EXISTS action_by_user ON action (user_id);"
+	/*
+	 * Policy objects by the SHA-256 of their JSON, named by decision
+	 * records instead of copied into each (SPEC v2 6).  Content names
+	 * them: an insert of one already there is dropped, never replaced.
+	 */
+	"CREATE TABLE IF NOT EXISTS policy_object ("
+	"  sha256 TEXT PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  json TEXT NOT NULL);"
+	"DROP TRIGGER IF EXISTS policy_object_no_update;"
+	"CREATE TRIGGER policy_object_no_update BEFORE UPDATE ON policy_object"
+	" BEGIN SELECT RAISE(ABORT, 'a policy object is immutable'); END;"
+	"DROP TRIGGER IF EXISTS policy_object_no_delete;"
+	"CREATE TRIGGER policy_object_no_delete BEFORE DELETE ON policy_object"
+	" BEGIN SELECT RAISE(ABORT, 'a policy object is immutable'); END;"
+	"DROP TRIGGER IF EXISTS policy_object_once;"
+	"CREATE TRIGGER policy_object_once BEFORE INSERT ON policy_object"
+	" WHEN EXISTS (SELECT 1 FROM policy_object WHERE sha256 = NEW.sha256)"
+	" BEGIN SELECT RAISE(IGNORE); END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

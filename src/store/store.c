@@ -187,14 +187,18 @@ make_parents(const char *path, struct error *err)
 /*
  * In a setgid directory the database is shared by a group: create it
  * group-writable whatever the umask, since SQLite gives the -wal and -shm
- * files the database's own permissions.  This runs before SQLite opens
- * the file, so closing our descriptor cannot drop any of its locks.
+ * files the database's own permissions.  Anywhere else it is the
+ * officer's alone, 0600 whatever the umask (issue 24: a umask of 022
+ * left it, its decisions and its log readable by every user).  This
+ * runs before SQLite opens the file, so closing our descriptor cannot
+ * drop any of its locks.
  */
 static int
 create_shared(const char *path, struct error *err)
 {
 	char dir[PATH_MAX], *slash;
 	struct stat st;
+	mode_t mode = 0660;
 	int fd;
 
 	snprintf(dir, sizeof dir, "%s", path);
@@ -206,15 +210,16 @@ create_shared(const char *path, struct error *err)
 	else
 		*slash = '\0';
 	if (stat(dir, &st) != 0 || !(st.st_mode & S_ISGID))
-		return 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0660);
+		mode = 0600;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    mode);
 	if (fd < 0)
 		return errno == EEXIST ? 0 : error_set(err, EXIT_STORAGE, NULL,
 		    "cannot create %s: %s", path, strerror(errno));
-	if (fchmod(fd, 0660) != 0) {
+	if (fchmod(fd, mode) != 0) {
 		close(fd);
 		return error_set(err, EXIT_STORAGE, NULL,
-		    "cannot make %s group-writable: %s", path, strerror(errno));
+		    "cannot set the mode of %s: %s", path, strerror(errno));
 	}
 	close(fd);
 	return 0;

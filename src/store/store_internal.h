@@ -113,6 +113,7 @@ struct document_memo {
 	size_t length;
 	cJSON *tree;
 	char *printed;			/* cJSON_PrintUnformatted(tree) */
+	char sha256[65];		/* of raw: the policy object's name */
 };
 
 enum document_kind { DOCUMENT_IPS, DOCUMENT_HOLDINGS, DOCUMENT_STANDARDS,
@@ -141,6 +142,20 @@ struct store {
 	struct policy_cache cache;
 	struct document_memo memo[DOCUMENT_KINDS];
 };
+
+/*
+ * Holds a stored object to what import accepts (store_queries.c): 0, or
+ * EXIT_STORAGE naming the row by key; o points into tree, which stays
+ * the caller's.
+ */
+int store_object_valid(struct store *, cJSON *tree, enum object_type want,
+    const char *key, struct loaded_object *o, struct error *);
+/*
+ * A policy object by its SHA-256, checked against it and against its
+ * type (policy_object.c); *out is the caller's.
+ */
+int store_policy_object_load(struct store *, const char *sha256,
+    enum object_type, cJSON **out, struct error *);
 
 /* Drops the document memos (store_close). */
 void store_forget_documents(struct store *);

@@ -2,20 +2,52 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exit_codes.h"
 #include "json_fields.h"
 #include "json_memory.h"
+#include "sha256.h"
 #include "store_internal.h"
 #include "text.h"
 
-/* Parses the first column of the statement's next row; NULL when no row. */
-static int
-row_json(struct store *s, sqlite3_stmt *stmt, int column, cJSON **out,
-    struct error *err)
+/*
+ * A stored object is held to what import required of it (SPEC 1): the
+ * rules read it as the loader vouched, and a row written behind
+ * countersign's back ({"constraints": 5} for an IPS) crashed every
+ * command.  A shape error is the database's, not the input's: EXIT_STORAGE,
+ * naming the row.  tree stays the caller's, and o points into it.
+ */
+int
+store_object_valid(struct store *s, cJSON *tree, enum object_type want,
+    const char *key, struct loaded_object *o, struct error *err)
 {
+	struct error why;
+
+	error_clear(&why);
+	if (object_load_tree(tree, o, &why) == 0 && o->type == want)
+		return 0;
+	if (why.message[0] == '\0')
+		error_set(&why, EXIT_DATA, "type", "not a %s",
+		    object_type_name(want));
+	return error_set(err, EXIT_STORAGE, NULL, "%s: the stored %s (%s) is "
+	    "not one import would accept (%s%s%s); the database was changed "
+	    "outside countersign", s->path, object_type_name(want),
+	    key != NULL ? key : "?", why.field, why.field[0] != '\0' ? ": " :
+	    "", why.message);
+}
+
+/*
+ * Parses the first column of the statement's next row, held to the
+ * shape of want (key names the row); NULL when no row.
+ */
+static int
+row_json(struct store *s, sqlite3_stmt *stmt, int column,
+    enum object_type want, const char *key, cJSON **out, struct error *err)
+{
+	struct loaded_object o;
 	int rc = sqlite3_step(stmt);
 
 	*out = NULL;
@@ -27,8 +59,13 @@ row_json(struct store *s, sqlite3_stmt *stmt, int column, cJSON **out,
 	sqlite3_reset(stmt);
 	if (*out == NULL)
 		return error_set(err, EXIT_STORAGE, NULL,
-		    "%s: a stored object is not valid JSON", s->path);
-	return 0;
+		    "%s: the stored %s (%s) is not valid JSON", s->path,
+		    object_type_name(want), key != NULL ? key : "?");
+	if ((rc = store_object_valid(s, *out, want, key, &o, err)) != 0) {
+		cJSON_Delete(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 static void
@@ -47,8 +84,10 @@ memo_clear(struct document_memo *m)
  */
 static int
 row_json_memo(struct store *s, sqlite3_stmt *stmt, struct document_memo *m,
-    cJSON **out, char **printed, struct error *err)
+    enum object_type want, const char *key, cJSON **out, char **printed,
+    struct error *err)
 {
+	struct loaded_object o;
 	const char *text;
 	size_t length;
 	int rc = sqlite3_step(stmt);
@@ -67,13 +106,21 @@ row_json_memo(struct store *s, sqlite3_stmt *stmt, struct document_memo *m,
 		if ((m->tree = cJSON_Parse(text)) == NULL) {
 			sqlite3_reset(stmt);
 			return error_set(err, EXIT_STORAGE, NULL,
-			    "%s: a stored object is not valid JSON", s->path);
+			    "%s: the stored %s (%s) is not valid JSON", s->path,
+			    object_type_name(want), key != NULL ? key : "?");
+		}
+		if ((rc = store_object_valid(s, m->tree, want, key, &o, err)) != 0) {
+			sqlite3_reset(stmt);
+			memo_clear(m);
+			return rc;
 		}
 		m->printed = cJSON_PrintUnformatted(m->tree);
 		if ((m->raw = malloc(length + 1)) != NULL) {
 			memcpy(m->raw, text, length + 1);
 			m->length = length;
 		}
+		if (m->raw != NULL && sha256_hex(m->raw, length, m->sha256) != 0)
+			m->sha256[0] = '\0';
 	}
 	sqlite3_reset(stmt);
 	if (text == NULL || m->raw == NULL || m->printed == NULL ||
@@ -102,6 +149,7 @@ load_by_user(struct store *s, enum statement which, const char *user_id,
     cJSON **out, struct document_memo *memo, char **printed,
     struct error *err)
 {
+	enum object_type want;
 	sqlite3_stmt *stmt;
 
 	*out = NULL;
@@ -110,23 +158,29 @@ load_by_user(struct store *s, enum statement which, const char *user_id,
 	if ((stmt = store_statement(s, which, err)) == NULL)
 		return err->status;
 	sqlite3_bind_text(stmt, 1, user_id, -1, SQLITE_STATIC);
+	want = which == SQL_IPS_ACTIVE ? OBJECT_IPS : OBJECT_HOLDINGS;
 	if (printed != NULL)
-		return row_json_memo(s, stmt, memo, out, printed, err);
-	return row_json(s, stmt, 0, out, err);
+		return row_json_memo(s, stmt, memo, want, user_id, out,
+		    printed, err);
+	return row_json(s, stmt, 0, want, user_id, out, err);
 }
 
 static int
 load_document(struct store *s, const char *type, cJSON **out,
     struct document_memo *memo, char **printed, struct error *err)
 {
+	enum object_type want;
 	sqlite3_stmt *stmt;
 
 	if ((stmt = store_statement(s, SQL_DOCUMENT_GET, err)) == NULL)
 		return err->status;
 	sqlite3_bind_text(stmt, 1, type, -1, SQLITE_STATIC);
+	want = strcmp(type, "roster") == 0 ? OBJECT_ROSTER :
+	    OBJECT_STANDARDS_INDEX;
 	if (printed != NULL)
-		return row_json_memo(s, stmt, memo, out, printed, err);
-	return row_json(s, stmt, 0, out, err);
+		return row_json_memo(s, stmt, memo, want, type, out, printed,
+		    err);
+	return row_json(s, stmt, 0, want, type, out, err);
 }
 
 struct securities_load {
@@ -238,6 +292,31 @@ nomem:
 }
 
 /*
+ * A stored packet as import accepted it, and about the row it is in: its
+ * kind is the row's (the rule pack is chosen by the row) and its id the
+ * row's (else a packet is decided under another's id).
+ */
+static int
+stored_packet_valid(struct store *s, sqlite3_stmt *stmt,
+    const char *action_id, cJSON *packet, struct error *err)
+{
+	const char *kind = (const char *)sqlite3_column_text(stmt, 0);
+	struct loaded_object o;
+	int rc;
+
+	if ((rc = store_object_valid(s, packet, OBJECT_PACKET, action_id, &o,
+	    err)) != 0)
+		return rc;
+	if (kind == NULL || strcmp(o.kind, kind) != 0 || action_id == NULL ||
+	    strcmp(o.id, action_id) != 0)
+		return error_set(err, EXIT_STORAGE, NULL, "%s: the stored "
+		    "packet %s is about %s %s, not its row's; the database was "
+		    "changed outside countersign", s->path, action_id != NULL ?
+		    action_id : "?", o.kind, o.id);
+	return 0;
+}
+
+/*
  * The action from a row of (kind, raw_json, status, imported_at_ms,
  * expires_at_ms); the policy trees are left to the caller.
  */
@@ -246,6 +325,9 @@ action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
     long long now_ms, struct check_data *d, const struct rule_pack **pack,
     struct error *err)
 {
+	bool packet_is_text = sqlite3_column_type(stmt, 1) == SQLITE_TEXT;
+	int rc;
+
 	memset(d, 0, sizeof *d);
 	*pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
 	/*
@@ -255,6 +337,10 @@ action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
 	d->packet = json_scratch_parse(
 	    (const char *)sqlite3_column_text(stmt, 1),
 	    (size_t)sqlite3_column_bytes(stmt, 1));
+	/* What the officer is shown is what an approval may be about. */
+	if (packet_is_text && sha256_hex(sqlite3_column_text(stmt, 1),
+	    (size_t)sqlite3_column_bytes(stmt, 1), d->packet_sha256) == 0)
+		d->input.packet_sha256 = d->packet_sha256;
 	d->status = text_copy((const char *)sqlite3_column_text(stmt, 2));
 	d->imported_at_ms = sqlite3_column_int64(stmt, 3);
 	d->has_expiry = sqlite3_column_type(stmt, 4) != SQLITE_NULL;
@@ -264,6 +350,11 @@ action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "%s: action %s cannot be read back", s->path,
 		    action_id != NULL ? action_id : "?");
+	}
+	if ((rc = stored_packet_valid(s, stmt, action_id, d->packet,
+	    err)) != 0) {
+		check_data_free(d);
+		return rc;
 	}
 	d->input.packet = d->packet;
 	d->input.action = json_member(d->packet, "proposed_action");
@@ -495,6 +586,13 @@ load_policy(struct store *s, const struct rule_pack *pack,
 			return rc;
 		c->standards_loaded = true;
 	}
+	/* What a decision names the roster and the index by (SPEC v2 6). */
+	if (single && c->roster != NULL)
+		memcpy(d->roster_sha256, s->memo[DOCUMENT_ROSTER].sha256,
+		    sizeof d->roster_sha256);
+	if (single && c->standards != NULL)
+		memcpy(d->standards_sha256, s->memo[DOCUMENT_STANDARDS].sha256,
+		    sizeof d->standards_sha256);
 	if (user != NULL && (pack->needs & NEEDS_IPS))
 		d->ips = user->ips;
 	if (user != NULL && (pack->needs & NEEDS_HOLDINGS))
@@ -625,7 +723,8 @@ load_by_key(struct store *s, enum statement which, const char *key,
 	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
 	if (which == SQL_IPS_GET)
 		sqlite3_bind_int64(stmt, 2, number);
-	return row_json(s, stmt, 0, out, err);
+	return row_json(s, stmt, 0, which == SQL_IPS_GET ? OBJECT_IPS :
+	    OBJECT_HOLDINGS, key, out, err);
 }
 
 static cJSON *
@@ -635,6 +734,27 @@ copy_member(const cJSON *object, const char *key)
 
 	return item == NULL || cJSON_IsNull(item) ? NULL :
 	    cJSON_Duplicate(item, 1);
+}
+
+/*
+ * A policy object a decision record used: by "<name>_sha256" when it
+ * names one, else the copy older records kept under name.
+ */
+static int
+recorded_object(struct store *s, const cJSON *inputs, const char *name,
+    enum object_type type, cJSON **out, struct error *err)
+{
+	char key[64];
+	const cJSON *named;
+
+	snprintf(key, sizeof key, "%s_sha256", name);
+	named = json_member(inputs, key);
+	*out = NULL;
+	if (cJSON_IsString(named))
+		return store_policy_object_load(s, named->valuestring, type,
+		    out, err);
+	*out = copy_member(inputs, name);
+	return 0;
 }
 
 int
@@ -658,11 +778,18 @@ store_load_recorded(struct store *s, const char *action_id,
 	    (rc = load_by_key(s, SQL_HOLDINGS_GET, cJSON_IsString(snapshot) ?
 	    snapshot->valuestring : NULL, 0, &d->holdings, err)) != 0)
 		goto fail;
-	/* The security map, standards and roster change: the record kept them. */
+	/*
+	 * The security map, standards and roster change: the record kept the
+	 * map's entries it read, and names the standards and roster by their
+	 * SHA-256 (SPEC v2 6); records before that copied them whole.
+	 */
 	d->securities = copy_member(inputs, "securities");
-	d->standards = copy_member(inputs, "standards_index");
-	d->roster = copy_member(inputs, "roster");
 	d->revision_chain = copy_member(inputs, "revision_chain");
+	if ((rc = recorded_object(s, inputs, "standards_index",
+	    OBJECT_STANDARDS_INDEX, &d->standards, err)) != 0 ||
+	    (rc = recorded_object(s, inputs, "roster", OBJECT_ROSTER,
+	    &d->roster, err)) != 0)
+		goto fail;
 	link_input(d);
 	return 0;
 fail:

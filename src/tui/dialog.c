@@ -254,6 +254,12 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	   first 8 characters of the decision id */
 	tui_notice(t, _("%s %s (decision %.8s)"), id ? id : "", verb,
 	    out->decision_id);
+	if (out->head_unsunk)
+		/* L10N: as above, then the new audit head's seq and hash,
+		   which no syslog took (SPEC 6) */
+		tui_notice(t, _("%s %s (decision %.8s); no syslog took audit "
+		    "head %lld %s"), id ? id : "", verb, out->decision_id,
+		    out->head.seq, out->head.hash);
 	free(id);
 	/* The decision marked its revisions' rows for a re-check (SPEC 2.4). */
 	if (queue_refresh(t->store, timestamp_now(), NULL, &err) != 0)
@@ -261,6 +267,21 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	t->view = VIEW_QUEUE;
 	t->counts_stale = true;
 	tui_reload(t);
+}
+
+/*
+ * The digest of the packet the officer looked at: the detail's when the
+ * dialog was opened over it, else what the dialog's own first re-check
+ * showed.  Taken once: a packet swapped while the dialog is open is then
+ * refused as `changed` (SPEC 5), never approved unseen.
+ */
+static void
+shown_sha256(const struct tui *t, const char *id, const struct recheck *r,
+    char out[65])
+{
+	snprintf(out, 65, "%s", t->view == VIEW_DETAIL &&
+	    strcmp(t->detail_id, id) == 0 && t->detail_sha256[0] != '\0' ?
+	    t->detail_sha256 : r->data.packet_sha256);
 }
 
 struct approve_state {
@@ -272,6 +293,7 @@ struct approve_state {
 	cJSON *judgments;		/* {"AC-3": "met"} */
 	int judging;			/* index of the criterion asked now */
 	char refusal[1400];
+	char shown_sha256[65];
 };
 
 /* A criterion's line: its text cut to fit, its judgment or the keys kept. */
@@ -411,6 +433,7 @@ dialog_approve(struct tui *t, const char *action_id)
 		return;
 	}
 	checked = true;
+	shown_sha256(t, id, &s.check, s.shown_sha256);
 	/* L10N: title of the approve dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Approve %s"), id);
 	dialog_title(&d, line);
@@ -464,6 +487,7 @@ dialog_approve(struct tui *t, const char *action_id)
 			req.ack_divergence = s.ack_divergence;
 			req.po_judgments = cJSON_GetArraySize(s.judgments) > 0 ?
 			    s.judgments : NULL;
+			req.expect_sha256 = s.shown_sha256;
 			/* The re-check runs again in here, inside the transaction. */
 			if (decision_record(t->store, &req, &t->op,
 			    DECISION_NOW, false, &out, &err) != 0)
@@ -528,6 +552,7 @@ dialog_reject(struct tui *t, const char *action_id)
 	char reasons[REASONS_MAX][REASON_SIZE], reason[REASON_SIZE] = "";
 	char line[300], refusal[1400] = "", assignee[257] = "", id[257];
 	char expertise[REASON_SIZE] = "";
+	char shown[65];
 	size_t reason_count = reasons_load("reject", reasons, REASONS_MAX), r;
 	struct decision_request req;
 	struct decision_outcome out;
@@ -546,6 +571,7 @@ dialog_reject(struct tui *t, const char *action_id)
 		tui_notice(t, "%s", err.message);
 		return;
 	}
+	shown_sha256(t, id, &check, shown);
 	/* L10N: title of the reject dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Reject %s"), id);
 	dialog_title(&d, line);
@@ -654,6 +680,7 @@ dialog_reject(struct tui *t, const char *action_id)
 			    "missing_standard" : NULL;
 			req.escalate_expertise = req.escalate &&
 			    !text_blank(expertise) ? expertise : NULL;
+			req.expect_sha256 = shown;
 			if (decision_record(t->store, &req, &t->op,
 			    DECISION_NOW, false, &out, &err) != 0)
 				snprintf(refusal, sizeof refusal, "%s",

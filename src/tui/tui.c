@@ -370,10 +370,13 @@ tui_run(const struct invocation *inv)
 	t->checked_at_ms = timestamp_now();
 	t->counts_stale = true;
 	tui_reload(t);
+	/* stderr is this terminal: a head no sink took is said after. */
+	announce_quietly(true);
 	loop(t);
 
 	endwin();
 	delscreen(screen);
+	announce_quietly(false);
 	queue_free_page(t);
 	queue_free_escalated(t);
 	queue_clear_tags(t);

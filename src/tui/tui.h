@@ -67,6 +67,7 @@ struct tui {
 	struct detail detail;
 	struct page_at detail_at;
 	bool detail_blocked;		/* approval is refused as it stands */
+	char detail_sha256[65];		/* the packet shown (SPEC 5 `changed`) */
 
 	/* History: the audit records of decisions, newest first. */
 	struct detail history;

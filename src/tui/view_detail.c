@@ -295,6 +295,7 @@ detail_open(struct tui *t, const char *action_id)
 	detail_free(&t->detail);
 	memset(&t->detail_at, 0, sizeof t->detail_at);
 	snprintf(t->detail_id, sizeof t->detail_id, "%s", action_id);
+	t->detail_sha256[0] = '\0';
 	if (recheck_action(t->store, action_id, timestamp_now(), NULL, &r,
 	    &err) != 0) {
 		tui_notice(t, "%s", err.message);
@@ -318,6 +319,13 @@ detail_open(struct tui *t, const char *action_id)
 		r.outcome.pack->describe_context(in, &r.outcome.advisory,
 		    &t->detail);
 	revisions_section(&t->detail, in);
+	/* A decision taken from here is about exactly this packet. */
+	snprintf(t->detail_sha256, sizeof t->detail_sha256, "%s",
+	    r.data.packet_sha256);
+	detail_add(&t->detail, DETAIL_PLAIN, "%s", "");
+	/* L10N: %s is the SHA-256 of the packet shown, in hex */
+	detail_add(&t->detail, DETAIL_PLAIN, _("packet sha256: %s"),
+	    r.data.packet_sha256[0] != '\0' ? r.data.packet_sha256 : "?");
 	t->detail_blocked = !r.outcome.verdict.overall_pass;
 	if (t->detail_blocked) {
 		failing = verdict_failing_rules(&r.outcome.verdict);

@@ -223,6 +223,7 @@ queue_bulk_approve(struct tui *t)
 	struct error err;
 	size_t count, i, approved = 0, left = 0;
 	char **ids = visible_tagged(t, &count), *first_left = NULL;
+	char checked_sha256[65] = "";
 	bool eligible;
 
 	for (i = 0; ids != NULL && i < count; i++) {
@@ -232,11 +233,15 @@ queue_bulk_approve(struct tui *t)
 			eligible = rc.outcome.verdict.overall_pass &&
 			    !rc.outcome.verdict.requires_human_approval &&
 			    cJSON_GetArraySize(rc.outcome.divergence) == 0;
+			/* Approved only as the packet it found clean. */
+			snprintf(checked_sha256, sizeof checked_sha256, "%s",
+			    rc.data.packet_sha256);
 			recheck_free(&rc);
 		}
 		memset(&req, 0, sizeof req);
 		req.action_id = ids[i];
 		req.decision = DECISION_APPROVE;
+		req.expect_sha256 = checked_sha256;
 		if (eligible && decision_record(t->store, &req, &t->op,
 		    DECISION_NOW, false, &out, &err) == 0 && out.recorded) {
 			approved++;

@@ -381,7 +381,7 @@ SLOW=$WORK/slow.db
 	printf '%s\n' '{"action_id":"s1","decision":"approve"}'
 	sleep 3
 	printf '%s\n' '{"action_id":"s2","decision":"approve"}'
-} | "$COUNTERSIGN" --db "$SLOW" batch --atomic >"$WORK/slow-out" 2>&1 &
+} | "$COUNTERSIGN" --db "$SLOW" batch --atomic >"$WORK/slow-out" 2>"$WORK/slow-err" &
 slow=$!
 sleep 1
 printf '%s\n' '{"action_id":"s3","decision":"approve"}' >"$WORK/s3.jsonl"

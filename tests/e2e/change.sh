@@ -102,8 +102,9 @@ expect_eq "the record: needs_po_judged passed at decision time" \
 expect_eq "the record keeps the advisory exactly as received" \
 	"$(jq -c .advisory_verdict "$WORK/record")" \
 	"$(jq -c .reviewer_verdict "$EXAMPLES/packet-change.json")"
-expect_eq "the record keeps the standards index used" \
-	"$(jq -c '.rule_inputs.standards_index.standards | map(.id)' "$WORK/record")" '["ADR-007","ADR-009"]'
+expect_eq "the record names the standards index used, stored once (SPEC v2 6)" \
+	"$(sqlite3 "$DB" "SELECT json FROM policy_object WHERE sha256 = '$(jq -r .rule_inputs.standards_index_sha256 "$WORK/record")'" |
+	jq -c '.standards | map(.id)')" '["ADR-007","ADR-009"]'
 expect_status "the audit chain verifies" 0 cs audit verify
 expect_status "a replay with the recorded judgment agrees" 0 cs audit replay NB-412
 expect_contains "replay: same verdict" "$out" "same verdict"

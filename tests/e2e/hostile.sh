@@ -148,6 +148,39 @@ expect_contains "the looping file link is reported" "$WORK/err" "$WORK/loops/a.j
 expect_eq "the bad file is read once, not once per loop" \
 	"$(grep -c 'bad.jsonl: nothing imported' "$WORK/err")" 1
 
+# A roster over 10,000 authors, an index over 10,000 standards (SPEC v2 1,
+# issue 24): refused; 10,000 of either imports.
+jq -nc '{type: "roster", authors: [range(0; 10001) | "author-\(.)"]}' >"$WORK/roster-10001.json"
+refused "a roster of 10,001 authors" 3 ":1: authors: 10001 authors; a roster holds at most 10,000" \
+	"$WORK/roster-10001.json"
+jq -nc '{type: "standards_index", standards: [range(0; 10001) | {id: "S-\(.)",
+	assertion: "a", status: "Accepted", applies_to: {file_patterns: ["*"]}}]}' >"$WORK/index-10001.json"
+refused "an index of 10,001 standards" 3 ":1: standards: 10001 standards; a standards_index holds at most 10,000" \
+	"$WORK/index-10001.json"
+jq -c '.authors |= .[:10000]' "$WORK/roster-10001.json" >"$WORK/roster-10000.json"
+jq -c '.standards |= .[:10000]' "$WORK/index-10001.json" >"$WORK/index-10000.json"
+expect_status "10,000 authors and 10,000 standards import" 0 \
+	"$COUNTERSIGN" --db "$WORK/limits.db" import "$WORK/roster-10000.json" "$WORK/index-10000.json"
+
+# Directories whose links point at each other (issue 24): seven of them,
+# each linking to every other, once made an import read 949,000 files in
+# a minute.  Each directory is read once per import, each bad file seen
+# once.
+mkdir "$WORK/mesh"
+for i in 1 2 3 4 5 6 7; do
+	mkdir "$WORK/mesh/d$i"
+	cp "$HOSTILE/num-zero-quantity.jsonl" "$WORK/mesh/d$i/bad.jsonl"
+	for j in 1 2 3 4 5 6 7; do
+		[ "$i" = "$j" ] || ln -s "../d$j" "$WORK/mesh/d$i/to-d$j"
+	done
+done
+HANG_LIMIT=20
+refused "directories whose links point at each other" 3 \
+	"proposed_action.quantity: must be greater than 0" "$WORK/mesh" "$WORK/mesh/d1/bad.jsonl"
+expect_eq "each of the seven directories is read once" \
+	"$(grep -c 'bad.jsonl: nothing imported' "$WORK/err")" 7
+HANG_LIMIT=30
+
 # Not regular files: a device and a FIFO must be refused at once, never
 # waited on (a FIFO nobody writes would block open() for ever).
 HANG_LIMIT=10

@@ -112,7 +112,7 @@ expect_contains "as unchanged" "$WORK/out" "0 imported, 1 unchanged"
 accept() {
 	expect_status "$1 is imported" 0 cs import "$WORK/$1"
 	expect_contains "$1: $2" "$WORK/out" "$WORK/$1: $2"
-	expect_eq "$1: nothing on stderr" "$(wc -c <"$WORK/err" | tr -d ' ')" 0
+	expect_eq "$1: nothing on stderr" "$(stderr_but_sink "$WORK/err" | wc -c | tr -d ' ')" 0
 	dump >"$WORK/before"
 }
 dump >"$WORK/before"

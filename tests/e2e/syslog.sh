@@ -6,6 +6,34 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 command -v strace >/dev/null 2>&1 || { echo "strace is needed"; exit 77; }
+
+# No syslog (issue 24, SPEC v2 6): a command that writes new heads says
+# so on stderr, once.  Without /dev/log here that is the host as it is;
+# with one, a mount namespace hides it, where that is allowed.
+cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
+	"$EXAMPLES/holdings.json" >/dev/null 2>&1
+jq -c '.proposed_action.action_id = "n1" | .reviewer_verdict.action_id = "n1"' \
+	"$EXAMPLES/packet-trade-pass.json" >"$WORK/n.jsonl"
+jq -c '.proposed_action.action_id = "n2" | .reviewer_verdict.action_id = "n2"' \
+	"$EXAMPLES/packet-trade-pass.json" >>"$WORK/n.jsonl"
+cs import "$WORK/n.jsonl" >/dev/null 2>&1
+printf '%s\n' '{"action_id":"n1","decision":"approve"}' \
+	'{"action_id":"n2","decision":"approve"}' >"$WORK/n.batch"
+nosink=
+if [ ! -e /dev/log ]; then
+	"$COUNTERSIGN" --db "$DB" batch "$WORK/n.batch" >/dev/null 2>"$WORK/nosink" && nosink=yes
+elif unshare -rm sh -c 'mount --bind /dev/null /dev/log' 2>/dev/null; then
+	unshare -rm sh -c 'mount --bind /dev/null /dev/log &&
+		exec "$1" --db "$2" batch "$3"' sh "$COUNTERSIGN" "$DB" "$WORK/n.batch" \
+		>/dev/null 2>"$WORK/nosink" && nosink=yes
+fi
+if [ -n "$nosink" ]; then
+	expect_eq "no syslog: said once for two new heads" \
+		"$(grep -c '^countersign: no syslog listens at /dev/log: the new audit head (seq [0-9]*, hash [0-9a-f]*) has no copy outside the database' "$WORK/nosink")" 1
+else
+	echo "skip: cannot run without a syslog here"
+fi
+rm -f "$DB" "$DB-wal" "$DB-shm"
 listener=""
 if [ ! -e /dev/log ]; then
 	command -v socat >/dev/null 2>&1 && [ -w /dev ] || { echo "cannot listen on /dev/log"; exit 77; }
@@ -38,4 +66,15 @@ if [ -n "$listener" ]; then
 	sleep 0.2
 	expect_contains "the listener received it" "$WORK/syslog" "audit head $head"
 fi
+
+# A newline in the database path cannot forge a second syslog line.
+EVIL_DB="$WORK/x
+forged.db"
+"$COUNTERSIGN" --db "$EVIL_DB" import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
+	"$EXAMPLES/holdings.json" "$EXAMPLES/packet-trade-pass.json" >/dev/null
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -f -s 512 -e trace=sendto,sendmsg,write -o "$WORK/trace2" \
+	"$COUNTERSIGN" --db "$EVIL_DB" batch "$WORK/d" >/dev/null
+expect_contains "the path's newline is sent escaped" "$WORK/trace2" 'db='"$WORK"'/x^Jforged.db'
+expect_eq "and never raw" "$(grep -c 'db=[^"]*\\nforged' "$WORK/trace2" || true)" 0
 finish

@@ -14,7 +14,7 @@ expect_status "check the passing trade" 0 cs check "$PASS"
 out=$WORK/out
 expect_eq "one line" "$(wc -l <"$out")" 1
 expect_eq "keys" "$(jq -c 'keys' "$out")" \
-	'["action_id","divergence","high_stakes_reasons","kind","local_verdict","notes"]'
+	'["action_id","divergence","high_stakes_reasons","kind","local_verdict","notes","packet_sha256"]'
 expect_eq "action_id" "$(jq -r .action_id "$out")" "$PASS"
 expect_eq "kind" "$(jq -r .kind "$out")" trade
 expect_eq "overall_pass" "$(jq .local_verdict.overall_pass "$out")" true

@@ -702,7 +702,7 @@ test_outcome_json_has_exactly_spec_keys(void **state)
 {
 	static const char *const keys[] = {
 		"action_id", "kind", "local_verdict", "divergence",
-		"high_stakes_reasons", "notes"
+		"high_stakes_reasons", "notes", "packet_sha256"
 	};
 	struct trade_fixture *tf = TF(state);
 	cJSON *line;
