@@ -44,28 +44,28 @@ static int
 ids_where(struct store *s, const char *sql, const char *a, const char *b,
     char **matches, int limit, int *count)
 {
-	sqlite3_stmt *stmt = NULL;
+	db_stmt *stmt = NULL;
 	int rc;
 
 	*count = 0;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
 		return -1;
-	sqlite3_bind_text(stmt, 1, a, -1, SQLITE_STATIC);
+	db_bind_text(stmt, 1, a, -1, DB_STATIC);
 	if (b != NULL)
-		sqlite3_bind_text(stmt, 2, b, -1, SQLITE_STATIC);
-	while (*count < limit && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		matches[*count] = strdup((const char *)sqlite3_column_text(stmt,
+		db_bind_text(stmt, 2, b, -1, DB_STATIC);
+	while (*count < limit && (rc = db_step(stmt)) == DB_ROW) {
+		matches[*count] = strdup((const char *)db_column_text(stmt,
 		    0));
 		if (matches[*count] == NULL) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 		(*count)++;
 	}
 	if (*count == limit)
-		rc = SQLITE_DONE;
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : -1;
+		rc = DB_DONE;
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : -1;
 }
 
 int

@@ -22,21 +22,21 @@
 int
 store_audit_head(struct store *s, struct audit_head *head, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	head->seq = 0;
 	snprintf(head->hash, sizeof head->hash, "%s", AUDIT_GENESIS_HASH);
 	if ((stmt = store_statement(s, SQL_AUDIT_HEAD, err)) == NULL)
 		return err->status;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		head->seq = sqlite3_column_int64(stmt, 0);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
+		head->seq = db_column_int64(stmt, 0);
 		snprintf(head->hash, sizeof head->hash, "%s",
-		    (const char *)sqlite3_column_text(stmt, 1));
+		    (const char *)db_column_text(stmt, 1));
 	}
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_error(s, err, "reading the audit log head");
 	return 0;
 }
@@ -46,7 +46,7 @@ store_audit_append(struct store *s, const char *record_json,
     struct audit_head *head, struct error *err)
 {
 	struct audit_head prev;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	char hash[SHA256_HEX_SIZE];
 	int rc;
 
@@ -59,13 +59,13 @@ store_audit_append(struct store *s, const char *record_json,
 		    "cannot compute SHA-256");
 	if ((stmt = store_statement(s, SQL_AUDIT_INSERT, err)) == NULL)
 		return err->status;
-	sqlite3_bind_int64(stmt, 1, prev.seq + 1);
-	sqlite3_bind_text(stmt, 2, record_json, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 3, prev.hash, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(stmt, 4, hash, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_bind_int64(stmt, 1, prev.seq + 1);
+	db_bind_text(stmt, 2, record_json, -1, DB_STATIC);
+	db_bind_text(stmt, 3, prev.hash, -1, DB_TRANSIENT);
+	db_bind_text(stmt, 4, hash, -1, DB_TRANSIENT);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		return store_error(s, err, "appending to the audit log");
 	head->seq = prev.seq + 1;
 	snprintf(head->hash, sizeof head->hash, "%s", hash);
@@ -77,26 +77,26 @@ store_audit_each(struct store *s,
     int (*fn)(void *, long long, const char *, const char *, const char *),
     void *ctx, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT seq, record_json, prev_hash, hash"
-	    " FROM audit_log ORDER BY seq", -1, &stmt, NULL) != SQLITE_OK)
+	if (db_prepare(s->db, "SELECT seq, record_json, prev_hash, hash"
+	    " FROM audit_log ORDER BY seq", false, &stmt) != DB_OK)
 		return store_error(s, err, "reading the audit log");
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *record = (const char *)sqlite3_column_text(stmt, 1);
-		const char *prev = (const char *)sqlite3_column_text(stmt, 2);
-		const char *hash = (const char *)sqlite3_column_text(stmt, 3);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		const char *record = (const char *)db_column_text(stmt, 1);
+		const char *prev = (const char *)db_column_text(stmt, 2);
+		const char *hash = (const char *)db_column_text(stmt, 3);
 
-		if ((rc = fn(ctx, sqlite3_column_int64(stmt, 0),
+		if ((rc = fn(ctx, db_column_int64(stmt, 0),
 		    record ? record : "", prev ? prev : "",
 		    hash ? hash : "")) != 0) {
-			sqlite3_finalize(stmt);
+			db_finalize(stmt);
 			return rc;
 		}
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
+	db_finalize(stmt);
+	if (rc != DB_DONE)
 		return store_error(s, err, "reading the audit log");
 	return 0;
 }
@@ -114,9 +114,9 @@ struct chain_walk {
 	long long checkpoint_seq;
 	const char *checkpoint_hash;
 	bool checkpoint_seen;
-	sqlite3_stmt *decision_rows;	/* by rowid: audit_seq, action_id, ... */
+	db_stmt *decision_rows;	/* by rowid: audit_seq, action_id, ... */
 	bool decisions_in_step;
-	sqlite3_stmt *decision_row;	/* by action_id: decision_columns */
+	db_stmt *decision_row;	/* by action_id: decision_columns */
 	struct error *err;		/* a read of decision_row failed */
 	int status;
 	/*
@@ -184,17 +184,17 @@ static bool
 decision_row_in_step(struct chain_walk *walk, long long seq,
     const struct json_wanted *fields)
 {
-	sqlite3_stmt *rows = walk->decision_rows;
+	db_stmt *rows = walk->decision_rows;
 
-	if (sqlite3_step(rows) != SQLITE_ROW)
+	if (db_step(rows) != DB_ROW)
 		return false;
-	return sqlite3_column_int64(rows, 0) == seq &&
+	return db_column_int64(rows, 0) == seq &&
 	    field_is(&fields[FIELD_ACTION_ID],
-	    (const char *)sqlite3_column_text(rows, 1)) &&
+	    (const char *)db_column_text(rows, 1)) &&
 	    field_is(&fields[FIELD_DECISION],
-	    (const char *)sqlite3_column_text(rows, 2)) &&
+	    (const char *)db_column_text(rows, 2)) &&
 	    field_is(&fields[FIELD_DECISION_ID],
-	    (const char *)sqlite3_column_text(rows, 3));
+	    (const char *)db_column_text(rows, 3));
 }
 
 /* The wanted members from a tree, for records the quick check left out. */
@@ -215,7 +215,7 @@ fields_from_tree(const cJSON *json, struct json_wanted *fields)
 
 /* The statement reading one action's decision row, every column above. */
 static int
-prepare_decision_row(struct store *s, sqlite3_stmt **stmt, struct error *err)
+prepare_decision_row(struct store *s, db_stmt **stmt, struct error *err)
 {
 	char sql[1024];
 	size_t i, used;
@@ -227,40 +227,39 @@ prepare_decision_row(struct store *s, sqlite3_stmt **stmt, struct error *err)
 	if (used < sizeof sql)
 		used += (size_t)snprintf(sql + used, sizeof sql - used,
 		    " FROM decision WHERE action_id = ?1");
-	if (used >= sizeof sql || sqlite3_prepare_v2(s->db, sql, -1, stmt,
-	    NULL) != SQLITE_OK)
+	if (used >= sizeof sql || db_prepare(s->db, sql, false, stmt) != DB_OK)
 		return store_error(s, err, "reading the decisions");
 	return 0;
 }
 
 /* Whether column i of the row says what the record says. */
 static bool
-column_agrees(sqlite3_stmt *row, int i, const cJSON *record, long long seq)
+column_agrees(db_stmt *row, int i, const cJSON *record, long long seq)
 {
 	const struct decision_column *c = &decision_columns[i];
 	const cJSON *value = record;
 	const char *text;
 	size_t k;
-	int type = sqlite3_column_type(row, i);
+	int type = db_column_type(row, i);
 
 	for (k = 0; k < 3 && c->path[k] != NULL; k++)
 		value = cJSON_GetObjectItemCaseSensitive(value, c->path[k]);
 	switch (c->kind) {
 	case COLUMN_SEQ:
-		return type == SQLITE_INTEGER &&
-		    sqlite3_column_int64(row, i) == seq;
+		return type == DB_INTEGER &&
+		    db_column_int64(row, i) == seq;
 	case COLUMN_INTEGER:
-		return type == SQLITE_INTEGER && cJSON_IsNumber(value) &&
-		    (double)sqlite3_column_int64(row, i) == value->valuedouble;
+		return type == DB_INTEGER && cJSON_IsNumber(value) &&
+		    (double)db_column_int64(row, i) == value->valuedouble;
 	case COLUMN_FLAG:
-		return type == SQLITE_INTEGER && sqlite3_column_int64(row, i) ==
+		return type == DB_INTEGER && db_column_int64(row, i) ==
 		    (cJSON_IsTrue(value) || cJSON_IsObject(value) ? 1 : 0);
 	case COLUMN_TEXT:
 		if (!cJSON_IsString(value))
-			return type == SQLITE_NULL;
-		text = (const char *)sqlite3_column_text(row, i);
-		return type == SQLITE_TEXT && text != NULL &&
-		    (size_t)sqlite3_column_bytes(row, i) ==
+			return type == DB_NULL;
+		text = (const char *)db_column_text(row, i);
+		return type == DB_TEXT && text != NULL &&
+		    (size_t)db_column_bytes(row, i) ==
 		    strlen(value->valuestring) &&
 		    strcmp(text, value->valuestring) == 0;
 	}
@@ -277,21 +276,21 @@ decision_row_agrees(struct chain_walk *walk, long long seq,
 {
 	const cJSON *action_id = cJSON_GetObjectItemCaseSensitive(record,
 	    "action_id");
-	sqlite3_stmt *row = walk->decision_row;
+	db_stmt *row = walk->decision_row;
 	size_t i;
 	int rc;
 
 	if (!cJSON_IsString(action_id) || walk->column_bad_seq != 0)
 		return;
-	sqlite3_reset(row);
-	sqlite3_bind_text(row, 1, action_id->valuestring, -1, SQLITE_STATIC);
-	rc = sqlite3_step(row);
-	if (rc != SQLITE_ROW) {
-		if (rc != SQLITE_DONE && walk->status == 0)
+	db_reset(row);
+	db_bind_text(row, 1, action_id->valuestring, -1, DB_STATIC);
+	rc = db_step(row);
+	if (rc != DB_ROW) {
+		if (rc != DB_DONE && walk->status == 0)
 			walk->status = error_set(walk->err, EXIT_STORAGE, NULL,
 			    "reading the decisions: %s",
-			    sqlite3_errmsg(sqlite3_db_handle(row)));
-		sqlite3_reset(row);
+			    db_errmsg(db_handle(row)));
+		db_reset(row);
 		return;
 	}
 	for (i = 0; i < DECISION_COLUMNS; i++) {
@@ -304,7 +303,7 @@ decision_row_agrees(struct chain_walk *walk, long long seq,
 		    decision_columns[i].column);
 		break;
 	}
-	sqlite3_reset(row);
+	db_reset(row);
 }
 
 /*
@@ -316,11 +315,11 @@ static bool
 record_stored_whole(struct audit_report *r, long long seq, int type,
     const char *record, size_t length)
 {
-	if (type != SQLITE_TEXT) {
+	if (type != DB_TEXT) {
 		r->bad_seq = seq;
 		snprintf(r->problem, sizeof r->problem, "the record is stored "
-		    "as %s, not as text", type == SQLITE_BLOB ? "a blob" :
-		    type == SQLITE_NULL ? "NULL" : "a number");
+		    "as %s, not as text", type == DB_BLOB ? "a blob" :
+		    type == DB_NULL ? "NULL" : "a number");
 		return false;
 	}
 	if (memchr(record, '\0', length) != NULL) {
@@ -424,27 +423,27 @@ walk_record(struct chain_walk *walk, long long seq, int type,
 static int
 walk_rows(struct store *s, struct chain_walk *walk, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	const char *record, *prev, *hash;
 	int rc, type;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT seq, record_json, prev_hash, hash"
-	    " FROM audit_log ORDER BY seq", -1, &stmt, NULL) != SQLITE_OK)
+	if (db_prepare(s->db, "SELECT seq, record_json, prev_hash, hash"
+	    " FROM audit_log ORDER BY seq", false, &stmt) != DB_OK)
 		return store_error(s, err, "reading the audit log");
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		type = sqlite3_column_type(stmt, 1);
-		record = type == SQLITE_BLOB ?
-		    (const char *)sqlite3_column_blob(stmt, 1) :
-		    (const char *)sqlite3_column_text(stmt, 1);
-		prev = (const char *)sqlite3_column_text(stmt, 2);
-		hash = (const char *)sqlite3_column_text(stmt, 3);
-		walk_record(walk, sqlite3_column_int64(stmt, 0), type,
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		type = db_column_type(stmt, 1);
+		record = type == DB_BLOB ?
+		    (const char *)db_column_blob(stmt, 1) :
+		    (const char *)db_column_text(stmt, 1);
+		prev = (const char *)db_column_text(stmt, 2);
+		hash = (const char *)db_column_text(stmt, 3);
+		walk_record(walk, db_column_int64(stmt, 0), type,
 		    record != NULL ? record : "",
-		    (size_t)sqlite3_column_bytes(stmt, 1),
+		    (size_t)db_column_bytes(stmt, 1),
 		    prev != NULL ? prev : "", hash != NULL ? hash : "");
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
+	db_finalize(stmt);
+	if (rc != DB_DONE)
 		return store_error(s, err, "reading the audit log");
 	return 0;
 }
@@ -470,16 +469,16 @@ statuses_agree(struct store *s, bool *agree, struct error *err)
 	    " UNION ALL SELECT 1 FROM decision x"
 	    "  WHERE x.action_id NOT IN (SELECT action_id FROM action)"
 	    " LIMIT 1";
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
 		return store_error(s, err, "checking decisions");
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_error(s, err, "checking decisions");
-	*agree = rc == SQLITE_DONE;
+	*agree = rc == DB_DONE;
 	return 0;
 }
 
@@ -511,19 +510,19 @@ check_decisions(struct store *s, struct audit_report *r, struct error *err)
 	    "  (SELECT json_extract(record_json, '$.decision_id') FROM audit_log"
 	    "   WHERE seq = d.seq)"
 	    " LIMIT 1";
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
 		return store_error(s, err, "checking decisions");
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(stmt, 0);
-		const char *status = (const char *)sqlite3_column_text(stmt, 1);
-		long long n = sqlite3_column_int64(stmt, 2);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
+		const char *id = (const char *)db_column_text(stmt, 0);
+		const char *status = (const char *)db_column_text(stmt, 1);
+		long long n = db_column_int64(stmt, 2);
 
-		r->bad_seq = sqlite3_column_type(stmt, 4) == SQLITE_NULL ?
-		    r->head.seq : sqlite3_column_int64(stmt, 4);
+		r->bad_seq = db_column_type(stmt, 4) == DB_NULL ?
+		    r->head.seq : db_column_int64(stmt, 4);
 		if (status == NULL)
 			snprintf(r->problem, sizeof r->problem,
 			    "a decision record names unknown action %.200s",
@@ -543,8 +542,8 @@ check_decisions(struct store *s, struct audit_report *r, struct error *err)
 		if (r->bad_seq == 0)
 			r->bad_seq = 1;
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_finalize(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_error(s, err, "checking decisions");
 	return 0;
 }
@@ -566,11 +565,11 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 	snprintf(walk.last.hash, sizeof walk.last.hash, "%s",
 	    AUDIT_GENESIS_HASH);
 	/* One read transaction: the chain and the decisions seen together. */
-	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+	if (db_begin_read(s->db) != DB_OK)
 		return store_error(s, err, "starting to read");
-	if (sqlite3_prepare_v2(s->db, "SELECT audit_seq, action_id, decision,"
-	    " decision_id FROM decision ORDER BY rowid", -1,
-	    &walk.decision_rows, NULL) != SQLITE_OK) {
+	if (db_prepare(s->db, "SELECT audit_seq, action_id, decision,"
+	    " decision_id FROM decision ORDER BY rowid", false,
+	    &walk.decision_rows) != DB_OK) {
 		rc = store_error(s, err, "reading the decisions");
 		goto done;
 	}
@@ -592,7 +591,7 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		goto done;
 	/* A row left over has no decision record. */
 	if (walk.decisions_in_step &&
-	    sqlite3_step(walk.decision_rows) != SQLITE_DONE)
+	    db_step(walk.decision_rows) != DB_DONE)
 		walk.decisions_in_step = false;
 	if (walk.decisions_in_step && (rc = statuses_agree(s, &agree,
 	    err)) != 0)
@@ -605,9 +604,9 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		    walk.column_problem);
 	}
 done:
-	sqlite3_finalize(walk.decision_rows);
-	sqlite3_finalize(walk.decision_row);
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	db_finalize(walk.decision_rows);
+	db_finalize(walk.decision_row);
+	db_exec(s->db, "COMMIT");
 	return rc;
 }
 
@@ -615,31 +614,31 @@ int
 store_decision_get(struct store *s, const char *action_id,
     struct decision_row *row, bool *found, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	memset(row, 0, sizeof *row);
 	*found = false;
 	if ((stmt = store_statement(s, SQL_DECISION_GET, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
 		*found = true;
 		snprintf(row->decision_id, sizeof row->decision_id, "%s",
-		    (const char *)sqlite3_column_text(stmt, 0));
+		    (const char *)db_column_text(stmt, 0));
 		snprintf(row->decision, sizeof row->decision, "%s",
-		    (const char *)sqlite3_column_text(stmt, 1));
+		    (const char *)db_column_text(stmt, 1));
 		snprintf(row->operator_login, sizeof row->operator_login, "%s",
-		    (const char *)sqlite3_column_text(stmt, 2));
-		row->operator_uid = sqlite3_column_int64(stmt, 3);
+		    (const char *)db_column_text(stmt, 2));
+		row->operator_uid = db_column_int64(stmt, 3);
 		snprintf(row->decided_at, sizeof row->decided_at, "%s",
-		    (const char *)sqlite3_column_text(stmt, 4));
-		row->audit_seq = sqlite3_column_int64(stmt, 5);
-		row->escalate = sqlite3_column_int(stmt, 6) != 0;
+		    (const char *)db_column_text(stmt, 4));
+		row->audit_seq = db_column_int64(stmt, 5);
+		row->escalate = db_column_int(stmt, 6) != 0;
 	}
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_error(s, err, "reading a decision");
 	return 0;
 }
@@ -648,39 +647,39 @@ int
 store_decision_insert(struct store *s, const char *action_id,
     const struct decision_row *row, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	if ((stmt = store_statement(s, SQL_DECISION_INSERT, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, row->decision_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 3, row->decision, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 4, row->operator_login, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 5, row->operator_uid);
-	sqlite3_bind_text(stmt, 6, row->decided_at, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 7, row->audit_seq);
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	db_bind_text(stmt, 2, row->decision_id, -1, DB_STATIC);
+	db_bind_text(stmt, 3, row->decision, -1, DB_STATIC);
+	db_bind_text(stmt, 4, row->operator_login, -1, DB_STATIC);
+	db_bind_int64(stmt, 5, row->operator_uid);
+	db_bind_text(stmt, 6, row->decided_at, -1, DB_STATIC);
+	db_bind_int64(stmt, 7, row->audit_seq);
 	if (row->reassign_to != NULL)
-		sqlite3_bind_text(stmt, 8, row->reassign_to, -1, SQLITE_STATIC);
-	sqlite3_bind_int(stmt, 9, row->escalate);
+		db_bind_text(stmt, 8, row->reassign_to, -1, DB_STATIC);
+	db_bind_int(stmt, 9, row->escalate);
 	if (row->blocked_on != NULL)
-		sqlite3_bind_text(stmt, 10, row->blocked_on, -1, SQLITE_STATIC);
+		db_bind_text(stmt, 10, row->blocked_on, -1, DB_STATIC);
 	if (row->escalate_expertise != NULL)
-		sqlite3_bind_text(stmt, 11, row->escalate_expertise, -1,
-		    SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+		db_bind_text(stmt, 11, row->escalate_expertise, -1,
+		    DB_STATIC);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		return store_error(s, err, "recording a decision");
 	if ((stmt = store_statement(s, SQL_ACTION_SET_STATUS, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, strcmp(row->decision, "approve") == 0 ?
-	    "approved" : "rejected", -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE || sqlite3_changes(s->db) != 1)
-		return rc != SQLITE_DONE ? store_error(s, err,
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	db_bind_text(stmt, 2, strcmp(row->decision, "approve") == 0 ?
+	    "approved" : "rejected", -1, DB_STATIC);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc != DB_DONE || db_changes(s->db) != 1)
+		return rc != DB_DONE ? store_error(s, err,
 		    "recording a decision") : error_set(err, EXIT_STORAGE,
 		    NULL, "action %s was not pending", action_id);
 	/* Decided: out of the queue, in the same transaction. */
@@ -691,28 +690,28 @@ int
 store_decision_record(struct store *s, const char *action_id,
     char **record_json, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	*record_json = NULL;
 	if ((stmt = store_statement(s, SQL_DECISION_RECORD, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_TEXT) {
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	if (rc == DB_ROW && db_column_type(stmt, 0) != DB_TEXT) {
 		/* A NULL record crashed replay: the log is broken, say so. */
-		sqlite3_reset(stmt);
+		db_reset(stmt);
 		return error_set(err, EXIT_STORAGE, NULL, "%s: the decision "
 		    "record of action %s is not stored as text; run countersign "
 		    "audit verify", s->path, action_id);
 	}
-	if (rc == SQLITE_ROW) {
-		*record_json = strdup((const char *)sqlite3_column_text(stmt, 0));
+	if (rc == DB_ROW) {
+		*record_json = strdup((const char *)db_column_text(stmt, 0));
 		if (*record_json == NULL)
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 	}
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_error(s, err, "reading a decision record");
 	return 0;
 }

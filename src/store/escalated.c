@@ -18,14 +18,14 @@ int
 store_escalated_candidates(struct store *s, size_t max, char ***ids,
     size_t *count, struct error *err)
 {
-	sqlite3_stmt *stmt = NULL;
+	db_stmt *stmt = NULL;
 	char **list;
 	int rc;
 
 	*count = 0;
 	if ((*ids = list = calloc(max + 1, sizeof *list)) == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	if (sqlite3_prepare_v2(s->db, "WITH e AS (SELECT d.action_id AS id,"
+	if (db_prepare(s->db, "WITH e AS (SELECT d.action_id AS id,"
 	    " d.audit_seq AS seq, a.revision_of AS of, a.artifact_id AS art,"
 	    " CAST((julianday(d.decided_at) - 2440587.5) * 86400000 AS INTEGER)"
 	    " AS at FROM decision d JOIN action a ON a.action_id = d.action_id"
@@ -36,19 +36,19 @@ store_escalated_candidates(struct store *s, size_t max, char ***ids,
 	    "  AND c.revision_of = e.of AND c.imported_at_ms > e.at)"
 	    " AND NOT EXISTS (SELECT 1 FROM action c WHERE e.art IS NOT NULL"
 	    "  AND c.artifact_id = e.art AND c.imported_at_ms > e.at)"
-	    " ORDER BY seq DESC LIMIT ?1", -1, &stmt, NULL) != SQLITE_OK)
+	    " ORDER BY seq DESC LIMIT ?1", false, &stmt) != DB_OK)
 		return store_error(s, err, "looking for escalated artifacts");
-	sqlite3_bind_int64(stmt, 1, (sqlite3_int64)max);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW && *count < max) {
+	db_bind_int64(stmt, 1, (long long)max);
+	while ((rc = db_step(stmt)) == DB_ROW && *count < max) {
 		if ((list[*count] = text_copy((const char *)
-		    sqlite3_column_text(stmt, 0))) == NULL) {
-			rc = SQLITE_NOMEM;
+		    db_column_text(stmt, 0))) == NULL) {
+			rc = DB_NOMEM;
 			break;
 		}
 		(*count)++;
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+	db_finalize(stmt);
+	if (rc != DB_DONE && rc != DB_ROW)
 		return store_error(s, err, "looking for escalated artifacts");
 	return 0;
 }

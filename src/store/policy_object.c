@@ -20,7 +20,7 @@ static int
 keep_one(struct store *s, const char *named, const struct document_memo *m,
     const char *type, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	if (named[0] == '\0')
@@ -29,16 +29,16 @@ keep_one(struct store *s, const char *named, const struct document_memo *m,
 	if (m->raw == NULL || strcmp(m->sha256, named) != 0)
 		return error_set(err, EXIT_STORAGE, NULL, "%s: the %s read for "
 		    "this decision is no longer at hand", s->path, type);
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO policy_object (sha256,"
+	if (db_prepare(s->db, "INSERT INTO policy_object (sha256,"
 	    " type, json) SELECT ?1, ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM"
-	    " policy_object WHERE sha256 = ?1)", -1, &stmt, NULL) != SQLITE_OK)
+	    " policy_object WHERE sha256 = ?1)", false, &stmt) != DB_OK)
 		return store_error(s, err, "storing a policy object");
-	sqlite3_bind_text(stmt, 1, named, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, type, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 3, m->raw, (int)m->length, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : store_error(s, err,
+	db_bind_text(stmt, 1, named, -1, DB_STATIC);
+	db_bind_text(stmt, 2, type, -1, DB_STATIC);
+	db_bind_text(stmt, 3, m->raw, (int)m->length, DB_STATIC);
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : store_error(s, err,
 	    "storing a policy object");
 }
 
@@ -60,38 +60,38 @@ store_policy_object_load(struct store *s, const char *sha256,
     enum object_type type, cJSON **out, struct error *err)
 {
 	struct loaded_object o;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	char digest[SHA256_HEX_SIZE];
 	const char *text;
 	size_t length;
 	int rc;
 
 	*out = NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT json FROM policy_object"
-	    " WHERE sha256 = ?1", -1, &stmt, NULL) != SQLITE_OK)
+	if (db_prepare(s->db, "SELECT json FROM policy_object"
+	    " WHERE sha256 = ?1", false, &stmt) != DB_OK)
 		return store_error(s, err, "reading a policy object");
-	sqlite3_bind_text(stmt, 1, sha256, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(stmt);
-		return rc != SQLITE_DONE ? store_error(s, err,
+	db_bind_text(stmt, 1, sha256, -1, DB_STATIC);
+	rc = db_step(stmt);
+	if (rc != DB_ROW) {
+		db_finalize(stmt);
+		return rc != DB_DONE ? store_error(s, err,
 		    "reading a policy object") : error_set(err, EXIT_STORAGE,
 		    NULL, "%s: the %s %s named by the decision record is not "
 		    "stored", s->path, object_type_name(type), sha256);
 	}
-	text = (const char *)sqlite3_column_text(stmt, 0);
-	length = (size_t)sqlite3_column_bytes(stmt, 0);
+	text = (const char *)db_column_text(stmt, 0);
+	length = (size_t)db_column_bytes(stmt, 0);
 	/* Named by its digest: it must still have it, every byte. */
-	if (text == NULL || sqlite3_column_type(stmt, 0) != SQLITE_TEXT ||
+	if (text == NULL || db_column_type(stmt, 0) != DB_TEXT ||
 	    sha256_hex(text, length, digest) != 0 ||
 	    strcmp(digest, sha256) != 0) {
-		sqlite3_finalize(stmt);
+		db_finalize(stmt);
 		return error_set(err, EXIT_STORAGE, NULL, "%s: the stored %s "
 		    "%s no longer has that SHA-256", s->path,
 		    object_type_name(type), sha256);
 	}
 	*out = cJSON_ParseWithLength(text, length);
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	if (*out == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "%s: the stored %s %s "
 		    "is not valid JSON", s->path, object_type_name(type),

@@ -28,25 +28,25 @@ enum queue_flag {
 int
 store_policy_epoch(struct store *s, long long *epoch, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	*epoch = 0;
 	if ((stmt = store_statement(s, SQL_POLICY_EPOCH, err)) == NULL)
 		return err->status;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		*epoch = sqlite3_column_int64(stmt, 0);
-	sqlite3_reset(stmt);
-	return rc == SQLITE_ROW ? 0 : store_error(s, err,
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*epoch = db_column_int64(stmt, 0);
+	db_reset(stmt);
+	return rc == DB_ROW ? 0 : store_error(s, err,
 	    "reading the policy epoch");
 }
 
 int
 store_bump_epoch(struct store *s, struct error *err)
 {
-	if (sqlite3_exec(s->db, "UPDATE meta SET value = value + 1"
-	    " WHERE key = 'policy_epoch'", NULL, NULL, NULL) != SQLITE_OK)
+	if (db_exec(s->db, "UPDATE meta SET value = value + 1"
+	    " WHERE key = 'policy_epoch'") != DB_OK)
 		return store_error(s, err, "bumping the policy epoch");
 	return 0;
 }
@@ -56,7 +56,7 @@ store_queue_mark_touched(struct store *s, const struct loaded_object *o,
     struct error *err)
 {
 	const char *sql;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	switch (o->type) {
@@ -78,13 +78,13 @@ store_queue_mark_touched(struct store *s, const struct loaded_object *o,
 	default:
 		return 0;
 	}
-	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
 		return store_error(s, err, "marking queue rows stale");
-	if (sqlite3_bind_parameter_count(stmt) > 0)
-		sqlite3_bind_text(stmt, 1, o->user_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : store_error(s, err,
+	if (db_bind_parameter_count(stmt) > 0)
+		db_bind_text(stmt, 1, o->user_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : store_error(s, err,
 	    "marking queue rows stale");
 }
 
@@ -92,34 +92,34 @@ int
 store_queue_mark_revisions(struct store *s, const char *action_id,
     struct error *err)
 {
-	sqlite3_stmt *revisions, *mark;
+	db_stmt *revisions, *mark;
 	int rc;
 
 	if ((revisions = store_statement(s, SQL_REVISIONS_OF, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(revisions, 1, action_id, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(revisions)) == SQLITE_ROW) {
+	db_bind_text(revisions, 1, action_id, -1, DB_STATIC);
+	while ((rc = db_step(revisions)) == DB_ROW) {
 		if ((mark = store_statement(s, SQL_QUEUE_MARK_STALE,
 		    err)) == NULL) {
-			sqlite3_reset(revisions);
+			db_reset(revisions);
 			return err->status;
 		}
-		sqlite3_bind_text(mark, 1, (const char *)
-		    sqlite3_column_text(revisions, 0), -1, SQLITE_TRANSIENT);
-		rc = sqlite3_step(mark);
-		sqlite3_reset(mark);
-		if (rc != SQLITE_DONE)
+		db_bind_text(mark, 1, (const char *)
+		    db_column_text(revisions, 0), -1, DB_TRANSIENT);
+		rc = db_step(mark);
+		db_reset(mark);
+		if (rc != DB_DONE)
 			break;
 	}
-	sqlite3_reset(revisions);
-	return rc == SQLITE_DONE ? 0 : store_error(s, err, "marking revisions");
+	db_reset(revisions);
+	return rc == DB_DONE ? 0 : store_error(s, err, "marking revisions");
 }
 
 int
 store_queue_each_stale(struct store *s, long long now_ms,
     int (*fn)(void *ctx, const char *action_id), void *ctx, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	char **ids = NULL, **grown;
 	size_t count = 0, i;
 	int rc = 0;
@@ -130,27 +130,26 @@ store_queue_each_stale(struct store *s, long long now_ms,
 	 * first: fn writes rows, which must not disturb the scan.  "epoch <>"
 	 * would scan the whole table; two ranges each use the index.
 	 */
-	if (sqlite3_prepare_v2(s->db, "WITH e AS (SELECT value FROM meta"
+	if (db_prepare(s->db, "WITH e AS (SELECT value FROM meta"
 	    " WHERE key = 'policy_epoch') SELECT action_id FROM queue_index"
 	    " WHERE epoch < (SELECT value FROM e) OR epoch > (SELECT value"
 	    " FROM e) UNION SELECT action_id FROM queue_index WHERE expires_at_ms"
-	    " IS NOT NULL AND expires_at_ms <= ?1 AND care >= 0", -1, &stmt,
-	    NULL) != SQLITE_OK)
+	    " IS NOT NULL AND expires_at_ms <= ?1 AND care >= 0", false, &stmt) != DB_OK)
 		return store_error(s, err, "finding stale queue rows");
-	sqlite3_bind_int64(stmt, 1, now_ms);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	db_bind_int64(stmt, 1, now_ms);
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		grown = realloc(ids, (count + 1) * sizeof *ids);
 		if (grown == NULL)
 			break;
 		ids = grown;
 		if ((ids[count] = text_copy((const char *)
-		    sqlite3_column_text(stmt, 0))) == NULL)
+		    db_column_text(stmt, 0))) == NULL)
 			break;
 		count++;
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		rc = rc == SQLITE_ROW ? error_set(err, EXIT_STORAGE, NULL,
+	db_finalize(stmt);
+	if (rc != DB_DONE)
+		rc = rc == DB_ROW ? error_set(err, EXIT_STORAGE, NULL,
 		    "out of memory") : store_error(s, err,
 		    "finding stale queue rows");
 	else
@@ -187,19 +186,19 @@ int
 store_queue_totals_flush(struct store *s, struct error *err)
 {
 	struct queue_totals_change *c = &s->totals_change;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	if (c->pending == 0 && c->high_stakes == 0 && c->needs_care == 0)
 		return 0;
 	if ((stmt = store_statement(s, SQL_QUEUE_TOTALS_ADD, err)) == NULL)
 		return err->status;
-	sqlite3_bind_int64(stmt, 1, c->pending);
-	sqlite3_bind_int64(stmt, 2, c->high_stakes);
-	sqlite3_bind_int64(stmt, 3, c->needs_care);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_bind_int64(stmt, 1, c->pending);
+	db_bind_int64(stmt, 2, c->high_stakes);
+	db_bind_int64(stmt, 3, c->needs_care);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		return store_error(s, err, "counting the queue");
 	memset(c, 0, sizeof *c);
 	return 0;
@@ -210,21 +209,21 @@ static int
 row_flags(struct store *s, const char *action_id, bool *present,
     unsigned *flags, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	*present = false;
 	*flags = 0;
 	if ((stmt = store_statement(s, SQL_QUEUE_FLAGS, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
 		*present = true;
-		*flags = (unsigned)sqlite3_column_int(stmt, 0);
+		*flags = (unsigned)db_column_int(stmt, 0);
 	}
-	sqlite3_reset(stmt);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	db_reset(stmt);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 	    store_error(s, err, "reading the queue");
 }
 
@@ -232,7 +231,7 @@ int
 store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
     struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	unsigned flags = (row->high_stakes ? FLAG_HIGH_STAKES : 0) |
 	    (row->local_fail ? FLAG_LOCAL_FAIL : 0) |
 	    (row->divergent ? FLAG_DIVERGENT : 0) |
@@ -247,21 +246,21 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 		return rc;
 	if ((stmt = store_statement(s, SQL_QUEUE_PUT, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, row->action_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 2, epoch);
-	sqlite3_bind_int(stmt, 3, care);
-	sqlite3_bind_int(stmt, 4, (int)flags);
-	sqlite3_bind_text(stmt, 5, row->who, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 6, row->summary, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 7, row->advisory, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 8, (long long)row->divergence_count);
-	sqlite3_bind_text(stmt, 9, row->kind, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 10, row->imported_at_ms);
+	db_bind_text(stmt, 1, row->action_id, -1, DB_STATIC);
+	db_bind_int64(stmt, 2, epoch);
+	db_bind_int(stmt, 3, care);
+	db_bind_int(stmt, 4, (int)flags);
+	db_bind_text(stmt, 5, row->who, -1, DB_STATIC);
+	db_bind_text(stmt, 6, row->summary, -1, DB_STATIC);
+	db_bind_text(stmt, 7, row->advisory, -1, DB_STATIC);
+	db_bind_int64(stmt, 8, (long long)row->divergence_count);
+	db_bind_text(stmt, 9, row->kind, -1, DB_STATIC);
+	db_bind_int64(stmt, 10, row->imported_at_ms);
 	if (row->has_expiry)
-		sqlite3_bind_int64(stmt, 11, row->expires_at_ms);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+		db_bind_int64(stmt, 11, row->expires_at_ms);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		return store_error(s, err, "indexing the queue");
 	return totals_add(s, existed ? 0 : 1, old_flags, flags, err);
 }
@@ -275,25 +274,25 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 static int
 stale_revisions(struct store *s, const char *action_id, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	if ((stmt = store_statement(s, SQL_ACTION_HAS_REVISION, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc == SQLITE_DONE)
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc == DB_DONE)
 		return 0;
-	if (rc != SQLITE_ROW)
+	if (rc != DB_ROW)
 		return store_error(s, err, "looking for revisions");
 	if ((stmt = store_statement(s, SQL_QUEUE_STALE_REVISIONS, err)) ==
 	    NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		return store_error(s, err, "marking revisions for a re-check");
 	return 0;
 }
@@ -301,7 +300,7 @@ stale_revisions(struct store *s, const char *action_id, struct error *err)
 int
 store_queue_remove(struct store *s, const char *action_id, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	unsigned old_flags;
 	bool existed;
 	int rc;
@@ -312,10 +311,10 @@ store_queue_remove(struct store *s, const char *action_id, struct error *err)
 		return 0;
 	if ((stmt = store_statement(s, SQL_QUEUE_REMOVE, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		return store_error(s, err, "taking an action out of the queue");
 	if ((rc = stale_revisions(s, action_id, err)) != 0)
 		return rc;
@@ -366,16 +365,16 @@ query_sql(const struct queue_query *q, const char *select, const char *tail,
 
 static int
 prepare(struct store *s, const struct queue_query *q, const char *select,
-    const char *tail, sqlite3_stmt **stmt, struct error *err)
+    const char *tail, db_stmt **stmt, struct error *err)
 {
 	char sql[1536];
 
 	query_sql(q, select, tail, sql, sizeof sql);
-	if (sqlite3_prepare_v2(s->db, sql, -1, stmt, NULL) != SQLITE_OK)
+	if (db_prepare(s->db, sql, false, stmt) != DB_OK)
 		return store_error(s, err, "reading the queue");
-	sqlite3_bind_int64(*stmt, 1, q->now_ms);
+	db_bind_int64(*stmt, 1, q->now_ms);
 	if (q->search != NULL && *q->search != '\0')
-		sqlite3_bind_text(*stmt, 2, q->search, -1, SQLITE_STATIC);
+		db_bind_text(*stmt, 2, q->search, -1, DB_STATIC);
 	return 0;
 }
 
@@ -383,17 +382,17 @@ int
 store_queue_count(struct store *s, const struct queue_query *q, long *count,
     struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	*count = 0;
 	if ((rc = prepare(s, q, "SELECT count(*)", "", &stmt, err)) != 0)
 		return rc;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		*count = (long)sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW ? 0 : store_error(s, err, "counting the queue");
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*count = (long)db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	return rc == DB_ROW ? 0 : store_error(s, err, "counting the queue");
 }
 
 /*
@@ -404,22 +403,22 @@ static int
 totals_from(struct store *s, const char *sql, struct queue_totals_change *t,
     bool *found, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	memset(t, 0, sizeof *t);
 	*found = false;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
 		return store_error(s, err, "counting the queue");
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
 		*found = true;
-		t->pending = (long)sqlite3_column_int64(stmt, 0);
-		t->high_stakes = (long)sqlite3_column_int64(stmt, 1);
-		t->needs_care = (long)sqlite3_column_int64(stmt, 2);
+		t->pending = (long)db_column_int64(stmt, 0);
+		t->high_stakes = (long)db_column_int64(stmt, 1);
+		t->needs_care = (long)db_column_int64(stmt, 2);
 	}
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	db_finalize(stmt);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 	    store_error(s, err, "counting the queue");
 }
 
@@ -474,7 +473,7 @@ store_queue_totals_repair(struct store *s, bool *repaired, struct error *err)
 {
 	struct queue_totals_change kept, counted;
 	bool found, counted_found;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	*repaired = false;
@@ -490,20 +489,20 @@ store_queue_totals_repair(struct store *s, bool *repaired, struct error *err)
 	if ((rc = totals_from(s, COUNTED_SQL, &counted, &counted_found,
 	    err)) != 0)
 		goto fail;
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO queue_totals VALUES"
+	if (db_prepare(s->db, "INSERT INTO queue_totals VALUES"
 	    " (1, ?1, ?2, ?3) ON CONFLICT (id) DO UPDATE SET"
 	    " pending = excluded.pending, high_stakes = excluded.high_stakes,"
-	    " needs_care = excluded.needs_care", -1, &stmt, NULL) !=
-	    SQLITE_OK) {
+	    " needs_care = excluded.needs_care", false, &stmt) !=
+	    DB_OK) {
 		rc = store_error(s, err, "counting the queue");
 		goto fail;
 	}
-	sqlite3_bind_int64(stmt, 1, counted.pending);
-	sqlite3_bind_int64(stmt, 2, counted.high_stakes);
-	sqlite3_bind_int64(stmt, 3, counted.needs_care);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	db_bind_int64(stmt, 1, counted.pending);
+	db_bind_int64(stmt, 2, counted.high_stakes);
+	db_bind_int64(stmt, 3, counted.needs_care);
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
 		rc = store_error(s, err, "counting the queue");
 		goto fail;
 	}
@@ -520,7 +519,7 @@ int
 store_queue_page(struct store *s, const struct queue_query *q, long offset,
     long limit, struct queue_row *rows, long *got, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	struct queue_row *row;
 	unsigned flags;
 	int rc;
@@ -530,39 +529,39 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 	    " q.summary, q.advisory, q.divergence_count, q.imported_at_ms,"
 	    " q.expires_at_ms", NULL, &stmt, err)) != 0)
 		return rc;
-	sqlite3_bind_int64(stmt, 3, limit);
-	sqlite3_bind_int64(stmt, 4, offset);
-	while (*got < limit && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	db_bind_int64(stmt, 3, limit);
+	db_bind_int64(stmt, 4, offset);
+	while (*got < limit && (rc = db_step(stmt)) == DB_ROW) {
 		row = &rows[*got];
 		memset(row, 0, sizeof *row);
 		snprintf(row->action_id, sizeof row->action_id, "%s",
-		    (const char *)sqlite3_column_text(stmt, 0));
+		    (const char *)db_column_text(stmt, 0));
 		snprintf(row->kind, sizeof row->kind, "%s",
-		    (const char *)sqlite3_column_text(stmt, 1));
+		    (const char *)db_column_text(stmt, 1));
 		snprintf(row->status, sizeof row->status, "pending");
-		flags = (unsigned)sqlite3_column_int(stmt, 2);
+		flags = (unsigned)db_column_int(stmt, 2);
 		row->high_stakes = flags & FLAG_HIGH_STAKES;
 		row->local_fail = flags & FLAG_LOCAL_FAIL;
 		row->divergent = flags & FLAG_DIVERGENT;
 		row->locked_out = flags & FLAG_LOCKED_OUT;
 		row->deadlocked = flags & FLAG_DEADLOCKED;
-		row->who = text_copy((const char *)sqlite3_column_text(stmt, 3));
+		row->who = text_copy((const char *)db_column_text(stmt, 3));
 		row->summary = text_copy((const char *)
-		    sqlite3_column_text(stmt, 4));
-		row->advisory = strcmp((const char *)sqlite3_column_text(stmt,
+		    db_column_text(stmt, 4));
+		row->advisory = strcmp((const char *)db_column_text(stmt,
 		    5), "pass") == 0 ? "pass" : strcmp((const char *)
-		    sqlite3_column_text(stmt, 5), "fail") == 0 ? "fail" : "n/a";
-		row->divergence_count = (size_t)sqlite3_column_int64(stmt, 6);
-		row->imported_at_ms = sqlite3_column_int64(stmt, 7);
-		row->has_expiry = sqlite3_column_type(stmt, 8) != SQLITE_NULL;
-		row->expires_at_ms = sqlite3_column_int64(stmt, 8);
+		    db_column_text(stmt, 5), "fail") == 0 ? "fail" : "n/a";
+		row->divergence_count = (size_t)db_column_int64(stmt, 6);
+		row->imported_at_ms = db_column_int64(stmt, 7);
+		row->has_expiry = db_column_type(stmt, 8) != DB_NULL;
+		row->expires_at_ms = db_column_int64(stmt, 8);
 		row->expired = row->has_expiry && q->now_ms >= row->expires_at_ms;
 		if (row->expired)
 			snprintf(row->status, sizeof row->status, "expired");
 		(*got)++;
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_finalize(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return store_error(s, err, "reading the queue");
 	return 0;
 }
@@ -570,15 +569,7 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 int
 store_data_version(struct store *s, long long *version, struct error *err)
 {
-	sqlite3_stmt *stmt;
-	int rc;
-
-	if (sqlite3_prepare_v2(s->db, "PRAGMA data_version", -1, &stmt,
-	    NULL) != SQLITE_OK)
-		return store_error(s, err, "reading the data version");
-	rc = sqlite3_step(stmt);
-	*version = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW ? 0 : store_error(s, err,
-	    "reading the data version");
+	*version = 0;
+	return db_data_version(s->db, version) == DB_OK ? 0 :
+	    store_error(s, err, "reading the data version");
 }

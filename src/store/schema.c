@@ -262,30 +262,29 @@ static const char *const migrations[] = {
 static int
 current_version(struct store *s, bool *empty, struct error *err)
 {
-	sqlite3_stmt *stmt = NULL;
+	db_stmt *stmt = NULL;
 	int version = -1, rc;
 
 	*empty = false;
-	rc = sqlite3_prepare_v2(s->db,
+	rc = db_prepare(s->db,
 	    "SELECT (SELECT count(*) FROM sqlite_master),"
-	    " (SELECT count(*) FROM sqlite_master WHERE name = 'schema_version')",
-	    -1, &stmt, NULL);
-	if (rc != SQLITE_OK || sqlite3_step(stmt) != SQLITE_ROW) {
-		sqlite3_finalize(stmt);
+	    " (SELECT count(*) FROM sqlite_master WHERE name = 'schema_version')", false, &stmt);
+	if (rc != DB_OK || db_step(stmt) != DB_ROW) {
+		db_finalize(stmt);
 		return -2 - store_error(s, err, "reading the schema");
 	}
-	*empty = sqlite3_column_int(stmt, 0) == 0;
-	rc = sqlite3_column_int(stmt, 1);
-	sqlite3_finalize(stmt);
+	*empty = db_column_int(stmt, 0) == 0;
+	rc = db_column_int(stmt, 1);
+	db_finalize(stmt);
 	if (rc == 0)
 		return -1;
-	if (sqlite3_prepare_v2(s->db, "SELECT max(version) FROM schema_version",
-	    -1, &stmt, NULL) != SQLITE_OK || sqlite3_step(stmt) != SQLITE_ROW) {
-		sqlite3_finalize(stmt);
+	if (db_prepare(s->db, "SELECT max(version) FROM schema_version",
+	    false, &stmt) != DB_OK || db_step(stmt) != DB_ROW) {
+		db_finalize(stmt);
 		return -2 - store_error(s, err, "reading the schema version");
 	}
-	version = sqlite3_column_int(stmt, 0);
-	sqlite3_finalize(stmt);
+	version = db_column_int(stmt, 0);
+	db_finalize(stmt);
 	return version;
 }
 
@@ -296,12 +295,11 @@ apply(struct store *s, int from, struct error *err)
 	int version;
 
 	for (version = from + 1; version <= SCHEMA_VERSION; version++) {
-		if (sqlite3_exec(s->db, migrations[version - 1], NULL, NULL,
-		    NULL) != SQLITE_OK)
+		if (db_exec(s->db, migrations[version - 1]) != DB_OK)
 			return store_error(s, err, "migrating the schema");
 		snprintf(sql, sizeof sql,
 		    "UPDATE schema_version SET version = %d", version);
-		if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		if (db_exec(s->db, sql) != DB_OK)
 			return store_error(s, err, "migrating the schema");
 	}
 	return 0;
@@ -313,6 +311,8 @@ schema_migrate(struct store *s, bool may_create, struct error *err)
 	bool empty;
 	int version, rc;
 
+	if (s->db->pg != NULL)
+		return pg_schema_migrate(s, SCHEMA_VERSION, may_create, err);
 	version = current_version(s, &empty, err);
 	if (version < -1)
 		return err->status;
@@ -338,10 +338,9 @@ schema_migrate(struct store *s, bool may_create, struct error *err)
 	if (version < -1)
 		goto fail;
 	if (version == -1) {
-		if (sqlite3_exec(s->db,
+		if (db_exec(s->db,
 		    "CREATE TABLE schema_version (version INTEGER NOT NULL);"
-		    "INSERT INTO schema_version VALUES (0);", NULL, NULL,
-		    NULL) != SQLITE_OK) {
+		    "INSERT INTO schema_version VALUES (0);") != DB_OK) {
 			store_error(s, err, "creating the schema");
 			goto fail;
 		}

@@ -154,11 +154,44 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " imported_at_ms = excluded.imported_at_ms",
 };
 
+/*
+ * PostgreSQL takes one recursive term naming the table once (SQLite
+ * walks several): ARTIFACT_OF's three steps as one, through LATERAL,
+ * and its parameters typed where nothing else types them.
+ */
+#define ARTIFACT_OF_PG(seeds) \
+	"WITH RECURSIVE art(id) AS (SELECT CAST(?1 AS TEXT)" seeds \
+	" UNION SELECT n.id FROM art, LATERAL (" \
+	"  SELECT a.revision_of FROM action a WHERE a.action_id = art.id" \
+	"   AND a.revision_of IS NOT NULL" \
+	"  UNION ALL SELECT a.action_id FROM action a" \
+	"   WHERE a.revision_of = art.id" \
+	"  UNION ALL SELECT b.action_id FROM action a JOIN action b" \
+	"   ON b.artifact_id = a.artifact_id WHERE a.action_id = art.id" \
+	"   AND a.artifact_id IS NOT NULL) n(id))"
+
+/* The statements PostgreSQL needs written otherwise (issue 20). */
+static const char *const pg_statement_sql[SQL_STATEMENT_COUNT] = {
+	[SQL_REVISION_STEP] =
+	    ARTIFACT_OF_PG(" UNION SELECT CAST(?2 AS TEXT) WHERE ?2 IS NOT NULL"
+	    " UNION SELECT action_id FROM action WHERE artifact_id = ?3")
+	    " SELECT a.action_id, a.author, a.status, a.revision_of,"
+	    " a.artifact_id, json_extract(a.raw_json,"
+	    " '$.proposed_action.contributors'), d.reassign_to, d.escalate,"
+	    " d.blocked_on, d.operator_login, d.escalate_expertise"
+	    " FROM art JOIN action a ON a.action_id = art.id"
+	    " LEFT JOIN decision d ON d.action_id = a.action_id"
+	    " WHERE a.action_id <> ?1 ORDER BY a.imported_at_ms, a.rowid",
+	[SQL_QUEUE_STALE_REVISIONS] =
+	    "UPDATE queue_index SET epoch = 0 WHERE action_id <> ?1 AND"
+	    " action_id IN (" ARTIFACT_OF_PG("") " SELECT id FROM art)",
+};
+
 int
 store_error(struct store *s, struct error *err, const char *doing)
 {
 	return error_set(err, EXIT_STORAGE, NULL, "%s: %s while %s",
-	    s->path, sqlite3_errmsg(s->db), doing);
+	    s->path, db_errmsg(s->db), doing);
 }
 
 /* mkdir -p for the directories above path. */
@@ -266,16 +299,15 @@ store_library_init(void)
 	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
-int
-store_open(const char *path, enum store_open_mode mode, struct store **out,
+/* Opens path with SQLite, WAL and durable commits, into s->db. */
+static int
+open_sqlite(struct store *s, const char *path, enum store_open_mode mode,
     struct error *err)
 {
-	struct store *s;
 	struct stat st;
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	int rc;
 
-	*out = NULL;
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT || mode != STORE_CREATE)
 			return error_set(err, EXIT_STORAGE, NULL,
@@ -290,19 +322,13 @@ store_open(const char *path, enum store_open_mode mode, struct store **out,
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "%s is not a regular file", path);
 
-	if ((s = calloc(1, sizeof *s)) == NULL ||
-	    (s->path = text_copy(path)) == NULL) {
-		free(s);
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	}
-	rc = sqlite3_open_v2(path, &s->db, flags, NULL);
-	if (rc != SQLITE_OK) {
-		error_set(err, EXIT_STORAGE, NULL, "cannot open %s: %s", path,
-		    s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
-		goto fail;
-	}
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	rc = sqlite3_open_v2(path, &s->db->lite, flags, NULL);
+	if (rc != SQLITE_OK)
+		return error_set(err, EXIT_STORAGE, NULL, "cannot open %s: %s",
+		    path, s->db->lite ? sqlite3_errmsg(s->db->lite) :
+		    sqlite3_errstr(rc));
+	sqlite3_extended_result_codes(s->db->lite, 1);
+	sqlite3_busy_timeout(s->db->lite, BUSY_TIMEOUT_MS);
 	/*
 	 * WAL lets officers read while one writes; FULL makes each commit
 	 * durable on power loss, which a recorded decision must be.
@@ -311,13 +337,44 @@ store_open(const char *path, enum store_open_mode mode, struct store **out,
 	 * page, which was most of an import's system calls.  Each holds
 	 * one statement's or one decision's pages, so memory stays small.
 	 */
-	if (sqlite3_exec(s->db, "PRAGMA journal_mode = WAL;"
+	if (db_exec(s->db, "PRAGMA journal_mode = WAL;"
 	    "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
-	    "PRAGMA trusted_schema = OFF; PRAGMA temp_store = MEMORY;",
-	    NULL, NULL, NULL) != SQLITE_OK) {
-		store_error(s, err, "setting up the connection");
-		goto fail;
+	    "PRAGMA trusted_schema = OFF; PRAGMA temp_store = MEMORY;") !=
+	    DB_OK)
+		return store_error(s, err, "setting up the connection");
+	return 0;
+}
+
+int
+store_open(const char *path, enum store_open_mode mode, struct store **out,
+    struct error *err)
+{
+	struct store *s;
+	char message[512];
+
+	*out = NULL;
+	if ((s = calloc(1, sizeof *s)) == NULL ||
+	    (s->db = calloc(1, sizeof *s->db)) == NULL ||
+	    (s->path = text_copy(path)) == NULL) {
+		if (s != NULL)
+			free(s->db);
+		free(s);
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
 	}
+	if (db_is_uri(path)) {
+		/* The backend names the database without its password. */
+		if (pg_open(path, s->db, message, sizeof message) != DB_OK) {
+			error_set(err, EXIT_STORAGE, NULL,
+			    "cannot connect to PostgreSQL: %s", message);
+			goto fail;
+		}
+		free(s->path);
+		if ((s->path = text_copy(message)) == NULL) {
+			error_set(err, EXIT_STORAGE, NULL, "out of memory");
+			goto fail;
+		}
+	} else if (open_sqlite(s, path, mode, err) != 0)
+		goto fail;
 	if (schema_migrate(s, mode == STORE_CREATE, err) != 0)
 		goto fail;
 	*out = s;
@@ -339,8 +396,9 @@ store_close(struct store *s)
 	store_cache_policy(s, false);
 	store_forget_documents(s);
 	for (i = 0; i < SQL_STATEMENT_COUNT; i++)
-		sqlite3_finalize(s->statements[i]);
-	sqlite3_close(s->db);
+		db_finalize(s->statements[i]);
+	db_close(s->db);
+	free(s->db);
 	free(s->path);
 	free(s);
 }
@@ -351,34 +409,32 @@ store_path(const struct store *s)
 	return s->path;
 }
 
-sqlite3_stmt *
+db_stmt *
 store_statement(struct store *s, enum statement which, struct error *err)
 {
-	sqlite3_stmt *stmt = s->statements[which];
+	db_stmt *stmt = s->statements[which];
 
 	if (stmt == NULL) {
-		if (sqlite3_prepare_v3(s->db, statement_sql[which], -1,
-		    SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK) {
+		const char *sql = statement_sql[which];
+
+		if (s->db->pg != NULL && pg_statement_sql[which] != NULL)
+			sql = pg_statement_sql[which];
+		if (db_prepare(s->db, sql, true, &stmt) != DB_OK) {
 			store_error(s, err, "preparing a statement");
 			return NULL;
 		}
 		s->statements[which] = stmt;
 	}
-	sqlite3_reset(stmt);
-	sqlite3_clear_bindings(stmt);
+	db_reset(stmt);
+	db_clear_bindings(stmt);
 	return stmt;
 }
 
-/*
- * IMMEDIATE takes the write lock up front: a deferred transaction that
- * read first would get SQLITE_BUSY_SNAPSHOT at its first write, with no
- * busy wait at all (FIELD-NOTES.md).
- */
+/* The one write lock of the database, for the whole transaction (db.h). */
 int
 store_begin(struct store *s, struct error *err)
 {
-	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
-	    SQLITE_OK)
+	if (db_begin_write(s->db) != DB_OK)
 		return store_error(s, err, "starting a transaction");
 	s->in_transaction = true;
 	memset(&s->totals_change, 0, sizeof s->totals_change);
@@ -392,7 +448,7 @@ store_commit(struct store *s, struct error *err)
 		store_rollback(s);
 		return err->status;
 	}
-	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+	if (db_exec(s->db, "COMMIT") != DB_OK) {
 		store_error(s, err, "committing");
 		store_rollback(s);
 		return err->status;
@@ -404,8 +460,8 @@ store_commit(struct store *s, struct error *err)
 void
 store_rollback(struct store *s)
 {
-	if (sqlite3_get_autocommit(s->db) == 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	if (db_in_transaction(s->db))
+		db_exec(s->db, "ROLLBACK");
 	s->in_transaction = false;
 	memset(&s->totals_change, 0, sizeof s->totals_change);
 }
@@ -415,14 +471,14 @@ static int
 store_run(struct store *s, enum statement which, const char *doing,
     struct error *err)
 {
-	sqlite3_stmt *stmt = store_statement(s, which, err);
+	db_stmt *stmt = store_statement(s, which, err);
 	int rc;
 
 	if (stmt == NULL)
 		return err->status;
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	return rc == SQLITE_DONE ? 0 : store_error(s, err, doing);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	return rc == DB_DONE ? 0 : store_error(s, err, doing);
 }
 
 int

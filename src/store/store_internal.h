@@ -2,7 +2,7 @@
 #ifndef COUNTERSIGN_STORE_INTERNAL_H
 #define COUNTERSIGN_STORE_INTERNAL_H
 
-#include <sqlite3.h>
+#include "db.h"
 
 #include "store.h"
 
@@ -127,7 +127,7 @@ struct queue_totals_change {
 };
 
 struct store {
-	sqlite3 *db;
+	struct db *db;			/* SQLite or PostgreSQL (db.h) */
 	char *path;
 	bool in_transaction;
 	/*
@@ -138,7 +138,7 @@ struct store {
 	 */
 	struct queue_totals_change totals_change;
 	struct queue_totals_change totals_at_savepoint;
-	sqlite3_stmt *statements[SQL_STATEMENT_COUNT];
+	db_stmt *statements[SQL_STATEMENT_COUNT];
 	struct policy_cache cache;
 	struct document_memo memo[DOCUMENT_KINDS];
 };
@@ -160,12 +160,18 @@ int store_policy_object_load(struct store *, const char *sha256,
 /* Drops the document memos (store_close). */
 void store_forget_documents(struct store *);
 /* The statement, reset and with its bindings cleared; NULL on error. */
-sqlite3_stmt *store_statement(struct store *, enum statement, struct error *);
+db_stmt *store_statement(struct store *, enum statement, struct error *);
 /* Sets an EXIT_STORAGE error from the connection's last error. */
 int store_error(struct store *, struct error *, const char *doing);
 
 /* Schema: migrations to the current version (schema.c). */
 int schema_migrate(struct store *, bool may_create, struct error *);
+/*
+ * The same on PostgreSQL (pg_schema.c), which refuses a database or a
+ * program whose schema is not at sqlite_version.
+ */
+int pg_schema_migrate(struct store *, int sqlite_version, bool may_create,
+    struct error *);
 /* Takes a decided action's row out of the queue, and out of its totals. */
 int store_queue_remove(struct store *, const char *action_id, struct error *);
 /* Writes the transaction's change of the totals, before its commit. */

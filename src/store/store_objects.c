@@ -16,12 +16,12 @@
 #include "text.h"
 
 static void
-bind_text(sqlite3_stmt *stmt, int index, const char *text)
+bind_text(db_stmt *stmt, int index, const char *text)
 {
 	if (text == NULL)
-		sqlite3_bind_null(stmt, index);
+		db_bind_null(stmt, index);
 	else
-		sqlite3_bind_text(stmt, index, text, -1, SQLITE_STATIC);
+		db_bind_text(stmt, index, text, -1, DB_STATIC);
 }
 
 /*
@@ -29,26 +29,26 @@ bind_text(sqlite3_stmt *stmt, int index, const char *text)
  * (whatever the spacing or key order) is the same object.
  */
 static int
-compare_existing(struct store *s, sqlite3_stmt *stmt, int column,
+compare_existing(struct store *s, db_stmt *stmt, int column,
     const struct loaded_object *o, const char *field, const char *identity,
     bool *exists, struct error *err)
 {
 	const char *noun = o->type == OBJECT_PACKET ? "action" :
 	    object_type_name(o->type);
 	cJSON *stored;
-	int rc = sqlite3_step(stmt);
+	int rc = db_step(stmt);
 	bool same;
 
 	*exists = false;
-	if (rc == SQLITE_DONE)
+	if (rc == DB_DONE)
 		return 0;
-	if (rc != SQLITE_ROW)
+	if (rc != DB_ROW)
 		return store_error(s, err, "looking up an identity");
 	*exists = true;
-	stored = cJSON_Parse((const char *)sqlite3_column_text(stmt, column));
+	stored = cJSON_Parse((const char *)db_column_text(stmt, column));
 	same = stored != NULL && json_equal(stored, o->json);
 	cJSON_Delete(stored);
-	sqlite3_reset(stmt);
+	db_reset(stmt);
 	if (!same)
 		return error_set(err, EXIT_DATA, field,
 		    "conflict: %s %s was already imported with different "
@@ -62,7 +62,7 @@ put_ips(struct store *s, const struct loaded_object *o, const char *raw,
     size_t raw_len, long long now_ms, enum store_put_result *result,
     struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	char identity[ID_MAX_BYTES + 32];
 	bool exists;
 	int rc;
@@ -72,7 +72,7 @@ put_ips(struct store *s, const struct loaded_object *o, const char *raw,
 	if ((stmt = store_statement(s, SQL_IPS_GET, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, o->id);
-	sqlite3_bind_int64(stmt, 2, o->version);
+	db_bind_int64(stmt, 2, o->version);
 	if ((rc = compare_existing(s, stmt, 0, o, "version", identity, &exists,
 	    err)) != 0)
 		return rc;
@@ -82,11 +82,11 @@ put_ips(struct store *s, const struct loaded_object *o, const char *raw,
 	if ((stmt = store_statement(s, SQL_IPS_INSERT, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, o->id);
-	sqlite3_bind_int64(stmt, 2, o->version);
+	db_bind_int64(stmt, 2, o->version);
 	bind_text(stmt, 3, o->user_id);
-	sqlite3_bind_text(stmt, 4, raw, (int)raw_len, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 5, now_ms);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
+	db_bind_text(stmt, 4, raw, (int)raw_len, DB_STATIC);
+	db_bind_int64(stmt, 5, now_ms);
+	if (db_step(stmt) != DB_DONE)
 		return store_error(s, err, "storing an IPS");
 	return 0;
 }
@@ -96,7 +96,7 @@ put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
     size_t raw_len, long long now_ms, enum store_put_result *result,
     struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	bool exists;
 	int rc;
 
@@ -113,12 +113,12 @@ put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
 		return err->status;
 	bind_text(stmt, 1, o->id);
 	bind_text(stmt, 2, o->user_id);
-	sqlite3_bind_int64(stmt, 3, o->as_of_ms);
-	sqlite3_bind_text(stmt, 4, raw, (int)raw_len, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 5, now_ms);
-	sqlite3_bind_text(stmt, 6, o->as_of_beyond_ms,
-	    (int)o->as_of_beyond_ms_length, SQLITE_STATIC);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
+	db_bind_int64(stmt, 3, o->as_of_ms);
+	db_bind_text(stmt, 4, raw, (int)raw_len, DB_STATIC);
+	db_bind_int64(stmt, 5, now_ms);
+	db_bind_text(stmt, 6, o->as_of_beyond_ms,
+	    (int)o->as_of_beyond_ms_length, DB_STATIC);
+	if (db_step(stmt) != DB_DONE)
 		return store_error(s, err, "storing holdings");
 	return 0;
 }
@@ -133,7 +133,7 @@ static int
 refuse_revision_cycle(struct store *s, const struct loaded_object *o,
     struct error *err)
 {
-	sqlite3_stmt *stmt = NULL;
+	db_stmt *stmt = NULL;
 	int rc;
 
 	if (o->revision_of == NULL)
@@ -142,20 +142,20 @@ refuse_revision_cycle(struct store *s, const struct loaded_object *o,
 		return error_set(err, EXIT_DATA, "proposed_action.revision_of",
 		    "action %.64s names itself as the version it revises",
 		    o->id);
-	if (sqlite3_prepare_v2(s->db, "WITH RECURSIVE up(id) AS (SELECT ?2"
+	if (db_prepare(s->db, "WITH RECURSIVE up(id) AS (SELECT ?2"
 	    " UNION SELECT a.revision_of FROM action a JOIN up"
 	    " ON a.action_id = up.id WHERE a.revision_of IS NOT NULL)"
-	    " SELECT 1 FROM up WHERE id = ?1", -1, &stmt, NULL) != SQLITE_OK)
+	    " SELECT 1 FROM up WHERE id = ?1", false, &stmt) != DB_OK)
 		return store_error(s, err, "following a revision chain");
 	bind_text(stmt, 1, o->id);
 	bind_text(stmt, 2, o->revision_of);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_ROW)
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	if (rc == DB_ROW)
 		return error_set(err, EXIT_DATA, "proposed_action.revision_of",
 		    "revision_of %.64s leads back to action %.64s: a cycle of "
 		    "revisions", o->revision_of, o->id);
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return store_error(s, err, "following a revision chain");
 	return 0;
 }
@@ -165,7 +165,7 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
     size_t raw_len, long long now_ms, enum store_put_result *result,
     struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	bool exists;
 	int rc;
 
@@ -190,15 +190,15 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 	bind_text(stmt, 5, o->revision_of);
 	bind_text(stmt, 6, o->requested_by);
 	if (o->has_expiry)
-		sqlite3_bind_int64(stmt, 7, o->expires_at_ms);
-	sqlite3_bind_text(stmt, 8, raw, (int)raw_len, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 9, now_ms);
+		db_bind_int64(stmt, 7, o->expires_at_ms);
+	db_bind_text(stmt, 8, raw, (int)raw_len, DB_STATIC);
+	db_bind_int64(stmt, 9, now_ms);
 	bind_text(stmt, 10, o->artifact_id);
 	/*
 	 * No queue row yet: the caller writes it, checked, in the same
 	 * transaction (import's queue_index_stored()).
 	 */
-	if (sqlite3_step(stmt) != SQLITE_DONE)
+	if (db_step(stmt) != DB_DONE)
 		return store_error(s, err, "storing an action");
 	return 0;
 }
@@ -208,7 +208,7 @@ put_security_map(struct store *s, const struct loaded_object *o,
     long long now_ms, enum store_put_result *result, struct error *err)
 {
 	const cJSON *entry;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	char key[ID_MAX_BYTES + 1];
 	const char *sector, *asset_class;
 	bool changed = false;
@@ -220,17 +220,17 @@ put_security_map(struct store *s, const struct loaded_object *o,
 		if ((stmt = store_statement(s, SQL_SECURITY_GET, err)) == NULL)
 			return err->status;
 		bind_text(stmt, 1, key);
-		if (sqlite3_step(stmt) == SQLITE_ROW &&
-		    strcmp((const char *)sqlite3_column_text(stmt, 0),
+		if (db_step(stmt) == DB_ROW &&
+		    strcmp((const char *)db_column_text(stmt, 0),
 		    entry->string) == 0 &&
-		    strcmp((const char *)sqlite3_column_text(stmt, 1),
+		    strcmp((const char *)db_column_text(stmt, 1),
 		    sector) == 0 &&
-		    strcmp((const char *)sqlite3_column_text(stmt, 2),
+		    strcmp((const char *)db_column_text(stmt, 2),
 		    asset_class) == 0) {
-			sqlite3_reset(stmt);
+			db_reset(stmt);
 			continue;
 		}
-		sqlite3_reset(stmt);
+		db_reset(stmt);
 		changed = true;
 		if ((stmt = store_statement(s, SQL_SECURITY_PUT, err)) == NULL)
 			return err->status;
@@ -238,8 +238,8 @@ put_security_map(struct store *s, const struct loaded_object *o,
 		bind_text(stmt, 2, entry->string);
 		bind_text(stmt, 3, sector);
 		bind_text(stmt, 4, asset_class);
-		sqlite3_bind_int64(stmt, 5, now_ms);
-		if (sqlite3_step(stmt) != SQLITE_DONE)
+		db_bind_int64(stmt, 5, now_ms);
+		if (db_step(stmt) != DB_DONE)
 			return store_error(s, err, "storing the security map");
 	}
 	*result = changed ? STORE_PUT_CHANGED : STORE_PUT_SAME;
@@ -252,7 +252,7 @@ put_document(struct store *s, const struct loaded_object *o, const char *raw,
     struct error *err)
 {
 	const char *type = object_type_name(o->type);
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	cJSON *stored = NULL;
 	bool same = false, exists = false;
 	int rc;
@@ -260,15 +260,15 @@ put_document(struct store *s, const struct loaded_object *o, const char *raw,
 	if ((stmt = store_statement(s, SQL_DOCUMENT_GET, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, type);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
 		exists = true;
-		stored = cJSON_Parse((const char *)sqlite3_column_text(stmt, 0));
+		stored = cJSON_Parse((const char *)db_column_text(stmt, 0));
 		same = stored != NULL && json_equal(stored, o->json);
 		cJSON_Delete(stored);
-	} else if (rc != SQLITE_DONE)
+	} else if (rc != DB_DONE)
 		return store_error(s, err, "looking up a policy document");
-	sqlite3_reset(stmt);
+	db_reset(stmt);
 	if (same) {
 		*result = STORE_PUT_SAME;
 		return 0;
@@ -277,9 +277,9 @@ put_document(struct store *s, const struct loaded_object *o, const char *raw,
 	if ((stmt = store_statement(s, SQL_DOCUMENT_PUT, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, type);
-	sqlite3_bind_text(stmt, 2, raw, (int)raw_len, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 3, now_ms);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
+	db_bind_text(stmt, 2, raw, (int)raw_len, DB_STATIC);
+	db_bind_int64(stmt, 3, now_ms);
+	if (db_step(stmt) != DB_DONE)
 		return store_error(s, err, "storing a policy document");
 	return 0;
 }

@@ -44,19 +44,19 @@ store_object_valid(struct store *s, cJSON *tree, enum object_type want,
  * shape of want (key names the row); NULL when no row.
  */
 static int
-row_json(struct store *s, sqlite3_stmt *stmt, int column,
+row_json(struct store *s, db_stmt *stmt, int column,
     enum object_type want, const char *key, cJSON **out, struct error *err)
 {
 	struct loaded_object o;
-	int rc = sqlite3_step(stmt);
+	int rc = db_step(stmt);
 
 	*out = NULL;
-	if (rc == SQLITE_DONE)
+	if (rc == DB_DONE)
 		return 0;
-	if (rc != SQLITE_ROW)
+	if (rc != DB_ROW)
 		return store_error(s, err, "reading");
-	*out = cJSON_Parse((const char *)sqlite3_column_text(stmt, column));
-	sqlite3_reset(stmt);
+	*out = cJSON_Parse((const char *)db_column_text(stmt, column));
+	db_reset(stmt);
 	if (*out == NULL)
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "%s: the stored %s (%s) is not valid JSON", s->path,
@@ -83,34 +83,34 @@ memo_clear(struct document_memo *m)
  * are the caller's (a copy each: the memo may change while they live).
  */
 static int
-row_json_memo(struct store *s, sqlite3_stmt *stmt, struct document_memo *m,
+row_json_memo(struct store *s, db_stmt *stmt, struct document_memo *m,
     enum object_type want, const char *key, cJSON **out, char **printed,
     struct error *err)
 {
 	struct loaded_object o;
 	const char *text;
 	size_t length;
-	int rc = sqlite3_step(stmt);
+	int rc = db_step(stmt);
 
 	*out = NULL;
 	*printed = NULL;
-	if (rc == SQLITE_DONE)
+	if (rc == DB_DONE)
 		return 0;
-	if (rc != SQLITE_ROW)
+	if (rc != DB_ROW)
 		return store_error(s, err, "reading");
-	text = (const char *)sqlite3_column_text(stmt, 0);
-	length = (size_t)sqlite3_column_bytes(stmt, 0);
+	text = (const char *)db_column_text(stmt, 0);
+	length = (size_t)db_column_bytes(stmt, 0);
 	if (text != NULL && (m->raw == NULL || m->length != length ||
 	    memcmp(m->raw, text, length) != 0)) {
 		memo_clear(m);
 		if ((m->tree = cJSON_Parse(text)) == NULL) {
-			sqlite3_reset(stmt);
+			db_reset(stmt);
 			return error_set(err, EXIT_STORAGE, NULL,
 			    "%s: the stored %s (%s) is not valid JSON", s->path,
 			    object_type_name(want), key != NULL ? key : "?");
 		}
 		if ((rc = store_object_valid(s, m->tree, want, key, &o, err)) != 0) {
-			sqlite3_reset(stmt);
+			db_reset(stmt);
 			memo_clear(m);
 			return rc;
 		}
@@ -122,7 +122,7 @@ row_json_memo(struct store *s, sqlite3_stmt *stmt, struct document_memo *m,
 		if (m->raw != NULL && sha256_hex(m->raw, length, m->sha256) != 0)
 			m->sha256[0] = '\0';
 	}
-	sqlite3_reset(stmt);
+	db_reset(stmt);
 	if (text == NULL || m->raw == NULL || m->printed == NULL ||
 	    (*out = cJSON_Duplicate(m->tree, true)) == NULL ||
 	    (*printed = text_copy(m->printed)) == NULL) {
@@ -150,14 +150,14 @@ load_by_user(struct store *s, enum statement which, const char *user_id,
     struct error *err)
 {
 	enum object_type want;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 
 	*out = NULL;
 	if (user_id == NULL)
 		return 0;
 	if ((stmt = store_statement(s, which, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, user_id, -1, SQLITE_STATIC);
+	db_bind_text(stmt, 1, user_id, -1, DB_STATIC);
 	want = which == SQL_IPS_ACTIVE ? OBJECT_IPS : OBJECT_HOLDINGS;
 	if (printed != NULL)
 		return row_json_memo(s, stmt, memo, want, user_id, out,
@@ -170,11 +170,11 @@ load_document(struct store *s, const char *type, cJSON **out,
     struct document_memo *memo, char **printed, struct error *err)
 {
 	enum object_type want;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 
 	if ((stmt = store_statement(s, SQL_DOCUMENT_GET, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, type, -1, SQLITE_STATIC);
+	db_bind_text(stmt, 1, type, -1, DB_STATIC);
 	want = strcmp(type, "roster") == 0 ? OBJECT_ROSTER :
 	    OBJECT_STANDARDS_INDEX;
 	if (printed != NULL)
@@ -195,33 +195,33 @@ struct securities_load {
 static int
 read_security(struct securities_load *load, const char *key, cJSON **entry)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	*entry = NULL;
 	if ((stmt = store_statement(load->store, SQL_SECURITY_GET,
 	    load->err)) == NULL)
 		return load->err->status;
-	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
+	db_bind_text(stmt, 1, key, -1, DB_STATIC);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
 		if ((*entry = cJSON_CreateObject()) == NULL ||
 		    cJSON_AddStringToObject(*entry, "sector",
-		    (const char *)sqlite3_column_text(stmt, 1)) == NULL ||
+		    (const char *)db_column_text(stmt, 1)) == NULL ||
 		    cJSON_AddStringToObject(*entry, "asset_class",
-		    (const char *)sqlite3_column_text(stmt, 2)) == NULL) {
-			sqlite3_reset(stmt);
+		    (const char *)db_column_text(stmt, 2)) == NULL) {
+			db_reset(stmt);
 			cJSON_Delete(*entry);
 			*entry = NULL;
 			return error_set(load->err, EXIT_STORAGE, NULL,
 			    "out of memory");
 		}
-	} else if (rc != SQLITE_DONE) {
-		sqlite3_reset(stmt);
+	} else if (rc != DB_DONE) {
+		db_reset(stmt);
 		return store_error(load->store, load->err,
 		    "reading the security map");
 	}
-	sqlite3_reset(stmt);
+	db_reset(stmt);
 	return 0;
 }
 
@@ -297,10 +297,10 @@ nomem:
  * row's (else a packet is decided under another's id).
  */
 static int
-stored_packet_valid(struct store *s, sqlite3_stmt *stmt,
+stored_packet_valid(struct store *s, db_stmt *stmt,
     const char *action_id, cJSON *packet, struct error *err)
 {
-	const char *kind = (const char *)sqlite3_column_text(stmt, 0);
+	const char *kind = (const char *)db_column_text(stmt, 0);
 	struct loaded_object o;
 	int rc;
 
@@ -321,30 +321,30 @@ stored_packet_valid(struct store *s, sqlite3_stmt *stmt,
  * expires_at_ms); the policy trees are left to the caller.
  */
 static int
-action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
+action_from_row(struct store *s, db_stmt *stmt, const char *action_id,
     long long now_ms, struct check_data *d, const struct rule_pack **pack,
     struct error *err)
 {
-	bool packet_is_text = sqlite3_column_type(stmt, 1) == SQLITE_TEXT;
+	bool packet_is_text = db_column_type(stmt, 1) == DB_TEXT;
 	int rc;
 
 	memset(d, 0, sizeof *d);
-	*pack = rule_pack_find((const char *)sqlite3_column_text(stmt, 0));
+	*pack = rule_pack_find((const char *)db_column_text(stmt, 0));
 	/*
 	 * Stored text that passed SPEC 1 at import; read, then dropped.  Its
 	 * length is known: no strlen() over every packet (2.5% of a check).
 	 */
 	d->packet = json_scratch_parse(
-	    (const char *)sqlite3_column_text(stmt, 1),
-	    (size_t)sqlite3_column_bytes(stmt, 1));
+	    (const char *)db_column_text(stmt, 1),
+	    (size_t)db_column_bytes(stmt, 1));
 	/* What the officer is shown is what an approval may be about. */
-	if (packet_is_text && sha256_hex(sqlite3_column_text(stmt, 1),
-	    (size_t)sqlite3_column_bytes(stmt, 1), d->packet_sha256) == 0)
+	if (packet_is_text && sha256_hex(db_column_text(stmt, 1),
+	    (size_t)db_column_bytes(stmt, 1), d->packet_sha256) == 0)
 		d->input.packet_sha256 = d->packet_sha256;
-	d->status = text_copy((const char *)sqlite3_column_text(stmt, 2));
-	d->imported_at_ms = sqlite3_column_int64(stmt, 3);
-	d->has_expiry = sqlite3_column_type(stmt, 4) != SQLITE_NULL;
-	d->expires_at_ms = sqlite3_column_int64(stmt, 4);
+	d->status = text_copy((const char *)db_column_text(stmt, 2));
+	d->imported_at_ms = db_column_int64(stmt, 3);
+	d->has_expiry = db_column_type(stmt, 4) != DB_NULL;
+	d->expires_at_ms = db_column_int64(stmt, 4);
 	if (*pack == NULL || d->packet == NULL || d->status == NULL) {
 		check_data_free(d);
 		return error_set(err, EXIT_STORAGE, NULL,
@@ -367,11 +367,11 @@ action_from_row(struct store *s, sqlite3_stmt *stmt, const char *action_id,
  * of the packet's text, which the tree, its numbers doubles, does not keep.
  */
 static int
-keep_packet_text(sqlite3_stmt *stmt, struct check_data *d, struct error *err)
+keep_packet_text(db_stmt *stmt, struct check_data *d, struct error *err)
 {
-	const unsigned char *text = sqlite3_column_text(stmt, 1);
+	const unsigned char *text = db_column_text(stmt, 1);
 
-	d->packet_length = (size_t)sqlite3_column_bytes(stmt, 1);
+	d->packet_length = (size_t)db_column_bytes(stmt, 1);
 	if (text == NULL || (d->packet_text = malloc(d->packet_length + 1)) ==
 	    NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
@@ -384,31 +384,31 @@ static int
 load_action(struct store *s, const char *action_id, long long now_ms,
     struct check_data *d, const struct rule_pack **pack, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	memset(d, 0, sizeof *d);
 	if ((stmt = store_statement(s, SQL_ACTION_GET, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, action_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_DONE)
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	if (rc == DB_DONE)
 		return error_set(err, EXIT_REFUSED, NULL, "unknown action %s",
 		    action_id);
-	if (rc != SQLITE_ROW)
+	if (rc != DB_ROW)
 		return store_error(s, err, "reading an action");
 	rc = action_from_row(s, stmt, action_id, now_ms, d, pack, err);
 	if (rc == 0 && (rc = keep_packet_text(stmt, d, err)) != 0)
 		check_data_free(d);
-	sqlite3_reset(stmt);
+	db_reset(stmt);
 	return rc;
 }
 
 /* Column i of the row as a string member, or null. */
 static void
-add_text_column(cJSON *version, const char *key, sqlite3_stmt *stmt, int i)
+add_text_column(cJSON *version, const char *key, db_stmt *stmt, int i)
 {
-	const char *text = (const char *)sqlite3_column_text(stmt, i);
+	const char *text = (const char *)db_column_text(stmt, i);
 
 	if (text != NULL)
 		cJSON_AddStringToObject(version, key, text);
@@ -428,7 +428,7 @@ load_revision_chain(struct store *s, const cJSON *action, cJSON **out,
 	const cJSON *revision_of = json_member(action, "revision_of");
 	const cJSON *artifact = json_member(action, "artifact_id");
 	const char *contributors;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	cJSON *chain, *version, *people;
 	int rc;
 
@@ -439,24 +439,24 @@ load_revision_chain(struct store *s, const cJSON *action, cJSON **out,
 		return 0;
 	if ((stmt = store_statement(s, SQL_REVISION_STEP, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, id->valuestring, -1, SQLITE_STATIC);
+	db_bind_text(stmt, 1, id->valuestring, -1, DB_STATIC);
 	if (cJSON_IsString(revision_of))
-		sqlite3_bind_text(stmt, 2, revision_of->valuestring, -1,
-		    SQLITE_STATIC);
+		db_bind_text(stmt, 2, revision_of->valuestring, -1,
+		    DB_STATIC);
 	if (cJSON_IsString(artifact))
-		sqlite3_bind_text(stmt, 3, artifact->valuestring, -1,
-		    SQLITE_STATIC);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		db_bind_text(stmt, 3, artifact->valuestring, -1,
+		    DB_STATIC);
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		if ((version = cJSON_CreateObject()) == NULL ||
 		    !cJSON_AddItemToArray(chain, version)) {
 			cJSON_Delete(version);
-			sqlite3_reset(stmt);
+			db_reset(stmt);
 			return error_set(err, EXIT_STORAGE, NULL,
 			    "out of memory");
 		}
 		add_text_column(version, "action_id", stmt, 0);
 		add_text_column(version, "author", stmt, 1);
-		contributors = (const char *)sqlite3_column_text(stmt, 5);
+		contributors = (const char *)db_column_text(stmt, 5);
 		people = contributors != NULL ? cJSON_Parse(contributors) :
 		    NULL;
 		if (people != NULL)
@@ -468,13 +468,13 @@ load_revision_chain(struct store *s, const cJSON *action, cJSON **out,
 		add_text_column(version, "artifact_id", stmt, 4);
 		add_text_column(version, "reassign_to", stmt, 6);
 		cJSON_AddBoolToObject(version, "escalate",
-		    sqlite3_column_int(stmt, 7) != 0);
+		    db_column_int(stmt, 7) != 0);
 		add_text_column(version, "blocked_on", stmt, 8);
 		add_text_column(version, "decided_by", stmt, 9);
 		add_text_column(version, "expertise", stmt, 10);
 	}
-	sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		return store_error(s, err, "reading the versions of an artifact");
 	/* A version alone, as before artifacts: no chain at all. */
 	if (cJSON_GetArraySize(chain) == 0) {
@@ -713,16 +713,16 @@ static int
 load_by_key(struct store *s, enum statement which, const char *key,
     long long number, cJSON **out, struct error *err)
 {
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 
 	*out = NULL;
 	if (key == NULL)
 		return 0;
 	if ((stmt = store_statement(s, which, err)) == NULL)
 		return err->status;
-	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+	db_bind_text(stmt, 1, key, -1, DB_STATIC);
 	if (which == SQL_IPS_GET)
-		sqlite3_bind_int64(stmt, 2, number);
+		db_bind_int64(stmt, 2, number);
 	return row_json(s, stmt, 0, which == SQL_IPS_GET ? OBJECT_IPS :
 	    OBJECT_HOLDINGS, key, out, err);
 }
@@ -826,7 +826,7 @@ store_each_check(struct store *s, bool all, long long now_ms,
 {
 	const struct rule_pack *pack;
 	struct check_data d;
-	sqlite3_stmt *stmt;
+	db_stmt *stmt;
 	int rc;
 
 	/*
@@ -835,17 +835,17 @@ store_each_check(struct store *s, bool all, long long now_ms,
 	 * statement is our own (not the shared prepared one): the policy
 	 * loads run other queries on this connection meanwhile.
 	 */
-	rc = sqlite3_prepare_v2(s->db, all ?
+	rc = db_prepare(s->db, all ?
 	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
 	    " action_id FROM action ORDER BY imported_at_ms, rowid" :
 	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
 	    " action_id FROM action WHERE status = 'pending'"
-	    " ORDER BY imported_at_ms, rowid", -1, &stmt, NULL);
-	if (rc != SQLITE_OK)
+	    " ORDER BY imported_at_ms, rowid", false, &stmt);
+	if (rc != DB_OK)
 		return store_error(s, err, "listing actions");
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		if ((rc = action_from_row(s, stmt,
-		    (const char *)sqlite3_column_text(stmt, 5), now_ms, &d,
+		    (const char *)db_column_text(stmt, 5), now_ms, &d,
 		    &pack, err)) != 0 ||
 		    (rc = load_check_policy(s, pack, &d, err)) != 0)
 			goto done;
@@ -854,8 +854,8 @@ store_each_check(struct store *s, bool all, long long now_ms,
 		if (rc != 0)
 			goto done;
 	}
-	rc = rc == SQLITE_DONE ? 0 : store_error(s, err, "listing actions");
+	rc = rc == DB_DONE ? 0 : store_error(s, err, "listing actions");
 done:
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	return rc;
 }

@@ -29,7 +29,7 @@ pg_ctl_() { pg_as "$PG_BINDIR/pg_ctl" -D "$PG_SOCKDIR/data" "$@"; }
 
 pg_start() {
 	if [ ! -d "$PG_SOCKDIR/data" ]; then
-		pg_as "$PG_BINDIR/initdb" -D "$PG_SOCKDIR/data" -A trust -U postgres \
+		pg_as "$PG_BINDIR/initdb" -D "$PG_SOCKDIR/data" -A trust -U postgres -E UTF8 --locale=C \
 			>"$PG_SOCKDIR/initdb.log" 2>&1 ||
 			{ echo "FAIL: initdb:"; cat "$PG_SOCKDIR/initdb.log"; exit 1; }
 	fi

@@ -1,0 +1,557 @@
+/*
+ * The store's SQL run on PostgreSQL through libpq (SPEC v2 10, issue 20).
+ * The store writes its queries once, with SQLite's numbered parameters
+ * (?1); here they become $1 and every value travels as a parameter of
+ * PQexecParams/PQexecPrepared, never inside the SQL text.  Values are
+ * sent untyped, as text, so the server types them from their context as
+ * SQLite's affinity does; rows come back as text.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libpq-fe.h>
+
+#include "db.h"
+
+/*
+ * The one write lock every countersign on every host takes first in each
+ * write transaction, held until it ends (db_begin_write): the audit head
+ * is read and extended under it, so the chain stays one whatever runs at
+ * once.  Any constant would do.
+ */
+#define WRITE_LOCK_KEY "7165213938137868135"
+
+struct pg_conn {
+	PGconn *conn;
+	char message[1024];
+	int changes;
+	unsigned long statements;	/* names the prepared ones */
+};
+
+struct pg_stmt {
+	char *sql;			/* with $1, $2, ... */
+	char name[24];			/* "" unless prepared on the server */
+	bool persistent;
+	bool prepared;
+	int nparams;
+	char **values;			/* owned copies, NULL for NULL */
+	int *lengths;
+	PGresult *res;
+	int row;			/* the current row, -1 before the first */
+	unsigned char **blobs;		/* bytea cells decoded, per column */
+	size_t *blob_lengths;
+	int ncolumns;
+};
+
+/* Oids of the built-in types (catalog/pg_type.h is the server's). */
+#define OID_BOOL 16
+#define OID_BYTEA 17
+#define OID_INT8 20
+#define OID_INT2 21
+#define OID_INT4 23
+#define OID_OID 26
+#define OID_FLOAT4 700
+#define OID_FLOAT8 701
+#define OID_NUMERIC 1700
+
+static void
+keep_message(struct pg_conn *c, const PGresult *res)
+{
+	const char *m = NULL;
+	size_t n;
+
+	if (res != NULL)
+		m = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	if (m == NULL || *m == '\0')
+		m = PQerrorMessage(c->conn);
+	snprintf(c->message, sizeof c->message, "%s", m);
+	n = strlen(c->message);
+	while (n > 0 && (c->message[n - 1] == '\n' || c->message[n - 1] == ' '))
+		c->message[--n] = '\0';
+	if (PQstatus(c->conn) == CONNECTION_BAD)
+		snprintf(c->message + n, sizeof c->message - n,
+		    "%s(the connection to the server is lost)",
+		    n > 0 ? " " : "");
+}
+
+/* SQLite's codes for an error a result reports. */
+static int
+result_code(struct pg_conn *c, PGresult *res)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) :
+	    NULL;
+
+	keep_message(c, res);
+	if (state != NULL && strncmp(state, "23", 2) == 0)
+		return SQLITE_CONSTRAINT;
+	return DB_ERROR;
+}
+
+/* Notices (IF NOT EXISTS skipping, say) are no officer's business. */
+static void
+quiet(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+int
+pg_open(const char *uri, struct db *db, char *message, size_t size)
+{
+	struct pg_conn *c;
+	const char *host;
+
+	if ((c = calloc(1, sizeof *c)) == NULL) {
+		snprintf(message, size, "out of memory");
+		return DB_NOMEM;
+	}
+	c->conn = PQconnectdb(uri);
+	if (c->conn == NULL || PQstatus(c->conn) != CONNECTION_OK) {
+		/* libpq's message names host and socket, never the password. */
+		snprintf(message, size, "%s", c->conn ?
+		    PQerrorMessage(c->conn) : "out of memory");
+		message[strcspn(message, "\n")] = '\0';
+		PQfinish(c->conn);
+		free(c);
+		return DB_ERROR;
+	}
+	PQsetNoticeProcessor(c->conn, quiet, NULL);
+	if (PQsetClientEncoding(c->conn, "UTF8") != 0) {
+		snprintf(message, size, "the server cannot speak UTF-8: %s",
+		    PQerrorMessage(c->conn));
+		message[strcspn(message, "\n")] = '\0';
+		PQfinish(c->conn);
+		free(c);
+		return DB_ERROR;
+	}
+	host = PQhost(c->conn);
+	/* The name messages give it: the URI without password or options. */
+	snprintf(message, size, "postgresql://%s@%s/%s", PQuser(c->conn),
+	    host != NULL && *host != '/' ? host : "", PQdb(c->conn));
+	db->pg = c;
+	return DB_OK;
+}
+
+void
+pg_close(struct pg_conn *c)
+{
+	if (c == NULL)
+		return;
+	PQfinish(c->conn);
+	free(c);
+}
+
+/* The word at p, case-insensitively, followed by no letter. */
+static bool
+word_at(const char *p, const char *word)
+{
+	size_t n = strlen(word);
+
+	return strncasecmp(p, word, n) == 0 &&
+	    !isalnum((unsigned char)p[n]) && p[n] != '_';
+}
+
+/*
+ * SQLite's "a IS NOT b" and "a IS b" compare as PostgreSQL's IS [NOT]
+ * DISTINCT FROM does (NULL equal to NULL): *p at "IS", past the words
+ * written; NULL when it is IS [NOT] NULL, TRUE or FALSE, left alone.
+ */
+static const char *
+comparison(const char *p, char **o)
+{
+	const char *q = p + 2, *r;
+	bool not;
+
+	while (*q == ' ')
+		q++;
+	not = word_at(q, "NOT");
+	r = q;
+	if (not) {
+		r += 3;
+		while (*r == ' ')
+			r++;
+	}
+	if (word_at(r, "NULL") || word_at(r, "TRUE") || word_at(r, "FALSE") ||
+	    word_at(r, "DISTINCT"))
+		return NULL;
+	*o += sprintf(*o, not ? "IS DISTINCT FROM " :
+	    "IS NOT DISTINCT FROM ");
+	return r;
+}
+
+/*
+ * ?N becomes $N, and a bare ? the next number, as SQLite numbers it;
+ * quoted text and identifiers are left as they are.  Written for the
+ * store's own SQL, which has no comments.
+ */
+static char *
+translate(const char *sql, int *nparams)
+{
+	size_t n = strlen(sql);
+	char *out = malloc(n * 4 + 1), *o = out;
+	const char *p = sql, *next;
+	char quote = 0;
+	int highest = 0, number;
+
+	if (out == NULL)
+		return NULL;
+	while (*p != '\0') {
+		if (quote != 0) {
+			if (*p == quote)
+				quote = 0;
+			*o++ = *p++;
+		} else if (*p == '\'' || *p == '"') {
+			quote = *p;
+			*o++ = *p++;
+		} else if (*p == '?') {
+			p++;
+			if (isdigit((unsigned char)*p)) {
+				number = (int)strtol(p, (char **)&p, 10);
+			} else
+				number = highest + 1;
+			if (number > highest)
+				highest = number;
+			o += sprintf(o, "$%d", number);
+		} else if ((p == sql || !isalnum((unsigned char)p[-1])) &&
+		    word_at(p, "IS") && (next = comparison(p, &o)) != NULL) {
+			p = next;
+		} else
+			*o++ = *p++;
+	}
+	*o = '\0';
+	*nparams = highest;
+	return out;
+}
+
+int
+pg_prepare(struct db *db, const char *sql, bool persistent,
+    struct pg_stmt **out)
+{
+	struct pg_stmt *st;
+
+	*out = NULL;
+	if ((st = calloc(1, sizeof *st)) == NULL ||
+	    (st->sql = translate(sql, &st->nparams)) == NULL)
+		goto nomem;
+	if (st->nparams > 0 &&
+	    ((st->values = calloc((size_t)st->nparams, sizeof *st->values)) ==
+	    NULL || (st->lengths = calloc((size_t)st->nparams,
+	    sizeof *st->lengths)) == NULL))
+		goto nomem;
+	st->persistent = persistent;
+	st->row = -1;
+	*out = st;
+	return DB_OK;
+nomem:
+	if (st != NULL) {
+		free(st->sql);
+		free(st->values);
+	}
+	free(st);
+	snprintf(db->pg->message, sizeof db->pg->message, "out of memory");
+	return DB_NOMEM;
+}
+
+static void
+drop_result(struct pg_stmt *st)
+{
+	int i;
+
+	for (i = 0; st->blobs != NULL && i < st->ncolumns; i++)
+		PQfreemem(st->blobs[i]);
+	free(st->blobs);
+	free(st->blob_lengths);
+	st->blobs = NULL;
+	st->blob_lengths = NULL;
+	PQclear(st->res);
+	st->res = NULL;
+	st->row = -1;
+	st->ncolumns = 0;
+}
+
+static void
+drop_blobs(struct pg_stmt *st)
+{
+	int i;
+
+	for (i = 0; st->blobs != NULL && i < st->ncolumns; i++) {
+		PQfreemem(st->blobs[i]);
+		st->blobs[i] = NULL;
+	}
+}
+
+static int
+execute(struct pg_conn *c, struct pg_stmt *st)
+{
+	const char *const *values = (const char *const *)st->values;
+	PGresult *res;
+
+	if (st->persistent && !st->prepared) {
+		snprintf(st->name, sizeof st->name, "cs%lu", ++c->statements);
+		res = PQprepare(c->conn, st->name, st->sql, st->nparams, NULL);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			int rc = result_code(c, res);
+
+			PQclear(res);
+			return rc;
+		}
+		PQclear(res);
+		st->prepared = true;
+	}
+	res = st->prepared ? PQexecPrepared(c->conn, st->name, st->nparams,
+	    values, st->lengths, NULL, 0) : PQexecParams(c->conn, st->sql,
+	    st->nparams, NULL, values, st->lengths, NULL, 0);
+	switch (PQresultStatus(res)) {
+	case PGRES_COMMAND_OK:
+		c->changes = atoi(PQcmdTuples(res));
+		PQclear(res);
+		st->row = 0;
+		return DB_DONE;
+	case PGRES_TUPLES_OK:
+		st->res = res;
+		st->ncolumns = PQnfields(res);
+		st->blobs = calloc((size_t)st->ncolumns + 1, sizeof *st->blobs);
+		st->blob_lengths = calloc((size_t)st->ncolumns + 1,
+		    sizeof *st->blob_lengths);
+		if (st->blobs == NULL || st->blob_lengths == NULL) {
+			drop_result(st);
+			snprintf(c->message, sizeof c->message,
+			    "out of memory");
+			return DB_NOMEM;
+		}
+		st->row = 0;
+		return PQntuples(res) > 0 ? DB_ROW : DB_DONE;
+	default: {
+		int rc = result_code(c, res);
+
+		PQclear(res);
+		return rc;
+	}
+	}
+}
+
+int
+pg_step(db_stmt *s)
+{
+	struct pg_stmt *st = s->pg;
+
+	if (st->row < 0)
+		return execute(s->db->pg, st);
+	if (st->res == NULL)
+		return DB_DONE;
+	drop_blobs(st);
+	if (st->row < PQntuples(st->res))
+		st->row++;
+	return st->row < PQntuples(st->res) ? DB_ROW : DB_DONE;
+}
+
+void
+pg_reset(struct pg_stmt *st)
+{
+	drop_result(st);
+}
+
+void
+pg_clear_bindings(struct pg_stmt *st)
+{
+	int i;
+
+	for (i = 0; i < st->nparams; i++) {
+		free(st->values[i]);
+		st->values[i] = NULL;
+		st->lengths[i] = 0;
+	}
+}
+
+void
+pg_finalize(struct pg_stmt *st)
+{
+	if (st == NULL)
+		return;
+	drop_result(st);
+	pg_clear_bindings(st);
+	/*
+	 * A prepared statement lives as long as its connection: only the
+	 * store's own, prepared once per connection, are prepared at all.
+	 */
+	free(st->values);
+	free(st->lengths);
+	free(st->sql);
+	free(st);
+}
+
+int
+pg_parameter_count(struct pg_stmt *st)
+{
+	return st->nparams;
+}
+
+int
+pg_bind(struct db *db, struct pg_stmt *st, int index, const char *text,
+    int length)
+{
+	char *copy = NULL;
+
+	if (index < 1 || index > st->nparams) {
+		snprintf(db->pg->message, sizeof db->pg->message,
+		    "parameter %d out of range", index);
+		return SQLITE_RANGE;
+	}
+	if (text != NULL) {
+		if ((copy = malloc((size_t)length + 1)) == NULL)
+			return DB_NOMEM;
+		memcpy(copy, text, (size_t)length);
+		copy[length] = '\0';
+	}
+	free(st->values[index - 1]);
+	st->values[index - 1] = copy;
+	st->lengths[index - 1] = length;
+	return DB_OK;
+}
+
+static bool
+has_cell(const struct pg_stmt *st, int column)
+{
+	return st->res != NULL && column >= 0 && column < st->ncolumns &&
+	    st->row >= 0 && st->row < PQntuples(st->res) &&
+	    !PQgetisnull(st->res, st->row, column);
+}
+
+const char *
+pg_column_text(struct pg_stmt *st, int column)
+{
+	if (!has_cell(st, column))
+		return NULL;
+	if (PQftype(st->res, column) == OID_BYTEA)
+		return pg_column_blob(st, column);
+	return PQgetvalue(st->res, st->row, column);
+}
+
+const void *
+pg_column_blob(struct pg_stmt *st, int column)
+{
+	size_t n;
+
+	if (!has_cell(st, column))
+		return NULL;
+	if (PQftype(st->res, column) != OID_BYTEA)
+		return PQgetvalue(st->res, st->row, column);
+	if (st->blobs[column] == NULL) {
+		st->blobs[column] = PQunescapeBytea((const unsigned char *)
+		    PQgetvalue(st->res, st->row, column), &n);
+		st->blob_lengths[column] = n;
+	}
+	return st->blobs[column];
+}
+
+int
+pg_column_bytes(struct pg_stmt *st, int column)
+{
+	if (!has_cell(st, column))
+		return 0;
+	if (PQftype(st->res, column) == OID_BYTEA)
+		return pg_column_blob(st, column) != NULL ?
+		    (int)st->blob_lengths[column] : 0;
+	return PQgetlength(st->res, st->row, column);
+}
+
+int
+pg_column_type(struct pg_stmt *st, int column)
+{
+	if (!has_cell(st, column))
+		return DB_NULL;
+	switch (PQftype(st->res, column)) {
+	case OID_BOOL: case OID_INT2: case OID_INT4: case OID_INT8:
+	case OID_OID:
+		return DB_INTEGER;
+	case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
+		return SQLITE_FLOAT;
+	case OID_BYTEA:
+		return DB_BLOB;
+	default:
+		return DB_TEXT;
+	}
+}
+
+int
+pg_exec(struct db *db, const char *sql)
+{
+	PGresult *res = PQexec(db->pg->conn, sql);
+	ExecStatusType status = PQresultStatus(res);
+	int rc = DB_OK;
+
+	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+		rc = result_code(db->pg, res);
+	else
+		db->pg->changes = atoi(PQcmdTuples(res));
+	PQclear(res);
+	return rc;
+}
+
+int
+pg_changes(struct pg_conn *c)
+{
+	return c->changes;
+}
+
+const char *
+pg_errmsg(struct pg_conn *c)
+{
+	return c->message;
+}
+
+bool
+pg_in_transaction(struct pg_conn *c)
+{
+	PGTransactionStatusType t = PQtransactionStatus(c->conn);
+
+	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR ||
+	    t == PQTRANS_ACTIVE;
+}
+
+/*
+ * READ COMMITTED under the one write lock: every statement after the
+ * lock sees every transaction committed before it, as SQLite's BEGIN
+ * IMMEDIATE does, so the gate re-reads the decision and the audit head
+ * as they are, and no two writers ever race for them.  No serialization
+ * failure can arise, so there is nothing to retry and nothing decided
+ * twice; waiting for the lock is waiting, never an error.
+ */
+int
+pg_begin_write(struct db *db)
+{
+	return pg_exec(db, "BEGIN ISOLATION LEVEL READ COMMITTED;"
+	    " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")");
+}
+
+/* One snapshot for a whole reading (audit verify). */
+int
+pg_begin_read(struct db *db)
+{
+	return pg_exec(db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+}
+
+/*
+ * The write-ahead log's position moves with every commit on the server
+ * (and a little more often), so a screen that compares it refreshes after
+ * any other officer's decision, as PRAGMA data_version makes it do.
+ */
+int
+pg_data_version(struct db *db, long long *version)
+{
+	PGresult *res = PQexec(db->pg->conn,
+	    "SELECT (pg_current_wal_lsn() - '0/0')::bigint");
+	int rc = DB_OK;
+
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+		*version = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	else
+		rc = result_code(db->pg, res);
+	PQclear(res);
+	return rc;
+}

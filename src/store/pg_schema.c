@@ -1,0 +1,292 @@
+/*
+ * The schema on PostgreSQL (SPEC v2 10, issue 20): the same tables,
+ * columns and guarantees as the SQLite migrations of schema.c, at the
+ * same version, with PostgreSQL's triggers.  A database records the
+ * version it is at; each step runs in one transaction under the write
+ * lock, so hosts starting at once migrate once.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "store_internal.h"
+
+/* Refuses a statement on a table whose rows are final. */
+#define REFUSE(name, message) \
+	"CREATE FUNCTION " name "() RETURNS trigger LANGUAGE plpgsql AS $$" \
+	" BEGIN RAISE EXCEPTION '" message "'; END $$;"
+
+struct pg_migration {
+	int version;		/* the SQLite schema version it reaches */
+	const char *sql;
+};
+
+static const struct pg_migration pg_migrations[] = {
+	/*
+	 * SQLite's versions 1 to 10 at once (schema.c): a PostgreSQL
+	 * store starts at 10.  Times are milliseconds, so BIGINT; rowid
+	 * is SQLite's implicit column, which the queries order by.
+	 */
+	{ 10,
+	"CREATE TABLE security ("
+	"  ticker_key TEXT PRIMARY KEY,"
+	"  ticker TEXT NOT NULL,"
+	"  sector TEXT NOT NULL,"
+	"  asset_class TEXT NOT NULL,"
+	"  imported_at_ms BIGINT NOT NULL);"
+	"CREATE TABLE ips ("
+	"  ips_id TEXT NOT NULL,"
+	"  version BIGINT NOT NULL,"
+	"  user_id TEXT NOT NULL,"
+	"  raw_json TEXT NOT NULL,"
+	"  imported_at_ms BIGINT NOT NULL,"
+	"  rowid BIGINT GENERATED ALWAYS AS IDENTITY,"
+	"  PRIMARY KEY (ips_id, version));"
+	"CREATE INDEX ips_by_user ON ips (user_id, version);"
+	"CREATE TABLE holdings ("
+	"  snapshot_id TEXT PRIMARY KEY,"
+	"  user_id TEXT NOT NULL,"
+	"  as_of_ms BIGINT NOT NULL,"
+	"  raw_json TEXT NOT NULL,"
+	"  imported_at_ms BIGINT NOT NULL,"
+	"  as_of_beyond_ms TEXT NOT NULL DEFAULT '',"
+	"  rowid BIGINT GENERATED ALWAYS AS IDENTITY);"
+	"CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms,"
+	"  as_of_beyond_ms);"
+	"CREATE TABLE policy_document ("
+	"  type TEXT PRIMARY KEY,"
+	"  raw_json TEXT NOT NULL,"
+	"  imported_at_ms BIGINT NOT NULL);"
+	"CREATE TABLE action ("
+	"  action_id TEXT PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  user_id TEXT,"
+	"  author TEXT,"
+	"  revision_of TEXT,"
+	"  requested_by TEXT,"
+	"  expires_at_ms BIGINT,"
+	"  raw_json TEXT NOT NULL,"
+	"  imported_at_ms BIGINT NOT NULL,"
+	"  status TEXT NOT NULL DEFAULT 'pending'"
+	"    CHECK (status IN ('pending', 'approved', 'rejected')),"
+	"  artifact_id TEXT,"
+	"  rowid BIGINT GENERATED ALWAYS AS IDENTITY);"
+	"CREATE INDEX action_by_status ON action (status, imported_at_ms);"
+	"CREATE INDEX action_by_revision ON action (revision_of);"
+	"CREATE INDEX action_by_artifact ON action (artifact_id)"
+	"  WHERE artifact_id IS NOT NULL;"
+	"CREATE INDEX action_by_user ON action (user_id);"
+	"CREATE TABLE audit_log ("
+	"  seq BIGINT PRIMARY KEY,"
+	"  record_json TEXT NOT NULL,"
+	"  prev_hash TEXT NOT NULL,"
+	"  hash TEXT NOT NULL);"
+	"CREATE TABLE decision ("
+	"  action_id TEXT PRIMARY KEY REFERENCES action (action_id),"
+	"  decision_id TEXT NOT NULL UNIQUE,"
+	"  decision TEXT NOT NULL CHECK (decision IN ('approve', 'reject')),"
+	"  operator_login TEXT NOT NULL,"
+	"  operator_uid BIGINT NOT NULL,"
+	"  decided_at TEXT NOT NULL,"
+	"  audit_seq BIGINT NOT NULL REFERENCES audit_log (seq),"
+	"  reassign_to TEXT,"
+	"  escalate BIGINT NOT NULL DEFAULT 0,"
+	"  blocked_on TEXT,"
+	"  escalate_expertise TEXT,"
+	"  rowid BIGINT GENERATED ALWAYS AS IDENTITY);"
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL);"
+	"INSERT INTO meta VALUES ('policy_epoch', 1);"
+	"CREATE TABLE queue_index ("
+	"  action_id TEXT PRIMARY KEY REFERENCES action (action_id),"
+	"  kind TEXT NOT NULL,"
+	"  epoch BIGINT NOT NULL,"
+	"  care BIGINT NOT NULL,"
+	"  flags BIGINT NOT NULL,"
+	"  who TEXT NOT NULL,"
+	"  summary TEXT NOT NULL,"
+	"  advisory TEXT NOT NULL,"
+	"  divergence_count BIGINT NOT NULL,"
+	"  imported_at_ms BIGINT NOT NULL,"
+	"  expires_at_ms BIGINT);"
+	"CREATE INDEX queue_by_care ON queue_index (care DESC, imported_at_ms);"
+	"CREATE INDEX queue_by_age ON queue_index (imported_at_ms);"
+	"CREATE INDEX queue_by_kind ON queue_index (kind, action_id);"
+	"CREATE INDEX queue_by_epoch ON queue_index (epoch, flags);"
+	"CREATE INDEX queue_by_expiry ON queue_index (expires_at_ms)"
+	"  WHERE expires_at_ms IS NOT NULL;"
+	"CREATE TABLE queue_totals ("
+	"  id BIGINT PRIMARY KEY CHECK (id = 1),"
+	"  pending BIGINT NOT NULL,"
+	"  high_stakes BIGINT NOT NULL,"
+	"  needs_care BIGINT NOT NULL);"
+	"INSERT INTO queue_totals VALUES (1, 0, 0, 0);"
+	"CREATE TABLE policy_object ("
+	"  sha256 TEXT PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  json TEXT NOT NULL);"
+
+	/* SQLite's functions the store's queries call. */
+	"CREATE FUNCTION json_extract(doc TEXT, path TEXT) RETURNS TEXT"
+	"  LANGUAGE sql IMMUTABLE STRICT AS"
+	"  $$ SELECT doc::json #>> string_to_array(substr(path, 3), '.') $$;"
+	"CREATE FUNCTION instr(haystack TEXT, needle TEXT) RETURNS INTEGER"
+	"  LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT strpos(haystack, needle) $$;"
+	/* SQLite sums comparisons as 1 and 0. */
+	"CREATE FUNCTION cs_add_true(total BIGINT, b BOOLEAN) RETURNS BIGINT"
+	"  LANGUAGE sql IMMUTABLE AS"
+	"  $$ SELECT total + CASE WHEN b THEN 1 ELSE 0 END $$;"
+	"CREATE AGGREGATE sum(BOOLEAN) (SFUNC = cs_add_true, STYPE = BIGINT,"
+	"  INITCOND = '0');"
+
+	/*
+	 * The guarantees of SPEC 6 and 10, as schema.c's triggers give
+	 * them: the log and the decisions refuse UPDATE, DELETE and
+	 * TRUNCATE, and an insert into the log must extend the head.
+	 */
+	REFUSE("audit_log_append_only_refuse", "audit_log is append-only")
+	"CREATE TRIGGER audit_log_no_update BEFORE UPDATE OR DELETE ON audit_log"
+	"  FOR EACH ROW EXECUTE FUNCTION audit_log_append_only_refuse();"
+	"CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log"
+	"  FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only_refuse();"
+	"CREATE FUNCTION audit_log_extends_head() RETURNS trigger"
+	"  LANGUAGE plpgsql AS $$"
+	" DECLARE head_seq BIGINT; head_hash TEXT;"
+	" BEGIN"
+	"  SELECT seq, hash INTO head_seq, head_hash FROM audit_log"
+	"   ORDER BY seq DESC LIMIT 1;"
+	"  IF NEW.seq IS DISTINCT FROM coalesce(head_seq, 0) + 1"
+	"   OR NEW.prev_hash IS DISTINCT FROM coalesce(head_hash,"
+	"   '" AUDIT_GENESIS_HASH "') THEN"
+	"   RAISE EXCEPTION 'audit_log: an insert must extend the head';"
+	"  END IF;"
+	"  RETURN NEW;"
+	" END $$;"
+	"CREATE TRIGGER audit_log_append_only BEFORE INSERT ON audit_log"
+	"  FOR EACH ROW EXECUTE FUNCTION audit_log_extends_head();"
+	REFUSE("decision_final_refuse", "a decision is final")
+	"CREATE TRIGGER decision_no_update BEFORE UPDATE OR DELETE ON decision"
+	"  FOR EACH ROW EXECUTE FUNCTION decision_final_refuse();"
+	"CREATE TRIGGER decision_no_truncate BEFORE TRUNCATE ON decision"
+	"  FOR EACH STATEMENT EXECUTE FUNCTION decision_final_refuse();"
+	REFUSE("action_decided_refuse", "the action is already decided")
+	"CREATE TRIGGER action_decided_once BEFORE UPDATE OF status ON action"
+	"  FOR EACH ROW WHEN (OLD.status <> 'pending')"
+	"  EXECUTE FUNCTION action_decided_refuse();"
+	REFUSE("action_immutable_refuse", "an imported action is immutable")
+	"CREATE TRIGGER action_immutable BEFORE UPDATE OF action_id, kind,"
+	"  user_id, author, revision_of, requested_by, expires_at_ms, raw_json,"
+	"  imported_at_ms, artifact_id ON action"
+	"  FOR EACH ROW EXECUTE FUNCTION action_immutable_refuse();"
+	REFUSE("policy_object_refuse", "a policy object is immutable")
+	"CREATE TRIGGER policy_object_no_update BEFORE UPDATE OR DELETE"
+	"  ON policy_object FOR EACH ROW EXECUTE FUNCTION policy_object_refuse();"
+	/* Content names a policy object: one already there is kept. */
+	"CREATE FUNCTION policy_object_once() RETURNS trigger"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  IF EXISTS (SELECT 1 FROM policy_object WHERE sha256 = NEW.sha256)"
+	"   THEN RETURN NULL; END IF; RETURN NEW; END $$;"
+	"CREATE TRIGGER policy_object_once BEFORE INSERT ON policy_object"
+	"  FOR EACH ROW EXECUTE FUNCTION policy_object_once();" },
+};
+
+#define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])
+
+/* -1: no schema yet (*empty: no tables at all); < -1: an error. */
+static int
+pg_current_version(struct store *s, bool *empty, struct error *err)
+{
+	db_stmt *stmt = NULL;
+	int version, has;
+
+	if (db_prepare(s->db, "SELECT (SELECT count(*) FROM pg_tables"
+	    " WHERE schemaname = current_schema()),"
+	    " to_regclass('schema_version') IS NOT NULL", false, &stmt) !=
+	    DB_OK || db_step(stmt) != DB_ROW) {
+		db_finalize(stmt);
+		return -2 - store_error(s, err, "reading the schema");
+	}
+	*empty = db_column_int(stmt, 0) == 0;
+	has = db_column_int(stmt, 1);
+	db_finalize(stmt);
+	if (!has)
+		return -1;
+	if (db_prepare(s->db, "SELECT max(version) FROM schema_version",
+	    false, &stmt) != DB_OK || db_step(stmt) != DB_ROW) {
+		db_finalize(stmt);
+		return -2 - store_error(s, err, "reading the schema version");
+	}
+	version = db_column_int(stmt, 0);
+	db_finalize(stmt);
+	return version;
+}
+
+int
+pg_schema_migrate(struct store *s, int sqlite_version, bool may_create,
+    struct error *err)
+{
+	int latest = pg_migrations[PG_MIGRATIONS - 1].version;
+	char sql[64];
+	bool empty;
+	size_t i;
+	int version;
+
+	/*
+	 * A migration schema.c has and this file has not yet: the store
+	 * refuses rather than run on tables that lack it.
+	 */
+	if (latest != sqlite_version)
+		return error_set(err, EXIT_STORAGE, NULL, "%s: schema version "
+		    "%d is not supported on PostgreSQL yet (it is at %d)",
+		    s->path, sqlite_version, latest);
+	version = pg_current_version(s, &empty, err);
+	if (version < -1)
+		return err->status;
+	if (version == latest)
+		return 0;
+	if (version > latest)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s has schema version %d, newer than this countersign "
+		    "understands (%d); use a newer countersign", s->path,
+		    version, latest);
+	if (version == -1 && !empty)
+		return error_set(err, EXIT_STORAGE, NULL, "%s is a PostgreSQL "
+		    "database with tables, but not a countersign one", s->path);
+	if (version == -1 && !may_create)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s has no countersign data yet", s->path);
+	if (store_begin(s, err) != 0)
+		return err->status;
+	/* Another host may have migrated while we waited for the lock. */
+	version = pg_current_version(s, &empty, err);
+	if (version < -1)
+		goto fail;
+	if (version == -1) {
+		if (db_exec(s->db, "CREATE TABLE schema_version"
+		    " (version INTEGER NOT NULL);"
+		    "INSERT INTO schema_version VALUES (0);") != DB_OK) {
+			store_error(s, err, "creating the schema");
+			goto fail;
+		}
+		version = 0;
+	}
+	for (i = 0; i < PG_MIGRATIONS; i++) {
+		if (pg_migrations[i].version <= version)
+			continue;
+		if (db_exec(s->db, pg_migrations[i].sql) != DB_OK) {
+			store_error(s, err, "migrating the schema");
+			goto fail;
+		}
+		snprintf(sql, sizeof sql, "UPDATE schema_version SET version"
+		    " = %d", pg_migrations[i].version);
+		if (db_exec(s->db, sql) != DB_OK) {
+			store_error(s, err, "migrating the schema");
+			goto fail;
+		}
+	}
+	return store_commit(s, err);
+fail:
+	store_rollback(s);
+	return err->status;
+}
