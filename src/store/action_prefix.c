@@ -97,7 +97,14 @@ store_resolve_action_id(struct store *s, const char *given, char **full,
 		memcpy(upper, given, len);
 		upper[len] = (char)0xff;
 		upper[len + 1] = '\0';
-		if (ids_where(s, "SELECT action_id FROM action WHERE"
+		/*
+		 * PostgreSQL refuses the byte, and its collation need not
+		 * sort by bytes: starts_with() there, in byte order.
+		 */
+		if (ids_where(s, s->db->pg != NULL ?
+		    "SELECT action_id FROM action WHERE starts_with(action_id,"
+		    " ?1) ORDER BY action_id COLLATE \"C\"" :
+		    "SELECT action_id FROM action WHERE"
 		    " action_id > ?1 AND action_id < ?2 ORDER BY action_id",
 		    given, upper, matches, PREFIX_MATCHES_SHOWN + 1, &count) != 0)
 			status = store_error(s, err, "looking up an action id");

@@ -33,12 +33,16 @@ struct pg_conn {
 	unsigned long statements;	/* names the prepared ones */
 };
 
+/* More than any query of the store binds. */
+#define MAX_PARAMETERS 64
+
 struct pg_stmt {
 	char *sql;			/* with $1, $2, ... */
 	char name[24];			/* "" unless prepared on the server */
 	bool persistent;
 	bool prepared;
 	int nparams;
+	Oid *types;			/* text for a number the SQL skips */
 	char **values;			/* owned copies, NULL for NULL */
 	int *lengths;
 	PGresult *res;
@@ -54,6 +58,7 @@ struct pg_stmt {
 #define OID_INT8 20
 #define OID_INT2 21
 #define OID_INT4 23
+#define OID_TEXT 25
 #define OID_OID 26
 #define OID_FLOAT4 700
 #define OID_FLOAT8 701
@@ -184,13 +189,27 @@ comparison(const char *p, char **o)
 	return r;
 }
 
+/* SQLite's INTEGER has 64 bits: CAST(x AS INTEGER) is AS BIGINT here. */
+static const char *
+integer_type(const char *p, char **o)
+{
+	const char *q = p + 2;
+
+	while (*q == ' ')
+		q++;
+	if (!word_at(q, "INTEGER"))
+		return NULL;
+	*o += sprintf(*o, "AS BIGINT");
+	return q + 7;
+}
+
 /*
  * ?N becomes $N, and a bare ? the next number, as SQLite numbers it;
  * quoted text and identifiers are left as they are.  Written for the
  * store's own SQL, which has no comments.
  */
 static char *
-translate(const char *sql, int *nparams)
+translate(const char *sql, int *nparams, unsigned char used[], int most)
 {
 	size_t n = strlen(sql);
 	char *out = malloc(n * 4 + 1), *o = out;
@@ -216,7 +235,12 @@ translate(const char *sql, int *nparams)
 				number = highest + 1;
 			if (number > highest)
 				highest = number;
+			if (number > 0 && number <= most)
+				used[number - 1] = 1;
 			o += sprintf(o, "$%d", number);
+		} else if ((p == sql || !isalnum((unsigned char)p[-1])) &&
+		    word_at(p, "AS") && (next = integer_type(p, &o)) != NULL) {
+			p = next;
 		} else if ((p == sql || !isalnum((unsigned char)p[-1])) &&
 		    word_at(p, "IS") && (next = comparison(p, &o)) != NULL) {
 			p = next;
@@ -235,14 +259,32 @@ pg_prepare(struct db *db, const char *sql, bool persistent,
 	struct pg_stmt *st;
 
 	*out = NULL;
+	unsigned char used[MAX_PARAMETERS] = { 0 };
+	int i;
+
 	if ((st = calloc(1, sizeof *st)) == NULL ||
-	    (st->sql = translate(sql, &st->nparams)) == NULL)
+	    (st->sql = translate(sql, &st->nparams, used, MAX_PARAMETERS)) ==
+	    NULL)
 		goto nomem;
+	if (st->nparams > MAX_PARAMETERS) {
+		free(st->sql);
+		free(st);
+		snprintf(db->pg->message, sizeof db->pg->message,
+		    "more than %d parameters", MAX_PARAMETERS);
+		return DB_ERROR;
+	}
 	if (st->nparams > 0 &&
 	    ((st->values = calloc((size_t)st->nparams, sizeof *st->values)) ==
 	    NULL || (st->lengths = calloc((size_t)st->nparams,
-	    sizeof *st->lengths)) == NULL))
+	    sizeof *st->lengths)) == NULL || (st->types =
+	    calloc((size_t)st->nparams, sizeof *st->types)) == NULL))
 		goto nomem;
+	/*
+	 * SQLite lets a query skip a number (?1, ?3): the server must still
+	 * give the skipped one a type, so it is text, and left NULL.
+	 */
+	for (i = 0; i < st->nparams; i++)
+		st->types[i] = used[i] ? 0 : OID_TEXT;
 	st->persistent = persistent;
 	st->row = -1;
 	*out = st;
@@ -251,6 +293,8 @@ nomem:
 	if (st != NULL) {
 		free(st->sql);
 		free(st->values);
+		free(st->lengths);
+		free(st->types);
 	}
 	free(st);
 	snprintf(db->pg->message, sizeof db->pg->message, "out of memory");
@@ -293,7 +337,8 @@ execute(struct pg_conn *c, struct pg_stmt *st)
 
 	if (st->persistent && !st->prepared) {
 		snprintf(st->name, sizeof st->name, "cs%lu", ++c->statements);
-		res = PQprepare(c->conn, st->name, st->sql, st->nparams, NULL);
+		res = PQprepare(c->conn, st->name, st->sql, st->nparams,
+		    st->types);
 		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 			int rc = result_code(c, res);
 
@@ -305,7 +350,7 @@ execute(struct pg_conn *c, struct pg_stmt *st)
 	}
 	res = st->prepared ? PQexecPrepared(c->conn, st->name, st->nparams,
 	    values, st->lengths, NULL, 0) : PQexecParams(c->conn, st->sql,
-	    st->nparams, NULL, values, st->lengths, NULL, 0);
+	    st->nparams, st->types, values, st->lengths, NULL, 0);
 	switch (PQresultStatus(res)) {
 	case PGRES_COMMAND_OK:
 		c->changes = atoi(PQcmdTuples(res));
@@ -381,6 +426,7 @@ pg_finalize(struct pg_stmt *st)
 	 */
 	free(st->values);
 	free(st->lengths);
+	free(st->types);
 	free(st->sql);
 	free(st);
 }

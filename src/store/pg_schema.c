@@ -131,6 +131,10 @@ static const struct pg_migration pg_migrations[] = {
 	"CREATE FUNCTION json_extract(doc TEXT, path TEXT) RETURNS TEXT"
 	"  LANGUAGE sql IMMUTABLE STRICT AS"
 	"  $$ SELECT doc::json #>> string_to_array(substr(path, 3), '.') $$;"
+	"CREATE FUNCTION julianday(t TEXT) RETURNS DOUBLE PRECISION"
+	"  LANGUAGE sql STABLE STRICT AS $$ SELECT"
+	"  extract(epoch FROM t::timestamptz)::double precision / 86400"
+	"  + 2440587.5 $$;"
 	"CREATE FUNCTION instr(haystack TEXT, needle TEXT) RETURNS INTEGER"
 	"  LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT strpos(haystack, needle) $$;"
 	/* SQLite sums comparisons as 1 and 0. */

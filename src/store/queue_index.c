@@ -356,7 +356,7 @@ query_sql(const struct queue_query *q, const char *select, const char *tail,
 	snprintf(buf, size, "%s FROM queue_index q WHERE %s%s%s", select,
 	    q->search != NULL && *q->search != '\0' ?
 	    "instr(lower(q.action_id || ' ' || q.who || ' ' || q.summary),"
-	    " lower(?2)) > 0" : "1", filters[q->filter],
+	    " lower(?2)) > 0" : "TRUE", filters[q->filter],
 	    tail != NULL ? tail : orders[q->sort]);
 	if (tail == NULL)
 		snprintf(buf + strlen(buf), size - strlen(buf),

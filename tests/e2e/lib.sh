@@ -9,7 +9,9 @@ command -v jq >/dev/null 2>&1 || { echo "jq is needed (scripts/install-deps.sh)"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cs-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-DB="$WORK/countersign.db"
+# tests/e2e/postgresql.sh runs the store's tests again with a PostgreSQL
+# URI here (issue 20).
+DB="${COUNTERSIGN_TEST_DB:-$WORK/countersign.db}"
 EXAMPLES="$TOP_SRCDIR/tests/data/examples"
 FAILURES=0
 

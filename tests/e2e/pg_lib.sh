@@ -20,6 +20,8 @@ PG_SOCKDIR=$(mktemp -d "${TMPDIR:-/tmp}/cs-pg.XXXXXX")
 if [ "$(id -u)" -eq 0 ]; then
 	id postgres >/dev/null 2>&1 || { echo "FAIL: running as root and there is no postgres account"; exit 1; }
 	chown postgres "$PG_SOCKDIR"
+	# Any local account may reach the socket (its own mode is 0777).
+	chmod 0755 "$PG_SOCKDIR"
 	pg_as() { runuser -u postgres -- "$@"; }
 else
 	pg_as() { "$@"; }
