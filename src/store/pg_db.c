@@ -75,6 +75,8 @@ keep_message(struct pg_conn *c, const PGresult *res)
 	if (m == NULL || *m == '\0')
 		m = PQerrorMessage(c->conn);
 	snprintf(c->message, sizeof c->message, "%s", m);
+	/* libpq's second and third lines guess at why; the first says what. */
+	c->message[strcspn(c->message, "\n")] = '\0';
 	n = strlen(c->message);
 	while (n > 0 && (c->message[n - 1] == '\n' || c->message[n - 1] == ' '))
 		c->message[--n] = '\0';

@@ -1,0 +1,194 @@
+#!/bin/sh
+# SPEC v2 10 (issue 20): the PostgreSQL store keeps every guarantee of the
+# SQLite one.  A throw-away server (pg_lib.sh); the store's end-to-end tests
+# again on it; the database's own refusals; two "hosts" deciding at once;
+# the server killed mid-batch; the least-privilege roles.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+. "$TOP_SRCDIR/tests/e2e/pg_lib.sh"
+
+pg_start
+
+# q DB SQL: one value, as the superuser sees it.
+q() { pg_psql "$1" -At -c "$2"; }
+
+### 1. The store's end-to-end tests on PostgreSQL.  Not here: those that
+# open the SQLite file themselves (sqlite3) to look at or damage it, whose
+# PostgreSQL counterparts are the sections below.
+for t in trade_examples list_sanitized batch legal_draft lockout \
+	queue_index holdings_import injection tui_kinds; do
+	uri=$(pg_createdb "suite_$t")
+	if COUNTERSIGN_TEST_DB=$uri sh "$TOP_SRCDIR/tests/e2e/$t.sh" \
+		>"$WORK/$t.log" 2>&1; then
+		pass "$t.sh on PostgreSQL"
+	else
+		rc=$?
+		if [ $rc -eq 77 ]; then
+			echo "skip: $t.sh (its own tools are missing)"
+		else
+			fail "$t.sh on PostgreSQL (exit $rc):"
+			grep -E '^FAIL' "$WORK/$t.log" | sed 's/^/    /'
+		fi
+	fi
+done
+
+### 2. Schema, triggers and the chain, as the database keeps them.
+DB=$(pg_createdb main)
+import_passing_trades p 20
+approvals p 10 | cs batch >"$WORK/out" 2>"$WORK/err" || true
+expect_eq "ten recorded" "$(grep -c '"recorded"' "$WORK/out")" 10
+"$COUNTERSIGN" --db "$WORK/v.db" import "$EXAMPLES/ips.json" >/dev/null 2>&1
+expect_eq "the schema version is SQLite's" "$(q main 'SELECT max(version) FROM schema_version')" \
+	"$(sqlite3 "$WORK/v.db" 'SELECT max(version) FROM schema_version')"
+for sql in "UPDATE audit_log SET record_json = '{}' WHERE seq = 2" \
+	"DELETE FROM audit_log WHERE seq = 12" "TRUNCATE audit_log CASCADE" \
+	"UPDATE decision SET decision = 'reject'" "DELETE FROM decision" \
+	"TRUNCATE decision" \
+	"INSERT INTO audit_log VALUES (99, '{}', repeat('0', 64), repeat('0', 64))" \
+	"INSERT INTO audit_log SELECT seq + 1, '{}', repeat('0', 64), repeat('0', 64) FROM audit_log ORDER BY seq DESC LIMIT 1" \
+	"UPDATE action SET status = 'pending' WHERE status = 'approved'" \
+	"UPDATE action SET raw_json = '{}'"; do
+	expect_status "the database refuses: $sql" 1 pg_psql main -c "$sql"
+done
+expect_status "the chain verifies" 0 cs audit verify
+expect_contains "with its ten decisions" "$WORK/out" "(10 decisions)"
+
+# The same record bytes and hash as SQLite's: sha256(prev_hash "\n" record).
+SEP=$(printf '\001')
+pg_psql main -At -F "$SEP" -c "SELECT prev_hash, record_json, hash FROM audit_log ORDER BY seq" >"$WORK/rows"
+bad=0
+while IFS=$SEP read -r prev record hash; do
+	[ "$(printf '%s\n%s' "$prev" "$record" | sha256sum | cut -c1-64)" = "$hash" ] ||
+		bad=$((bad + 1))
+done <"$WORK/rows"
+expect_eq "every hash is SHA-256 of prev_hash, newline, record" "$bad" 0
+expect_eq "every row checked" "$(wc -l <"$WORK/rows")" "$(q main 'SELECT count(*) FROM audit_log')"
+
+head=$(q main "SELECT seq || ':' || hash FROM audit_log WHERE seq = 5")
+expect_status "verify --checkpoint on the chain" 0 cs audit verify --checkpoint "$head"
+expect_status "verify --checkpoint off the chain" 1 cs audit verify \
+	--checkpoint "5:$(printf '%064d' 1)"
+expect_status "audit export" 0 cs audit export
+expect_eq "export: one line per record" "$(wc -l <"$WORK/out")" "$(q main 'SELECT count(*) FROM audit_log')"
+expect_status "audit export --csv" 0 cs audit export --csv
+expect_status "audit replay of a decision" 0 cs audit replay p-3
+expect_status "check" 0 cs check p-12
+expect_status "list --all --json" 0 cs list --all --json
+expect_eq "list: ten approved" "$(jq -r .status "$WORK/out" | grep -c approved)" 10
+expect_status "an ambiguous id prefix" 2 cs check p-
+expect_contains "names the matches" "$WORK/err" "p-0"
+
+# --atomic: one refusal and nothing is recorded.
+{ approvals p 20 | sed -n '11,13p'; echo '{"action_id": "nope", "decision": "approve"}'; } >"$WORK/atomic"
+expect_status "an --atomic batch with a refusal" 1 cs batch --atomic "$WORK/atomic"
+expect_eq "records nothing" "$(q main "SELECT count(*) FROM decision WHERE action_id IN ('p-10', 'p-11', 'p-12')")" 0
+head -n 3 "$WORK/atomic" >"$WORK/atomic3"
+expect_status "an --atomic batch that passes" 0 cs batch --atomic "$WORK/atomic3"
+expect_eq "records all three" "$(q main "SELECT count(*) FROM decision WHERE action_id IN ('p-10', 'p-11', 'p-12')")" 3
+
+### 3. Two hosts, one database: eight deciders, four through each of two
+# connections' worth of processes (the service is one more client of the
+# same store), approving the same 300 actions in different orders.
+DB=$(pg_createdb hosts)
+N=300
+import_passing_trades h "$N"
+approvals h "$N" >"$WORK/d0"
+tac "$WORK/d0" >"$WORK/d1"
+awk 'NR % 2 == 0' "$WORK/d0" >"$WORK/d2"; awk 'NR % 2 == 1' "$WORK/d0" >>"$WORK/d2"
+awk 'NR % 2 == 1' "$WORK/d1" >"$WORK/d3"; awk 'NR % 2 == 0' "$WORK/d1" >>"$WORK/d3"
+awk 'NR % 3 == 0' "$WORK/d0" >"$WORK/d4"; awk 'NR % 3 != 0' "$WORK/d0" >>"$WORK/d4"
+awk 'NR % 3 == 1' "$WORK/d1" >"$WORK/d5"; awk 'NR % 3 != 1' "$WORK/d1" >>"$WORK/d5"
+shuf --random-source="$WORK/d0" "$WORK/d0" >"$WORK/d6" 2>/dev/null || cp "$WORK/d2" "$WORK/d6"
+shuf --random-source="$WORK/d1" "$WORK/d0" >"$WORK/d7" 2>/dev/null || cp "$WORK/d3" "$WORK/d7"
+# "Host" b names the same database by another URI form.
+URI_B="postgres://postgres@/hosts?host=$PG_SOCKDIR&application_name=host-b"
+for p in 0 1 2 3 4 5 6 7; do
+	if [ $((p % 2)) -eq 0 ]; then uri=$DB; else uri=$URI_B; fi
+	"$COUNTERSIGN" --db "$uri" batch "$WORK/d$p" >"$WORK/out$p" 2>"$WORK/err$p" &
+done
+wait
+cat "$WORK"/out? >"$WORK/all"
+expect_eq "every request answered" "$(wc -l <"$WORK/all")" $((8 * N))
+expect_eq "each action recorded exactly once" \
+	"$(jq -r 'select(.status == "recorded") | .action_id' "$WORK/all" | sort | uniq -c | awk '$1 != 1' | wc -l) $(jq -r 'select(.status == "recorded") | .action_id' "$WORK/all" | sort -u | wc -l)" "0 $N"
+expect_eq "every other answer is already_decided" \
+	"$(jq -r 'select(.status == "refused") | .code' "$WORK/all" | sort -u)" already_decided
+expect_eq "no process reported an error" "$(stderr_but_sink "$WORK"/err? | wc -c)" 0
+expect_eq "one decision row per action" "$(q hosts 'SELECT count(*), count(DISTINCT action_id) FROM decision')" "$N|$N"
+expect_eq "one decision record per action" \
+	"$(q hosts "SELECT count(*) FROM audit_log WHERE json_extract(record_json, '\$.event') = 'decision'")" "$N"
+expect_eq "one unbroken run of seq" "$(q hosts 'SELECT count(*) = max(seq) FROM audit_log')" t
+expect_status "the chain verifies" 0 cs audit verify
+
+### 4. The server killed mid-batch: every result said "recorded" is there,
+# the batch reports a storage error, and the chain verifies.
+DB=$(pg_createdb crash)
+N=1200
+import_passing_trades k "$N"
+approvals k "$N" >"$WORK/decisions"
+for at in 1 100; do
+	: >"$WORK/run"
+	"$COUNTERSIGN" --db "$DB" batch "$WORK/decisions" >"$WORK/run" 2>"$WORK/runerr" &
+	pid=$!
+	tries=0
+	while [ "$(grep -c '"recorded"' "$WORK/run")" -lt "$at" ] && [ $tries -lt 3000 ] &&
+		kill -0 $pid 2>/dev/null; do
+		sleep 0.01
+		tries=$((tries + 1))
+	done
+	if kill -0 $pid 2>/dev/null; then running=yes; else running=no; fi
+	pg_kill
+	set +e
+	wait $pid
+	rc=$?
+	set -e
+	pg_start
+	if [ $running = no ]; then
+		echo "note: the batch finished before the kill"
+	else
+		expect_eq "killed after $at: the batch exits with a storage error" "$rc" 4
+		expect_contains "killed after $at: and says so" "$WORK/runerr" "connection"
+	fi
+	jq -R -r 'fromjson? | select(.status == "recorded") | .action_id' "$WORK/run" | sort >"$WORK/said"
+	q crash "SELECT action_id FROM decision" | sort >"$WORK/there"
+	expect_eq "killed after $at: every result written as recorded is recorded" \
+		"$(comm -23 "$WORK/said" "$WORK/there" | wc -l)" 0
+	expect_eq "killed after $at: a status per decision" \
+		"$(q crash "SELECT count(*) FROM action WHERE status = 'approved'")" "$(wc -l <"$WORK/there")"
+	expect_status "killed after $at: the chain verifies" 0 cs audit verify
+done
+cs batch "$WORK/decisions" >"$WORK/run" 2>/dev/null || true
+expect_eq "resumed: all $N approved" "$(q crash "SELECT count(*) FROM action WHERE status = 'approved'")" "$N"
+expect_status "resumed: the chain verifies" 0 cs audit verify
+
+# No server at all: a storage error, and nothing said recorded.
+pg_ctl_ -m fast stop >/dev/null
+approvals k 1 >"$WORK/one"
+expect_status "no server: exit 4" 4 cs batch "$WORK/one"
+expect_eq "no server: no result line" "$(wc -l <"$WORK/out")" 0
+expect_contains "no server: says so" "$WORK/err" "cannot connect to PostgreSQL"
+pg_start
+
+### 5. The least-privilege roles (data/postgresql-roles.sql): the service's
+# role may read and append to the audit log, and nothing more on it.
+pg_psql postgres -f "$TOP_SRCDIR/data/postgresql-roles.sql" >/dev/null
+OWNER="postgresql://countersign_owner@/countersign?host=$PG_SOCKDIR"
+SERVICE="postgresql://countersign_service@/countersign?host=$PG_SOCKDIR"
+expect_status "the owner creates the schema by an import" 0 \
+	"$COUNTERSIGN" --db "$OWNER" import "$EXAMPLES/security_map.json"
+pg_psql countersign -f "$TOP_SRCDIR/data/postgresql-grants.sql" >/dev/null
+DB=$SERVICE
+import_passing_trades r 3
+approvals r 2 | cs batch >"$WORK/out" 2>/dev/null || true
+expect_eq "the service imports and decides" "$(grep -c '"recorded"' "$WORK/out")" 2
+expect_status "the service verifies the chain" 0 cs audit verify
+as_service() { "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_SOCKDIR" -U countersign_service -d countersign -c "$1"; }
+for sql in "UPDATE audit_log SET hash = hash" "DELETE FROM audit_log" \
+	"TRUNCATE audit_log CASCADE" "UPDATE decision SET decision = decision" \
+	"DROP TRIGGER audit_log_append_only ON audit_log" \
+	"ALTER TABLE audit_log DISABLE TRIGGER ALL" \
+	"UPDATE action SET raw_json = raw_json"; do
+	expect_status "the service's role may not: $sql" 1 as_service "$sql"
+	expect_eq "  for want of the privilege, not by a trigger" \
+		"$(grep -cE 'permission denied|must be owner' "$WORK/err")" 1
+done
+finish
