@@ -168,23 +168,33 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	"   WHERE a.revision_of = art.id" \
 	"  UNION ALL SELECT b.action_id FROM action a JOIN action b" \
 	"   ON b.artifact_id = a.artifact_id WHERE a.action_id = art.id" \
-	"   AND a.artifact_id IS NOT NULL) n(id))"
+	"   AND a.artifact_id IS NOT NULL AND b.artifact_id IS NOT NULL) n(id))"
 
 /* The statements PostgreSQL needs written otherwise (issue 20). */
 static const char *const pg_statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_REVISION_STEP] =
+	    /* IS NOT NULL: a plan made for any ?3 may use the partial index. */
 	    ARTIFACT_OF_PG(" UNION SELECT CAST(?2 AS TEXT) WHERE ?2 IS NOT NULL"
-	    " UNION SELECT action_id FROM action WHERE artifact_id = ?3")
+	    " UNION SELECT action_id FROM action WHERE artifact_id = ?3"
+	    " AND artifact_id IS NOT NULL")
 	    " SELECT a.action_id, a.author, a.status, a.revision_of,"
 	    " a.artifact_id, json_extract(a.raw_json,"
 	    " '$.proposed_action.contributors'), d.reassign_to, d.escalate,"
 	    " d.blocked_on, d.operator_login, d.escalate_expertise"
-	    " FROM art JOIN action a ON a.action_id = art.id"
-	    " LEFT JOIN decision d ON d.action_id = a.action_id"
+	    /*
+	     * The planner cannot tell that the walk finds a handful of rows
+	     * (it guessed a million, and hashed the whole action table for
+	     * each new action): each row by its key, OFFSET 0 keeping the
+	     * lookups from being folded back into a join.
+	     */
+	    " FROM art CROSS JOIN LATERAL (SELECT * FROM action x"
+	    "  WHERE x.action_id = art.id OFFSET 0) a"
+	    " LEFT JOIN LATERAL (SELECT * FROM decision y"
+	    "  WHERE y.action_id = a.action_id OFFSET 0) d ON TRUE"
 	    " WHERE a.action_id <> ?1 ORDER BY a.imported_at_ms, a.rowid",
 	[SQL_QUEUE_STALE_REVISIONS] =
 	    "UPDATE queue_index SET epoch = 0 WHERE action_id <> ?1 AND"
-	    " action_id IN (" ARTIFACT_OF_PG("") " SELECT id FROM art)",
+	    " action_id = ANY (ARRAY(" ARTIFACT_OF_PG("") " SELECT id FROM art))",
 };
 
 int
