@@ -31,6 +31,14 @@ struct pg_conn {
 	char message[1024];
 	int changes;
 	unsigned long statements;	/* names the prepared ones */
+	unsigned long session;		/* counts the connections made */
+	/*
+	 * Between BEGIN and COMMIT or ROLLBACK, as the store sent them: a
+	 * connection lost in there is never made again behind its back,
+	 * or the rest of the transaction would run on its own, committed
+	 * statement by statement.
+	 */
+	bool in_tx;
 };
 
 /* More than any query of the store binds. */
@@ -41,6 +49,7 @@ struct pg_stmt {
 	char name[24];			/* "" unless prepared on the server */
 	bool persistent;
 	bool prepared;
+	unsigned long session;		/* the connection it was prepared on */
 	int nparams;
 	Oid *types;			/* text for a number the SQL skips */
 	char **values;			/* owned copies, NULL for NULL */
@@ -120,6 +129,40 @@ pg_exec_one(struct pg_conn *c, const char *sql)
 	return rc;
 }
 
+/* What every connection, first or remade, starts with. */
+static int
+session_setup(struct pg_conn *c)
+{
+	c->session++;
+	if (PQsetClientEncoding(c->conn, "UTF8") != 0) {
+		keep_message(c, NULL);
+		return -1;
+	}
+	/*
+	 * The store's queries each touch a few rows by key; JIT compiling
+	 * one whose row estimate runs high cost 270 ms a call.
+	 */
+	return pg_exec_one(c, "SET jit = off");
+}
+
+/*
+ * A connection lost between transactions is made again before the next
+ * one (a service outlives a server restart); one lost inside a
+ * transaction is that transaction's error, reported, never retried.
+ */
+static int
+reconnect(struct pg_conn *c)
+{
+	if (PQstatus(c->conn) != CONNECTION_BAD)
+		return 0;
+	PQreset(c->conn);
+	if (PQstatus(c->conn) != CONNECTION_OK) {
+		keep_message(c, NULL);
+		return -1;
+	}
+	return session_setup(c);
+}
+
 int
 pg_open(const char *uri, struct db *db, char *message, size_t size)
 {
@@ -141,20 +184,8 @@ pg_open(const char *uri, struct db *db, char *message, size_t size)
 		return DB_ERROR;
 	}
 	PQsetNoticeProcessor(c->conn, quiet, NULL);
-	/*
-	 * The store's queries each touch a few rows by key; JIT compiling
-	 * one whose row estimate runs high cost 270 ms a call.
-	 */
-	if (pg_exec_one(c, "SET jit = off") != 0) {
+	if (session_setup(c) != 0) {
 		snprintf(message, size, "%s", c->message);
-		PQfinish(c->conn);
-		free(c);
-		return DB_ERROR;
-	}
-	if (PQsetClientEncoding(c->conn, "UTF8") != 0) {
-		snprintf(message, size, "the server cannot speak UTF-8: %s",
-		    PQerrorMessage(c->conn));
-		message[strcspn(message, "\n")] = '\0';
 		PQfinish(c->conn);
 		free(c);
 		return DB_ERROR;
@@ -360,6 +391,10 @@ execute(struct pg_conn *c, struct pg_stmt *st)
 	const char *const *values = (const char *const *)st->values;
 	PGresult *res;
 
+	if (!c->in_tx && reconnect(c) != 0)
+		return DB_ERROR;
+	if (st->prepared && st->session != c->session)
+		st->prepared = false;	/* the server forgot it on reconnecting */
 	if (st->persistent && !st->prepared) {
 		snprintf(st->name, sizeof st->name, "cs%lu", ++c->statements);
 		res = PQprepare(c->conn, st->name, st->sql, st->nparams,
@@ -372,6 +407,7 @@ execute(struct pg_conn *c, struct pg_stmt *st)
 		}
 		PQclear(res);
 		st->prepared = true;
+		st->session = c->session;
 	}
 	res = st->prepared ? PQexecPrepared(c->conn, st->name, st->nparams,
 	    values, st->lengths, NULL, 0) : PQexecParams(c->conn, st->sql,
@@ -552,7 +588,18 @@ pg_column_type(struct pg_stmt *st, int column)
 int
 pg_exec(struct db *db, const char *sql)
 {
-	PGresult *res = PQexec(db->pg->conn, sql);
+	PGresult *res;
+
+	bool begin = strncmp(sql, "BEGIN", 5) == 0;
+
+	if (strncmp(sql, "COMMIT", 6) == 0 || strncmp(sql, "ROLLBACK", 8) == 0)
+		db->pg->in_tx = false;
+	else if (!begin && !db->pg->in_tx && reconnect(db->pg) != 0)
+		return DB_ERROR;
+	res = PQexec(db->pg->conn, sql);
+	if (begin)
+		db->pg->in_tx = PQtransactionStatus(db->pg->conn) !=
+		    PQTRANS_IDLE;
 	ExecStatusType status = PQresultStatus(res);
 	int rc = DB_OK;
 
@@ -581,8 +628,49 @@ pg_in_transaction(struct pg_conn *c)
 {
 	PGTransactionStatusType t = PQtransactionStatus(c->conn);
 
-	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR ||
+	return c->in_tx || t == PQTRANS_INTRANS || t == PQTRANS_INERROR ||
 	    t == PQTRANS_ACTIVE;
+}
+
+/*
+ * A transaction that failed to start is no transaction: whoever failed
+ * to begin does not roll back, so this does, keeping the message.
+ */
+static int
+begun(struct db *db, int rc)
+{
+	char message[sizeof db->pg->message];
+	PGresult *res;
+
+	if (rc == DB_OK)
+		return rc;
+	memcpy(message, db->pg->message, sizeof message);
+	if (PQstatus(db->pg->conn) == CONNECTION_OK) {
+		res = PQexec(db->pg->conn, "ROLLBACK");
+		PQclear(res);
+	}
+	db->pg->in_tx = false;
+	memcpy(db->pg->message, message, sizeof message);
+	return rc;
+}
+
+/*
+ * Starts a transaction.  A server that went away since the last one is
+ * often only found out here (its farewell waits unread on the socket):
+ * nothing was begun, so one new connection and one more try are safe.
+ */
+static int
+begin(struct db *db, const char *sql)
+{
+	int rc;
+
+	if (reconnect(db->pg) != 0)
+		return DB_ERROR;
+	rc = begun(db, pg_exec(db, sql));
+	if (rc != DB_OK && PQstatus(db->pg->conn) == CONNECTION_BAD &&
+	    reconnect(db->pg) == 0)
+		rc = begun(db, pg_exec(db, sql));
+	return rc;
 }
 
 /*
@@ -596,7 +684,7 @@ pg_in_transaction(struct pg_conn *c)
 int
 pg_begin_write(struct db *db)
 {
-	return pg_exec(db, "BEGIN ISOLATION LEVEL READ COMMITTED;"
+	return begin(db, "BEGIN ISOLATION LEVEL READ COMMITTED;"
 	    " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")");
 }
 
@@ -604,7 +692,7 @@ pg_begin_write(struct db *db)
 int
 pg_begin_read(struct db *db)
 {
-	return pg_exec(db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+	return begin(db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
 }
 
 /*

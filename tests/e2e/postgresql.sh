@@ -168,6 +168,27 @@ expect_eq "no server: no result line" "$(wc -l <"$WORK/out")" 0
 expect_contains "no server: says so" "$WORK/err" "cannot connect to PostgreSQL"
 pg_start
 
+# A server restarted between two decisions of one long-lived process (a
+# batch reading a pipe; the service alike): the connection is made again.
+mkfifo "$WORK/pipe"
+"$COUNTERSIGN" --db "$DB" batch <"$WORK/pipe" >"$WORK/piped" 2>"$WORK/pipederr" &
+pid=$!
+exec 9>"$WORK/pipe"
+approvals k 1202 | tail -n 2 >"$WORK/two"
+import_passing_trades k 1202 2>/dev/null
+sed -n 1p "$WORK/two" >&9
+tries=0
+while [ "$(grep -c . "$WORK/piped")" -lt 1 ] && [ $tries -lt 500 ]; do sleep 0.02; tries=$((tries + 1)); done
+# (the new server must not keep the pipe open: no EOF would come)
+pg_ctl_ -m fast stop >/dev/null; pg_start 9>&-
+sed -n 2p "$WORK/two" >&9
+exec 9>&-
+set +e; wait $pid; rc=$?; set -e
+expect_eq "after a restart: both decisions recorded" \
+	"$(jq -r .status "$WORK/piped" | tr '\n' ' ')" "recorded recorded "
+expect_eq "after a restart: exit 0" "$rc" 0
+expect_status "after a restart: the chain verifies" 0 cs audit verify
+
 ### 5. The least-privilege roles (data/postgresql-roles.sql): the service's
 # role may read and append to the audit log, and nothing more on it.
 pg_psql postgres -f "$TOP_SRCDIR/data/postgresql-roles.sql" >/dev/null
