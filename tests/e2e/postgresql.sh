@@ -203,6 +203,8 @@ approvals r 2 | cs batch >"$WORK/out" 2>/dev/null || true
 expect_eq "the service imports and decides" "$(grep -c '"recorded"' "$WORK/out")" 2
 expect_status "the service verifies the chain" 0 cs audit verify
 as_service() { "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_SOCKDIR" -U countersign_service -d countersign -c "$1"; }
+expect_status "the service's role reads the WAL position (the TUI's refresh)" 0 \
+	as_service "SELECT pg_current_wal_lsn()"
 for sql in "UPDATE audit_log SET hash = hash" "DELETE FROM audit_log" \
 	"TRUNCATE audit_log CASCADE" "UPDATE decision SET decision = decision" \
 	"DROP TRIGGER audit_log_append_only ON audit_log" \
