@@ -69,7 +69,7 @@ bool db_in_transaction(struct db *);
 /*
  * Starts a write transaction holding the database's one write lock until
  * it ends: SQLite's BEGIN IMMEDIATE, PostgreSQL's transaction-level
- * advisory lock (pg_db.c), waited for, never reported as busy.
+ * advisory lock (pg_db.c), waited for as long as the busy timeout.
  */
 int db_begin_write(struct db *);
 /* A read-only transaction seeing one snapshot throughout (audit verify). */

@@ -26,6 +26,12 @@
  */
 #define WRITE_LOCK_KEY "7165213938137868135"
 
+/*
+ * SQLite's busy timeout (store.c): a lock is waited for this long, then
+ * reported, so a writer that stalls cannot hold every host up forever.
+ */
+#define LOCK_TIMEOUT "10s"
+
 struct pg_conn {
 	PGconn *conn;
 	char message[1024];
@@ -679,12 +685,13 @@ begin(struct db *db, const char *sql)
  * IMMEDIATE does, so the gate re-reads the decision and the audit head
  * as they are, and no two writers ever race for them.  No serialization
  * failure can arise, so there is nothing to retry and nothing decided
- * twice; waiting for the lock is waiting, never an error.
+ * twice; the lock is waited for as SQLite's busy timeout waits.
  */
 int
 pg_begin_write(struct db *db)
 {
 	return begin(db, "BEGIN ISOLATION LEVEL READ COMMITTED;"
+	    " SET LOCAL lock_timeout = '" LOCK_TIMEOUT "';"
 	    " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")");
 }
 
