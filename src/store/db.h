@@ -79,6 +79,14 @@ int db_data_version(struct db *, long long *version);
 void db_close(struct db *);
 
 /* pg_db.c */
+/*
+ * The store's SQL as PostgreSQL takes it (newly allocated): ?N as $N,
+ * "a IS [NOT] b" as IS [NOT] DISTINCT FROM, CAST(x AS INTEGER) as BIGINT;
+ * *nparams the highest number, used[n - 1] set for each n it names
+ * up to most.
+ */
+char *pg_translate(const char *sql, int *nparams, unsigned char used[],
+    int most);
 int pg_open(const char *uri, struct db *, char *message, size_t size);
 void pg_close(struct pg_conn *);
 int pg_prepare(struct db *, const char *sql, bool persistent,

@@ -270,8 +270,8 @@ integer_type(const char *p, char **o)
  * quoted text and identifiers are left as they are.  Written for the
  * store's own SQL, which has no comments.
  */
-static char *
-translate(const char *sql, int *nparams, unsigned char used[], int most)
+char *
+pg_translate(const char *sql, int *nparams, unsigned char used[], int most)
 {
 	size_t n = strlen(sql);
 	char *out = malloc(n * 4 + 1), *o = out;
@@ -325,7 +325,8 @@ pg_prepare(struct db *db, const char *sql, bool persistent,
 	int i;
 
 	if ((st = calloc(1, sizeof *st)) == NULL ||
-	    (st->sql = translate(sql, &st->nparams, used, MAX_PARAMETERS)) ==
+	    (st->sql = pg_translate(sql, &st->nparams, used,
+	    MAX_PARAMETERS)) ==
 	    NULL)
 		goto nomem;
 	if (st->nparams > MAX_PARAMETERS) {
