@@ -265,4 +265,9 @@ int store_release(struct store *, struct error *);
 void store_rollback_savepoint(struct store *);
 /* Writes the audit head to syslog (authpriv) for an outside copy. */
 void store_audit_announce(const struct store *, const struct audit_head *);
+/*
+ * Service mode (issue 19): every head announced is also appended to path
+ * as "seq hash time", a file the database's writers cannot rewrite.
+ */
+void store_checkpoint_file(const char *path);
 #endif

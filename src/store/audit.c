@@ -9,11 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "exit_codes.h"
 #include "json_strict.h"
 #include "sha256.h"
 #include "store_internal.h"
+#include "timestamp.h"
 
 int
 store_audit_head(struct store *s, struct audit_head *head, struct error *err)
@@ -494,11 +498,41 @@ store_decision_record(struct store *s, const char *action_id,
  * An outside copy of the head: whoever can write the database can rewrite
  * the whole chain, but not the lines syslog already shipped.
  */
+static const char *checkpoint_path;
+
+void
+store_checkpoint_file(const char *path)
+{
+	checkpoint_path = path;
+}
+
+/* One line, one write(2) on an O_APPEND file: lines never interleave. */
+static void
+checkpoint_append(const struct audit_head *head)
+{
+	char line[160], when[TIMESTAMP_SIZE];
+	int fd, len;
+
+	timestamp_format(timestamp_now(), when);
+	len = snprintf(line, sizeof line, "%lld %s %s\n", head->seq,
+	    head->hash, when);
+	fd = open(checkpoint_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+	    O_NOFOLLOW, 0600);
+	if (fd < 0 || write(fd, line, (size_t)len) != len)
+		fprintf(stderr, "countersign: the audit head seq %lld was not "
+		    "written to the checkpoint file %s: %s\n", head->seq,
+		    checkpoint_path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 void
 store_audit_announce(const struct store *s, const struct audit_head *head)
 {
 	if (head->seq == 0)
 		return;
+	if (checkpoint_path != NULL)
+		checkpoint_append(head);
 	openlog("countersign", LOG_PID, LOG_AUTHPRIV);
 	syslog(LOG_INFO, "audit head seq=%lld hash=%s db=%s", head->seq,
 	    head->hash, s->path);
