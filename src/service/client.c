@@ -8,6 +8,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,22 @@
 #include "i18n.h"
 #include "sanitize.h"
 #include "service.h"
+
+/* Signals the terminal gave the client while the review screens run. */
+static volatile sig_atomic_t pending_signals;
+static const struct { int signo; const char *name; } forwarded[] = {
+	{ SIGINT, "INT" }, { SIGTERM, "TERM" }, { SIGHUP, "HUP" },
+	{ SIGWINCH, "WINCH" } };
+
+static void
+on_forwarded(int signo)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		if (forwarded[i].signo == signo)
+			pending_signals |= 1 << i;
+}
 
 struct client {
 	int fd;
@@ -121,6 +139,26 @@ upload_batch_input(struct client *cl, const struct invocation *inv)
 	return rc;
 }
 
+/* Passes on to the review screens' process what the terminal sent us. */
+static void
+send_signals(struct client *cl)
+{
+	size_t i;
+	cJSON *m;
+
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++) {
+		if (!(pending_signals & (1 << i)))
+			continue;
+		pending_signals &= ~(1 << i);
+		m = cJSON_CreateObject();
+		cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+		cJSON_AddStringToObject(m, "method", "signal");
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "params"),
+		    "name", forwarded[i].name);
+		(void)send_message(cl, m);
+	}
+}
+
 /* The next line from the service, NUL-terminated in cl->in; -1 at end. */
 static int
 read_line(struct client *cl, size_t *len)
@@ -145,8 +183,10 @@ read_line(struct client *cl, size_t *len)
 			cl->in_cap += 131072;
 		}
 		n = read(cl->fd, cl->in + cl->in_len, cl->in_cap - cl->in_len);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR) {
+			send_signals(cl);
 			continue;
+		}
 		if (n <= 0)
 			return -1;
 		cl->in_len += (size_t)n;
@@ -244,6 +284,80 @@ connect_to(const char *path)
 	return fd;
 }
 
+/*
+ * The review screens run in the service, on this terminal: its three
+ * descriptors go with the request (SCM_RIGHTS), and so do the names of
+ * the terminal type and locale the screens need.  The service never
+ * learns who we are from this: it asks the kernel.
+ */
+static int
+review_remote(struct client *cl, const struct invocation *inv)
+{
+	union {
+		struct cmsghdr align;
+		char space[CMSG_SPACE(3 * sizeof(int))];
+	} control;
+	const char *term = getenv("TERM"), *language = getenv("LANGUAGE");
+	const char *no_color = getenv("NO_COLOR");
+	int fds[3] = { STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO };
+	struct sigaction sa;
+	struct msghdr mh;
+	struct iovec iov;
+	struct cmsghdr *cm;
+	char *text;
+	cJSON *m, *params;
+	ssize_t sent;
+	size_t i;
+	int rc;
+
+	m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+	cJSON_AddNumberToObject(m, "id", 1);
+	cJSON_AddStringToObject(m, "method", "review");
+	params = cJSON_AddObjectToObject(m, "params");
+	if (term != NULL)
+		cJSON_AddStringToObject(params, "term", term);
+	cJSON_AddStringToObject(params, "ctype", setlocale(LC_CTYPE, NULL));
+	cJSON_AddStringToObject(params, "messages",
+	    setlocale(LC_MESSAGES, NULL));
+	if (language != NULL)
+		cJSON_AddStringToObject(params, "language", language);
+	if (no_color != NULL && *no_color != '\0')
+		cJSON_AddBoolToObject(params, "no_color", true);
+	text = cJSON_PrintUnformatted(m);
+	cJSON_Delete(m);
+	if (text == NULL)
+		return EXIT_STORAGE;
+	/* The newline is part of the one message the descriptors ride on. */
+	iov.iov_len = strlen(text) + 1;
+	text[iov.iov_len - 1] = '\n';
+	iov.iov_base = text;
+	memset(&mh, 0, sizeof mh);
+	memset(&control, 0, sizeof control);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = control.space;
+	mh.msg_controllen = sizeof control.space;
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof fds);
+	memcpy(CMSG_DATA(cm), fds, sizeof fds);
+	sent = sendmsg(cl->fd, &mh, MSG_NOSIGNAL);
+	rc = sent >= 0 && (size_t)sent < iov.iov_len ? rpc_send_all(cl->fd,
+	    text + sent, iov.iov_len - (size_t)sent) : sent < 0 ? -1 : 0;
+	cJSON_free(text);
+	if (rc != 0)
+		return client_fail(EXIT_STORAGE, _("cannot send to the "
+		    "service"));
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_forwarded;	/* no SA_RESTART: read() returns */
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		sigaction(forwarded[i].signo, &sa, NULL);
+	(void)inv;
+	return await_answer(cl);
+}
+
 /* The request's params: the options of SPEC 7 the command was given. */
 static cJSON *
 request_params(const char *command, const struct invocation *inv,
@@ -283,11 +397,10 @@ client_run(const char *command, const struct invocation *inv)
 	int rc = EXIT_OK, walked = EXIT_OK;
 	cJSON *m;
 
-	if (strcmp(command, "review") == 0) {
-		fprintf(stderr, _("countersign: the review screens do not work "
-		    "through --connect yet; use list, check and batch\n"));
-		return EXIT_USAGE;
-	}
+	/* Without a terminal: the message local mode gives, and exit 2. */
+	if (strcmp(command, "review") == 0 && (!isatty(STDIN_FILENO) ||
+	    !isatty(STDOUT_FILENO)))
+		return tui_run(inv);
 	if (strcmp(command, "import") == 0 && inv->operand_count == 0)
 		return cmd_import(inv);		/* its usage message */
 	if ((cl.fd = connect_to(inv->connect)) < 0) {
@@ -301,6 +414,10 @@ client_run(const char *command, const struct invocation *inv)
 	}
 	cl.names = cJSON_CreateArray();
 	cl.sizes = cJSON_CreateArray();
+	if (strcmp(command, "review") == 0) {
+		rc = review_remote(&cl, inv);
+		goto done;
+	}
 	if (strcmp(command, "import") == 0)
 		walked = import_walk_paths(&walk, inv->operands,
 		    inv->operand_count);
@@ -321,6 +438,7 @@ client_run(const char *command, const struct invocation *inv)
 	/* As local import: storage over bad data over success. */
 	if (walked != EXIT_OK && rc != EXIT_STORAGE)
 		rc = walked;
+done:
 	cJSON_Delete(cl.names);
 	cJSON_Delete(cl.sizes);
 	free(cl.in);

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <locale.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -57,7 +58,8 @@ struct method {
 
 enum method_option {
 	OPT_ALL = 1 << 0, OPT_JSON = 1 << 1, OPT_ATOMIC = 1 << 2,
-	OPT_CSV = 1 << 3, OPT_CHECKPOINT = 1 << 4, OPT_SIZES = 1 << 5
+	OPT_CSV = 1 << 3, OPT_CHECKPOINT = 1 << 4, OPT_SIZES = 1 << 5,
+	OPT_TERMINAL = 1 << 6	/* review: term, no_color, ctype, ... */
 };
 
 static const struct method methods[] = {
@@ -66,7 +68,15 @@ static const struct method methods[] = {
 	{ "check", cmd_check, ROLE_OFFICER, 0, -1 },
 	{ "batch", cmd_batch, ROLE_OFFICER, OPT_ATOMIC, 0 },
 	{ "audit", cmd_audit, ROLE_OFFICER, OPT_CSV | OPT_CHECKPOINT, 2 },
+	{ "review", tui_run, ROLE_OFFICER, OPT_TERMINAL, 0 },
 };
+
+/* The review screens' terminal settings a client may pass, and signals. */
+static const char *const terminal_keys[] = { "term", "ctype", "messages",
+    "language" };
+static const struct { const char *name; int signo; } forwarded[] = {
+	{ "INT", SIGINT }, { "TERM", SIGTERM }, { "HUP", SIGHUP },
+	{ "WINCH", SIGWINCH } };
 
 struct conn {
 	int fd;			/* -1 once the client is gone */
@@ -79,6 +89,10 @@ struct conn {
 	int spool;		/* uploads for the next request, or -1 */
 	unsigned long long spool_size;
 	pid_t child;		/* the request being served, or 0 */
+	bool review;		/* ... the review screens, on passed fds */
+	bool told_to_stop;	/* ... sent SIGTERM as the service stops */
+	int passed[3];		/* the client's terminal (SCM_RIGHTS) */
+	int passed_count;
 	int pipes[2];		/* its stdout and stderr, -1 at end */
 	cJSON *request_id;	/* the id to answer it with */
 	bool closing;		/* close once out is written */
@@ -180,8 +194,16 @@ conn_error(struct conn *c, const cJSON *id, int code, const char *reason,
 }
 
 static void
+close_passed(struct conn *c)
+{
+	while (c->passed_count > 0)
+		close(c->passed[--c->passed_count]);
+}
+
+static void
 conn_free(struct conn *c)
 {
+	close_passed(c);
 	if (c->fd >= 0)
 		close(c->fd);
 	if (c->spool >= 0)
@@ -196,6 +218,9 @@ conn_free(struct conn *c)
 static void
 conn_hang_up(struct conn *c)
 {
+	/* The review screens have no one left to show: they end. */
+	if (c->child != 0 && c->review)
+		kill(c->child, SIGHUP);
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
@@ -318,6 +343,16 @@ spool_reset(struct conn *c)
 	c->spool_size = 0;
 }
 
+/* A terminal or locale name: letters, digits and ._+-@: only. */
+static bool
+terminal_word(const char *text)
+{
+	size_t n = strlen(text);
+
+	return n <= 64 && strspn(text, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-@:") == n;
+}
+
 /* params as an invocation: 0, or -1 with the reason in why. */
 static int
 params_to_invocation(const struct service *sv, const struct method *m,
@@ -348,6 +383,23 @@ params_to_invocation(const struct service *sv, const struct method *m,
 				    "not apply or is not true/false", m->name,
 				    item->string), -1;
 		}
+		for (i = 0; i < sizeof terminal_keys / sizeof terminal_keys[0];
+		    i++) {
+			if (strcmp(item->string, terminal_keys[i]) != 0)
+				continue;
+			known = true;
+			if (!(m->options & OPT_TERMINAL) ||
+			    !cJSON_IsString(item) || !terminal_word(
+			    item->valuestring))
+				return snprintf(why, why_size, "%s: '%s' does "
+				    "not apply or is no plain name", m->name,
+				    item->string), -1;
+		}
+		if (known && strcmp(item->string, "no_color") != 0)
+			continue;
+		if (strcmp(item->string, "no_color") == 0 &&
+		    (m->options & OPT_TERMINAL) && cJSON_IsBool(item))
+			continue;
 		if (known || strcmp(item->string, "operands") == 0 ||
 		    (strcmp(item->string, "checkpoint") == 0 &&
 		    (m->options & OPT_CHECKPOINT) && cJSON_IsString(item)) ||
@@ -534,6 +586,50 @@ import_served(const struct conn *c, const cJSON *params,
 	return rc;
 }
 
+/*
+ * review: the client's terminal, passed with the request, becomes this
+ * process's stdin, stdout and stderr, and its TERM and locale the ones
+ * the screens use.  False, said on err_fd, when no terminal came.
+ */
+static bool
+review_child(struct conn *c, const cJSON *params, int err_fd)
+{
+	const cJSON *term = cJSON_GetObjectItemCaseSensitive(params, "term");
+	const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(params, "ctype");
+	const cJSON *messages = cJSON_GetObjectItemCaseSensitive(params,
+	    "messages");
+	const cJSON *language = cJSON_GetObjectItemCaseSensitive(params,
+	    "language");
+	int i;
+
+	if (c->passed_count != 3) {
+		dprintf(err_fd, "countersign: the review screens need the "
+		    "terminal passed with the request\n");
+		return false;
+	}
+	for (i = 0; i < 3; i++)
+		dup2(c->passed[i], i);
+	close_passed(c);
+	setenv("TERM", cJSON_IsString(term) ? term->valuestring : "dumb", 1);
+	unsetenv("LINES");
+	unsetenv("COLUMNS");
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params, "no_color")))
+		setenv("NO_COLOR", "1", 1);
+	else
+		unsetenv("NO_COLOR");
+	/* Wide characters need a UTF-8 locale, whatever the service's. */
+	if (!cJSON_IsString(ctype) || setlocale(LC_CTYPE,
+	    ctype->valuestring) == NULL)
+		setlocale(LC_CTYPE, "C.UTF-8");
+	if (cJSON_IsString(messages))
+		setlocale(LC_MESSAGES, messages->valuestring);
+	if (cJSON_IsString(language) && *language->valuestring != '\0')
+		setenv("LANGUAGE", language->valuestring, 1);
+	else
+		unsetenv("LANGUAGE");
+	return true;
+}
+
 /* The child: one request, as local mode would run it, then _exit. */
 static void
 serve_child(struct service *sv, struct conn *c, const struct method *m,
@@ -558,17 +654,25 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 			close(other->pipes[0]);
 		if (other->pipes[1] >= 0)
 			close(other->pipes[1]);
+		close_passed(other);
 	}
 	if (sv->listen_fd >= 0)
 		close(sv->listen_fd);
 	if (c->fd >= 0)
 		close(c->fd);
-	dup2(out_fd, STDOUT_FILENO);
-	dup2(err_fd, STDERR_FILENO);
+	if (m->run == tui_run) {
+		if (!review_child(c, params, err_fd))
+			_exit(EXIT_USAGE);
+	} else {
+		close_passed(c);
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(err_fd, STDERR_FILENO);
+	}
 	if (m->run == cmd_batch && c->spool >= 0) {
 		lseek(c->spool, 0, SEEK_SET);
 		dup2(c->spool, STDIN_FILENO);
-	} else if ((null_fd = open("/dev/null", O_RDONLY)) >= 0) {
+	} else if (m->run != tui_run && (null_fd = open("/dev/null",
+	    O_RDONLY)) >= 0) {
 		dup2(null_fd, STDIN_FILENO);
 		close(null_fd);
 	}
@@ -577,7 +681,16 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 	snprintf(op.login, sizeof op.login, "%s", pw->pw_name);
 	operator_serve_as(&op);
 	store_checkpoint_file(sv->inv->checkpoint_file);
-	if (m->run == NULL)
+	if (m->run == tui_run) {
+		sigset_t none;
+
+		/* The screens handle these themselves, as in local mode. */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		rc = tui_run(inv);
+	} else if (m->run == NULL)
 		rc = import_served(c, params, inv);
 	else if (m->run == cmd_audit)
 		rc = audit_verify_served(sv, inv);
@@ -626,7 +739,10 @@ start_request(struct service *sv, struct conn *c, const struct method *m,
 		serve_child(sv, c, m, params, &inv, pw, out[1], err[1]);
 	close(out[1]);
 	close(err[1]);
+	close_passed(c);	/* the child has the terminal now */
 	free(inv.operands);
+	c->review = m->run == tui_run;
+	c->told_to_stop = false;
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	fcntl(err[0], F_SETFL, O_NONBLOCK);
 	c->child = pid;
@@ -688,10 +804,33 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 		    EXIT_USAGE, "no method '%.64s'", method->valuestring);
 	else if (check_role(sv, c, id, m, pw = getpwuid(c->uid)) == 0)
 		start_request(sv, c, m, params, id, pw);
-	if (c->child == 0)
+	if (c->child == 0) {
 		spool_reset(c);
+		close_passed(c);
+	}
 	cJSON_Delete(msg);
 	return true;
+}
+
+/*
+ * While the review screens run, the client sends only the signals its
+ * terminal gave it (Ctrl-C, a resize), which the screens' process gets.
+ */
+static void
+handle_review_message(struct conn *c, const char *text, size_t len)
+{
+	cJSON *msg = cJSON_ParseWithLength(text, len);
+	const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(msg, "params"), "name");
+	size_t i;
+
+	if (cJSON_IsString(method) && strcmp(method->valuestring, "signal") ==
+	    0 && cJSON_IsString(name))
+		for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+			if (strcmp(forwarded[i].name, name->valuestring) == 0)
+				kill(c->child, forwarded[i].signo);
+	cJSON_Delete(msg);
 }
 
 /* Whole messages in c->in, while no request runs; the rest waits. */
@@ -701,6 +840,13 @@ handle_input(struct service *sv, struct conn *c)
 	char *nl;
 	size_t used;
 
+	while (c->child != 0 && c->review && c->in_len > 0 &&
+	    (nl = memchr(c->in, '\n', c->in_len)) != NULL) {
+		used = (size_t)(nl - c->in) + 1;
+		handle_review_message(c, c->in, used - 1);
+		memmove(c->in, c->in + used, c->in_len - used);
+		c->in_len -= used;
+	}
 	while (c->child == 0 && !c->closing && !stopping && c->in_len > 0) {
 		nl = memchr(c->in, '\n', c->in_len);
 		if (nl == NULL) {
@@ -733,6 +879,44 @@ handle_input(struct service *sv, struct conn *c)
 	}
 }
 
+/* read(2), keeping up to 3 descriptors passed along (the terminal). */
+static ssize_t
+receive(struct conn *c, char *buf, size_t size)
+{
+	union {
+		struct cmsghdr align;
+		char space[CMSG_SPACE(3 * sizeof(int))];
+	} control;
+	struct iovec iov = { buf, size };
+	struct msghdr mh;
+	struct cmsghdr *cm;
+	ssize_t n;
+	size_t i, count;
+	int fd;
+
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = control.space;
+	mh.msg_controllen = sizeof control.space;
+	n = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return n;
+	for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		count = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < count; i++) {
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
+			if (c->passed_count < 3)
+				c->passed[c->passed_count++] = fd;
+			else
+				close(fd);
+		}
+	}
+	return n;
+}
+
 static void
 read_client(struct service *sv, struct conn *c)
 {
@@ -753,7 +937,7 @@ read_client(struct service *sv, struct conn *c)
 	}
 	if (c->in_len == c->in_cap)
 		return;		/* full: waits for the running request */
-	n = read(c->fd, c->in + c->in_len, c->in_cap - c->in_len);
+	n = receive(c, c->in + c->in_len, c->in_cap - c->in_len);
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n < 0) {
@@ -843,6 +1027,7 @@ finish_request(struct service *sv, struct conn *c)
 	cJSON_Delete(c->request_id);
 	c->request_id = NULL;
 	c->child = 0;
+	c->review = false;
 	spool_reset(c);
 	if (c->fd >= 0)
 		handle_input(sv, c);	/* pipelined messages */
@@ -885,6 +1070,7 @@ accept_client(struct service *sv)
 	c->uid = cred.uid;
 	c->spool = -1;
 	c->pipes[0] = c->pipes[1] = -1;
+	c->passed_count = 0;
 	if (slot == MAX_CONNECTIONS || count_uid(sv, cred.uid) >=
 	    MAX_PER_UID) {
 		/* Told why, best effort, and closed. */
@@ -1070,6 +1256,16 @@ cmd_serve(const struct invocation *inv)
 		return EXIT_STORAGE;
 	fprintf(stderr, "countersign serve: listening on %s\n", inv->socket);
 	for (;;) {
+		/* The review screens are told to end; other requests finish. */
+		for (slot = 0; stopping && slot < MAX_CONNECTIONS; slot++) {
+			struct conn *c = sv.conns[slot];
+
+			if (c != NULL && c->child != 0 && c->review &&
+			    !c->told_to_stop) {
+				kill(c->child, SIGTERM);
+				c->told_to_stop = true;
+			}
+		}
 		if (stopping && sv.listen_fd >= 0) {
 			close(sv.listen_fd);
 			sv.listen_fd = -1;
