@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,19 @@ client_fail(int status, const char *what)
 	return status;
 }
 
+/* A JSON-RPC 2.0 message: a request (the one a connection sends) or not. */
+static cJSON *
+message(const char *method, bool request)
+{
+	cJSON *m = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+	if (request)
+		cJSON_AddNumberToObject(m, "id", 1);
+	cJSON_AddStringToObject(m, "method", method);
+	return m;
+}
+
 static int
 send_message(struct client *cl, cJSON *m)
 {
@@ -82,9 +96,7 @@ upload(struct client *cl, const char *bytes, size_t len)
 		n = len - done < RPC_CHUNK ? len - done : RPC_CHUNK;
 		if ((data = rpc_base64(bytes + done, n)) == NULL)
 			return -1;
-		m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "jsonrpc", "2.0");
-		cJSON_AddStringToObject(m, "method", "upload");
+		m = message("upload", false);
 		cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "params"),
 		    "data", data);
 		free(data);
@@ -150,9 +162,7 @@ send_signals(struct client *cl)
 		if (!(pending_signals & (1 << i)))
 			continue;
 		pending_signals &= ~(1 << i);
-		m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "jsonrpc", "2.0");
-		cJSON_AddStringToObject(m, "method", "signal");
+		m = message("signal", false);
 		cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "params"),
 		    "name", forwarded[i].name);
 		(void)send_message(cl, m);
@@ -310,10 +320,7 @@ review_remote(struct client *cl, const struct invocation *inv)
 	size_t i;
 	int rc;
 
-	m = cJSON_CreateObject();
-	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
-	cJSON_AddNumberToObject(m, "id", 1);
-	cJSON_AddStringToObject(m, "method", "review");
+	m = message("review", true);
 	params = cJSON_AddObjectToObject(m, "params");
 	if (term != NULL)
 		cJSON_AddStringToObject(params, "term", term);
@@ -424,10 +431,7 @@ client_run(const char *command, const struct invocation *inv)
 	else if (strcmp(command, "batch") == 0)
 		rc = upload_batch_input(&cl, inv);
 	if (rc == EXIT_OK && walked != EXIT_STORAGE) {
-		m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "jsonrpc", "2.0");
-		cJSON_AddNumberToObject(m, "id", 1);
-		cJSON_AddStringToObject(m, "method", command);
+		m = message(command, true);
 		cJSON_AddItemToObject(m, "params", request_params(command, inv,
 		    &cl));
 		rc = send_message(&cl, m) != 0 ? client_fail(EXIT_STORAGE,

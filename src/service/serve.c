@@ -974,25 +974,16 @@ write_client(struct conn *c)
 	}
 }
 
-/* A chunk of the child's stdout (which 0) or stderr (1) for the client. */
+/* An "output" message: bytes for the client's stdout (0) or stderr (1). */
 static void
-read_child(struct conn *c, int which)
+send_output(struct conn *c, int which, const char *buf, size_t len)
 {
-	char buf[RPC_CHUNK];
-	ssize_t n = read(c->pipes[which], buf, sizeof buf);
 	cJSON *m, *params;
 	char *data;
 
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
-		return;
-	if (n <= 0) {
-		close(c->pipes[which]);
-		c->pipes[which] = -1;
-		return;
-	}
 	if (c->fd < 0)
 		return;		/* no one to tell: the request still ends */
-	if ((data = rpc_base64(buf, (size_t)n)) == NULL)
+	if ((data = rpc_base64(buf, len)) == NULL)
 		return;
 	m = message_new(NULL);
 	cJSON_AddStringToObject(m, "method", "output");
@@ -1002,6 +993,23 @@ read_child(struct conn *c, int which)
 	cJSON_AddStringToObject(params, "data", data);
 	free(data);
 	conn_send(c, m);
+}
+
+/* A chunk of the child's stdout (which 0) or stderr (1) for the client. */
+static void
+read_child(struct conn *c, int which)
+{
+	char buf[RPC_CHUNK];
+	ssize_t n = read(c->pipes[which], buf, sizeof buf);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		close(c->pipes[which]);
+		c->pipes[which] = -1;
+		return;
+	}
+	send_output(c, which, buf, (size_t)n);
 }
 
 /* Both pipes at end: the child has exited or is exiting; answer. */
@@ -1014,6 +1022,15 @@ finish_request(struct service *sv, struct conn *c)
 	while (waitpid(c->child, &status, 0) < 0 && errno == EINTR)
 		;
 	code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_STORAGE;
+	if (c->fd >= 0 && !WIFEXITED(status)) {
+		/* Said as a command's error would be, on its stderr. */
+		char line[128];
+
+		snprintf(line, sizeof line, "countersign: the service's run of "
+		    "the request ended by signal %d\n", WIFSIGNALED(status) ?
+		    WTERMSIG(status) : 0);
+		send_output(c, 1, line, strlen(line));
+	}
 	if (c->fd >= 0) {
 		m = message_new(c->request_id);
 		cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "result"),
