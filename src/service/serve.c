@@ -395,12 +395,9 @@ params_to_invocation(const struct service *sv, const struct method *m,
 				    "not apply or is no plain name", m->name,
 				    item->string), -1;
 		}
-		if (known && strcmp(item->string, "no_color") != 0)
-			continue;
-		if (strcmp(item->string, "no_color") == 0 &&
-		    (m->options & OPT_TERMINAL) && cJSON_IsBool(item))
-			continue;
 		if (known || strcmp(item->string, "operands") == 0 ||
+		    (strcmp(item->string, "no_color") == 0 &&
+		    (m->options & OPT_TERMINAL) && cJSON_IsBool(item)) ||
 		    (strcmp(item->string, "checkpoint") == 0 &&
 		    (m->options & OPT_CHECKPOINT) && cJSON_IsString(item)) ||
 		    (strcmp(item->string, "sizes") == 0 &&
