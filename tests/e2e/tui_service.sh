@@ -80,4 +80,14 @@ expect_eq "SIGHUP ends it, exit 0" "$(tui_exit_status)" 0
 expect_gone "the terminal is restored" "pending"
 tui_stop
 expect_status "the chain verifies" 0 "$COUNTERSIGN" --connect "$SOCK" audit verify
+
+# SIGTERM to the service ends the screens it runs, then the service.
+tui_launch 80 24 "'$COUNTERSIGN' --connect '$SOCK'"
+wait_for "H high stakes  x fails  ! diverges"
+kill -TERM "$SERVICE_PID"
+set +e
+wait "$SERVICE_PID"
+expect_eq "SIGTERM: the service exits 0" $? 0
+set -e
+expect_eq "... after the screens it ran ended, exit 0" "$(tui_exit_status)" 0
 finish
