@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -47,14 +48,16 @@ rpc_unbase64(const char *text, unsigned char **data, size_t *len)
 	return 0;
 }
 
-int
-rpc_write_all(int fd, const void *buf, size_t len)
+/* Whole writes: send(2) with flags on a socket, else write(2). */
+static int
+write_whole(int fd, const void *buf, size_t len, bool socket_send)
 {
 	const char *p = buf;
 	ssize_t n;
 
 	while (len > 0) {
-		n = write(fd, p, len);
+		n = socket_send ? send(fd, p, len, MSG_NOSIGNAL) :
+		    write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -66,20 +69,14 @@ rpc_write_all(int fd, const void *buf, size_t len)
 }
 
 int
+rpc_write_all(int fd, const void *buf, size_t len)
+{
+	return write_whole(fd, buf, len, false);
+}
+
+int
 rpc_send_all(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		/* A service that closed on us is an error, not SIGPIPE. */
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	/* A service that closed on us is an error, not SIGPIPE. */
+	return write_whole(fd, buf, len, true);
 }
