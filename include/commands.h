@@ -19,6 +19,11 @@ struct invocation {
 	bool atomic;			/* batch --atomic */
 	bool csv;			/* audit export --csv */
 	const char *checkpoint;		/* audit verify --checkpoint SEQ:HASH */
+	const char *connect;		/* --connect SOCKET (issue 19) */
+	const char *socket;		/* serve --socket PATH */
+	const char *officers;		/* serve --officers GROUP */
+	const char *importers;		/* serve --importers GROUP */
+	const char *checkpoint_file;	/* serve --checkpoint-file PATH */
 	char **operands;
 	int operand_count;
 };
@@ -48,6 +53,32 @@ int batch_file(struct store *, const char *path, FILE *out, struct error *);
 
 /* Imports files and directories into an open store; prints per-file results. */
 int import_paths(struct store *, char *const *paths, int count, FILE *out);
+/*
+ * The files import reads, in its order: a directory's *.json and *.jsonl
+ * by name.  A file that cannot be read is reported on stderr; each one read
+ * goes to file() (local mode: into the store; service mode: to the
+ * service).  Returns the worst status of the reading (EXIT_DATA) and of
+ * the steps (EXIT_STORAGE over EXIT_DATA).
+ */
+struct import_walk {
+	int (*file)(struct import_walk *, const char *path, const char *text,
+	    size_t len);
+	struct store *store;
+	FILE *out;
+	void *ctx;
+};
+int import_walk_paths(struct import_walk *, char *const *paths, int count);
+/* One file's bytes imported whole or not at all, reported under path. */
+int import_text_named(struct store *, const char *path, const char *text,
+    size_t len, FILE *out);
+/* Files read elsewhere (service mode) imported as import_paths would. */
+struct import_text {
+	const char *name;
+	const char *text;
+	size_t len;
+};
+int import_texts(struct store *, const struct import_text *, size_t count,
+    FILE *out);
 
 /* Loads an action and re-runs its rules: the one re-check every view uses. */
 struct recheck {

@@ -39,6 +39,11 @@ struct operator_identity {
 };
 
 void operator_current(struct operator_identity *);
+/*
+ * Service mode (SPEC 10): the operator is the socket's peer, found by the
+ * service; called in the process serving one request, never in local mode.
+ */
+void operator_serve_as(const struct operator_identity *);
 
 struct decision_outcome {
 	bool recorded;

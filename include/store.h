@@ -315,4 +315,9 @@ void store_rollback_savepoint(struct store *);
  * command says so, announce_head() in commands.h).
  */
 bool store_audit_announce(const struct store *, const struct audit_head *);
+/*
+ * Service mode (issue 19): every head announced is also appended to path
+ * as "seq hash time", a file the database's writers cannot rewrite.
+ */
+void store_checkpoint_file(const char *path);
 #endif

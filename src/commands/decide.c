@@ -24,13 +24,27 @@
 #include "text.h"
 #include "uuid_random.h"
 
+/* Set only by the service (issue 19), in the child serving one request. */
+static const struct operator_identity *operator_peer;
+
+void
+operator_serve_as(const struct operator_identity *peer)
+{
+	operator_peer = peer;
+}
+
 void
 operator_current(struct operator_identity *op)
 {
 	/* Not getlogin(), USER or LOGNAME: those a user can set. */
 	uid_t uid = getuid();
-	struct passwd *pw = getpwuid(uid);
+	struct passwd *pw;
 
+	if (operator_peer != NULL) {
+		*op = *operator_peer;
+		return;
+	}
+	pw = getpwuid(uid);
 	op->uid = (long long)uid;
 	if (pw != NULL && pw->pw_name != NULL)
 		snprintf(op->login, sizeof op->login, "%s", pw->pw_name);

@@ -13,6 +13,7 @@
 #include "i18n.h"
 #include "json_memory.h"
 #include "sanitize.h"
+#include "service.h"
 #include "store.h"
 
 enum option_bit {
@@ -20,7 +21,8 @@ enum option_bit {
 	OPTION_JSON = 1 << 1,
 	OPTION_ATOMIC = 1 << 2,
 	OPTION_CSV = 1 << 3,
-	OPTION_CHECKPOINT = 1 << 4
+	OPTION_CHECKPOINT = 1 << 4,
+	OPTION_SERVE = 1 << 5		/* --socket, --officers, ... */
 };
 
 struct command {
@@ -57,6 +59,8 @@ static const struct command commands[] = {
 	    N_("re-run a recorded decision's inputs with today's rules") },
 	{ "demo", cmd_demo, 0, 0, "demo",
 	    N_("the bundled demo data in a fresh temporary database") },
+	{ "serve", cmd_serve, OPTION_SERVE, 0, "serve --socket PATH",
+	    N_("the gate as a service for a shared host (SPEC 10)") },
 };
 
 static void
@@ -88,10 +92,23 @@ usage(FILE *out)
 	    "  --csv           audit export: CSV, one row per decision\n"
 	    "  --checkpoint SEQ:HASH\n"
 	    "                  audit verify: also fail when that row left the chain\n"
+
 	    "  -h, --help      this help\n"
 	    "  -V, --version   the program version\n\n"
 	    "Exit status: 0 success, 1 a check failed or a decision was refused,\n"
 	    "2 usage error, 3 bad input data, 4 storage error.\n"));
+	/* L10N: as the options above; SOCKET, GROUP and
+	   $COUNTERSIGN_SOCKET stay too */
+	fprintf(out, _("\nService mode (countersign(1), SERVICE MODE):\n"
+	    "  --connect SOCKET\n"
+	    "                  talk to a service (else $COUNTERSIGN_SOCKET)\n"
+	    "  --socket PATH   serve: the Unix socket to listen on\n"
+	    "  --officers GROUP\n"
+	    "                  serve: who may read the queue and decide\n"
+	    "  --importers GROUP\n"
+	    "                  serve: who may import\n"
+	    "  --checkpoint-file PATH\n"
+	    "                  serve: append every audit head to PATH\n"));
 }
 
 static const struct command *
@@ -116,6 +133,11 @@ main(int argc, char **argv)
 		{ "atomic", no_argument, NULL, 't' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "checkpoint", required_argument, NULL, 'k' },
+		{ "connect", required_argument, NULL, 'C' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "officers", required_argument, NULL, 'O' },
+		{ "importers", required_argument, NULL, 'I' },
+		{ "checkpoint-file", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -182,6 +204,25 @@ main(int argc, char **argv)
 			inv.checkpoint = optarg;
 			given |= OPTION_CHECKPOINT;
 			break;
+		case 'C':
+			inv.connect = optarg;
+			break;
+		case 'S':
+			inv.socket = optarg;
+			given |= OPTION_SERVE;
+			break;
+		case 'O':
+			inv.officers = optarg;
+			given |= OPTION_SERVE;
+			break;
+		case 'I':
+			inv.importers = optarg;
+			given |= OPTION_SERVE;
+			break;
+		case 'F':
+			inv.checkpoint_file = optarg;
+			given |= OPTION_SERVE;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -193,7 +234,7 @@ main(int argc, char **argv)
 			   text: through the sanitizer. */
 			safe = sanitize_str(argv[optind - 1]);
 			/* -d is no option at all, --db one without a value. */
-			if ((optopt == 'd' || optopt == 'k') &&
+			if (optopt != 0 && strchr("dkCSOIF", optopt) != NULL &&
 			    strncmp(argv[optind - 1], "--", 2) == 0)
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "
@@ -206,11 +247,24 @@ main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	/* Service mode (SPEC 10): --connect, else $COUNTERSIGN_SOCKET. */
+	if (inv.connect != NULL && inv.db_option != NULL) {
+		/* L10N: keep --connect and --db: they are typed */
+		fprintf(stderr, _("countersign: --connect and --db do not go "
+		    "together\n"));
+		return EXIT_USAGE;
+	}
+	command = optind < argc ? find_command(argv[optind]) : NULL;
+	if (inv.connect == NULL && inv.db_option == NULL && (command == NULL ||
+	    (command->run != cmd_serve && command->run != cmd_demo)) &&
+	    getenv("COUNTERSIGN_SOCKET") != NULL &&
+	    *getenv("COUNTERSIGN_SOCKET") != '\0')
+		inv.connect = getenv("COUNTERSIGN_SOCKET");
 	if (optind >= argc)
 		return given != 0 ? (fprintf(stderr, _("countersign: an "
 		    "option given does not apply to the review screen\n")),
-		    EXIT_USAGE) : tui_run(&inv);
-	command = find_command(argv[optind]);
+		    EXIT_USAGE) : inv.connect != NULL ?
+		    client_run("review", &inv) : tui_run(&inv);
 	if (command == NULL) {
 		safe = sanitize_str(argv[optind]);
 		fprintf(stderr, _("countersign: unknown command '%s'\n"),
@@ -235,5 +289,14 @@ main(int argc, char **argv)
 		    "Usage: countersign %s\n"), command->usage);
 		return EXIT_USAGE;
 	}
+	if (inv.connect != NULL && (command->run == cmd_serve ||
+	    command->run == cmd_demo)) {
+		/* L10N: %s is the command word (serve or demo) */
+		fprintf(stderr, _("countersign: '%s' does not work through "
+		    "--connect\n"), command->name);
+		return EXIT_USAGE;
+	}
+	if (inv.connect != NULL)
+		return client_run(command->name, &inv);
 	return command->run(&inv);
 }

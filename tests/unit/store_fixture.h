@@ -196,9 +196,9 @@ sf_put(struct store *s, const char *json, long long now_ms,
 
 	error_clear(err);
 	rc = object_load(json, strlen(json), &o, NULL, err);
-	if (rc != 0)
-		return rc;
-	rc = store_put(s, &o, json, strlen(json), now_ms, &result, err);
+	/* The loader owns the tree even when it refuses it. */
+	if (rc == 0)
+		rc = store_put(s, &o, json, strlen(json), now_ms, &result, err);
 	object_free(&o);
 	return rc;
 }
