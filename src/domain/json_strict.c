@@ -11,6 +11,8 @@
 #include "exit_codes.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "json_writer.h"
+#include "json_writer.h"
 #include "sanitize.h"
 #include "text.h"
 #include "utf8.h"
@@ -763,14 +765,13 @@ json_parse_strict_full(const char *text, size_t len, size_t *error_offset,
 char *
 json_print(const cJSON *json)
 {
-	char *raw, *safe;
+	struct json_writer w;
 
-	raw = cJSON_PrintUnformatted(json);
-	if (raw == NULL)
+	if (json == NULL)
 		return NULL;
-	safe = json_escape_controls(raw);
-	cJSON_free(raw);
-	return safe;
+	json_writer_init(&w);
+	json_writer_tree(&w, json);
+	return json_writer_finish(&w);
 }
 
 bool

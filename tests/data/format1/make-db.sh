@@ -19,8 +19,8 @@ cs() { "$bin" --db "$db" "$@"; }
 jq -c '.target_allocation.cash.min_percent = -0
 	| .concentration_limit_percent_note = [1e15, 0.1, 33.333333333333336,
 		9007199254740991, 1e-7, -1.5e-300, 123456.789, -0]' \
-	"$ex/ips.json" | sed 's/"min_percent":0}/"min_percent":-0}/' >"$work/ips.json"
-grep -q '"min_percent":-0' "$work/ips.json"
+	"$ex/ips.json" >"$work/ips.json"
+grep -q '"min_percent":-0,' "$work/ips.json"
 jq -c '.positions[1].market_value_usd = 45000.25 | .cash_usd = 19999.75' \
 	"$ex/holdings.json" >"$work/holdings.json"
 jq -c '.proposed_action.estimated_value_usd = 7500.1' \
