@@ -12,7 +12,6 @@
 #include "json_fields.h"
 #include "json_strict.h"
 #include "json_writer.h"
-#include "json_writer.h"
 #include "sanitize.h"
 #include "text.h"
 #include "utf8.h"
