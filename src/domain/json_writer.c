@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_lex.h"
 #include "json_strict.h"
 #include "json_writer.h"
 #include "sanitize.h"
@@ -559,9 +560,9 @@ json_writer_raw(struct json_writer *w, const char *text, size_t length)
 void
 json_writer_verbatim(struct json_writer *w, const char *text, size_t length)
 {
-	bool in_string = false, ascii = true;
+	bool ascii = true;
 	char *compact, *safe;
-	size_t i, n = 0;
+	size_t i, n = 0, end, k;
 
 	separate(w);
 	if (w->failed)
@@ -572,19 +573,18 @@ json_writer_verbatim(struct json_writer *w, const char *text, size_t length)
 	}
 	/* A pretty-printed packet's new lines would break the record's line. */
 	for (i = 0; i < length; i++) {
-		if (in_string) {
-			if (text[i] == '\\' && i + 1 < length)
-				compact[n++] = text[i++];
-			else if (text[i] == '"')
-				in_string = false;
-		} else if (text[i] == '"')
-			in_string = true;
-		else if (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
-		    text[i] == '\r')
+		if (json_lex_is_space(text[i]))
 			continue;
-		if ((unsigned char)text[i] >= 0x7f)
-			ascii = false;
-		compact[n++] = text[i];
+		/* A string, quotes included, as it is. */
+		end = text[i] != '"' ? i + 1 :
+		    json_lex_string_end(text, length, i) + 1;
+		if (end > length)
+			end = length;
+		for (k = i; ascii && k < end; k++)
+			ascii = (unsigned char)text[k] < 0x7f;
+		memcpy(compact + n, text + i, end - i);
+		n += end - i;
+		i = end - 1;
 	}
 	compact[n] = '\0';
 	/*
