@@ -87,8 +87,6 @@ void json_writer_raw(struct json_writer *, const char *, size_t);
 void json_writer_verbatim(struct json_writer *, const char *, size_t);
 /* The canonical text of a tree (malloc'd), NULL for none or no memory. */
 char *json_canonical(const cJSON *, int format);
-/* A number as written in format 2 and on every line; no NUL. */
-size_t json_number_text(double, char out[32]);
 /* The text, the caller's to free; NULL if anything failed. */
 char *json_writer_finish(struct json_writer *);
 /* Frees what was written, for a path that gives up. */

@@ -477,12 +477,6 @@ write_number(struct json_writer *w, double d)
 		append(w, digits, length);
 }
 
-size_t
-json_number_text(double d, char out[32])
-{
-	return number_format2(d, out);
-}
-
 /* cJSON's parser nests no deeper; a deeper tree is not ours to print. */
 #define TREE_DEPTH 1000
 
