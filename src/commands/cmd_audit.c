@@ -357,6 +357,23 @@ same_verdict(const cJSON *recorded, const cJSON *now, char *why, size_t size)
 	return true;
 }
 
+/*
+ * The canonical form a record's digests are in: its "format", 1 when it
+ * has none (records before issue 27), 0 for one this build does not know.
+ */
+static int
+record_format(const cJSON *record)
+{
+	const cJSON *format = json_member(record, "format");
+
+	if (format == NULL)
+		return JSON_FORMAT_LEGACY;
+	if (cJSON_IsNumber(format) && (format->valuedouble ==
+	    JSON_FORMAT_LEGACY || format->valuedouble == JSON_FORMAT_CURRENT))
+		return (int)format->valuedouble;
+	return 0;
+}
+
 static int
 audit_replay(struct store *store, const char *action_id)
 {
@@ -367,7 +384,7 @@ audit_replay(struct store *store, const char *action_id)
 	char *record_json = NULL, digest[65], why[512], *safe_id;
 	long long decided_ms = 0;
 	struct error err;
-	int rc;
+	int rc, format;
 
 	error_clear(&err);
 	safe_id = sanitize_str(action_id);
@@ -384,6 +401,13 @@ audit_replay(struct store *store, const char *action_id)
 		free(record_json);
 		free(safe_id);
 		return EXIT_REFUSED;
+	}
+	if ((format = record_format(record)) == 0) {
+		/* L10N: %s is an action id; "format" is a field name */
+		printf(_("%s: the record's format is not one this build "
+		    "knows\n"), safe_id);
+		rc = EXIT_REFUSED;
+		goto done;
 	}
 	inputs = json_member(record, "rule_inputs");
 	recorded_digest = json_member(record, "rule_inputs_sha256");
@@ -404,7 +428,7 @@ audit_replay(struct store *store, const char *action_id)
 		report_error(&err);
 		goto done;
 	}
-	if (check_inputs_sha256(&data.input, digest) != 0 ||
+	if (check_inputs_sha256_format(&data.input, format, digest) != 0 ||
 	    !cJSON_IsString(recorded_digest) ||
 	    strcmp(digest, recorded_digest->valuestring) != 0) {
 		/* L10N: audit replay: %1$s the action id, %2$s the SHA-256 of

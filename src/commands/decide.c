@@ -379,6 +379,9 @@ decision_record_json(const struct decision_request *req,
 	json_writer_object(&w);
 	json_writer_key(&w, "event");
 	json_writer_string(&w, "decision");
+	/* The canonical form its digests are in (issue 27). */
+	json_writer_key(&w, "format");
+	json_writer_integer(&w, JSON_FORMAT_CURRENT);
 	json_writer_key(&w, "decision_id");
 	json_writer_string(&w, decision_id);
 	json_writer_key(&w, "action_id");

@@ -291,11 +291,18 @@ check_outcome_text(const struct check_outcome *out)
 int
 check_inputs_sha256(const struct check_input *in, char out[65])
 {
+	return check_inputs_sha256_format(in, JSON_FORMAT_CURRENT, out);
+}
+
+int
+check_inputs_sha256_format(const struct check_input *in, int format,
+    char out[65])
+{
 	const cJSON *trees[] = { in->packet, in->ips, in->holdings,
 	    in->securities, in->standards, in->roster, in->po_judgments,
 	    in->revision_chain };
 	enum { TREES = sizeof trees / sizeof trees[0] };
-	/* What the loader printed already, in the same order. */
+	/* What the loader printed already (format 2), in the same order. */
 	const char *given[TREES] = { NULL, in->ips_printed,
 	    in->holdings_printed, NULL, in->standards_printed,
 	    in->roster_printed, NULL, NULL };
@@ -303,10 +310,11 @@ check_inputs_sha256(const struct check_input *in, char out[65])
 	size_t i;
 	int rc = -1;
 
-	/* Each tree as cJSON_PrintUnformatted() prints it, then a newline. */
-	json_writer_init_cjson(&w);
+	/* Each tree in the canonical form of that format, then a newline. */
+	json_writer_init_canonical(&w, format);
 	for (i = 0; i < TREES; i++) {
-		if (given[i] != NULL && trees[i] != NULL)
+		if (given[i] != NULL && trees[i] != NULL &&
+		    format == JSON_FORMAT_CURRENT)
 			json_writer_raw(&w, given[i], strlen(given[i]));
 		else
 			json_writer_tree(&w, trees[i]);
