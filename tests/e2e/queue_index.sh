@@ -139,10 +139,13 @@ sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
 	DROP INDEX holdings_by_user;
 	ALTER TABLE holdings DROP COLUMN as_of_beyond_ms;
 	CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms);
+	ALTER TABLE queue_index DROP COLUMN requester;
+	ALTER TABLE queue_index DROP COLUMN author;
+	ALTER TABLE queue_index DROP COLUMN drafted_at_ms;
 	UPDATE schema_version SET version = 4"
 "$COUNTERSIGN" --db "$db" list >/dev/null
-expect_eq "the migrations bring the schema to 7" \
-	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 7
+expect_eq "the migrations bring the schema to 8" \
+	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 8
 expect_totals "after the migration" "$db"
 
 finish

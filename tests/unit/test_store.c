@@ -118,7 +118,7 @@ test_create_makes_directories_and_schema(void **state)
 	struct store *s = open_new();
 
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 7);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 8);
 	assert_int_equal(access(db_path, R_OK | W_OK), 0);
 }
 
@@ -141,7 +141,7 @@ test_version_1_is_migrated_forward(void **state)
 	    "UPDATE schema_version SET version = 1");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 7);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 8);
 	assert_int_equal(sql_int("SELECT count(*) FROM ips"), 1);
 	/* 4: the header's totals read flags from the epoch index. */
 	assert_int_equal(sql_int("SELECT group_concat(name) = 'epoch,flags'"
@@ -181,10 +181,14 @@ test_version_6_gets_the_digits_below_the_millisecond(void **state)
 	sql_exec(db_path, "DROP INDEX holdings_by_user;"
 	    "ALTER TABLE holdings DROP COLUMN as_of_beyond_ms;"
 	    "CREATE INDEX holdings_by_user ON holdings (user_id, as_of_ms);"
+	    /* issue 25's columns, which came after */
+	    "ALTER TABLE queue_index DROP COLUMN requester;"
+	    "ALTER TABLE queue_index DROP COLUMN author;"
+	    "ALTER TABLE queue_index DROP COLUMN drafted_at_ms;"
 	    "UPDATE schema_version SET version = 6");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	store_close(s);
-	assert_int_equal(sql_int("SELECT version FROM schema_version"), 7);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"), 8);
 	assert_int_equal(sql_int("SELECT group_concat(as_of_beyond_ms, '|') ="
 	    " '9|45||' FROM (SELECT as_of_beyond_ms FROM holdings"
 	    " ORDER BY snapshot_id)"), 1);
