@@ -246,7 +246,7 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
     const char *action_id)
 {
 	/* Characters of what the screen shows, not bytes of the raw id. */
-	char *id = short_id(action_id);
+	char *id = short_id(t->store, action_id);
 	struct error err;
 
 	/* L10N: after a decision: %1$s the start of the action id, %2$s

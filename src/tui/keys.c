@@ -7,6 +7,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "i18n.h"
 #include "tui.h"
@@ -68,9 +69,23 @@ static void
 approve(struct tui *t)
 {
 	const char *id = current_id(t);
+	struct queue_row *row = queue_current(t);
+	char *shown;
 
-	if (id != NULL)
-		dialog_approve(t, id);
+	if (id == NULL)
+		return;
+	/* The gate refuses it: said at once, as the footer says it. */
+	if (t->view == VIEW_DETAIL ? t->detail_expired : row != NULL &&
+	    row->expired) {
+		shown = short_id(t->store, id);
+		/* L10N: %s is the start of an action id; r is the key
+		   that rejects: keep it */
+		tui_notice(t, _("%s has expired: it cannot be approved "
+		    "(r rejects it)"), shown ? shown : "");
+		free(shown);
+		return;
+	}
+	dialog_approve(t, id);
 }
 
 static void
@@ -92,7 +107,8 @@ static const struct key_binding bindings[] = {
 	{ 't', "t", IN_QUEUE, N_("tag or untag the selected action"), queue_toggle_tag },
 	{ 'A', "A", IN_QUEUE, N_("approve every tagged, clean action"), queue_bulk_approve },
 	{ 'R', "R", IN_QUEUE, N_("reject every tagged action, one reason"), queue_bulk_reject },
-	{ '/', "/", IN_QUEUE, N_("search id, user, author and summary"), queue_search },
+	{ '/', "/", IN_QUEUE, N_("search id, requester, author, kind and summary"), queue_search },
+	{ 27, N_("Esc"), IN_QUEUE, N_("clear the search"), queue_clear_search },
 	{ 'f', "f", IN_QUEUE, N_("cycle filters"), queue_cycle_filter },
 	{ 's', "s", IN_QUEUE, N_("cycle sort orders"), queue_cycle_sort },
 	{ 'j', "j", IN_QUEUE, N_("down"), down },

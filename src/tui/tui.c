@@ -50,7 +50,7 @@ void
 tui_reload(struct tui *t)
 {
 	struct error err;
-	long visible = LINES - 5;
+	long visible = LINES - 5, i;
 
 	t->query.now_ms = timestamp_now();
 	t->query.search = t->search[0] != '\0' ? t->search : NULL;
@@ -87,6 +87,14 @@ tui_reload(struct tui *t)
 	if (store_queue_page(t->store, &t->query, t->top, visible, t->page,
 	    &t->page_count, &err) != 0)
 		tui_notice(t, "%s", err.message);
+	for (i = 0; i < t->page_count; i++) {
+		char *safe = sanitize_str(t->page[i].action_id);
+
+		t->page_unique[i] = id_columns(t->store, t->page[i].action_id);
+		t->page_full[i] = safe != NULL ? (int)sanitized_width(safe) :
+		    t->page_unique[i];
+		free(safe);
+	}
 }
 
 void
@@ -159,7 +167,7 @@ watch(struct tui *t)
 			continue;
 		if (!timestamp_parse(row.decided_at, &when))
 			continue;
-		shown = short_id(ids[i]);
+		shown = short_id(t->store, ids[i]);
 		tui_notice(t, strcmp(row.decision, "approve") == 0 ?
 		    /* L10N: another officer decided an action on screen:
 		       %1$s the start of the action id, %2$s the officer's
@@ -171,6 +179,8 @@ watch(struct tui *t)
 		free(shown);
 	}
 	free(ids);
+	if (t->view == VIEW_DETAIL)
+		detail_reopen(t, now);
 	store_data_version(t->store, &t->data_version, &err);
 }
 

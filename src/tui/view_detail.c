@@ -179,11 +179,8 @@ detail_open(struct tui *t, const char *action_id)
 		return;
 	}
 	in = &r.data.input;
-	detail_add(&t->detail, DETAIL_HEADING, "%s %s   %s \xc2\xb7 %s",
-	    r.outcome.pack->kind, action_id, r.data.status,
-	    member_string(in->action, "author") ?
-	    /* L10N: in the detail's heading, in place of the author */
-	    member_string(in->action, "author") : _("no author"));
+	t->detail_expired = detail_header(&t->detail, &r, action_id,
+	    timestamp_now());
 	if (r.outcome.pack->describe != NULL)
 		r.outcome.pack->describe(in, &r.outcome.advisory, &t->detail);
 	detail_add(&t->detail, DETAIL_PLAIN, "%s", "");
@@ -202,6 +199,35 @@ detail_open(struct tui *t, const char *action_id)
 	}
 	recheck_free(&r);
 	t->view = VIEW_DETAIL;
+}
+
+/*
+ * Another officer's work, or a policy import, may have changed what the
+ * open detail says: it is built again where the officer was reading, and
+ * a decision made elsewhere is said.
+ */
+void
+detail_reopen(struct tui *t, long long now_ms)
+{
+	struct page_at at = t->detail_at;
+	struct decision_row row;
+	struct error err;
+	char id[sizeof t->detail_id], *shown;
+	long long when;
+	bool found;
+
+	snprintf(id, sizeof id, "%s", t->detail_id);
+	detail_open(t, id);
+	t->detail_at = at;
+	if (store_decision_get(t->store, id, &row, &found, &err) != 0 ||
+	    !found || !timestamp_parse(row.decided_at, &when))
+		return;
+	shown = short_id(t->store, id);
+	tui_notice(t, strcmp(row.decision, "approve") == 0 ?
+	    _("%s approved by %s %llds ago") : _("%s rejected by %s %llds ago"),
+	    shown ? shown : "", row.operator_login,
+	    (long long)((now_ms - when) / 1000));
+	free(shown);
 }
 
 /* The page on screen and where it starts. */
@@ -350,7 +376,8 @@ page_draw(struct tui *t, const struct detail *d, struct page_at *at,
 	struct page_at end = last_start(d);
 	long i, before, total, first;
 	int y = 0, rows = (int)text_rows(), room = COLS;
-	char where[64];
+	char where[64], *keys;
+	const char *bottom;
 
 	/* A resize may have left at inside a shorter line, or a taller
 	   window room for rows above it. */
@@ -362,12 +389,15 @@ page_draw(struct tui *t, const struct detail *d, struct page_at *at,
 		y += draw_line(y, &d->lines[i], first, rows - y, COLS,
 		    style_attr(t, d->lines[i].style));
 	position(d, at, &before, &total);
+	bottom = t->notice[0] != '\0' ? t->notice : footer;
+	/* The position goes first when the keys need its room. */
 	if (total > rows) {
 		/* L10N: where the screen is in a page: the first and last
 		   rows shown and how many rows the page has */
 		snprintf(where, sizeof where, _(" %ld-%ld/%ld"),
 		    before + 1, before + y, total);
-		if ((int)sanitized_width(where) < COLS) {
+		if ((int)(sanitized_width(where) + sanitized_width(bottom)) <=
+		    COLS) {
 			room = COLS - (int)sanitized_width(where);
 			draw_text(LINES - 1, room, where, COLS - room,
 			    A_BOLD | A_REVERSE);
@@ -375,8 +405,11 @@ page_draw(struct tui *t, const struct detail *d, struct page_at *at,
 	}
 	if (t->notice[0] != '\0')
 		draw_text(LINES - 1, 0, t->notice, room, A_BOLD);
-	else
-		draw_text(LINES - 1, 0, footer, room, A_REVERSE);
+	else {
+		keys = keys_fit(footer, room);
+		draw_text(LINES - 1, 0, keys ? keys : "", room, A_REVERSE);
+		free(keys);
+	}
 }
 
 void
@@ -384,7 +417,11 @@ detail_draw(struct tui *t)
 {
 	/* L10N: the keys of the detail: a, r, n, p, ? and q stay
 	   whatever the language */
-	page_draw(t, &t->detail, &t->detail_at, t->detail_blocked ?
+	page_draw(t, &t->detail, &t->detail_at, t->detail_expired ?
+	    /* L10N: the keys of the detail of an expired action: a is
+	       shown, and that it cannot approve */
+	    _("a approve (unavailable: expired)  r reject  n/p next/prev  "
+	    "? help  q back") : t->detail_blocked ?
 	    _("a approve (blocked: rules fail)  r reject  n/p next/prev  "
 	    "? help  q back") : _("a approve  r reject  n/p next/prev  "
 	    "? help  q back"));

@@ -97,7 +97,8 @@ expect_eq "the unclean one is not" "$(recorded 9f3b77c2-6d1a-4e8b-a0c5-3e9d2f1b7
 tm select-pane -t 0 -T "cs-title"
 keys /; keys C-u 9f3b77c2 Enter; wait_for "9f3b77c2"; keys Enter
 expect_screen "its rationale shows escaped" 'Rationale: Quality tech name.\e]52;c;Y3VybCBldmlsfHNo^G'
-expect_screen "its advisory detail shows escaped" '\e]0;approved^G\e[2J All clear^M'
+expect_screen "its advisory detail shows escaped" '\e]0;approved^G\e[2J All'
+expect_screen "wrapped at a word, the rest escaped too" '↪  clear^M<U+202E>evil'
 expect_eq "the pane title is unchanged" "$(tm display-message -p -t 0 '#{pane_title}')" "cs-title"
 expect_eq "the first line is still the detail header" "$(screen | head -1 | cut -c1-14)" "trade 9f3b77c2"
 keys q
@@ -121,7 +122,8 @@ wait_for "rev-77ab"
 cs batch >/dev/null <<EOB
 {"action_id": "rev-77ab-v2b", "decision": "reject", "reason": "Elsewhere", "escalate": true}
 EOB
-expect_screen "the queue says who decided" "rev-77ab… rejected by root"
+expect_screen "the queue says who decided, by the id's unique prefix" \
+	"rev-77ab-v2b rejected by root"
 
 # SIGHUP ends it, terminal restored, promptly (see tui_exit_status).
 kill -HUP "$(tui_pid)"

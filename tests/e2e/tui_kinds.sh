@@ -163,7 +163,8 @@ expect_screen "25 criteria: the reason line stays" "Reason (required, Tab to typ
 expect_screen "25 criteria: the key line stays whole" "│ Enter confirm · Esc cancel  "
 expect_screen "a long criterion is cut before its keys" "…: m met / u unmet │"
 keys Enter
-expect_screen "a long refusal wraps to its end" "divergence_unacknowledged, reason_required)"
+expect_screen "a long refusal wraps to its end" "divergence_unacknowledged,"
+expect_screen "at a word" "↪  reason_required)"
 expect_screen "and the key line is still there" "│ Enter confirm · Esc cancel  "
 keys Tab
 expect_screen "the reason is typed on its own row" "│ Reason: _"
