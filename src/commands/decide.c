@@ -330,6 +330,16 @@ decision_record_json(const struct decision_request *req,
 		json_writer_string(&w, digest);
 	else
 		json_writer_null(&w);
+	/* One of several decided together: "bulk": {"id", "count"}. */
+	if (req->bulk != NULL) {
+		json_writer_key(&w, "bulk");
+		json_writer_object(&w);
+		json_writer_key(&w, "id");
+		json_writer_string(&w, req->bulk->id);
+		json_writer_key(&w, "count");
+		json_writer_integer(&w, req->bulk->count);
+		json_writer_end(&w, '}');
+	}
 	json_writer_key(&w, "program");
 	json_writer_object(&w);
 	json_writer_key(&w, "name");

@@ -97,6 +97,9 @@ reject(struct tui *t)
 		dialog_reject(t, id);
 }
 
+static void bulk_approve(struct tui *t) { dialog_bulk(t, DECISION_APPROVE); }
+static void bulk_reject(struct tui *t) { dialog_bulk(t, DECISION_REJECT); }
+
 static const struct key_binding bindings[] = {
 	/* L10N: the key names ("Enter", "Down", "Space", ...) name keys on
 	   the keyboard, in an 8-column column of the help screen; the
@@ -105,8 +108,8 @@ static const struct key_binding bindings[] = {
 	{ 'a', "a", IN_QUEUE | IN_DETAIL, N_("approve (asks to confirm)"), approve },
 	{ 'r', "r", IN_QUEUE | IN_DETAIL, N_("reject (asks for a reason)"), reject },
 	{ 't', "t", IN_QUEUE, N_("tag or untag the selected action"), queue_toggle_tag },
-	{ 'A', "A", IN_QUEUE, N_("approve every tagged, clean action"), queue_bulk_approve },
-	{ 'R', "R", IN_QUEUE, N_("reject every tagged action, one reason"), queue_bulk_reject },
+	{ 'A', "A", IN_QUEUE, N_("approve the tagged clean actions (shows which, asks a reason)"), bulk_approve },
+	{ 'R', "R", IN_QUEUE, N_("reject the tagged actions (shows which, asks a reason)"), bulk_reject },
 	{ '/', "/", IN_QUEUE, N_("search id, requester, author, kind and summary"), queue_search },
 	{ 27, N_("Esc"), IN_QUEUE, N_("clear the search"), queue_clear_search },
 	{ 'f', "f", IN_QUEUE, N_("cycle filters"), queue_cycle_filter },

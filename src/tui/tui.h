@@ -134,8 +134,10 @@ void queue_cycle_filter(struct tui *);
 void queue_cycle_sort(struct tui *);
 void queue_search(struct tui *);
 void queue_clear_search(struct tui *);
-void queue_bulk_approve(struct tui *);
-void queue_bulk_reject(struct tui *);
+/* The tagged actions the query shows, in its order (free with queue_free_ids). */
+char **queue_visible_tagged(struct tui *, size_t *count);
+void queue_free_ids(char **ids, size_t count);
+void queue_untag(struct tui *, const char *action_id);
 void queue_free_page(struct tui *);
 void queue_clear_tags(struct tui *);
 
@@ -171,5 +173,7 @@ void help_open(struct tui *);
 /* dialog.c: the approve and reject confirmations. */
 void dialog_approve(struct tui *, const char *action_id);
 void dialog_reject(struct tui *, const char *action_id);
+/* dialog_bulk.c: A and R over the tagged actions the queue shows. */
+void dialog_bulk(struct tui *, enum decision_kind);
 
 #endif

@@ -77,17 +77,13 @@ queue_toggle_tag(struct tui *t)
 {
 	struct queue_row *row = queue_current(t);
 	char **grown;
-	size_t i;
 
 	if (row == NULL)
 		return;
-	for (i = 0; i < t->tag_count; i++) {
-		if (strcmp(t->tags[i], row->action_id) == 0) {
-			free(t->tags[i]);
-			t->tags[i] = t->tags[--t->tag_count];
-			queue_move(t, 1);
-			return;
-		}
+	if (queue_tagged(t, row->action_id)) {
+		queue_untag(t, row->action_id);
+		queue_move(t, 1);
+		return;
 	}
 	grown = realloc(t->tags, (t->tag_count + 1) * sizeof *grown);
 	if (grown == NULL)
@@ -144,8 +140,8 @@ queue_search(struct tui *t)
 }
 
 /* The tagged actions the current query shows: "visible" in the words. */
-static char **
-visible_tagged(struct tui *t, size_t *count)
+char **
+queue_visible_tagged(struct tui *t, size_t *count)
 {
 	struct queue_row rows[PAGE_MAX];
 	char **ids = calloc(t->tag_count + 1, sizeof *ids);
@@ -169,104 +165,28 @@ visible_tagged(struct tui *t, size_t *count)
 	return ids;
 }
 
-static void
-free_ids(char **ids, size_t count)
+void
+queue_free_ids(char **ids, size_t count)
 {
 	size_t i;
 
-	for (i = 0; i < count; i++)
+	for (i = 0; ids != NULL && i < count; i++)
 		free(ids[i]);
 	free(ids);
 }
 
-/*
- * Bulk approval applies only to what needs no acknowledgement: each tagged,
- * visible action is re-checked in the decision path, and anything that
- * fails, diverges or is high stakes is left pending and reported.
- */
 void
-queue_bulk_approve(struct tui *t)
+queue_untag(struct tui *t, const char *action_id)
 {
-	struct decision_request req;
-	struct decision_outcome out;
-	struct recheck rc;
-	struct error err;
-	size_t count, i, approved = 0, left = 0;
-	char **ids = visible_tagged(t, &count), *first_left = NULL;
-	bool eligible;
+	size_t i;
 
-	for (i = 0; ids != NULL && i < count; i++) {
-		eligible = false;
-		if (recheck_action(t->store, ids[i], timestamp_now(), NULL, &rc,
-		    &err) == 0) {
-			eligible = rc.outcome.verdict.overall_pass &&
-			    !rc.outcome.verdict.requires_human_approval &&
-			    cJSON_GetArraySize(rc.outcome.divergence) == 0;
-			recheck_free(&rc);
+	for (i = 0; i < t->tag_count; i++) {
+		if (strcmp(t->tags[i], action_id) == 0) {
+			free(t->tags[i]);
+			t->tags[i] = t->tags[--t->tag_count];
+			return;
 		}
-		memset(&req, 0, sizeof req);
-		req.action_id = ids[i];
-		req.decision = DECISION_APPROVE;
-		if (eligible && decision_record(t->store, &req, &t->op,
-		    DECISION_NOW, false, &out, &err) == 0 && out.recorded) {
-			approved++;
-			continue;
-		}
-		if (left++ == 0)
-			first_left = short_id(t->store, ids[i]);
 	}
-	free_ids(ids, count);
-	queue_clear_tags(t);
-	t->counts_stale = true;
-	tui_reload(t);
-	if (left > 0)
-		/* L10N: after bulk approval: how many were approved, how many
-		   were left, and the first 8 characters of one left */
-		tui_notice(t, _("%zu approved; %zu left pending (not clean: "
-		    "local failure, divergence, high stakes or expired), "
-		    "e.g. %s"), approved, left, first_left ? first_left : "");
-	else
-		/* L10N: after bulk approval: how many were approved */
-		tui_notice(t, _("%zu approved"), approved);
-	free(first_left);
-}
-
-void
-queue_bulk_reject(struct tui *t)
-{
-	struct decision_request req;
-	struct decision_outcome out;
-	struct error err;
-	size_t count, i, rejected = 0, refused = 0;
-	char reason[256] = "", **ids;
-
-	if (t->tag_count == 0) {
-		/* L10N: t is the key that tags: keep it */
-		tui_notice(t, _("nothing is tagged (t tags an action)"));
-		return;
-	}
-	if (!tui_prompt(t, _("reason for rejecting every tagged action: "),
-	    reason, sizeof reason))
-		return;
-	ids = visible_tagged(t, &count);
-	for (i = 0; ids != NULL && i < count; i++) {
-		memset(&req, 0, sizeof req);
-		req.action_id = ids[i];
-		req.decision = DECISION_REJECT;
-		req.reason = reason;
-		if (decision_record(t->store, &req, &t->op, DECISION_NOW,
-		    false, &out, &err) == 0 && out.recorded)
-			rejected++;
-		else
-			refused++;
-	}
-	free_ids(ids, count);
-	queue_clear_tags(t);
-	t->counts_stale = true;
-	tui_reload(t);
-	/* L10N: after bulk rejection: how many were rejected, how many
-	   refused */
-	tui_notice(t, _("%zu rejected, %zu refused"), rejected, refused);
 }
 
 /* Where the queue's columns are at this width (see queue_layout()). */

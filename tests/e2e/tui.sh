@@ -89,8 +89,10 @@ keys /; keys C-u 9f3b77c2 Enter; wait_for "9f3b77c2"; keys t
 keys /; keys C-u Enter
 wait_for "*"
 keys A
-expect_screen "bulk approval reports what it left" "1 approved; 1 left pending"
-expect_eq "the clean one is approved" "$(recorded 4a1f0c33-8e2d-4f6a-b1c9-7d5e3a2b1c04)" "approve "
+expect_screen "bulk approval says first what it will do" "1 will be approved, 1 skipped"
+keys 1 Enter
+expect_screen "bulk approval reports what it left" "1 approved, 1 left tagged"
+expect_eq "the clean one is approved" "$(recorded 4a1f0c33-8e2d-4f6a-b1c9-7d5e3a2b1c04)" "approve Reviewed; within policy"
 expect_eq "the unclean one is not" "$(recorded 9f3b77c2-6d1a-4e8b-a0c5-3e9d2f1b7a66)" ""
 
 # An injection packet moves nothing and sets no title.
