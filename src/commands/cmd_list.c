@@ -18,6 +18,15 @@ struct list_run {
 	long long now_ms;
 	size_t rows;
 	struct error *err;
+	struct listed *listed;		/* the rows, to print in queue order */
+	size_t listed_count, listed_size;
+};
+
+/* A row and where it goes in the queue's order. */
+struct listed {
+	struct queue_row row;
+	int care;
+	size_t read;			/* its place as read: oldest first */
 };
 
 #define ID_COLUMNS 36	/* a UUID's length */
@@ -101,6 +110,8 @@ print_json(const struct queue_row *row)
 	if (row->expired)
 		cJSON_AddItemToArray(flags, cJSON_CreateString("expired"));
 	cJSON_AddStringToObject(line, "who", row->who);
+	cJSON_AddStringToObject(line, "requested_by", row->requester);
+	cJSON_AddStringToObject(line, "author", row->author);
 	cJSON_AddStringToObject(line, "summary", row->summary);
 	if (strcmp(row->advisory, "n/a") == 0)
 		cJSON_AddNullToObject(line, "advisory_pass");
@@ -119,37 +130,97 @@ print_json(const struct queue_row *row)
 	cJSON_Delete(line);
 }
 
+/*
+ * The review screen's default order (queue_index.c): local failures and
+ * divergences, then high stakes, then the rest, oldest first in each;
+ * expired actions below them, and (--all) decided ones last.
+ */
+static int
+care_of(const struct queue_row *row)
+{
+	if (strcmp(row->status, "pending") != 0 &&
+	    strcmp(row->status, "expired") != 0)
+		return -2;
+	return row->expired ? -1 : row->local_fail || row->divergent ? 2 :
+	    row->high_stakes ? 1 : 0;
+}
+
+static int
+queue_order(const void *a, const void *b)
+{
+	const struct listed *x = a, *y = b;
+
+	if (x->care != y->care)
+		return y->care - x->care;
+	if (x->row.imported_at_ms != y->row.imported_at_ms)
+		return x->row.imported_at_ms < y->row.imported_at_ms ? -1 : 1;
+	return x->read < y->read ? -1 : x->read > y->read;
+}
+
 static int
 list_one(void *ctx, struct recheck *r)
 {
 	struct list_run *run = ctx;
-	struct queue_row row;
+	struct listed *grown;
 	int rc;
 
-	if ((rc = queue_row_from_recheck(r, r->outcome.verdict.action_id,
-	    &row, run->now_ms, run->err)) != 0)
-		return rc;
-	if (run->inv->json)
-		print_json(&row);
-	else {
-		if (run->rows == 0) {
-			/* L10N: the column headings of "countersign list".
-			   Each heading starts where its column starts: FLG at
-			   0 (flags), KIND at 7, ID at 19, WHO at 56, SUMMARY at
-			   69, ADV (the advisory verdict) at 98, LOCAL (the local
-			   verdict) at 103, AGE at 110.  Keep the positions and no
-			   accented letters (the columns are counted in bytes).
-			   %s is the STATUS heading or nothing. */
-			printf(_("FLG    KIND        ID                                   "
-			    "WHO          SUMMARY                      ADV  LOCAL  "
-			    "AGE%s\n"),
-			    run->inv->all ? _("  STATUS") : "");
-		}
-		print_row(run, &row);
+	if (run->listed_count == run->listed_size) {
+		run->listed_size = run->listed_size ? 2 * run->listed_size : 64;
+		grown = realloc(run->listed, run->listed_size * sizeof *grown);
+		if (grown == NULL)
+			return error_set(run->err, EXIT_STORAGE, NULL,
+			    _("out of memory"));
+		run->listed = grown;
 	}
-	run->rows++;
-	queue_row_free(&row);
+	if ((rc = queue_row_from_recheck(r, r->outcome.verdict.action_id,
+	    &run->listed[run->listed_count].row, run->now_ms, run->err)) != 0)
+		return rc;
+	run->listed[run->listed_count].care =
+	    care_of(&run->listed[run->listed_count].row);
+	run->listed[run->listed_count].read = run->listed_count;
+	run->listed_count++;
 	return 0;
+}
+
+static void
+print_listed(struct list_run *run)
+{
+	size_t i;
+
+	qsort(run->listed, run->listed_count, sizeof *run->listed, queue_order);
+	for (i = 0; i < run->listed_count; i++) {
+		const struct queue_row *row = &run->listed[i].row;
+
+		if (run->inv->json)
+			print_json(row);
+		else {
+			if (run->rows == 0) {
+				/* L10N: the column headings of "countersign list".
+				   Each heading starts where its column starts: FLG at
+				   0 (flags), KIND at 7, ID at 19, WHO at 56, SUMMARY at
+				   69, ADV (the advisory verdict) at 98, LOCAL (the local
+				   verdict) at 103, AGE at 110.  Keep the positions and no
+				   accented letters (the columns are counted in bytes).
+				   %s is the STATUS heading or nothing. */
+				printf(_("FLG    KIND        ID                                   "
+				    "WHO          SUMMARY                      ADV  LOCAL  "
+				    "AGE%s\n"),
+				    run->inv->all ? _("  STATUS") : "");
+			}
+			print_row(run, row);
+		}
+		run->rows++;
+	}
+}
+
+static void
+free_listed(struct list_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->listed_count; i++)
+		queue_row_free(&run->listed[i].row);
+	free(run->listed);
 }
 
 int
@@ -165,16 +236,21 @@ cmd_list(const struct invocation *inv)
 		report_error(&err);
 		return rc;
 	}
-	run = (struct list_run){ store, inv, timestamp_now(), 0, &err };
+	run = (struct list_run){ store, inv, timestamp_now(), 0, &err, NULL,
+	    0, 0 };
 	stdout_for_many_lines();
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
 	rc = recheck_each(store, inv->all, run.now_ms, list_one, &run, &err);
 	store_close(store);
 	if (rc != 0) {
+		free_listed(&run);
 		report_error(&err);
 		return rc;
 	}
+	/* In the order the review screen shows them. */
+	print_listed(&run);
+	free_listed(&run);
 	if (run.rows == 0 && !inv->json)
 		printf("%s\n", inv->all ? _("No actions.") :
 		    _("No pending actions."));

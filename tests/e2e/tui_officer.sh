@@ -47,6 +47,18 @@ expect_contains "80x24: the keys are whole" "$WORK/queue" "? help  q quit"
 expect_contains "80x24: the filter and sort are in view" "$WORK/queue" \
 	"filter: all · sort: most care first"
 
+# countersign list: the queue's order, and who asked.
+cs list --json | jq -r .action_id >"$WORK/list-order"
+sed -n '3,12p' "$WORK/queue" | cut -c18- | awk '{ print $1 }' | sed 's/…$//' >"$WORK/queue-order"
+same=yes
+paste -d ' ' "$WORK/queue-order" "$WORK/list-order" | head -10 >"$WORK/pairs"
+while read -r shown listed; do
+	case $listed in "$shown"*) ;; *) same=no;; esac
+done <"$WORK/pairs"
+expect_eq "list prints the queue's order" "$same" yes
+expect_eq "list --json names the requester" \
+	"$(cs list --json | jq -r 'select(.action_id == "soon-1") | .requested_by')" pm.ortiz
+
 # The detail's head.
 keys /; keys soon-1 Enter
 wait_for "> "
