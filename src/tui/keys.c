@@ -17,8 +17,13 @@ enum key_views {
 	IN_DETAIL = 1 << VIEW_DETAIL,
 	IN_HELP = 1 << VIEW_HELP,
 	IN_HISTORY = 1 << VIEW_HISTORY,
-	IN_PAGES = IN_HELP | IN_HISTORY
+	IN_RECORD = 1 << VIEW_RECORD,
+	/* Pages that scroll; the history moves a selection instead. */
+	IN_PAGES = IN_HELP | IN_RECORD
 };
+
+/* More entries than the history ever holds: to its first or last. */
+#define HISTORY_ALL 100000
 
 struct key_binding {
 	int key;
@@ -43,6 +48,12 @@ static void scroll_page_up(struct tui *t) { detail_page(t, -1); }
 static void scroll_home(struct tui *t) { detail_ends(t, -1); }
 static void scroll_end(struct tui *t) { detail_ends(t, 1); }
 static void next_action(struct tui *t) { detail_step(t, 1); }
+static void history_down(struct tui *t) { history_move(t, 1); }
+static void history_up(struct tui *t) { history_move(t, -1); }
+static void history_page_down(struct tui *t) { history_move(t, (LINES - 2) / 3); }
+static void history_page_up(struct tui *t) { history_move(t, -((LINES - 2) / 3)); }
+static void history_first(struct tui *t) { history_move(t, -HISTORY_ALL); }
+static void history_last(struct tui *t) { history_move(t, HISTORY_ALL); }
 static void previous_action(struct tui *t) { detail_step(t, -1); }
 
 static void
@@ -137,8 +148,22 @@ static const struct key_binding bindings[] = {
 	{ KEY_END, N_("End"), IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
 	{ 'G', "G", IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
 	{ 'h', "h", IN_QUEUE, N_("history: decided actions and their audit records"), history_open },
+	{ 'j', "j", IN_HISTORY, N_("next decision"), history_down },
+	{ KEY_DOWN, N_("Down"), IN_HISTORY, N_("next decision"), history_down },
+	{ 'k', "k", IN_HISTORY, N_("previous decision"), history_up },
+	{ KEY_UP, N_("Up"), IN_HISTORY, N_("previous decision"), history_up },
+	{ ' ', N_("Space"), IN_HISTORY, N_("a page of decisions down"), history_page_down },
+	{ KEY_NPAGE, N_("PgDn"), IN_HISTORY, N_("a page of decisions down"), history_page_down },
+	{ KEY_PPAGE, N_("PgUp"), IN_HISTORY, N_("a page of decisions up"), history_page_up },
+	{ 'g', "g", IN_HISTORY, N_("newest decision"), history_first },
+	{ 'G', "G", IN_HISTORY, N_("oldest decision"), history_last },
+	{ '\r', N_("Enter"), IN_HISTORY, N_("open the decision's audit record"), history_enter },
+	{ '/', "/", IN_HISTORY, N_("search the history (id, officer, decision, reason, date, bulk)"), history_search },
+	{ 27, N_("Esc"), IN_HISTORY, N_("show all again, or back to the queue"), history_escape },
+	{ 'q', "q", IN_RECORD, N_("back to the history"), history_back },
+	{ 27, N_("Esc"), IN_RECORD, N_("back to the history"), history_back },
 	{ '?', "?", IN_QUEUE | IN_DETAIL | IN_HISTORY, N_("this help"), help_open },
-	{ 'q', "q", IN_DETAIL | IN_PAGES, N_("back to the queue"), back },
+	{ 'q', "q", IN_DETAIL | IN_PAGES | IN_HISTORY, N_("back to the queue"), back },
 	{ 27, N_("Esc"), IN_DETAIL | IN_PAGES, N_("back to the queue"), back },
 	{ 'q', "q", IN_QUEUE, N_("quit"), quit },
 };
@@ -170,7 +195,8 @@ keys_help(struct tui *t, struct detail *d)
 		   pages */
 		{ IN_QUEUE, N_("Queue") },
 		{ IN_DETAIL, N_("Detail") },
-		{ IN_HISTORY, N_("History and help") },
+		{ IN_HISTORY, N_("History") },
+		{ IN_PAGES, N_("Records and help") },
 	};
 	size_t s, i;
 

@@ -197,6 +197,7 @@ draw(struct tui *t)
 		break;
 	case VIEW_HELP:
 	case VIEW_HISTORY:
+	case VIEW_RECORD:
 		history_draw(t);
 		break;
 	}
@@ -384,6 +385,7 @@ tui_run(const struct invocation *inv)
 	queue_clear_tags(t);
 	detail_free(&t->detail);
 	detail_free(&t->history);
+	history_close(t);
 	store_close(t->store);
 	free(t);
 	return EXIT_OK;

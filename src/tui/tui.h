@@ -15,7 +15,7 @@
 #include "detail.h"
 #include "store.h"
 
-enum tui_view { VIEW_QUEUE, VIEW_DETAIL, VIEW_HELP, VIEW_HISTORY };
+enum tui_view { VIEW_QUEUE, VIEW_DETAIL, VIEW_HELP, VIEW_HISTORY, VIEW_RECORD };
 
 #define PAGE_MAX 256		/* rows on one screen, whatever its height */
 
@@ -68,6 +68,9 @@ struct tui {
 	/* History: the audit records of decisions, newest first. */
 	struct detail history;
 	struct page_at history_at;
+	struct history_list *history_list;	/* view_history.c's */
+	struct detail record;		/* one decision's record, opened */
+	struct page_at record_at;
 
 	char notice[512];		/* sanitized */
 };
@@ -165,9 +168,22 @@ void page_draw(struct tui *, const struct detail *, struct page_at *at,
 bool detail_header(struct detail *, const struct recheck *,
     const char *action_id, long long now_ms);
 
+/*
+ * Scrolls at so that lines [first, end) show, as many of them as fit,
+ * the first one at least.
+ */
+void page_show_lines(const struct detail *, struct page_at *at, long first,
+    long end);
+
 /* view_history.c */
 void history_open(struct tui *);
 void history_draw(struct tui *);
+void history_close(struct tui *);
+void history_move(struct tui *, long delta);
+void history_search(struct tui *);
+void history_escape(struct tui *);
+void history_enter(struct tui *);
+void history_back(struct tui *);
 void help_open(struct tui *);
 
 /* dialog.c: the approve and reject confirmations. */

@@ -234,6 +234,10 @@ detail_reopen(struct tui *t, long long now_ms)
 static struct detail *
 shown(struct tui *t, struct page_at **at)
 {
+	if (t->view == VIEW_RECORD) {
+		*at = &t->record_at;
+		return &t->record;
+	}
 	*at = t->view == VIEW_DETAIL ? &t->detail_at : &t->history_at;
 	return t->view == VIEW_DETAIL ? &t->detail : &t->history;
 }
@@ -425,4 +429,28 @@ detail_draw(struct tui *t)
 	    _("a approve (blocked: rules fail)  r reject  n/p next/prev  "
 	    "? help  q back") : _("a approve  r reject  n/p next/prev  "
 	    "? help  q back"));
+}
+
+void
+page_show_lines(const struct detail *d, struct page_at *at, long first,
+    long end)
+{
+	long rows = 0, i;
+
+	if (first < at->line || (first == at->line && at->row > 0)) {
+		at->line = first;
+		at->row = 0;
+		return;
+	}
+	/* Rows from at to the end of the lines wanted. */
+	for (i = at->line; i < end && i < (long)d->count; i++)
+		rows += line_rows(&d->lines[i], COLS) - (i == at->line ?
+		    at->row : 0);
+	if (rows > text_rows()) {
+		move_rows(d, at, rows - text_rows());
+		if (at->line > first) {
+			at->line = first;
+			at->row = 0;
+		}
+	}
 }
