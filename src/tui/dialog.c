@@ -439,12 +439,13 @@ approve_draw(const struct tui *t, struct dialog *d,
 	}
 	if (v->requires_human_approval) {
 		/* L10N: a label and the first reason why the action is high
-		   stakes (the reason is not translated) */
+		   stakes (translated on its own) */
 		detail_add(&d->head, DETAIL_HEADING, _("HIGH STAKES  %s"),
-		    v->reason_count > 0 ? v->high_stakes_reasons[0].detail : "");
+		    v->reason_count > 0 ?
+		    VERDICT_SHOWN(&v->high_stakes_reasons[0]) : "");
 		for (r = 1; r < v->reason_count; r++)
 			detail_add(&d->head, DETAIL_PLAIN, "%s",
-			    v->high_stakes_reasons[r].detail);
+			    VERDICT_SHOWN(&v->high_stakes_reasons[r]));
 		/* L10N: a check box: %c is x when ticked.  The key is h
 		   whatever the language: keep "h" */
 		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "

@@ -266,6 +266,15 @@ loop(struct tui *t)
 	}
 }
 
+#if ENABLE_NLS
+/* The screens show the rules' own words translated (verdict.h). */
+static const char *
+translate(const char *fmt)
+{
+	return gettext(fmt);
+}
+#endif
+
 static void
 install_signals(void)
 {
@@ -371,6 +380,9 @@ tui_run(const struct invocation *inv)
 	setup_colors(t);
 	install_signals();
 	operator_current(&t->op);
+#if ENABLE_NLS
+	verdict_translate_with(translate);
+#endif
 	t->db_path = store_path(t->store);
 	t->query.sort = QUEUE_BY_CARE;
 	store_data_version(t->store, &t->data_version, &err);

@@ -70,7 +70,7 @@ rule_table(struct detail *d, const struct check_outcome *out)
 		       "FAIL" is upper case to stand out */
 		    _("n/a") : cJSON_IsTrue(json_member(adv, "passed")) ?
 		    _("pass") : _("FAIL"), r->passed ? _("pass") : _("FAIL"),
-		    r->detail ? r->detail : "");
+		    VERDICT_SHOWN(r) ? VERDICT_SHOWN(r) : "");
 		said = member_string(adv, "detail");
 		if (said != NULL && *said != '\0')
 			/* L10N: under a rule's row: %1$-27s is blank padding
@@ -117,7 +117,22 @@ stakes_section(struct detail *d, const struct verdict *v)
 	    "approve this, with a reason"));
 	for (i = 0; i < v->reason_count; i++)
 		detail_add(d, DETAIL_PLAIN, "  %s",
-		    v->high_stakes_reasons[i].detail);
+		    VERDICT_SHOWN(&v->high_stakes_reasons[i]));
+}
+
+/* What the rules do not enforce but an officer should know (SPEC 3). */
+static void
+notes_section(struct detail *d, const struct verdict *v)
+{
+	size_t i;
+
+	if (v->note_count == 0)
+		return;
+	/* L10N: a section label of the detail: what the rules do not
+	   enforce but the officer should know */
+	detail_add(d, DETAIL_HEADING, "%s", _("NOTES"));
+	for (i = 0; i < v->note_count; i++)
+		detail_add(d, DETAIL_PLAIN, "  %s", VERDICT_SHOWN(&v->notes[i]));
 }
 
 static void
@@ -187,6 +202,7 @@ detail_open(struct tui *t, const char *action_id)
 	rule_table(&t->detail, &r.outcome);
 	detail_add(&t->detail, DETAIL_PLAIN, "%s", "");
 	stakes_section(&t->detail, &r.outcome.verdict);
+	notes_section(&t->detail, &r.outcome.verdict);
 	divergence_section(&t->detail, &r.outcome);
 	revisions_section(&t->detail, in);
 	t->detail_blocked = !r.outcome.verdict.overall_pass;
