@@ -71,13 +71,19 @@ rule_table(struct detail *d, const struct check_outcome *out)
 		    _("n/a") : cJSON_IsTrue(json_member(adv, "passed")) ?
 		    _("pass") : _("FAIL"), r->passed ? _("pass") : _("FAIL"),
 		    VERDICT_SHOWN(r) ? VERDICT_SHOWN(r) : "");
+		/* A long why wraps under its column, not under the rule. */
+		if (d->count > 0)
+			d->lines[d->count - 1].indent = 44;
 		said = member_string(adv, "detail");
-		if (said != NULL && *said != '\0')
+		if (said != NULL && *said != '\0') {
 			/* L10N: under a rule's row: %1$-27s is blank padding
 			   that keeps the text under the ADVISORY column (keep
 			   it first), %2$s the advisory's own words */
 			detail_add(d, DETAIL_DIM, _("%-27s advisory said: %s"),
 			    "", said);
+			if (d->count > 0)
+				d->lines[d->count - 1].indent = 30;
+		}
 	}
 }
 
