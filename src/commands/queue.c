@@ -72,8 +72,9 @@ divergence_note(const struct check_outcome *outcome, const cJSON *entry)
 		    shown(what, advisory), shown(what, local), said ?
 		    _("; advisory said: ") : "", said ? said : "");
 	else
+		/* The note is one of the program's own sentences (check.c). */
 		line = text_printf("%s: %s", what,
-		    json_member(entry, "note")->valuestring);
+		    _(json_member(entry, "note")->valuestring));
 	if (line == NULL)
 		return NULL;
 	safe = sanitize_str(line);

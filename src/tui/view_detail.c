@@ -104,9 +104,12 @@ divergence_section(struct detail *d, const struct check_outcome *out)
 	/* L10N: %d is how many differences there are */
 	detail_add(d, DETAIL_ALERT, _("DIVERGENCE   %d difference(s) with the "
 	    "advisory verdict"), n);
+	/* The notes are the program's own sentences (check.c). */
 	cJSON_ArrayForEach(entry, out->divergence)
 		detail_add(d, DETAIL_PLAIN, "  %s: %s",
-		    member_string(entry, "what"), member_string(entry, "note"));
+		    member_string(entry, "what"),
+		    member_string(entry, "note") ?
+		    _(member_string(entry, "note")) : "");
 }
 
 static void

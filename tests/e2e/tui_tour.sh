@@ -29,6 +29,9 @@ msgstr "Sektor %s ist durch IPS %s v%lld ausgeschlossen"
 #, c-format
 msgid "value %s > %s (approval_required_above_usd)"
 msgstr "Wert %s > %s (approval_required_above_usd)"
+
+msgid "the advisory passes what fails locally"
+msgstr "die Empfehlung lässt durch, was lokal scheitert"
 EOP
 	mkdir -p "$WORK/locale/de/LC_MESSAGES"
 	msgcat --use-first "$WORK/rules.po" "$TOP_SRCDIR/po/de.po" \
@@ -70,6 +73,9 @@ recorded_steps() {
 		"$(record 4a1f0c33-8e2d-4f6a-b1c9-7d5e3a2b1c04 .bulk.count)" 1
 	expect_eq "$1: and skipped the failing one" \
 		"$(record 9f3b77c2-6d1a-4e8b-a0c5-3e9d2f1b7a66)" ""
+	expect_eq "$1: the divergence's notes are recorded in English" \
+		"$(record 9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22 '.divergence[] | select(.what == "overall_pass") | .note')" \
+		'"the advisory passes what fails locally"'
 	expect_eq "$1: the records are in English" \
 		"$(record 9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22 '.local_verdict.rule_results[] | select(.rule_id == "excluded_sector") | .detail')" \
 		'"sector Tobacco is excluded by IPS ips-7f3a v3"'
@@ -153,6 +159,8 @@ if [ $GERMAN = yes ]; then
 	expect_screen "de: wrapped under its column" "↪  ips-7f3a v3 ausgeschlossen"
 	keys G
 	expect_screen "de: and a high-stakes reason" "Wert \$31,000.00 > \$25,000.00"
+	expect_screen "de: and a divergence's note" \
+		"overall_pass: die Empfehlung lässt durch, was lokal scheitert"
 	keys q Escape
 	tour de "Sektor Tobacco ist durch IPS" "Verweigert" "…"
 	tui_stop
