@@ -45,7 +45,11 @@ frame(struct dialog *d)
 {
 	char *title = clip_text(d->title, getmaxx(d->w) - 4);
 
-	box(d->w, 0, 0);
+	/* The line-drawing set is not there for every locale and terminal. */
+	if (draw_utf8())
+		box(d->w, 0, 0);
+	else
+		wborder(d->w, '|', '|', '-', '-', '+', '+', '+', '+');
 	wattron(d->w, A_BOLD);
 	mvwaddstr(d->w, 0, 2, title ? title : "");
 	wattroff(d->w, A_BOLD);

@@ -100,17 +100,21 @@ void
 draw_text(int y, int x, const char *text, int width, int attr)
 {
 	size_t bytes, used = 0;
+	char *ascii = NULL;
 
 	if (width <= 0 || text == NULL)
 		return;
+	/* Measured as drawn: "..." is three columns where U+2026 is one. */
+	if (!draw_utf8() && (ascii = draw_ascii(text, strlen(text))) != NULL)
+		text = ascii;
 	bytes = sanitized_prefix(text, (size_t)width, &used);
 	attron(attr);
-	put_text(stdscr, y, x, text, bytes, width);
+	mvaddnstr(y, x, text, (int)bytes);
 	attroff(attr);
-	move(y, x + (int)used);
 	/* Pad with plain spaces so what was there before cannot show. */
 	for (; (int)used < width; used++)
 		addch(' ');
+	free(ascii);
 }
 
 void

@@ -176,6 +176,16 @@ expect_screen "posix: separators are ASCII" "16 pending | "
 expect_screen "posix: a cut id ends in ..." "9d2e7b10-1c4..."
 expect_eq "posix: no byte outside ASCII on the screen" \
 	"$(screen | LC_ALL=C tr -d '\000-\177' | wc -c)" 0
+keys /; keys 9d2e Enter; wait_for "> "; keys a
+expect_screen "posix: a dialog's box is ASCII" "+- Approve 9d2e7b10"
+expect_screen "posix: its sides too" "| Enter confirm | Esc cancel"
+keys Escape
+tm resize-window -t 0 -x 60 -y 15
+keys a
+expect_screen "posix: at 60x15, more below, in ASCII" "v more below (PgDn)"
+keys Escape Escape
+tm resize-window -t 0 -x 80 -y 24
+wait_for "16 pending"
 tour posix "sector Tobacco is excluded by IPS" "Refused" "..."
 tui_stop
 recorded_steps posix
