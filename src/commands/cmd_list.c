@@ -187,7 +187,9 @@ print_listed(struct list_run *run)
 {
 	size_t i;
 
-	qsort(run->listed, run->listed_count, sizeof *run->listed, queue_order);
+	if (run->listed_count > 1)
+		qsort(run->listed, run->listed_count, sizeof *run->listed,
+		    queue_order);
 	for (i = 0; i < run->listed_count; i++) {
 		const struct queue_row *row = &run->listed[i].row;
 

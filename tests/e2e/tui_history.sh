@@ -61,6 +61,7 @@ keys q
 keys Escape
 expect_screen "Esc shows all again" "HISTORY: decisions, newest first"
 keys /; keys tobacco Enter
+wait_for 'mentioning "tobacco"'
 expect_eq "/ finds a reason, ignoring case" "$(screen | grep -c '^> #[0-9]* .* REJECTED 9d2e7b10')" 1
 keys Escape Escape
 expect_screen "Esc, Esc: back to the queue" "pending"
