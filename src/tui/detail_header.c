@@ -109,18 +109,18 @@ detail_header(struct detail *d, const struct recheck *r, const char *action_id,
 			if (line != NULL)
 				detail_add(d, DETAIL_PLAIN, "%s", line);
 			free(line);
-			/* L10N: %1$s the expiry time, %2$s how long ago it
-			   passed ("3d"); EXPIRED in capitals: it must stand
+			/* L10N: %1$s how long ago it passed ("3d"), %2$s the
+			   expiry time; EXPIRED in capitals: it must stand
 			   out */
-			line = text_printf(_("EXPIRED %s, %s ago: it cannot be "
-			    "approved"), when, age);
+			line = text_printf(_("EXPIRED %s ago (%s): it cannot be "
+			    "approved"), age, when);
 		} else {
 			/* L10N: %1$s what comes before (or nothing), %2$s the
-			   separator, %3$s the expiry time, %4$s how long is
-			   left ("2h") */
-			grown = text_printf(_("%s%sexpires %s (in %s)"),
-			    line ? line : "", line ? " \xc2\xb7 " : "", when,
-			    age);
+			   separator, %3$s how long is left ("2h"), %4$s the
+			   expiry time */
+			grown = text_printf(_("%s%sexpires in %s (%s)"),
+			    line ? line : "", line ? " \xc2\xb7 " : "", age,
+			    when);
 			free(line);
 			line = grown;
 		}

@@ -408,9 +408,8 @@ queue_draw(struct tui *t)
 		/* L10N: the legend of the flag letters H, x, !, L, D, E and *:
 		   keep the letters, translate what they mean, in 80 columns
 		   at most (the width of most terminals) */
-		draw_text(LINES - 3, 0, _("H high stakes  x fails  ! diverges  "
-		    "L locked  D deadlocked  E expired  * tagged"), COLS,
-		    A_DIM);
+		draw_keys(LINES - 3, _("H high stakes  x fails  ! diverges  "
+		    "L locked  D deadlocked  E expired  * tagged"), A_DIM);
 	/* L10N: the keys of the queue: a, r, Enter, t, /, f, s, ? and q
 	   stay whatever the language; items are separated by two spaces,
 	   and on a narrow screen the ones that do not fit are left out

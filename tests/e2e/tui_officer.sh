@@ -67,12 +67,12 @@ keys Enter
 expect_screen "detail: kind, full id, state" "trade soon-1   pending"
 expect_screen "detail: requester, author, contributors" \
 	"requested by pm.ortiz · author action-drafting · with alice, bob"
-expect_screen "detail: drafted, and when it expires" "(3h ago) · expires "
-expect_screen "detail: how long is left" "(in 2h)"
+expect_screen "detail: drafted, and when it expires" "(3h ago) · expires in 2h ("
 expect_screen "detail: the keys" "a approve  r reject"
 keys q
 keys /; keys gone-1 Enter; wait_for "> "; keys Enter
-expect_screen "an expired action says so, and since when" ", 3d ago: it cannot be approved"
+expect_screen "an expired action says so, and since when" "EXPIRED 3d ago ("
+expect_screen "and that it cannot be approved" "): it cannot be approved"
 expect_screen "its state is expired" "trade gone-1   expired"
 expect_screen "the approve key is shown unavailable" "a approve (unavailable: expired)"
 keys a
@@ -117,6 +117,9 @@ tui_start 60 15
 wait_for "? help  q quit"
 expect_eq "60x15: the queue's key line ends whole" \
 	"$(screen | sed -n 14p | sed 's/ *$//' | grep -c '? help  q quit$')" 1
+expect_eq "60x15: the legend leaves out whole items" \
+	"$(screen | sed -n 13p | sed 's/ *$//')" \
+	"H high stakes  x fails  ! diverges  L locked  D deadlocked"
 expect_contains "60x15: the legal ids are still whole" "$(screen >"$WORK/q60"; echo "$WORK/q60")" " legal-2026-0042 "
 keys /; keys soon-1 Enter; wait_for "> "; keys Enter
 expect_screen "60x15: the detail's head" "requested by pm.ortiz"
