@@ -79,7 +79,7 @@ collect(void *ctx, long long seq, const char *record, const char *prev,
 	free(e->record);
 	free(e->searched);
 	e->record = text_copy(record);
-	e->searched = searched_text(record);
+	e->searched = NULL;		/* for the kept ones only, after */
 	e->seq = seq;
 	snprintf(e->hash, sizeof e->hash, "%s", hash);
 	h->next = (h->next + 1) % HISTORY_MAX;
@@ -197,6 +197,7 @@ void
 history_open(struct tui *t)
 {
 	struct error err;
+	size_t i;
 
 	history_close(t);
 	memset(&t->history_at, 0, sizeof t->history_at);
@@ -205,6 +206,13 @@ history_open(struct tui *t)
 		return;
 	if (store_audit_each(t->store, collect, t->history_list, &err) != 0)
 		tui_notice(t, "%s", err.message);
+	/* Parsed once each, and only the decisions kept, not the whole log. */
+	for (i = 0; i < HISTORY_MAX; i++) {
+		struct history_entry *e = &t->history_list->entries[i];
+
+		if (e->record != NULL)
+			e->searched = searched_text(e->record);
+	}
 	history_build(t);
 }
 
