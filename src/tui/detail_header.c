@@ -51,6 +51,22 @@ contributor_list(const cJSON *action)
 	return list;
 }
 
+/* An action's state in the officer's language; the store keeps it in English. */
+static const char *
+state_word(const char *status)
+{
+	/* L10N: the states of an action, in the detail's first line */
+	static const char *const words[] = { N_("pending"), N_("approved"),
+	    N_("rejected"), N_("expired") };
+	size_t i;
+
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if (strcmp(status, words[i]) == 0)
+			return _(words[i]);
+	}
+	return status;
+}
+
 bool
 detail_header(struct detail *d, const struct recheck *r, const char *action_id,
     long long now_ms)
@@ -67,9 +83,7 @@ detail_header(struct detail *d, const struct recheck *r, const char *action_id,
 	/* L10N: the detail's first line: %1$s the kind, %2$s the whole
 	   action id, %3$s its state (pending, approved, rejected) */
 	detail_add(d, DETAIL_HEADING, _("%s %s   %s"), r->outcome.pack->kind,
-	    action_id, expired ?
-	    /* L10N: the state of an action past its expires_at */
-	    _("expired") : r->data.status);
+	    action_id, state_word(expired ? "expired" : r->data.status));
 	/* L10N: who asked for the action; %s is a login, or "nobody named" */
 	line = text_printf(_("requested by %s"), requester ? requester :
 	    /* L10N: in place of a name the packet does not give */
