@@ -414,8 +414,17 @@ queue_draw(struct tui *t)
 	   stay whatever the language; items are separated by two spaces,
 	   and on a narrow screen the ones that do not fit are left out
 	   (? and q stay) */
-	draw_keys(LINES - 2, _("a approve  r reject  Enter open  t tag  "
-	    "/ find  f filter  s sort  ? help  q quit"), A_NORMAL);
+	if (t->tag_count > 0) {
+		/* L10N: the keys of the queue while actions are tagged: %zu
+		   how many; A, R, t, /, ? and q stay whatever the language;
+		   items are separated by two spaces */
+		snprintf(header, sizeof header, _("%zu tagged: A approve them  "
+		    "R reject them  t tag  Enter open  / find  ? help  q quit"),
+		    t->tag_count);
+		draw_keys(LINES - 2, header, A_NORMAL);
+	} else
+		draw_keys(LINES - 2, _("a approve  r reject  Enter open  t tag  "
+		    "/ find  f filter  s sort  ? help  q quit"), A_NORMAL);
 	/* L10N: the status line: %1$s the filter, %2$s the sort
 	   order, then " · search: " and the text searched, or
 	   nothing */

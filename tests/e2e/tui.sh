@@ -114,7 +114,7 @@ tm resize-window -t 0 -x 60 -y 20
 expect_screen "60 columns: the verdict columns stay on screen" "ADV  LOCAL AGE"
 expect_eq "60 columns: the header ends with its counts, not a cut operator" \
 	"$(screen | head -1 | sed 's/ *$//' | grep -c 'need care$')" 1
-expect_screen "20 rows: the key line is on screen" "a approve  r reject"
+expect_screen "20 rows: the key line is on screen" "? help  q quit"
 tm resize-window -t 0 -x 80 -y 24
 expect_screen "80x24 again: the operator is back in the header" "root  "
 

@@ -25,6 +25,7 @@ tui_start 80 24
 wait_for "H high stakes"
 tag 4a1f0c33; tag 0b6c1d52; tag 9f3b77c2; tag 0c9d11aa
 keys /; keys C-u Enter; wait_for "pending"
+expect_screen "the key line offers the bulk keys" "4 tagged: A approve them  R reject them"
 keys A
 expect_screen "A: a dialog, not a decision" "Approve 4 tagged"
 expect_screen "A: how many, how many skipped" "2 will be approved, 2 skipped"
