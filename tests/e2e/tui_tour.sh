@@ -40,6 +40,16 @@ EOP
 	    "$WORK/de.po" && GERMAN=yes
 fi
 
+# make check (as make demo) points COUNTERSIGN_LOCALEDIR at the build
+# tree's catalogues: LANGUAGE=de is German without installing anything.
+if grep -q bindtextdomain "$COUNTERSIGN"; then
+	expect_status "the demo without a terminal, in German" 0 env -u LC_ALL \
+	    -u LC_MESSAGES LANGUAGE=de LANG="$UTF8" TMPDIR="$WORK" \
+	    COUNTERSIGN_DATA_DIR="$TOP_SRCDIR/data" "$COUNTERSIGN" demo
+	expect_contains "it found the build tree's catalogue" "$WORK/out" \
+	    "7 importiert, 0 unverändert"
+fi
+
 record() { cs audit export | jq -c --arg id "$1" "select(.record.action_id == \$id) | .record${2-}"; }
 
 # tour LANG-NAME ENV: the demo's data in a fresh database, the tour's
