@@ -206,7 +206,7 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 	struct decision_request req;
 	struct decision_outcome out;
 	struct error err;
-	size_t i, decided = 0, refused = 0;
+	size_t i, decided = 0;
 
 	uuid_random(bulk.id);
 	bulk.count = b->chosen;
@@ -222,8 +222,7 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 		    false, &out, &err) == 0 && out.recorded) {
 			decided++;
 			queue_untag(t, b->items[i].id);
-		} else
-			refused++;
+		}
 	}
 	queue_refresh(t->store, timestamp_now(), NULL, &err);
 	t->counts_stale = true;
@@ -235,7 +234,6 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 	    /* L10N: after a bulk rejection: as above */
 	    _("%zu rejected, %zu left tagged (bulk %.8s)"), decided,
 	    b->count - decided, bulk.id);
-	(void)refused;
 }
 
 void

@@ -119,19 +119,23 @@ describe_record(struct detail *d, const struct history_entry *e,
 	const cJSON *local = json_member(record, "local_verdict");
 	const cJSON *bulk = json_member(record, "bulk");
 	bool approved = strcmp(text_of(record, "decision"), "approve") == 0;
-	char *acks;
+	char *acks, *heading;
 
 	if (record == NULL)
 		return;
-	detail_add(d, approved ? DETAIL_HEADING : DETAIL_ALERT, approved ?
-	    /* L10N: a decision in the history: %1$s a marker of the
-	       selected one, %2$lld the audit sequence number, %3$s when
-	       (ISO 8601), %4$s the action id, %5$s the officer's login */
-	    _("%s#%lld %s APPROVED %s by %s") :
+	heading = text_printf(approved ?
+	    /* L10N: a decision in the history: %1$lld the audit sequence
+	       number, %2$s when (ISO 8601), %3$s the action id, %4$s the
+	       officer's login */
+	    _("#%lld %s APPROVED %s by %s") :
 	    /* L10N: as above, for a rejection */
-	    _("%s#%lld %s REJECTED %s by %s"), selected ? "> " : "  ",
-	    e->seq, text_of(record, "decided_at"),
-	    text_of(record, "action_id"), text_of(op, "login"));
+	    _("#%lld %s REJECTED %s by %s"), e->seq,
+	    text_of(record, "decided_at"), text_of(record, "action_id"),
+	    text_of(op, "login"));
+	/* The selected decision is marked, as the queue marks its row. */
+	detail_add(d, approved ? DETAIL_HEADING : DETAIL_ALERT, "%s%s",
+	    selected ? "> " : "  ", heading ? heading : "");
+	free(heading);
 	/* L10N: the reason recorded, or "(none)" */
 	detail_add(d, DETAIL_PLAIN, _("    reason: %s"),
 	    cJSON_IsString(json_member(record, "reason")) ?
