@@ -40,7 +40,7 @@ expect_screen "the record: the rules" "LOCAL VERDICT  pass"
 keys q
 expect_screen "q goes back to the history" "HISTORY: decisions"
 keys j j
-expect_eq "j moves the selection" "$(screen | grep -c '^> #[0-9]* .* REJECTED 9d2e7b10')" 1
+expect_re "j moves the selection" '^> #[0-9]* .* REJECTED 9d2e7b10'
 keys Enter
 expect_screen "a rejection's routing" "routing     escalated"
 expect_screen "its acknowledgement-free record" "reason      Tobacco"
@@ -62,7 +62,7 @@ keys Escape
 expect_screen "Esc shows all again" "HISTORY: decisions, newest first"
 keys /; keys tobacco Enter
 wait_for 'mentioning "tobacco"'
-expect_eq "/ finds a reason, ignoring case" "$(screen | grep -c '^> #[0-9]* .* REJECTED 9d2e7b10')" 1
+expect_re "/ finds a reason, ignoring case" '^> #[0-9]* .* REJECTED 9d2e7b10'
 keys Escape Escape
 expect_screen "Esc, Esc: back to the queue" "pending"
 tui_stop
@@ -73,7 +73,7 @@ expect_screen "60x15: the history" "HISTORY"
 expect_screen "60x15: its keys are whole" "? help  q back"
 keys G
 expect_screen "60x15: G selects the oldest, scrolled into view" "REJECTED rev-77ab-v1"
-expect_eq "60x15: selected" "$(screen | grep -c '^> #[0-9]* .* REJECTED rev-77ab-v1')" 1
+expect_re "60x15: selected" '^> #[0-9]* .* REJECTED rev-77ab-v1'
 keys Enter
 expect_screen "60x15: the record opens" "action      rev-77ab-v1 (trade)"
 expect_screen "60x15: its keys" "q history"
