@@ -36,6 +36,7 @@ dialog_clear(struct dialog *d)
 	detail_free(&d->menu);
 	detail_free(&d->tail);
 	d->list_cursor = -1;
+	d->reason_line = 0;
 	d->width = dialog_width();
 }
 
@@ -94,7 +95,8 @@ body_part(const struct dialog *d, int i)
 	return i == 0 ? &d->head : i == 1 ? &d->list : &d->menu;
 }
 
-long
+/* The body row a line of head, list or menu starts on. */
+static long
 dialog_line_row(const struct dialog *d, const struct detail *part,
     size_t line)
 {
@@ -112,15 +114,6 @@ dialog_line_row(const struct dialog *d, const struct detail *part,
 		}
 	}
 	return row;
-}
-
-bool
-dialog_line_shown(const struct dialog *d, const struct detail *part,
-    size_t line)
-{
-	long row = dialog_line_row(d, part, line);
-
-	return row >= d->shown_from && row < d->shown_to;
 }
 
 /* Draws the body's rows from top, rows of them, from row y of the box. */
@@ -166,12 +159,30 @@ put_more(struct dialog *d, int y, const char *text)
 	frame(d);
 }
 
+/* Rows the tail's lines before line take. */
+static long
+tail_rows_before(const struct dialog *d, long line)
+{
+	long rows = 0, i;
+
+	for (i = 0; i < line && i < (long)d->tail.count; i++)
+		rows += line_rows(&d->tail.lines[i], d->width);
+	return rows;
+}
+
+bool
+tail_line_shown(const struct dialog *d, long line)
+{
+	return line >= 0 && line < (long)d->tail.count &&
+	    tail_rows_before(d, line) < d->tail_rows;
+}
+
 /*
  * Lays the parts out and draws them.  The key line and the tail (the
  * reason, a refusal) stay at the bottom: what the officer acts on.  The
  * body above them (head, list, menu) scrolls when it does not fit, with
  * a row saying that there is more above or below, and nothing dropped:
- * it scrolls to the list's line asked now, or to a line asked for.
+ * it scrolls to the list's line asked now.
  */
 int
 dialog_draw(const struct tui *t, struct dialog *d)
@@ -209,9 +220,6 @@ dialog_draw(const struct tui *t, struct dialog *d)
 	region = avail - tail;
 	if (d->list_cursor >= 0 && d->list_cursor < (long)d->list.count)
 		focus = dialog_line_row(d, &d->list, (size_t)d->list_cursor);
-	if (d->focus_row >= 0)
-		focus = d->focus_row;
-	d->focus_row = -1;
 	/* Twice: the rows saying "more" take room from what they frame. */
 	for (pass = 0; pass < 3; pass++) {
 		if (d->top > body - region + (below ? 1 : 0))
@@ -244,7 +252,8 @@ dialog_draw(const struct tui *t, struct dialog *d)
 		put_more(d, y + (int)region - 1, _("\xe2\x86\x93 more below "
 		    "(PgDn)"));
 	y += (int)region;
-	d->reason_row = y;
+	d->tail_rows = tail;
+	d->reason_row = y + (int)tail_rows_before(d, d->reason_line);
 	y = put_part(t, d, y, &d->tail, 0, tail);
 	if (y < getmaxy(d->w) - 1) {
 		/* L10N: the keys of a dialog: Enter and Esc are key names */
@@ -450,21 +459,11 @@ approve_draw(const struct tui *t, struct dialog *d,
 		for (r = 1; r < v->reason_count; r++)
 			detail_add(&d->head, DETAIL_PLAIN, "%s",
 			    VERDICT_SHOWN(&v->high_stakes_reasons[r]));
-		/* L10N: a check box: %c is x when ticked.  The key is h
-		   whatever the language: keep "h" */
-		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "
-		    "high stakes   (press h)"), s->ack_high_stakes ? 'x' : ' ');
-		s->high_stakes_box = (long)d->head.count - 1;
 	}
 	if (divergence > 0) {
 		/* L10N: %d is how many differences there are */
 		detail_add(&d->head, DETAIL_HEADING, _("DIVERGENCE  %d "
 		    "difference(s) with the advisory verdict"), divergence);
-		/* L10N: a check box: %c is x when ticked.  The key is d
-		   whatever the language: keep "d" */
-		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "
-		    "divergence   (press d)"), s->ack_divergence ? 'x' : ' ');
-		s->divergence_box = (long)d->head.count - 1;
 	}
 	if (n > 0)
 		/* L10N: %1$d criteria of %2$d have been judged; m and u are
@@ -477,6 +476,25 @@ approve_draw(const struct tui *t, struct dialog *d,
 	d->list_cursor = s->judging < n ? s->judging : -1;
 	for (r = 0; r < reason_count; r++)
 		detail_add(&d->menu, DETAIL_DIM, "%zu %s", r + 1, reasons[r]);
+	/*
+	 * The boxes stay with the reason, below what scrolls: what the
+	 * officer must act on is on screen however small it is.
+	 */
+	if (v->requires_human_approval) {
+		/* L10N: a check box: %c is x when ticked.  The key is h
+		   whatever the language: keep "h" */
+		detail_add(&d->tail, DETAIL_PLAIN, _("[%c] I have reviewed the "
+		    "high stakes   (press h)"), s->ack_high_stakes ? 'x' : ' ');
+		s->high_stakes_box = (long)d->tail.count - 1;
+	}
+	if (divergence > 0) {
+		/* L10N: a check box: %c is x when ticked.  The key is d
+		   whatever the language: keep "d" */
+		detail_add(&d->tail, DETAIL_PLAIN, _("[%c] I have reviewed the "
+		    "divergence   (press d)"), s->ack_divergence ? 'x' : ' ');
+		s->divergence_box = (long)d->tail.count - 1;
+	}
+	d->reason_line = (long)d->tail.count;
 	/* L10N: %1$s is "required" or "optional", %2$s the reason chosen
 	   so far; Tab is the key */
 	detail_add(&d->tail, DETAIL_PLAIN, _("Reason (%s, Tab to type): %s"),
@@ -554,17 +572,12 @@ dialog_approve(struct tui *t, const char *action_id)
 		c = cJSON_GetArrayItem(s.criteria, s.judging);
 		/*
 		 * Only a box on the screen can be ticked: the record says the
-		 * officer acknowledged what the dialog showed them.  A box
-		 * scrolled out of view is brought into it first.
+		 * officer acknowledged what the dialog showed them.  (A screen
+		 * too small for the boxes shows none.)
 		 */
-		if (ch == 'h' && s.high_stakes_box >= 0 &&
-		    !dialog_line_shown(&d, &d.head, (size_t)s.high_stakes_box))
-			d.focus_row = dialog_line_row(&d, &d.head,
-			    (size_t)s.high_stakes_box);
-		else if (ch == 'd' && s.divergence_box >= 0 &&
-		    !dialog_line_shown(&d, &d.head, (size_t)s.divergence_box))
-			d.focus_row = dialog_line_row(&d, &d.head,
-			    (size_t)s.divergence_box);
+		if ((ch == 'h' && !tail_line_shown(&d, s.high_stakes_box)) ||
+		    (ch == 'd' && !tail_line_shown(&d, s.divergence_box)))
+			continue;
 		else if (ch == 'h' &&
 		    s.check.outcome.verdict.requires_human_approval)
 			s.ack_high_stakes = !s.ack_high_stakes;

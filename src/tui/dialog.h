@@ -26,8 +26,9 @@ struct dialog {
 	struct detail head, list, menu, tail;
 	long list_cursor;		/* the list's line asked now, or -1 */
 	long top;			/* the body's first row in the box */
-	long focus_row;			/* a body row the next draw must show */
 	long shown_from, shown_to;	/* the body's rows the last draw showed */
+	long reason_line;		/* the tail's line where the reason is */
+	long tail_rows;			/* the tail's rows the last draw showed */
 };
 
 void dialog_clear(struct dialog *);
@@ -42,11 +43,7 @@ void resized(void);
 bool confirm_key(int ch);
 /* PgDn, PgUp, Down and Up scroll the body; true when ch was one. */
 bool dialog_scroll_key(struct dialog *, int ch);
-/* The body row a line of head, list or menu starts on. */
-long dialog_line_row(const struct dialog *, const struct detail *part,
-    size_t line);
-/* Whether the last draw showed that line's first row. */
-bool dialog_line_shown(const struct dialog *, const struct detail *part,
-    size_t line);
+/* Whether the last draw showed the tail's line (-1: none, false). */
+bool tail_line_shown(const struct dialog *, long line);
 
 #endif

@@ -81,13 +81,16 @@ keys a
 expect_screen "60x15: the dialog opens" "Approve 9d2e7b10"
 expect_screen "60x15: it says more is below" "↓ more below (PgDn)"
 expect_screen "60x15: the reason line stays in view" "Reason (required"
+expect_screen "60x15: the divergence box is kept, with the reason" "[ ] I have reviewed the divergence"
+expect_screen "60x15: and the high stakes box" "[ ] I have reviewed the high stakes"
 keys d
-expect_screen "60x15: d brings the divergence box into view" "[ ] I have reviewed the divergence"
-expect_screen "60x15: scrolled, it says more is above" "↑ more above (PgUp)"
-keys d
-expect_screen "60x15: then ticks it" "[x] I have reviewed the divergence"
+expect_screen "60x15: d ticks it" "[x] I have reviewed the divergence"
 keys h
-expect_screen "60x15: and the high stakes box" "[x] I have reviewed the high stakes"
+expect_screen "60x15: h the other" "[x] I have reviewed the high stakes"
+keys PgDn
+expect_screen "PgDn scrolls the rest" "↑ more above (PgUp)"
+expect_screen "down to the standard reasons" "1 Reviewed; within policy"
+expect_screen "the boxes stay" "[x] I have reviewed the divergence"
 keys PPage
 expect_screen "PgUp scrolls back to the top" "LOCAL RULES FAIL"
 expect_screen "the title is still there" "Approve 9d2e7b10"
