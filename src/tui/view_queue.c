@@ -236,12 +236,13 @@ queue_layout(const struct tui *t)
 		l.id = whole < l.id + (COLS - 100) / 2 ? whole :
 		    l.id + (COLS - 100) / 2;
 	rest -= l.id;
-	l.requester = rest - 13 >= 12 ? 12 : 0;
-	rest -= l.requester ? 13 : 0;
-	l.author = COLS >= 100 && rest - 13 >= 20 ? 14 : 0;
+	/* Names get more room where the summary has plenty. */
+	l.requester = rest - 13 >= 12 ? COLS >= 140 ? 16 : 12 : 0;
+	rest -= l.requester ? l.requester + 1 : 0;
+	l.author = COLS >= 100 && rest - 15 >= 20 ? COLS >= 140 ? 20 : 14 : 0;
 	rest -= l.author ? l.author + 1 : 0;
 	l.summary = rest > 4 ? rest : 4;
-	l.verdicts = 17 + l.id + 1 + (l.requester ? 13 : 0) +
+	l.verdicts = 17 + l.id + 1 + (l.requester ? l.requester + 1 : 0) +
 	    (l.author ? l.author + 1 : 0) + l.summary;
 	return l;
 }
@@ -341,8 +342,8 @@ draw_headings(const struct layout *l)
 	if (l->requester > 0) {
 		/* L10N: column heading of the queue: who asked for the action
 		   (requested_by), 12 columns */
-		draw_text(1, x, _("REQUESTER"), 13, A_UNDERLINE);
-		x += 13;
+		draw_text(1, x, _("REQUESTER"), l->requester + 1, A_UNDERLINE);
+		x += l->requester + 1;
 	}
 	if (l->author > 0) {
 		/* L10N: column heading of the queue: who drafted the action,

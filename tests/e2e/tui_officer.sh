@@ -133,6 +133,14 @@ expect_eq "60x15: a longer key line drops the position, then whole keys" \
 keys q
 tui_stop
 
+# 200 columns: ids whole, and who asked and who drafted, apart.
+tui_start 200 40
+wait_for "AUTHOR"
+expect_screen "200x40: a UUID reads whole" " 9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22 "
+expect_re "200x40: requester and author in their own columns" \
+	'soon-1  *pm\.ortiz  *action-drafting '
+tui_stop
+
 # A POSIX locale: a cut id still says it was cut, in ASCII.
 tui_launch 80 24 "env LC_ALL=C LANG=C LANGUAGE= COUNTERSIGN_DATA_DIR='$TOP_SRCDIR/data' '$COUNTERSIGN' --db '$DB'"
 wait_for "pending"
