@@ -383,6 +383,29 @@ queue_draw(struct tui *t)
 		snprintf(header, sizeof header, _("countersign  %ld pending "
 		    "\xc2\xb7 %ld high stakes \xc2\xb7 %ld need care"),
 		    t->pending, t->high_stakes, t->divergent);
+	/*
+	 * A filter or sort other than the first: said at the top, in place
+	 * of the totals (which count the whole queue) when it fits.
+	 */
+	if (t->query.filter != QUEUE_ALL || t->query.sort != QUEUE_BY_CARE) {
+		char count[128], state[256], line[sizeof header];
+
+		if (narrowed)
+			/* L10N: the first line of the queue under a filter or
+			   sort, before them: how many are shown of how many */
+			snprintf(count, sizeof count, _("countersign  %ld of %ld "
+			    "shown"), t->count, t->pending);
+		else
+			/* L10N: as above, when all are shown */
+			snprintf(count, sizeof count, _("countersign  %ld "
+			    "pending"), t->pending);
+		snprintf(state, sizeof state, _("filter: %s \xc2\xb7 sort: %s"
+		    "%s%s"), _(filter_names[t->query.filter]),
+		    _(sort_names[t->query.sort]), "", "");
+		snprintf(line, sizeof line, "%s \xc2\xb7 %s", count, state);
+		if ((int)sanitized_width(line) <= COLS)
+			snprintf(header, sizeof header, "%s", line);
+	}
 	/* The operator and database on the right, when there is room. */
 	right = COLS - (int)sanitized_width(header) - 2;
 	if (right >= 16) {

@@ -97,6 +97,9 @@ expect_gone "and the status line forgets it" "search: legal_draft"
 keys f s
 expect_screen "after f and s, both are in view" \
 	"filter: needs care (x or !) · sort: oldest first"
+expect_eq "and the header says them, with how many are shown" \
+	"$(screen | head -1 | sed 's/ *$//')" \
+	"countersign  6 of $pending shown · filter: needs care (x or !) · sort: oldest first"
 keys f f f f s s s
 wait_for "filter: all · sort: most care first"
 
