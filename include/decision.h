@@ -13,6 +13,12 @@
 
 enum decision_kind { DECISION_APPROVE, DECISION_REJECT };
 
+/* Decisions taken together (the review screens' A and R): one id for all. */
+struct decision_bulk {
+	char id[37];			/* a UUID */
+	long count;			/* how many decisions it set out to record */
+};
+
 struct decision_request {
 	const char *action_id;
 	enum decision_kind decision;
@@ -30,6 +36,7 @@ struct decision_request {
 	 * NULL when the request names none.
 	 */
 	const char *expect_sha256;
+	const struct decision_bulk *bulk;	/* NULL: decided on its own */
 };
 
 /* Who is deciding: the real uid's login, whatever the environment says. */

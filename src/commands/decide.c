@@ -460,6 +460,16 @@ decision_record_json(const struct decision_request *req,
 	json_writer_key(&w, "packet_sha256");
 	json_writer_string(&w, rc->data.packet_sha256[0] != '\0' ?
 	    rc->data.packet_sha256 : NULL);
+	/* One of several decided together: "bulk": {"id", "count"}. */
+	if (req->bulk != NULL) {
+		json_writer_key(&w, "bulk");
+		json_writer_object(&w);
+		json_writer_key(&w, "id");
+		json_writer_string(&w, req->bulk->id);
+		json_writer_key(&w, "count");
+		json_writer_integer(&w, req->bulk->count);
+		json_writer_end(&w, '}');
+	}
 	json_writer_key(&w, "program");
 	json_writer_object(&w);
 	json_writer_key(&w, "name");

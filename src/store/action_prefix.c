@@ -119,3 +119,57 @@ store_resolve_action_id(struct store *s, const char *given, char **full,
 		free(matches[i]);
 	return status;
 }
+
+/* Bytes a and b share at their start, never ending inside a character. */
+static size_t
+common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] != '\0' && a[n] == b[n])
+		n++;
+	while (n > 0 && ((unsigned char)a[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+int
+store_unique_prefix(struct store *s, const char *id, size_t *length,
+    struct error *err)
+{
+	/* Its neighbours in byte order share the longest prefixes with it. */
+	static const char *const sql[2] = {
+		"SELECT action_id FROM action WHERE action_id < ?1"
+		    " ORDER BY action_id DESC LIMIT 1",
+		"SELECT action_id FROM action WHERE action_id > ?1"
+		    " ORDER BY action_id LIMIT 1",
+	};
+	sqlite3_stmt *stmt;
+	size_t shared = 0, n;
+	int i, rc;
+
+	for (i = 0; i < 2; i++) {
+		if (sqlite3_prepare_v2(s->db, sql[i], -1, &stmt, NULL) !=
+		    SQLITE_OK)
+			return store_error(s, err, "looking up an action id");
+		sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+		rc = sqlite3_step(stmt);
+		if (rc == SQLITE_ROW) {
+			n = common_prefix(id, (const char *)
+			    sqlite3_column_text(stmt, 0));
+			if (n > shared)
+				shared = n;
+		}
+		sqlite3_finalize(stmt);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return store_error(s, err, "looking up an action id");
+	}
+	/* One character more than it shares, whole. */
+	n = shared;
+	if (id[n] != '\0')
+		n++;
+	while (id[n] != '\0' && ((unsigned char)id[n] & 0xC0) == 0x80)
+		n++;
+	*length = n;
+	return 0;
+}

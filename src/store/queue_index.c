@@ -259,6 +259,12 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	sqlite3_bind_int64(stmt, 10, row->imported_at_ms);
 	if (row->has_expiry)
 		sqlite3_bind_int64(stmt, 11, row->expires_at_ms);
+	sqlite3_bind_text(stmt, 12, row->requester ? row->requester : "", -1,
+	    SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 13, row->author ? row->author : "", -1,
+	    SQLITE_STATIC);
+	if (row->has_drafted)
+		sqlite3_bind_int64(stmt, 14, row->drafted_at_ms);
 	rc = sqlite3_step(stmt);
 	sqlite3_reset(stmt);
 	if (rc != SQLITE_DONE)
@@ -356,7 +362,8 @@ query_sql(const struct queue_query *q, const char *select, const char *tail,
 	 */
 	snprintf(buf, size, "%s FROM queue_index q WHERE %s%s%s", select,
 	    q->search != NULL && *q->search != '\0' ?
-	    "instr(lower(q.action_id || ' ' || q.who || ' ' || q.summary),"
+	    "instr(lower(q.action_id || ' ' || q.who || ' ' || q.requester ||"
+	    " ' ' || q.author || ' ' || q.kind || ' ' || q.summary),"
 	    " lower(?2)) > 0" : "1", filters[q->filter],
 	    tail != NULL ? tail : orders[q->sort]);
 	if (tail == NULL)
@@ -528,7 +535,8 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 	*got = 0;
 	if ((rc = prepare(s, q, "SELECT q.action_id, q.kind, q.flags, q.who,"
 	    " q.summary, q.advisory, q.divergence_count, q.imported_at_ms,"
-	    " q.expires_at_ms", NULL, &stmt, err)) != 0)
+	    " q.expires_at_ms, q.requester, q.author, q.drafted_at_ms", NULL,
+	    &stmt, err)) != 0)
 		return rc;
 	sqlite3_bind_int64(stmt, 3, limit);
 	sqlite3_bind_int64(stmt, 4, offset);
@@ -557,6 +565,12 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 		row->has_expiry = sqlite3_column_type(stmt, 8) != SQLITE_NULL;
 		row->expires_at_ms = sqlite3_column_int64(stmt, 8);
 		row->expired = row->has_expiry && q->now_ms >= row->expires_at_ms;
+		row->requester = text_copy((const char *)
+		    sqlite3_column_text(stmt, 9));
+		row->author = text_copy((const char *)
+		    sqlite3_column_text(stmt, 10));
+		row->has_drafted = sqlite3_column_type(stmt, 11) != SQLITE_NULL;
+		row->drafted_at_ms = sqlite3_column_int64(stmt, 11);
 		if (row->expired)
 			snprintf(row->status, sizeof row->status, "expired");
 		(*got)++;

@@ -136,11 +136,14 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_QUEUE_PUT] =
 	    "INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
 	    " summary, advisory, divergence_count, imported_at_ms,"
-	    " expires_at_ms) VALUES (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10,"
-	    " ?11) ON CONFLICT (action_id) DO UPDATE SET epoch = excluded.epoch,"
+	    " expires_at_ms, requester, author, drafted_at_ms) VALUES (?1, ?9,"
+	    " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?12, ?13, ?14)"
+	    " ON CONFLICT (action_id) DO UPDATE SET epoch = excluded.epoch,"
 	    " care = excluded.care, flags = excluded.flags, who = excluded.who,"
 	    " summary = excluded.summary, advisory = excluded.advisory,"
-	    " divergence_count = excluded.divergence_count",
+	    " divergence_count = excluded.divergence_count,"
+	    " requester = excluded.requester, author = excluded.author,"
+	    " drafted_at_ms = excluded.drafted_at_ms",
 	[SQL_POLICY_EPOCH] =
 	    "SELECT value FROM meta WHERE key = 'policy_epoch'",
 	/* Prepared once: an --atomic batch opens one per decision. */

@@ -19,24 +19,7 @@
 #include "text.h"
 #include "timestamp.h"
 #include "tui.h"
-
-#define DIALOG_WIDTH 66
-
-/*
- * A dialog's parts, from the top: head (what applies to the action), list
- * (the criteria to judge, scrolled to the one asked now), menu (the
- * standard reasons), tail (the reason, then a refusal) and the key line.
- * All are lines of sanitized text; long ones wrap, marked as in the detail.
- */
-struct dialog {
-	WINDOW *w;
-	char title[300];		/* sanitized */
-	int width;			/* text columns inside the box */
-	int reason_row;			/* where the reason is typed */
-	struct detail head, list, menu, tail;
-	long list_cursor;		/* the list's line asked now, or -1 */
-	long list_top;			/* the list's first line shown */
-};
+#include "dialog.h"
 
 /* Text columns inside the box: the lines are cut and wrapped to them. */
 static int
@@ -45,7 +28,7 @@ dialog_width(void)
 	return (COLS - 2 < DIALOG_WIDTH ? COLS - 2 : DIALOG_WIDTH) - 4;
 }
 
-static void
+void
 dialog_clear(struct dialog *d)
 {
 	detail_free(&d->head);
@@ -53,6 +36,7 @@ dialog_clear(struct dialog *d)
 	detail_free(&d->menu);
 	detail_free(&d->tail);
 	d->list_cursor = -1;
+	d->reason_line = 0;
 	d->width = dialog_width();
 }
 
@@ -62,7 +46,11 @@ frame(struct dialog *d)
 {
 	char *title = clip_text(d->title, getmaxx(d->w) - 4);
 
-	box(d->w, 0, 0);
+	/* The line-drawing set is not there for every locale and terminal. */
+	if (draw_utf8())
+		box(d->w, 0, 0);
+	else
+		wborder(d->w, '|', '|', '-', '-', '+', '+', '+', '+');
 	wattron(d->w, A_BOLD);
 	mvwaddstr(d->w, 0, 2, title ? title : "");
 	wattroff(d->w, A_BOLD);
@@ -100,16 +88,108 @@ put_part(const struct tui *t, struct dialog *d, int y,
 	return end;
 }
 
+/* The body's parts, in order: what scrolls. */
+static const struct detail *
+body_part(const struct dialog *d, int i)
+{
+	return i == 0 ? &d->head : i == 1 ? &d->list : &d->menu;
+}
+
+/* The body row a line of head, list or menu starts on. */
+static long
+dialog_line_row(const struct dialog *d, const struct detail *part,
+    size_t line)
+{
+	long row = 0;
+	size_t i;
+	int p;
+
+	for (p = 0; p < 3; p++) {
+		const struct detail *b = body_part(d, p);
+
+		for (i = 0; i < b->count; i++) {
+			if (b == part && i == line)
+				return row;
+			row += line_rows(&b->lines[i], d->width);
+		}
+	}
+	return row;
+}
+
+/* Draws the body's rows from top, rows of them, from row y of the box. */
+static void
+put_body(const struct tui *t, struct dialog *d, int y, long top, long rows)
+{
+	const struct detail *part;
+	long row = 0, n, first;
+	int end = y + (int)rows, p;
+	size_t i;
+
+	for (p = 0; p < 3 && y < end; p++) {
+		part = body_part(d, p);
+		for (i = 0; i < part->count && y < end; i++) {
+			n = line_rows(&part->lines[i], d->width);
+			if (row + n > top) {
+				first = top > row ? top - row : 0;
+				y += draw_line_in(d->w, y, 2, &part->lines[i],
+				    first, end - y, d->width,
+				    style_attr(t, part->lines[i].style));
+			}
+			row += n;
+		}
+	}
+}
+
+/* "more above" or "more below" on a row of the box, dim and reversed. */
+static void
+put_more(struct dialog *d, int y, const char *text)
+{
+	char *clipped = clip_text(text, d->width);
+	char *ascii = NULL;
+
+	if (clipped != NULL && !draw_utf8())
+		ascii = draw_ascii(clipped, strlen(clipped));
+	wmove(d->w, y, 1);
+	wclrtoeol(d->w);
+	wattron(d->w, A_REVERSE);
+	mvwaddstr(d->w, y, 2, ascii ? ascii : clipped ? clipped : "");
+	wattroff(d->w, A_REVERSE);
+	free(clipped);
+	free(ascii);
+	frame(d);
+}
+
+/* Rows the tail's lines before line take. */
+static long
+tail_rows_before(const struct dialog *d, long line)
+{
+	long rows = 0, i;
+
+	for (i = 0; i < line && i < (long)d->tail.count; i++)
+		rows += line_rows(&d->tail.lines[i], d->width);
+	return rows;
+}
+
+bool
+tail_line_shown(const struct dialog *d, long line)
+{
+	return line >= 0 && line < (long)d->tail.count &&
+	    tail_rows_before(d, line) < d->tail_rows;
+}
+
 /*
- * Lays the parts out and draws them.  On a short screen the key line, the
- * tail and the list's line asked now come first: what the officer acts on
- * must be on screen.  Then the head, the rest of the list, the menu.
+ * Lays the parts out and draws them.  The key line and the tail (the
+ * reason, a refusal) stay at the bottom: what the officer acts on.  The
+ * body above them (head, list, menu) scrolls when it does not fit, with
+ * a row saying that there is more above or below, and nothing dropped:
+ * it scrolls to the list's line asked now.
  */
-static int
+int
 dialog_draw(const struct tui *t, struct dialog *d)
 {
-	long head, list, menu, tail, avail, shown_list, want;
-	int width = dialog_width(), cols = width + 4, y = 1;
+	long body, tail, avail, region, want, from, to, focus = -1;
+	int width = dialog_width(), cols = width + 4, y = 1, pass;
+	bool above = false, below = false;
 	char *footer;
 
 	if (d->w != NULL) {
@@ -123,11 +203,10 @@ dialog_draw(const struct tui *t, struct dialog *d)
 	if (width < 1 || LINES < 5)
 		return -1;
 	d->width = width;
-	head = rows_in(&d->head, width);
-	list = (long)d->list.count;	/* clipped to one row each */
-	menu = rows_in(&d->menu, width);
+	body = rows_in(&d->head, width) + rows_in(&d->list, width) +
+	    rows_in(&d->menu, width);
 	tail = rows_in(&d->tail, width);
-	want = head + list + menu + tail + 1 + 2;
+	want = body + tail + 1 + 2;
 	if (want > LINES - 2)
 		want = LINES - 2;
 	if ((d->w = newwin((int)want, cols, (LINES - (int)want) / 2,
@@ -137,34 +216,55 @@ dialog_draw(const struct tui *t, struct dialog *d)
 	werase(d->w);
 	frame(d);
 	avail = want - 2 - 1;		/* the box, the key line */
-	tail = least(tail, avail);
-	avail -= tail;
-	shown_list = least(list > 0 ? 1 : 0, avail);
-	avail -= shown_list;
-	head = least(head, avail);
-	avail -= head;
-	want = least(list - shown_list, avail);
-	shown_list += want;
-	avail -= want;
-	menu = least(menu, avail);
-	/* The list scrolls so that the line asked now is on screen. */
-	if (d->list_cursor >= 0 && d->list_cursor < d->list_top)
-		d->list_top = d->list_cursor;
-	if (d->list_cursor >= d->list_top + shown_list)
-		d->list_top = d->list_cursor - shown_list + 1;
-	if (d->list_top > list - shown_list)
-		d->list_top = list - shown_list;
-	if (d->list_top < 0)
-		d->list_top = 0;
-	y = put_part(t, d, y, &d->head, 0, head);
-	y = put_part(t, d, y, &d->list, (size_t)d->list_top, shown_list);
-	y = put_part(t, d, y, &d->menu, 0, menu);
-	d->reason_row = y;
+	tail = least(tail, avail - (body > 0 && avail > 1 ? 1 : 0));
+	region = avail - tail;
+	if (d->list_cursor >= 0 && d->list_cursor < (long)d->list.count)
+		focus = dialog_line_row(d, &d->list, (size_t)d->list_cursor);
+	/* Twice: the rows saying "more" take room from what they frame. */
+	for (pass = 0; pass < 3; pass++) {
+		if (d->top > body - region + (below ? 1 : 0))
+			d->top = body - region + (below ? 1 : 0);
+		if (d->top < 0)
+			d->top = 0;
+		above = d->top > 0 && region > 2;
+		below = d->top + region < body && region > 2;
+		from = d->top + (above ? 1 : 0);
+		to = d->top + region - (below ? 1 : 0);
+		if (focus >= 0 && focus < from)
+			d->top -= from - focus;
+		else if (focus >= 0 && focus >= to)
+			d->top += focus - to + 1;
+		else
+			break;
+	}
+	above = d->top > 0 && region > 2;
+	below = d->top + region < body && region > 2;
+	d->shown_from = d->top + (above ? 1 : 0);
+	d->shown_to = d->top + region - (below ? 1 : 0);
+	put_body(t, d, y, d->top, region);
+	if (above)
+		/* L10N: a dialog's first row when it is scrolled: PgUp is
+		   the key */
+		put_more(d, y, _("\xe2\x86\x91 more above (PgUp)"));
+	if (below)
+		/* L10N: a dialog's last row before the reason when more
+		   follows: PgDn is the key */
+		put_more(d, y + (int)region - 1, _("\xe2\x86\x93 more below "
+		    "(PgDn)"));
+	y += (int)region;
+	d->tail_rows = tail;
+	d->reason_row = y + (int)tail_rows_before(d, d->reason_line);
 	y = put_part(t, d, y, &d->tail, 0, tail);
 	if (y < getmaxy(d->w) - 1) {
 		/* L10N: the keys of a dialog: Enter and Esc are key names */
 		footer = clip_text(_("Enter confirm \xc2\xb7 Esc cancel"),
 		    width);
+		if (footer != NULL && !draw_utf8()) {
+			char *ascii = draw_ascii(footer, strlen(footer));
+
+			free(footer);
+			footer = ascii;
+		}
 		wattron(d->w, A_DIM);
 		mvwaddstr(d->w, y, 2, footer ? footer : "");
 		wattroff(d->w, A_DIM);
@@ -174,11 +274,35 @@ dialog_draw(const struct tui *t, struct dialog *d)
 	return 0;
 }
 
+bool
+dialog_scroll_key(struct dialog *d, int ch)
+{
+	long page = d->shown_to - d->shown_from > 1 ?
+	    d->shown_to - d->shown_from - 1 : 1;
+
+	switch (ch) {
+	case KEY_NPAGE:
+		d->top += page;
+		return true;
+	case KEY_PPAGE:
+		d->top -= page;
+		return true;
+	case KEY_DOWN:
+		d->top++;
+		return true;
+	case KEY_UP:
+		d->top--;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * Reads a line of text into buf on the dialog's reason row; Enter or Tab
  * ends it.  The end of a long line stays in view: it is what is typed.
  */
-static void
+void
 edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 {
 	char *line, *safe;
@@ -215,7 +339,7 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 }
 
 /* The title, from raw text that may hold an untrusted action id. */
-static void
+void
 dialog_title(struct dialog *d, const char *raw)
 {
 	char *safe = sanitize_str(raw);
@@ -228,14 +352,14 @@ dialog_title(struct dialog *d, const char *raw)
  * The view under the dialog was laid out for the old size: cleared rather
  * than left in pieces; it is drawn anew when the dialog closes.
  */
-static void
+void
 resized(void)
 {
 	erase();
 	refresh();
 }
 
-static bool
+bool
 confirm_key(int ch)
 {
 	return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
@@ -246,7 +370,7 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
     const char *action_id)
 {
 	/* Characters of what the screen shows, not bytes of the raw id. */
-	char *id = short_id(action_id);
+	char *id = short_id(t->store, action_id);
 	struct error err;
 
 	/* L10N: after a decision: %1$s the start of the action id, %2$s
@@ -294,6 +418,8 @@ struct approve_state {
 	int judging;			/* index of the criterion asked now */
 	char refusal[1400];
 	char shown_sha256[65];
+	/* The head's lines of the check boxes, as last drawn, or -1. */
+	long high_stakes_box, divergence_box;
 };
 
 /* A criterion's line: its text cut to fit, its judgment or the keys kept. */
@@ -328,7 +454,7 @@ criterion_line(struct dialog *d, const struct approve_state *s, int i)
 
 static int
 approve_draw(const struct tui *t, struct dialog *d,
-    const struct approve_state *s, char reasons[][REASON_SIZE],
+    struct approve_state *s, char reasons[][REASON_SIZE],
     size_t reason_count)
 {
 	const struct verdict *v = &s->check.outcome.verdict;
@@ -338,6 +464,7 @@ approve_draw(const struct tui *t, struct dialog *d,
 	size_t r;
 
 	dialog_clear(d);
+	s->high_stakes_box = s->divergence_box = -1;
 	if (!v->overall_pass) {
 		failing = verdict_failing_rules(v);
 		/* L10N: %s lists the failing rule ids */
@@ -347,25 +474,18 @@ approve_draw(const struct tui *t, struct dialog *d,
 	}
 	if (v->requires_human_approval) {
 		/* L10N: a label and the first reason why the action is high
-		   stakes (the reason is not translated) */
+		   stakes (translated on its own) */
 		detail_add(&d->head, DETAIL_HEADING, _("HIGH STAKES  %s"),
-		    v->reason_count > 0 ? v->high_stakes_reasons[0].detail : "");
+		    v->reason_count > 0 ?
+		    VERDICT_SHOWN(&v->high_stakes_reasons[0]) : "");
 		for (r = 1; r < v->reason_count; r++)
 			detail_add(&d->head, DETAIL_PLAIN, "%s",
-			    v->high_stakes_reasons[r].detail);
-		/* L10N: a check box: %c is x when ticked.  The key is h
-		   whatever the language: keep "h" */
-		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "
-		    "high stakes   (press h)"), s->ack_high_stakes ? 'x' : ' ');
+			    VERDICT_SHOWN(&v->high_stakes_reasons[r]));
 	}
 	if (divergence > 0) {
 		/* L10N: %d is how many differences there are */
 		detail_add(&d->head, DETAIL_HEADING, _("DIVERGENCE  %d "
 		    "difference(s) with the advisory verdict"), divergence);
-		/* L10N: a check box: %c is x when ticked.  The key is d
-		   whatever the language: keep "d" */
-		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "
-		    "divergence   (press d)"), s->ack_divergence ? 'x' : ' ');
 	}
 	if (n > 0)
 		/* L10N: %1$d criteria of %2$d have been judged; m and u are
@@ -378,6 +498,25 @@ approve_draw(const struct tui *t, struct dialog *d,
 	d->list_cursor = s->judging < n ? s->judging : -1;
 	for (r = 0; r < reason_count; r++)
 		detail_add(&d->menu, DETAIL_DIM, "%zu %s", r + 1, reasons[r]);
+	/*
+	 * The boxes stay with the reason, below what scrolls: what the
+	 * officer must act on is on screen however small it is.
+	 */
+	if (v->requires_human_approval) {
+		/* L10N: a check box: %c is x when ticked.  The key is h
+		   whatever the language: keep "h" */
+		detail_add(&d->tail, DETAIL_PLAIN, _("[%c] I have reviewed the "
+		    "high stakes   (press h)"), s->ack_high_stakes ? 'x' : ' ');
+		s->high_stakes_box = (long)d->tail.count - 1;
+	}
+	if (divergence > 0) {
+		/* L10N: a check box: %c is x when ticked.  The key is d
+		   whatever the language: keep "d" */
+		detail_add(&d->tail, DETAIL_PLAIN, _("[%c] I have reviewed the "
+		    "divergence   (press d)"), s->ack_divergence ? 'x' : ' ');
+		s->divergence_box = (long)d->tail.count - 1;
+	}
+	d->reason_line = (long)d->tail.count;
 	/* L10N: %1$s is "required" or "optional", %2$s the reason chosen
 	   so far; Tab is the key */
 	detail_add(&d->tail, DETAIL_PLAIN, _("Reason (%s, Tab to type): %s"),
@@ -419,7 +558,7 @@ dialog_approve(struct tui *t, const char *action_id)
 	struct dialog d;
 	struct error err;
 	char reasons[REASONS_MAX][REASON_SIZE], id[257], line[300];
-	size_t reason_count = reasons_load("approve", reasons, REASONS_MAX);
+	size_t reason_count = 0;
 	const cJSON *c;
 	bool checked;
 	int ch;
@@ -434,6 +573,8 @@ dialog_approve(struct tui *t, const char *action_id)
 	}
 	checked = true;
 	shown_sha256(t, id, &s.check, s.shown_sha256);
+	reason_count = reasons_load("approve", s.check.outcome.pack->kind,
+	    reasons, REASONS_MAX);
 	/* L10N: title of the approve dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Approve %s"), id);
 	dialog_title(&d, line);
@@ -449,12 +590,18 @@ dialog_approve(struct tui *t, const char *action_id)
 			break;
 		if (ch == KEY_RESIZE)
 			resized();
+		if (dialog_scroll_key(&d, ch))
+			continue;
 		c = cJSON_GetArrayItem(s.criteria, s.judging);
 		/*
 		 * Only a box on the screen can be ticked: the record says the
-		 * officer acknowledged what the dialog showed them.
+		 * officer acknowledged what the dialog showed them.  (A screen
+		 * too small for the boxes shows none.)
 		 */
-		if (ch == 'h' &&
+		if ((ch == 'h' && !tail_line_shown(&d, s.high_stakes_box)) ||
+		    (ch == 'd' && !tail_line_shown(&d, s.divergence_box)))
+			continue;
+		else if (ch == 'h' &&
 		    s.check.outcome.verdict.requires_human_approval)
 			s.ack_high_stakes = !s.ack_high_stakes;
 		else if (ch == 'd' &&
@@ -553,7 +700,7 @@ dialog_reject(struct tui *t, const char *action_id)
 	char line[300], refusal[1400] = "", assignee[257] = "", id[257];
 	char expertise[REASON_SIZE] = "";
 	char shown[65];
-	size_t reason_count = reasons_load("reject", reasons, REASONS_MAX), r;
+	size_t reason_count = 0, r;
 	struct decision_request req;
 	struct decision_outcome out;
 	struct recheck check;
@@ -572,6 +719,8 @@ dialog_reject(struct tui *t, const char *action_id)
 		return;
 	}
 	shown_sha256(t, id, &check, shown);
+	reason_count = reasons_load("reject", check.outcome.pack->kind, reasons,
+	    REASONS_MAX);
 	/* L10N: title of the reject dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Reject %s"), id);
 	dialog_title(&d, line);
@@ -636,6 +785,8 @@ dialog_reject(struct tui *t, const char *action_id)
 			break;
 		if (ch == KEY_RESIZE)
 			resized();
+		if (dialog_scroll_key(&d, ch))
+			continue;
 		if (ch >= '1' && ch < '1' + (int)reason_count)
 			snprintf(reason, sizeof reason, "%s", reasons[ch - '1']);
 		else if (ch == '0' || ch == '\t') {

@@ -50,7 +50,7 @@ void
 tui_reload(struct tui *t)
 {
 	struct error err;
-	long visible = LINES - 5;
+	long visible = LINES - 5, i;
 
 	t->query.now_ms = timestamp_now();
 	t->query.search = t->search[0] != '\0' ? t->search : NULL;
@@ -91,6 +91,14 @@ tui_reload(struct tui *t)
 	if (store_queue_page(t->store, &t->query, t->top, visible, t->page,
 	    &t->page_count, &err) != 0)
 		tui_notice(t, "%s", err.message);
+	for (i = 0; i < t->page_count; i++) {
+		char *safe = sanitize_str(t->page[i].action_id);
+
+		t->page_unique[i] = id_columns(t->store, t->page[i].action_id);
+		t->page_full[i] = safe != NULL ? (int)sanitized_width(safe) :
+		    t->page_unique[i];
+		free(safe);
+	}
 }
 
 void
@@ -163,7 +171,7 @@ watch(struct tui *t)
 			continue;
 		if (!timestamp_parse(row.decided_at, &when))
 			continue;
-		shown = short_id(ids[i]);
+		shown = short_id(t->store, ids[i]);
 		tui_notice(t, strcmp(row.decision, "approve") == 0 ?
 		    /* L10N: another officer decided an action on screen:
 		       %1$s the start of the action id, %2$s the officer's
@@ -175,6 +183,8 @@ watch(struct tui *t)
 		free(shown);
 	}
 	free(ids);
+	if (t->view == VIEW_DETAIL)
+		detail_reopen(t, now);
 	store_data_version(t->store, &t->data_version, &err);
 }
 
@@ -191,6 +201,7 @@ draw(struct tui *t)
 		break;
 	case VIEW_HELP:
 	case VIEW_HISTORY:
+	case VIEW_RECORD:
 		history_draw(t);
 		break;
 	}
@@ -258,6 +269,15 @@ loop(struct tui *t)
 			watch(t);
 	}
 }
+
+#if ENABLE_NLS
+/* The screens show the rules' own words translated (verdict.h). */
+static const char *
+translate(const char *fmt)
+{
+	return gettext(fmt);
+}
+#endif
 
 static void
 install_signals(void)
@@ -364,6 +384,9 @@ tui_run(const struct invocation *inv)
 	setup_colors(t);
 	install_signals();
 	operator_current(&t->op);
+#if ENABLE_NLS
+	verdict_translate_with(translate);
+#endif
 	t->db_path = store_path(t->store);
 	t->query.sort = QUEUE_BY_CARE;
 	store_data_version(t->store, &t->data_version, &err);
@@ -382,6 +405,7 @@ tui_run(const struct invocation *inv)
 	queue_clear_tags(t);
 	detail_free(&t->detail);
 	detail_free(&t->history);
+	history_close(t);
 	store_close(t->store);
 	free(t);
 	return EXIT_OK;

@@ -72,7 +72,7 @@ wait_for "rev-77ab"
 "$COUNTERSIGN" --connect "$SOCK" batch >/dev/null <<EOB
 {"action_id": "rev-77ab-v2b", "decision": "reject", "reason": "Elsewhere", "escalate": true}
 EOB
-expect_screen "another client's decision shows" "rev-77ab… rejected by $(id -un)"
+expect_screen "another client's decision shows" "rev-77ab-v2b rejected by $(id -un)"
 
 # A hangup of the client ends the screens, terminal restored.
 kill -HUP "$(tui_pid)"
