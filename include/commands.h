@@ -41,8 +41,16 @@ int cmd_demo(const struct invocation *);
 int data_dir_find(char *dir, size_t size, char *looked, size_t looked_size);
 int cmd_batch(const struct invocation *);
 int cmd_audit(const struct invocation *);
-/* The review screens (src/tui); exit 2 without a usable terminal. */
-int tui_run(const struct invocation *);
+/*
+ * The review screens, for the commands that open them (demo, and the
+ * service for a remote terminal).  The terminal layer sits above the
+ * commands, so they reach it through this pointer, which main() sets to
+ * tui_run(): no command includes a terminal header, and a program
+ * without the screens (the unit tests) has none to open.
+ */
+extern int (*review_screens)(const struct invocation *);
+/* Opens them through review_screens; exit 2 when there are none. */
+int review_run(const struct invocation *);
 
 /* Parses one batch request line: 0, or -1 with the bad_request message. */
 int batch_parse_request(const char *text, size_t len, char *message,

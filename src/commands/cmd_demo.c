@@ -153,7 +153,7 @@ cmd_demo(const struct invocation *inv)
 	demo_inv.operand_count = 0;
 	demo_inv.json = false;
 	if (rc == EXIT_OK && interactive)
-		rc = tui_run(&demo_inv);
+		rc = review_run(&demo_inv);
 	else if (rc == EXIT_OK) {
 		/* No terminal: show what the screens would. */
 		char *safe = sanitize_str(db);

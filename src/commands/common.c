@@ -140,3 +140,16 @@ report_error(const struct error *err)
 		fprintf(stderr, "countersign: %s\n", safe ? safe : "");
 	free(safe);
 }
+
+int (*review_screens)(const struct invocation *);
+
+int
+review_run(const struct invocation *inv)
+{
+	if (review_screens == NULL) {
+		fprintf(stderr, "%s\n", _("countersign: this program has no "
+		    "review screens"));
+		return EXIT_USAGE;
+	}
+	return review_screens(inv);
+}

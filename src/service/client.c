@@ -407,7 +407,7 @@ client_run(const char *command, const struct invocation *inv)
 	/* Without a terminal: the message local mode gives, and exit 2. */
 	if (strcmp(command, "review") == 0 && (!isatty(STDIN_FILENO) ||
 	    !isatty(STDOUT_FILENO)))
-		return tui_run(inv);
+		return review_run(inv);
 	if (strcmp(command, "import") == 0 && inv->operand_count == 0)
 		return cmd_import(inv);		/* its usage message */
 	if ((cl.fd = connect_to(inv->connect)) < 0) {

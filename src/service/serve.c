@@ -68,7 +68,7 @@ static const struct method methods[] = {
 	{ "check", cmd_check, ROLE_OFFICER, 0, -1 },
 	{ "batch", cmd_batch, ROLE_OFFICER, OPT_ATOMIC, 0 },
 	{ "audit", cmd_audit, ROLE_OFFICER, OPT_CSV | OPT_CHECKPOINT, 2 },
-	{ "review", tui_run, ROLE_OFFICER, OPT_TERMINAL, 0 },
+	{ "review", review_run, ROLE_OFFICER, OPT_TERMINAL, 0 },
 };
 
 /* The review screens' terminal settings a client may pass, and signals. */
@@ -657,7 +657,7 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 		close(sv->listen_fd);
 	if (c->fd >= 0)
 		close(c->fd);
-	if (m->run == tui_run) {
+	if (m->run == review_run) {
 		if (!review_child(c, params, err_fd))
 			_exit(EXIT_USAGE);
 	} else {
@@ -668,7 +668,7 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 	if (m->run == cmd_batch && c->spool >= 0) {
 		lseek(c->spool, 0, SEEK_SET);
 		dup2(c->spool, STDIN_FILENO);
-	} else if (m->run != tui_run && (null_fd = open("/dev/null",
+	} else if (m->run != review_run && (null_fd = open("/dev/null",
 	    O_RDONLY)) >= 0) {
 		dup2(null_fd, STDIN_FILENO);
 		close(null_fd);
@@ -678,7 +678,7 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 	snprintf(op.login, sizeof op.login, "%s", pw->pw_name);
 	operator_serve_as(&op);
 	store_checkpoint_file(sv->inv->checkpoint_file);
-	if (m->run == tui_run) {
+	if (m->run == review_run) {
 		sigset_t none;
 
 		/* The screens handle these themselves, as in local mode. */
@@ -686,7 +686,7 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 		signal(SIGINT, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		rc = tui_run(inv);
+		rc = review_run(inv);
 	} else if (m->run == NULL)
 		rc = import_served(c, params, inv);
 	else if (m->run == cmd_audit)
@@ -738,7 +738,7 @@ start_request(struct service *sv, struct conn *c, const struct method *m,
 	close(err[1]);
 	close_passed(c);	/* the child has the terminal now */
 	free(inv.operands);
-	c->review = m->run == tui_run;
+	c->review = m->run == review_run;
 	c->told_to_stop = false;
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	fcntl(err[0], F_SETFL, O_NONBLOCK);

@@ -85,7 +85,8 @@ struct tui {
 
 extern volatile sig_atomic_t tui_signalled;
 
-/* tui.c */
+/* tui.c: the review screens (SPEC 7), what review_screens points at. */
+int tui_run(const struct invocation *);
 void tui_notice(struct tui *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tui_reload(struct tui *);

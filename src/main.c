@@ -15,6 +15,7 @@
 #include "sanitize.h"
 #include "service.h"
 #include "store.h"
+#include "tui/tui.h"
 
 enum option_bit {
 	OPTION_ALL = 1 << 0,
@@ -154,6 +155,8 @@ main(int argc, char **argv)
 	 * 4, nothing recorded), not kill the process mid-transaction.
 	 */
 	signal(SIGXFSZ, SIG_IGN);
+	/* The commands open the screens through this (commands.h). */
+	review_screens = tui_run;
 	json_memory_init();
 	store_library_init();
 	setlocale(LC_ALL, "");
