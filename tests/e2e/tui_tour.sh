@@ -96,12 +96,14 @@ recorded_steps() {
 
 # The tour's keys.  $1 names the run; $2 what the detail says of the
 # MO trade's excluded_sector; $3 the screen's "refused"; $4 the
-# ellipsis of a cut id.
+# ellipsis of a cut id; $5 the header's "1 of N shown" (N is
+# $PENDING); $6 the expired trade's "EXPIRED"; $7 a record's "bulk"
+# label.
 tour() {
 	name=$1
 	# 1: search, open, refused, rejected.
 	keys /; keys 9d2e Enter
-	expect_screen "$name: 1 of $PENDING shown" "1 of $PENDING shown"
+	expect_screen "$name: 1 of $PENDING shown" "$5"
 	keys Enter
 	expect_screen "$name: the detail's head" "trade 9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22"
 	expect_screen "$name: the rule's words" "$2"
@@ -126,7 +128,7 @@ tour() {
 	wait_for "7c41e2a0$4"
 	# 4: the expired trade.
 	keys /; keys 0c9d Enter; wait_for "> "; keys Enter
-	expect_screen "$name: the expired trade says so" "EXPIRED"
+	expect_screen "$name: the expired trade says so" "$6"
 	keys q
 	# 5: bulk.
 	keys /; keys 4a1f Enter; wait_for "> "; keys t
@@ -147,7 +149,7 @@ tour() {
 	keys Escape
 	keys h
 	keys Enter
-	expect_screen "$name: the history opens a record" "bulk "
+	expect_screen "$name: the history opens a record" "$7 "
 	keys q q q
 }
 
@@ -155,7 +157,8 @@ tour() {
 fresh en
 launch "LANG=$UTF8 LANGUAGE=en" "pending"
 expect_screen "en: the three legal drafts read whole" "legal-2026-0053"
-tour en "sector Tobacco is excluded by IPS" "Refused" "…"
+tour en "sector Tobacco is excluded by IPS" "Refused" "…" \
+	"1 of $PENDING shown" "EXPIRED" "bulk"
 tui_stop
 recorded_steps en
 
@@ -176,7 +179,8 @@ if [ $GERMAN = yes ]; then
 	keys PPage
 	expect_screen "de: and a high-stakes reason" "Wert \$31,000.00 > \$25,000.00"
 	keys q Escape
-	tour de "Sektor Tobacco ist durch IPS" "Verweigert" "…"
+	tour de "Sektor Tobacco ist durch IPS" "Verweigert" "…" \
+		"1 von $PENDING angezeigt" "ABGELAUFEN" "Sammel"
 	tui_stop
 	recorded_steps de
 else
@@ -200,7 +204,8 @@ expect_screen "posix: at 60x15, more below, in ASCII" "v more below (PgDn)"
 keys Escape Escape
 tm resize-window -t 0 -x 80 -y 24
 wait_for "$PENDING pending"
-tour posix "sector Tobacco is excluded by IPS" "Refused" "..."
+tour posix "sector Tobacco is excluded by IPS" "Refused" "..." \
+	"1 of $PENDING shown" "EXPIRED" "bulk"
 tui_stop
 recorded_steps posix
 finish
