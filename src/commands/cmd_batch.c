@@ -594,13 +594,17 @@ group_finish(struct store *store, struct group *g, FILE *out, int rc,
 {
 	struct audit_head head;
 	size_t i;
-	bool committed = false;
+	bool committed = false, recorded_any = false;
 
+	for (i = 0; i < g->count; i++)
+		recorded_any = recorded_any || g->lines[i].code == NULL;
 	if (g->open) {
 		if (rc == 0 && (rc = store_audit_head(store, &head, err)) == 0 &&
 		    (rc = store_commit(store, err)) == 0) {
 			committed = true;
-			announce_head(store, &head);
+			/* A group of refusals made no new head to announce. */
+			if (recorded_any)
+				announce_head(store, &head);
 		} else
 			store_rollback(store);
 		g->open = false;
