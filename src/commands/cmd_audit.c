@@ -17,6 +17,7 @@
 #include "json_writer.h"
 #include "rule_pack.h"
 #include "sanitize.h"
+#include "xmalloc.h"
 
 /*
  * "SEQ:HASH" with a positive seq and 64 hex digits.  The chain's hashes
@@ -103,13 +104,12 @@ csv_cell(const char *value, bool last)
 
 	if (value == NULL)
 		value = "";
-	safe = sanitize_str(value);
+	safe = xsanitize(value);
 	putchar('"');
 	/* A spreadsheet would read these as the start of a formula. */
 	if (value[0] != '\0' && strchr("=+-@\t\r", value[0]) != NULL)
 		putchar('\'');
-	/* Out of memory: an empty cell, never the raw text. */
-	for (p = safe != NULL ? safe : ""; *p != '\0'; p++) {
+	for (p = safe; *p != '\0'; p++) {
 		if (*p == '"')
 			putchar('"');
 		putchar(*p);
@@ -480,10 +480,10 @@ audit_usage_wrong(const struct invocation *inv, const char *what)
 		fprintf(stderr, _("countersign: audit needs verify, export "
 		    "or replay\n"));
 	else if (!verify && !export && !replay) {
-		safe = sanitize_str(what);
+		safe = xsanitize(what);
 		/* L10N: %s is what was typed after "audit" */
 		fprintf(stderr, _("countersign: unknown audit command '%s'\n"),
-		    safe != NULL ? safe : "");
+		    safe);
 		free(safe);
 	} else if ((inv->csv && !export) || (inv->checkpoint != NULL &&
 	    !verify))

@@ -17,6 +17,7 @@
 #include "i18n.h"
 #include "sanitize.h"
 #include "timestamp.h"
+#include "xmalloc.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/countersign"
@@ -104,12 +105,12 @@ cmd_demo(const struct invocation *inv)
 	error_clear(&err);
 	/* Missing data is an installation problem, not bad input. */
 	if (data_dir_find(data, sizeof data, looked, sizeof looked) != 0) {
-		char *safe = sanitize_str(looked);
+		char *safe = xsanitize(looked);
 
 		/* L10N: %s lists the directories looked at */
 		fprintf(stderr, _("countersign: the demo data is not "
 		    "installed (looked in %s); set COUNTERSIGN_DATA_DIR to "
-		    "its directory\n"), safe ? safe : "");
+		    "its directory\n"), safe);
 		free(safe);
 		return EXIT_STORAGE;
 	}

@@ -26,6 +26,7 @@
 #include "sha256.h"
 #include "text.h"
 #include "timestamp.h"
+#include "xmalloc.h"
 
 #define FILE_MAX_BYTES (64UL << 20)
 #define LINE_MAX_BYTES (1UL << 20)
@@ -421,8 +422,8 @@ import_file(struct import_walk *walk, const char *path)
 
 	error_clear(&err);
 	if ((rc = read_file(path, &text, &len, &err)) != 0) {
-		safe_path = sanitize_str(path);
-		report_file_failure(safe_path ? safe_path : "", 0, &err);
+		safe_path = xsanitize(path);
+		report_file_failure(safe_path, 0, &err);
 		free(safe_path);
 		return rc;
 	}
@@ -510,9 +511,9 @@ import_directory(struct import_walk *walk, const char *dir, struct stat *st,
 	if (visited_before(seen, st))
 		return 0;	/* read already, through another path */
 	if ((d = opendir(dir)) == NULL) {
-		char *safe = sanitize_str(dir);
+		char *safe = xsanitize(dir);
 
-		fprintf(stderr, "countersign: %s: %s\n", safe ? safe : "",
+		fprintf(stderr, "countersign: %s: %s\n", safe,
 		    strerror(errno));
 		free(safe);
 		*worst = EXIT_DATA;

@@ -52,7 +52,7 @@ frame(struct dialog *d)
 	else
 		wborder(d->w, '|', '|', '-', '-', '+', '+', '+', '+');
 	wattron(d->w, A_BOLD);
-	mvwaddstr(d->w, 0, 2, title ? title : "");
+	mvwaddstr(d->w, 0, 2, title);
 	wattroff(d->w, A_BOLD);
 	free(title);
 }
@@ -147,12 +147,12 @@ put_more(struct dialog *d, int y, const char *text)
 	char *clipped = clip_text(text, d->width);
 	char *ascii = NULL;
 
-	if (clipped != NULL && !draw_utf8())
+	if (!draw_utf8())
 		ascii = draw_ascii(clipped, strlen(clipped));
 	wmove(d->w, y, 1);
 	wclrtoeol(d->w);
 	wattron(d->w, A_REVERSE);
-	mvwaddstr(d->w, y, 2, ascii ? ascii : clipped ? clipped : "");
+	mvwaddstr(d->w, y, 2, ascii ? ascii : clipped);
 	wattroff(d->w, A_REVERSE);
 	free(clipped);
 	free(ascii);
@@ -259,14 +259,14 @@ dialog_draw(const struct tui *t, struct dialog *d)
 		/* L10N: the keys of a dialog: Enter and Esc are key names */
 		footer = clip_text(_("Enter confirm \xc2\xb7 Esc cancel"),
 		    width);
-		if (footer != NULL && !draw_utf8()) {
+		if (!draw_utf8()) {
 			char *ascii = draw_ascii(footer, strlen(footer));
 
 			free(footer);
 			footer = ascii;
 		}
 		wattron(d->w, A_DIM);
-		mvwaddstr(d->w, y, 2, footer ? footer : "");
+		mvwaddstr(d->w, y, 2, footer);
 		wattroff(d->w, A_DIM);
 		free(footer);
 	}
@@ -311,22 +311,19 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 
 	curs_set(1);
 	for (;;) {
-		line = text_printf("%s%s_", label, buf);
-		safe = sanitize_str(line ? line : "");
+		line = xasprintf("%s%s_", label, buf);
+		safe = xsanitize(line);
 		free(line);
 		wmove(d->w, d->reason_row, 1);
 		wclrtoeol(d->w);
 		frame(d);
-		if (safe != NULL) {
-			width = sanitized_width(safe);
-			skip = width > (size_t)d->width ? sanitized_prefix(safe,
-			    width - (size_t)d->width, NULL) : 0;
-			wattron(d->w, A_BOLD);
-			mvwaddnstr(d->w, d->reason_row, 2, safe + skip,
-			    (int)sanitized_prefix(safe + skip,
-			    (size_t)d->width, NULL));
-			wattroff(d->w, A_BOLD);
-		}
+		width = sanitized_width(safe);
+		skip = width > (size_t)d->width ? sanitized_prefix(safe,
+		    width - (size_t)d->width, NULL) : 0;
+		wattron(d->w, A_BOLD);
+		mvwaddnstr(d->w, d->reason_row, 2, safe + skip,
+		    (int)sanitized_prefix(safe + skip, (size_t)d->width, NULL));
+		wattroff(d->w, A_BOLD);
 		free(safe);
 		wrefresh(d->w);
 		ch = wgetch(d->w);
@@ -342,9 +339,9 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 void
 dialog_title(struct dialog *d, const char *raw)
 {
-	char *safe = sanitize_str(raw);
+	char *safe = xsanitize(raw);
 
-	snprintf(d->title, sizeof d->title, " %s ", safe ? safe : "");
+	snprintf(d->title, sizeof d->title, " %s ", safe);
 	free(safe);
 }
 
@@ -376,13 +373,13 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	/* L10N: after a decision: %1$s the start of the action id, %2$s
 	   "approved" or "rejected" (translated on their own), %3$.8s the
 	   first 8 characters of the decision id */
-	tui_notice(t, _("%s %s (decision %.8s)"), id ? id : "", verb,
+	tui_notice(t, _("%s %s (decision %.8s)"), id, verb,
 	    out->decision_id);
 	if (out->head_unsunk)
 		/* L10N: as above, then the new audit head's seq and hash,
 		   which no syslog took (SPEC 6) */
 		tui_notice(t, _("%s %s (decision %.8s); no syslog took audit "
-		    "head %lld %s"), id ? id : "", verb, out->decision_id,
+		    "head %lld %s"), id, verb, out->decision_id,
 		    out->head.seq, out->head.hash);
 	free(id);
 	/* The decision marked its revisions' rows for a re-check (SPEC 2.4). */
@@ -438,15 +435,15 @@ criterion_line(struct dialog *d, const struct approve_state *s, int i)
 	hint = !cJSON_IsString(judged) ? _("m met / u unmet") :
 	    /* L10N: the judgment made of a NEEDS-PO criterion */
 	    strcmp(judged->valuestring, "met") == 0 ? _("met") : _("unmet");
-	raw = text_printf("%s %s %s", i == s->judging ? ">" : " ", id ? id : "",
+	raw = xasprintf("%s %s %s", i == s->judging ? ">" : " ", id ? id : "",
 	    cJSON_GetStringValue(json_member(c, "text")) ?
 	    cJSON_GetStringValue(json_member(c, "text")) : "");
-	safe = sanitize_str(raw);
+	safe = xsanitize(raw);
 	/* The keys stay on the line: a long text is cut instead. */
 	room = d->width - 2 - (int)sanitized_width(hint);
-	clipped = clip_text(safe ? safe : "", room > 1 ? room : 1);
+	clipped = clip_text(safe, room > 1 ? room : 1);
 	detail_add(&d->list, i == s->judging ? DETAIL_HEADING : DETAIL_PLAIN,
-	    "%s: %s", clipped ? clipped : "", hint);
+	    "%s: %s", clipped, hint);
 	free(raw);
 	free(safe);
 	free(clipped);
@@ -466,10 +463,10 @@ approve_draw(const struct tui *t, struct dialog *d,
 	dialog_clear(d);
 	s->high_stakes_box = s->divergence_box = -1;
 	if (!v->overall_pass) {
-		failing = verdict_failing_rules(v);
+		failing = xcheck(verdict_failing_rules(v));
 		/* L10N: %s lists the failing rule ids */
 		detail_add(&d->head, DETAIL_ALERT, _("LOCAL RULES FAIL: %s"),
-		    failing ? failing : "");
+		    failing);
 		free(failing);
 	}
 	if (v->requires_human_approval) {

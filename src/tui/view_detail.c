@@ -334,10 +334,10 @@ detail_open(struct tui *t, const char *action_id)
 	    r.data.packet_sha256[0] != '\0' ? r.data.packet_sha256 : "?");
 	t->detail_blocked = !r.outcome.verdict.overall_pass;
 	if (t->detail_blocked) {
-		failing = verdict_failing_rules(&r.outcome.verdict);
+		failing = xcheck(verdict_failing_rules(&r.outcome.verdict));
 		/* L10N: %s lists the failing rule ids */
 		detail_add(&t->detail, DETAIL_ALERT, _("Approval is blocked: "
-		    "local rules fail (%s)"), failing ? failing : "");
+		    "local rules fail (%s)"), failing);
 		free(failing);
 	}
 	recheck_free(&r);
@@ -368,7 +368,7 @@ detail_reopen(struct tui *t, long long now_ms)
 	shown = short_id(t->store, id);
 	tui_notice(t, strcmp(row.decision, "approve") == 0 ?
 	    _("%s approved by %s %llds ago") : _("%s rejected by %s %llds ago"),
-	    shown ? shown : "", row.operator_login,
+	    shown, row.operator_login,
 	    (long long)((now_ms - when) / 1000));
 	free(shown);
 }
@@ -554,7 +554,7 @@ page_draw(struct tui *t, const struct detail *d, struct page_at *at,
 		draw_text(LINES - 1, 0, t->notice, room, A_BOLD);
 	else {
 		keys = keys_fit(footer, room);
-		draw_text(LINES - 1, 0, keys ? keys : "", room, A_REVERSE);
+		draw_text(LINES - 1, 0, keys, room, A_REVERSE);
 		free(keys);
 	}
 }
