@@ -1,4 +1,7 @@
-/* countersign: command line parsing and dispatch (SPEC section 7). */
+/*
+ * countersign: command line parsing and dispatch (countersign(1) COMMANDS,
+ * OPTIONS).
+ */
 #include "config.h"
 
 #include <getopt.h>

@@ -1,5 +1,6 @@
 /*
- * countersign audit verify | export | replay (SPEC 6 and 7).
+ * countersign audit verify | export | replay: countersign(1) COMMANDS;
+ * the records, countersign-packets(5) AUDIT RECORDS (SPEC 6).
  */
 #include "config.h"
 
@@ -91,7 +92,8 @@ audit_verify(struct store *store, const struct invocation *inv)
 }
 
 /*
- * RFC 4180 quoting, with formula triggers neutralised (SPEC 7).  Every
+ * RFC 4180 quoting, with formula triggers neutralised (countersign(1)
+ * COMMANDS, audit export).  Every
  * cell goes through the sanitizer, whatever stdout is: a reason or an id
  * may carry escape sequences, and a CSV is read through `| less` or `| cat`
  * as often as in a spreadsheet.  The exact text is in the JSON export.

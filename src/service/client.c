@@ -1,5 +1,6 @@
 /*
- * --connect SOCKET: a command sent to the service (SPEC 10).  The client
+ * --connect SOCKET: a command sent to the service (SPEC 10; the protocol is
+ * countersign-protocol(7)).  The client
  * reads the files it names (the service never opens an officer's paths),
  * uploads their bytes, sends one request and writes what the service's
  * run of the command wrote, exiting with its status.  Nothing here names

@@ -86,7 +86,7 @@ struct tui {
 
 extern volatile sig_atomic_t tui_signalled;
 
-/* tui.c: the review screens (SPEC 7), what review_screens points at. */
+/* tui.c: countersign(1) THE REVIEW SCREENS, what review_screens points at. */
 int tui_run(const struct invocation *);
 void tui_notice(struct tui *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
