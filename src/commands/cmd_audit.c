@@ -75,11 +75,11 @@ audit_verify(struct store *store, const struct invocation *inv)
 	}
 	if (report.bad_seq != 0) {
 		/* It names stored ids: an id could repaint BROKEN as intact. */
-		safe = sanitize_str(report.problem);
+		safe = xsanitize(report.problem);
 		/* L10N: %1$lld is the sequence number of the first bad record,
 		   %2$s what is wrong with it (not translated) */
 		printf(_("audit log BROKEN at seq %lld: %s\n"), report.bad_seq,
-		    safe != NULL ? safe : "?");
+		    safe);
 		free(safe);
 		return EXIT_REFUSED;
 	}
@@ -389,7 +389,7 @@ audit_replay(struct store *store, const char *action_id)
 	int rc, format;
 
 	error_clear(&err);
-	safe_id = sanitize_str(action_id);
+	safe_id = xsanitize(action_id);
 	if ((rc = store_decision_record(store, action_id, &record_json,
 	    &err)) != 0) {
 		report_error(&err);
@@ -441,11 +441,11 @@ audit_replay(struct store *store, const char *action_id)
 	} else if (now_json = verdict_to_json(&outcome.verdict),
 	    !same_verdict(json_member(record, "local_verdict"), now_json, why,
 	    sizeof why)) {
-		char *safe_why = sanitize_str(why);	/* names stored rules */
+		char *safe_why = xsanitize(why);	/* names stored rules */
 
 		/* L10N: audit replay: %1$s the action id, %2$s what differs */
 		printf(_("%s: today's rules reach a different verdict: %s\n"),
-		    safe_id, safe_why != NULL ? safe_why : "?");
+		    safe_id, safe_why);
 		free(safe_why);
 		rc = EXIT_REFUSED;
 	} else if (outcome.verdict.overall_pass)

@@ -117,9 +117,9 @@ cmd_demo(const struct invocation *inv)
 	snprintf(dir, sizeof dir, "%s/countersign-demo-XXXXXX",
 	    tmp != NULL && *tmp == '/' ? tmp : "/tmp");
 	if (mkdtemp(dir) == NULL) {
-		char *safe = sanitize_str(dir);	/* $TMPDIR is anyone's */
+		char *safe = xsanitize(dir);	/* $TMPDIR is anyone's */
 
-		fprintf(stderr, "countersign: %s: %s\n", safe ? safe : "?",
+		fprintf(stderr, "countersign: %s: %s\n", safe,
 		    strerror(errno));
 		free(safe);
 		return EXIT_STORAGE;
@@ -157,11 +157,10 @@ cmd_demo(const struct invocation *inv)
 		rc = review_run(&demo_inv);
 	else if (rc == EXIT_OK) {
 		/* No terminal: show what the screens would. */
-		char *safe = sanitize_str(db);
+		char *safe = xsanitize(db);
 
 		/* L10N: %s is the path of the temporary demo database */
-		printf(_("Demo database: %s (removed on exit)\n\n"),
-		    safe ? safe : "?");
+		printf(_("Demo database: %s (removed on exit)\n\n"), safe);
 		free(safe);
 		cmd_list(&demo_inv);
 		/* L10N: "countersign check" is the command: keep it */

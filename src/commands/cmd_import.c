@@ -342,8 +342,8 @@ static void
 report_file_failure(const char *safe_path, size_t error_line,
     const struct error *err)
 {
-	char *field = sanitize_str(err->field);
-	char *message = sanitize_str(err->message);
+	char *field = xsanitize(err->field);
+	char *message = xsanitize(err->message);
 
 	if (err->status == EXIT_STORAGE)
 		fprintf(stderr, "countersign: %s: %s\n", safe_path, message);
@@ -379,7 +379,7 @@ import_text_named(struct store *store, const char *path, const char *text,
 	ctx.path = path;
 	ctx.now_ms = timestamp_now();
 	operator_current(&ctx.op);
-	safe_path = sanitize_str(path);
+	safe_path = xsanitize(path);
 	/* A leading byte order mark is not part of the JSON (RFC 8259 8.1). */
 	body = text;
 	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
@@ -560,7 +560,7 @@ import_path(struct import_walk *walk, const char *path, bool inside_directory,
 	int rc;
 
 	if (stat(path, &st) != 0) {
-		char *safe = sanitize_str(path);
+		char *safe = xsanitize(path);
 
 		fprintf(stderr, "countersign: %s: %s\n", safe, strerror(errno));
 		free(safe);
