@@ -594,6 +594,49 @@ approve_request(const struct approve_state *s, const char *id,
 	req->expect_sha256 = s->shown_sha256;
 }
 
+/*
+ * A key that ticks a box, judges a NEEDS-PO criterion or chooses the
+ * reason.  -1 when the re-check a judgment asks for failed (said in a
+ * notice): the dialog closes.
+ */
+static int
+approve_key(struct tui *t, struct dialog *d, struct approve_state *s,
+    const char *id, int ch, char reasons[][REASON_SIZE], size_t reason_count)
+{
+	const cJSON *c = cJSON_GetArrayItem(s->criteria, s->judging);
+
+	/*
+	 * Only a box on the screen can be ticked: the record says the officer
+	 * acknowledged what the dialog showed them.  (A screen too small for
+	 * the boxes shows none.)
+	 */
+	if ((ch == 'h' && !tail_line_shown(d, s->high_stakes_box)) ||
+	    (ch == 'd' && !tail_line_shown(d, s->divergence_box)))
+		return 0;
+	else if (ch == 'h' && s->check.outcome.verdict.requires_human_approval)
+		s->ack_high_stakes = !s->ack_high_stakes;
+	else if (ch == 'd' &&
+	    cJSON_GetArraySize(s->check.outcome.divergence) > 0)
+		s->ack_divergence = !s->ack_divergence;
+	else if (ch == 'h' || ch == 'd')
+		return 0;
+	else if ((ch == 'm' || ch == 'u') && c != NULL) {
+		cJSON_DeleteItemFromObjectCaseSensitive(s->judgments,
+		    cJSON_GetStringValue(json_member(c, "id")));
+		cJSON_AddStringToObject(s->judgments,
+		    cJSON_GetStringValue(json_member(c, "id")),
+		    ch == 'm' ? "met" : "unmet");
+		s->judging = (s->judging + 1) %
+		    (cJSON_GetArraySize(s->criteria) + 1);
+		return rejudge(t, s, id);
+	} else if (ch >= '1' && ch < '1' + (int)reason_count)
+		snprintf(s->reason, sizeof s->reason, "%s", reasons[ch - '1']);
+	else if (ch == '\t')
+		/* L10N: label of the line where a reason is typed */
+		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
+	return 0;
+}
+
 void
 dialog_approve(struct tui *t, const char *action_id)
 {
@@ -605,7 +648,6 @@ dialog_approve(struct tui *t, const char *action_id)
 	char refusal[sizeof s.refusal];
 	size_t reason_count = 0;
 	enum submitted submitted;
-	const cJSON *c;
 	bool checked;
 	int ch;
 
@@ -638,57 +680,29 @@ dialog_approve(struct tui *t, const char *action_id)
 			resized();
 		if (dialog_scroll_key(&d, ch))
 			continue;
-		c = cJSON_GetArrayItem(s.criteria, s.judging);
-		/*
-		 * Only a box on the screen can be ticked: the record says the
-		 * officer acknowledged what the dialog showed them.  (A screen
-		 * too small for the boxes shows none.)
-		 */
-		if ((ch == 'h' && !tail_line_shown(&d, s.high_stakes_box)) ||
-		    (ch == 'd' && !tail_line_shown(&d, s.divergence_box)))
+		if (!confirm_key(ch)) {
+			if (approve_key(t, &d, &s, id, ch, reasons,
+			    reason_count) != 0) {
+				checked = false;
+				break;
+			}
 			continue;
-		else if (ch == 'h' &&
-		    s.check.outcome.verdict.requires_human_approval)
-			s.ack_high_stakes = !s.ack_high_stakes;
-		else if (ch == 'd' &&
-		    cJSON_GetArraySize(s.check.outcome.divergence) > 0)
-			s.ack_divergence = !s.ack_divergence;
-		else if (ch == 'h' || ch == 'd')
-			continue;
-		else if ((ch == 'm' || ch == 'u') && c != NULL) {
-			cJSON_DeleteItemFromObjectCaseSensitive(s.judgments,
-			    cJSON_GetStringValue(json_member(c, "id")));
-			cJSON_AddStringToObject(s.judgments,
-			    cJSON_GetStringValue(json_member(c, "id")),
-			    ch == 'm' ? "met" : "unmet");
-			s.judging = (s.judging + 1) %
-			    (cJSON_GetArraySize(s.criteria) + 1);
-			if ((checked = rejudge(t, &s, id) == 0) == false)
-				break;
-		} else if (ch >= '1' && ch < '1' + (int)reason_count)
-			snprintf(s.reason, sizeof s.reason, "%s",
-			    reasons[ch - '1']);
-		else if (ch == '\t')
-			/* L10N: label of the line where a reason is typed */
-			edit_text(&d, _("Reason: "), s.reason, sizeof s.reason);
-		else if (confirm_key(ch)) {
-			approve_request(&s, id, &req);
-			/* L10N: the verb in "%s %s (decision %.8s)" */
-			submitted = submit(t, &req, _("approved"), refusal,
-			    sizeof refusal);
-			if (submitted == SUBMIT_RECORDED)
-				break;
-			/*
-			 * Refused by the check the decision ran: show what it
-			 * found (a policy imported since the dialog opened may
-			 * have made the action high stakes), then why it was
-			 * refused.
-			 */
-			if (submitted == SUBMIT_REFUSED &&
-			    (checked = rejudge(t, &s, id) == 0) == false)
-				break;
-			memcpy(s.refusal, refusal, sizeof s.refusal);
 		}
+		approve_request(&s, id, &req);
+		/* L10N: the verb in "%s %s (decision %.8s)" */
+		submitted = submit(t, &req, _("approved"), refusal,
+		    sizeof refusal);
+		if (submitted == SUBMIT_RECORDED)
+			break;
+		/*
+		 * Refused by the check the decision ran: show what it found
+		 * (a policy imported since the dialog opened may have made
+		 * the action high stakes), then why it was refused.
+		 */
+		if (submitted == SUBMIT_REFUSED &&
+		    (checked = rejudge(t, &s, id) == 0) == false)
+			break;
+		memcpy(s.refusal, refusal, sizeof s.refusal);
 	}
 	if (d.w != NULL)
 		delwin(d.w);
