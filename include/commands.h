@@ -1,5 +1,5 @@
 /*
- * The commands of SPEC section 7.  Each returns an exit_code; only main()
+ * The commands of countersign(1) COMMANDS.  Each returns an exit_code; only main()
  * turns it into the process status.  The TUI calls the same functions.
  */
 #ifndef COUNTERSIGN_COMMANDS_H

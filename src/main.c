@@ -1,4 +1,7 @@
-/* countersign: command line parsing and dispatch (SPEC section 7). */
+/*
+ * countersign: command line parsing and dispatch (countersign(1) COMMANDS,
+ * OPTIONS).
+ */
 #include "config.h"
 
 #include <getopt.h>
@@ -16,6 +19,7 @@
 #include "service.h"
 #include "store.h"
 #include "tui/tui.h"
+#include "xmalloc.h"
 
 enum option_bit {
 	OPTION_ALL = 1 << 0,
@@ -124,8 +128,17 @@ find_command(const char *name)
 	return NULL;
 }
 
-int
-main(int argc, char **argv)
+/* What parse_options() returns when the command line goes on to a command. */
+#define OPTIONS_PARSED (-1)
+
+/*
+ * The options before and after the command word, into inv; given: the
+ * option_bit of each that only some commands take.  OPTIONS_PARSED, or
+ * the exit status when the program ends here (--help, --version, a
+ * usage error, said on stderr).
+ */
+static int
+parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 {
 	static const struct option long_options[] = {
 		{ "db", required_argument, NULL, 'd' },
@@ -143,12 +156,140 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	char *safe;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			/*
+			 * An empty path is a mistake (an unset variable in a
+			 * script), not a request for the default database.
+			 */
+			if (*optarg == '\0') {
+				/* L10N: keep --db: it is typed */
+				fprintf(stderr, _("countersign: --db needs a "
+				    "path\n"));
+				fprintf(stderr, _("Try 'countersign --help'.\n"));
+				return EXIT_USAGE;
+			}
+			inv->db_option = optarg;
+			break;
+		case 'a':
+			inv->all = true;
+			*given |= OPTION_ALL;
+			break;
+		case 'j':
+			inv->json = true;
+			*given |= OPTION_JSON;
+			break;
+		case 't':
+			inv->atomic = true;
+			*given |= OPTION_ATOMIC;
+			break;
+		case 'c':
+			inv->csv = true;
+			*given |= OPTION_CSV;
+			break;
+		case 'k':
+			inv->checkpoint = optarg;
+			*given |= OPTION_CHECKPOINT;
+			break;
+		case 'C':
+			inv->connect = optarg;
+			break;
+		case 'S':
+			inv->socket = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'O':
+			inv->officers = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'I':
+			inv->importers = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'F':
+			inv->checkpoint_file = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("countersign %s\n", PACKAGE_VERSION);
+			return EXIT_OK;
+		default:
+			/* What was typed is shown as every message shows
+			   text: through the sanitizer. */
+			safe = xsanitize(argv[optind - 1]);
+			/* -d is no option at all, --db one without a value. */
+			if (optopt != 0 && strchr("dkCSOIF", optopt) != NULL &&
+			    strncmp(argv[optind - 1], "--", 2) == 0)
+				/* L10N: %s is the option, e.g. --db */
+				fprintf(stderr, _("countersign: %s needs a "
+				    "value\n"), safe);
+			else
+				fprintf(stderr, _("countersign: unknown option "
+				    "%s\n"), safe);
+			free(safe);
+			fprintf(stderr, _("Try 'countersign --help'.\n"));
+			return EXIT_USAGE;
+		}
+	}
+	if (inv->connect != NULL && inv->db_option != NULL) {
+		/* L10N: keep --connect and --db: they are typed */
+		fprintf(stderr, _("countersign: --connect and --db do not go "
+		    "together\n"));
+		return EXIT_USAGE;
+	}
+	return OPTIONS_PARSED;
+}
+
+/*
+ * Whether the command line fits the command: the options it takes, how
+ * many operands, and --connect only where the service runs it.
+ * EXIT_OK, or EXIT_USAGE after saying why.
+ */
+static int
+command_fits(const struct command *command, const struct invocation *inv,
+    unsigned given)
+{
+	if ((given & ~command->options) != 0) {
+		/* L10N: %1$s is a command word (e.g. list), %2$s its usage
+		   line (e.g. "list [--all] [--json]"), both untranslated. */
+		fprintf(stderr, _("countersign: an option given does not "
+		    "apply to '%s'\nUsage: countersign %s\n"), command->name,
+		    command->usage);
+		return EXIT_USAGE;
+	}
+	if (command->max_operands >= 0 &&
+	    inv->operand_count > command->max_operands) {
+		fprintf(stderr, _("countersign: too many arguments\n"
+		    "Usage: countersign %s\n"), command->usage);
+		return EXIT_USAGE;
+	}
+	if (inv->connect != NULL && (command->run == cmd_serve ||
+	    command->run == cmd_demo)) {
+		/* L10N: %s is the command word (serve or demo) */
+		fprintf(stderr, _("countersign: '%s' does not work through "
+		    "--connect\n"), command->name);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
 	struct invocation inv;
 	const struct command *command;
 	unsigned given = 0;
 	const char *localedir;
 	char *safe;
-	int c;
+	int status;
 
 	/*
 	 * Past a file size limit a write should fail (and be reported, exit
@@ -170,93 +311,10 @@ main(int argc, char **argv)
 	textdomain(PACKAGE);
 #endif
 	memset(&inv, 0, sizeof inv);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			/*
-			 * An empty path is a mistake (an unset variable in a
-			 * script), not a request for the default database.
-			 */
-			if (*optarg == '\0') {
-				/* L10N: keep --db: it is typed */
-				fprintf(stderr, _("countersign: --db needs a "
-				    "path\n"));
-				fprintf(stderr, _("Try 'countersign --help'.\n"));
-				return EXIT_USAGE;
-			}
-			inv.db_option = optarg;
-			break;
-		case 'a':
-			inv.all = true;
-			given |= OPTION_ALL;
-			break;
-		case 'j':
-			inv.json = true;
-			given |= OPTION_JSON;
-			break;
-		case 't':
-			inv.atomic = true;
-			given |= OPTION_ATOMIC;
-			break;
-		case 'c':
-			inv.csv = true;
-			given |= OPTION_CSV;
-			break;
-		case 'k':
-			inv.checkpoint = optarg;
-			given |= OPTION_CHECKPOINT;
-			break;
-		case 'C':
-			inv.connect = optarg;
-			break;
-		case 'S':
-			inv.socket = optarg;
-			given |= OPTION_SERVE;
-			break;
-		case 'O':
-			inv.officers = optarg;
-			given |= OPTION_SERVE;
-			break;
-		case 'I':
-			inv.importers = optarg;
-			given |= OPTION_SERVE;
-			break;
-		case 'F':
-			inv.checkpoint_file = optarg;
-			given |= OPTION_SERVE;
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		case 'V':
-			printf("countersign %s\n", PACKAGE_VERSION);
-			return EXIT_OK;
-		default:
-			/* What was typed is shown as every message shows
-			   text: through the sanitizer. */
-			safe = sanitize_str(argv[optind - 1]);
-			/* -d is no option at all, --db one without a value. */
-			if (optopt != 0 && strchr("dkCSOIF", optopt) != NULL &&
-			    strncmp(argv[optind - 1], "--", 2) == 0)
-				/* L10N: %s is the option, e.g. --db */
-				fprintf(stderr, _("countersign: %s needs a "
-				    "value\n"), safe ? safe : "?");
-			else
-				fprintf(stderr, _("countersign: unknown option "
-				    "%s\n"), safe ? safe : "?");
-			free(safe);
-			fprintf(stderr, _("Try 'countersign --help'.\n"));
-			return EXIT_USAGE;
-		}
-	}
+	if ((status = parse_options(argc, argv, &inv, &given)) !=
+	    OPTIONS_PARSED)
+		return status;
 	/* Service mode (SPEC 10): --connect, else $COUNTERSIGN_SOCKET. */
-	if (inv.connect != NULL && inv.db_option != NULL) {
-		/* L10N: keep --connect and --db: they are typed */
-		fprintf(stderr, _("countersign: --connect and --db do not go "
-		    "together\n"));
-		return EXIT_USAGE;
-	}
 	command = optind < argc ? find_command(argv[optind]) : NULL;
 	if (inv.connect == NULL && inv.db_option == NULL && (command == NULL ||
 	    (command->run != cmd_serve && command->run != cmd_demo)) &&
@@ -269,36 +327,17 @@ main(int argc, char **argv)
 		    EXIT_USAGE) : inv.connect != NULL ?
 		    client_run("review", &inv) : tui_run(&inv);
 	if (command == NULL) {
-		safe = sanitize_str(argv[optind]);
+		safe = xsanitize(argv[optind]);
 		fprintf(stderr, _("countersign: unknown command '%s'\n"),
-		    safe ? safe : "?");
+		    safe);
 		free(safe);
 		fprintf(stderr, _("Try 'countersign --help'.\n"));
 		return EXIT_USAGE;
 	}
-	if ((given & ~command->options) != 0) {
-		/* L10N: %1$s is a command word (e.g. list), %2$s its usage
-		   line (e.g. "list [--all] [--json]"), both untranslated. */
-		fprintf(stderr, _("countersign: an option given does not "
-		    "apply to '%s'\nUsage: countersign %s\n"), command->name,
-		    command->usage);
-		return EXIT_USAGE;
-	}
 	inv.operands = argv + optind + 1;
 	inv.operand_count = argc - optind - 1;
-	if (command->max_operands >= 0 &&
-	    inv.operand_count > command->max_operands) {
-		fprintf(stderr, _("countersign: too many arguments\n"
-		    "Usage: countersign %s\n"), command->usage);
-		return EXIT_USAGE;
-	}
-	if (inv.connect != NULL && (command->run == cmd_serve ||
-	    command->run == cmd_demo)) {
-		/* L10N: %s is the command word (serve or demo) */
-		fprintf(stderr, _("countersign: '%s' does not work through "
-		    "--connect\n"), command->name);
-		return EXIT_USAGE;
-	}
+	if ((status = command_fits(command, &inv, given)) != EXIT_OK)
+		return status;
 	if (inv.connect != NULL)
 		return client_run(command->name, &inv);
 	return command->run(&inv);

@@ -26,6 +26,7 @@
 #include "sha256.h"
 #include "text.h"
 #include "timestamp.h"
+#include "xmalloc.h"
 
 #define FILE_MAX_BYTES (64UL << 20)
 #define LINE_MAX_BYTES (1UL << 20)
@@ -341,8 +342,8 @@ static void
 report_file_failure(const char *safe_path, size_t error_line,
     const struct error *err)
 {
-	char *field = sanitize_str(err->field);
-	char *message = sanitize_str(err->message);
+	char *field = xsanitize(err->field);
+	char *message = xsanitize(err->message);
 
 	if (err->status == EXIT_STORAGE)
 		fprintf(stderr, "countersign: %s: %s\n", safe_path, message);
@@ -378,7 +379,7 @@ import_text_named(struct store *store, const char *path, const char *text,
 	ctx.path = path;
 	ctx.now_ms = timestamp_now();
 	operator_current(&ctx.op);
-	safe_path = sanitize_str(path);
+	safe_path = xsanitize(path);
 	/* A leading byte order mark is not part of the JSON (RFC 8259 8.1). */
 	body = text;
 	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
@@ -421,8 +422,8 @@ import_file(struct import_walk *walk, const char *path)
 
 	error_clear(&err);
 	if ((rc = read_file(path, &text, &len, &err)) != 0) {
-		safe_path = sanitize_str(path);
-		report_file_failure(safe_path ? safe_path : "", 0, &err);
+		safe_path = xsanitize(path);
+		report_file_failure(safe_path, 0, &err);
 		free(safe_path);
 		return rc;
 	}
@@ -510,9 +511,9 @@ import_directory(struct import_walk *walk, const char *dir, struct stat *st,
 	if (visited_before(seen, st))
 		return 0;	/* read already, through another path */
 	if ((d = opendir(dir)) == NULL) {
-		char *safe = sanitize_str(dir);
+		char *safe = xsanitize(dir);
 
-		fprintf(stderr, "countersign: %s: %s\n", safe ? safe : "",
+		fprintf(stderr, "countersign: %s: %s\n", safe,
 		    strerror(errno));
 		free(safe);
 		*worst = EXIT_DATA;
@@ -559,7 +560,7 @@ import_path(struct import_walk *walk, const char *path, bool inside_directory,
 	int rc;
 
 	if (stat(path, &st) != 0) {
-		char *safe = sanitize_str(path);
+		char *safe = xsanitize(path);
 
 		fprintf(stderr, "countersign: %s: %s\n", safe, strerror(errno));
 		free(safe);

@@ -13,6 +13,7 @@
 #include "json_strict.h"
 #include "sanitize.h"
 #include "text.h"
+#include "xmalloc.h"
 
 struct list_run {
 	struct store *store;
@@ -61,7 +62,7 @@ print_row(const struct list_run *run, const struct queue_row *row)
 	    row->divergent ? '!' : ' ', row->locked_out ? 'L' : ' ',
 	    row->deadlocked ? 'D' : ' ', row->expired ? 'E' : ' ');
 	format_age(age, sizeof age, run->now_ms - row->imported_at_ms);
-	id = sanitize_str(row->action_id);
+	id = xsanitize(row->action_id);
 	printf("%s ", flags);
 	print_cell(row->kind, 11);	/* "legal_draft" */
 	/*
@@ -69,9 +70,8 @@ print_row(const struct list_run *run, const struct queue_row *row)
 	 * grep are given, and a cut one can name several actions.  Ids up to
 	 * a UUID's length keep the columns aligned.
 	 */
-	printf(" %s%*s ", id ? id : "", (int)(ID_COLUMNS - (id != NULL &&
-	    sanitized_width(id) < ID_COLUMNS ? sanitized_width(id) :
-	    ID_COLUMNS)), "");
+	printf(" %s%*s ", id, (int)(ID_COLUMNS - (sanitized_width(id) <
+	    ID_COLUMNS ? sanitized_width(id) : ID_COLUMNS)), "");
 	print_cell(row->who, 12);
 	printf(" ");
 	print_cell(row->summary, 28);
@@ -211,10 +211,10 @@ print_blocked(const cJSON *gaps)
 		/* L10N: under a rejected change held for a standard */
 		printf("       %s\n", _("blocked: waiting for a standard"));
 	cJSON_ArrayForEach(gap, gaps) {
-		text = sanitize_str(gap->valuestring);
+		text = xsanitize(gap->valuestring);
 		/* L10N: %s is the reviewer's text of the missing standard */
 		printf(_("       blocked: waiting for a standard: %s\n"),
-		    text != NULL ? text : "");
+		    text);
 		free(text);
 	}
 }

@@ -1,5 +1,6 @@
 /*
- * --connect SOCKET: a command sent to the service (SPEC 10).  The client
+ * --connect SOCKET: a command sent to the service (SPEC 10; the protocol is
+ * countersign-protocol(7)).  The client
  * reads the files it names (the service never opens an officer's paths),
  * uploads their bytes, sends one request and writes what the service's
  * run of the command wrote, exiting with its status.  Nothing here names
@@ -23,6 +24,7 @@
 #include "i18n.h"
 #include "sanitize.h"
 #include "service.h"
+#include "xmalloc.h"
 
 /* Signals the terminal gave the client while the review screens run. */
 static volatile sig_atomic_t pending_signals;
@@ -133,10 +135,10 @@ upload_batch_input(struct client *cl, const struct invocation *inv)
 
 	if (inv->operand_count == 1 && strcmp(inv->operands[0], "-") != 0 &&
 	    (in = fopen(inv->operands[0], "r")) == NULL) {
-		char *safe = sanitize_str(inv->operands[0]);
+		char *safe = xsanitize(inv->operands[0]);
 
-		fprintf(stderr, _("countersign: cannot read %s: %s\n"),
-		    safe != NULL ? safe : "", strerror(errno));
+		fprintf(stderr, _("countersign: cannot read %s: %s\n"), safe,
+		    strerror(errno));
 		free(safe);
 		return EXIT_DATA;
 	}
@@ -248,14 +250,13 @@ await_answer(struct client *cl)
 		else if (cJSON_IsObject(error)) {
 			const cJSON *message = cJSON_GetObjectItemCaseSensitive(
 			    error, "message");
-			char *safe = sanitize_str(cJSON_IsString(message) ?
+			char *safe = xsanitize(cJSON_IsString(message) ?
 			    message->valuestring : "?");
 
 			code = cJSON_GetObjectItemCaseSensitive(
 			    cJSON_GetObjectItemCaseSensitive(error, "data"),
 			    "exit_code");
-			fprintf(stderr, "countersign: %s\n", safe != NULL ?
-			    safe : "");
+			fprintf(stderr, "countersign: %s\n", safe);
 			free(safe);
 			status = cJSON_IsNumber(code) ? code->valueint :
 			    EXIT_STORAGE;
@@ -411,11 +412,11 @@ client_run(const char *command, const struct invocation *inv)
 	if (strcmp(command, "import") == 0 && inv->operand_count == 0)
 		return cmd_import(inv);		/* its usage message */
 	if ((cl.fd = connect_to(inv->connect)) < 0) {
-		char *safe = sanitize_str(inv->connect);
+		char *safe = xsanitize(inv->connect);
 
 		/* L10N: %1$s the socket's path, %2$s the system's reason */
 		fprintf(stderr, _("countersign: cannot connect to the service "
-		    "at %s: %s\n"), safe != NULL ? safe : "", strerror(errno));
+		    "at %s: %s\n"), safe, strerror(errno));
 		free(safe);
 		return EXIT_STORAGE;
 	}

@@ -42,11 +42,10 @@ contributor_list(const cJSON *action)
 	cJSON_ArrayForEach(name, json_member(action, "contributors")) {
 		if (!cJSON_IsString(name))
 			continue;
-		grown = text_printf("%s%s%s", list ? list : "", list ? ", " : "",
+		grown = xasprintf("%s%s%s", list ? list : "", list ? ", " : "",
 		    name->valuestring);
 		free(list);
-		if ((list = grown) == NULL)
-			return NULL;
+		list = grown;
 	}
 	return list;
 }
@@ -85,23 +84,23 @@ detail_header(struct detail *d, const struct recheck *r, const char *action_id,
 	detail_add(d, DETAIL_HEADING, _("%s %s   %s"), r->outcome.pack->kind,
 	    action_id, state_word(expired ? "expired" : r->data.status));
 	/* L10N: who asked for the action; %s is a login, or "nobody named" */
-	line = text_printf(_("requested by %s"), requester ? requester :
+	line = xasprintf(_("requested by %s"), requester ? requester :
 	    /* L10N: in place of a name the packet does not give */
 	    _("nobody named"));
 	/* L10N: " · author %s": who drafted the action */
-	grown = text_printf(_("%s \xc2\xb7 author %s"), line ? line : "",
+	grown = xasprintf(_("%s \xc2\xb7 author %s"), line,
 	    author ? author : _("nobody named"));
 	free(line);
 	line = grown;
 	if (contributors != NULL) {
 		/* L10N: " · with %s": the contributors (co-authors,
 		   advisors) of this version, a list of names */
-		grown = text_printf(_("%s \xc2\xb7 with %s"), line ? line : "",
+		grown = xasprintf(_("%s \xc2\xb7 with %s"), line,
 		    contributors);
 		free(line);
 		line = grown;
 	}
-	detail_add(d, DETAIL_PLAIN, "%s", line ? line : "");
+	detail_add(d, DETAIL_PLAIN, "%s", line);
 	free(line);
 	free(contributors);
 	line = NULL;
@@ -110,10 +109,10 @@ detail_header(struct detail *d, const struct recheck *r, const char *action_id,
 		format_age(age, sizeof age, now_ms - drafted_ms);
 		/* L10N: when the action was drafted: %1$s the time, %2$s how
 		   long ago ("3h", "2d") */
-		line = text_printf(_("drafted %s (%s ago)"), when, age);
+		line = xasprintf(_("drafted %s (%s ago)"), when, age);
 	} else if (drafted != NULL)
 		/* L10N: a drafted_at the program cannot read, shown as is */
-		line = text_printf(_("drafted %s"), drafted);
+		line = xasprintf(_("drafted %s"), drafted);
 	if (r->data.has_expiry) {
 		wall_time(r->data.expires_at_ms, when, sizeof when);
 		format_age(age, sizeof age, expired ?
@@ -126,13 +125,13 @@ detail_header(struct detail *d, const struct recheck *r, const char *action_id,
 			/* L10N: %1$s how long ago it passed ("3d"), %2$s the
 			   expiry time; EXPIRED in capitals: it must stand
 			   out */
-			line = text_printf(_("EXPIRED %s ago (%s): it cannot be "
+			line = xasprintf(_("EXPIRED %s ago (%s): it cannot be "
 			    "approved"), age, when);
 		} else {
 			/* L10N: %1$s what comes before (or nothing), %2$s the
 			   separator, %3$s how long is left ("2h"), %4$s the
 			   expiry time */
-			grown = text_printf(_("%s%sexpires in %s (%s)"),
+			grown = xasprintf(_("%s%sexpires in %s (%s)"),
 			    line ? line : "", line ? " \xc2\xb7 " : "", age,
 			    when);
 			free(line);
@@ -140,7 +139,7 @@ detail_header(struct detail *d, const struct recheck *r, const char *action_id,
 		}
 	} else if (line != NULL) {
 		/* L10N: after the drafting time: the action has no expires_at */
-		grown = text_printf(_("%s \xc2\xb7 no expiry"), line);
+		grown = xasprintf(_("%s \xc2\xb7 no expiry"), line);
 		free(line);
 		line = grown;
 	}

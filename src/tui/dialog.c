@@ -52,7 +52,7 @@ frame(struct dialog *d)
 	else
 		wborder(d->w, '|', '|', '-', '-', '+', '+', '+', '+');
 	wattron(d->w, A_BOLD);
-	mvwaddstr(d->w, 0, 2, title ? title : "");
+	mvwaddstr(d->w, 0, 2, title);
 	wattroff(d->w, A_BOLD);
 	free(title);
 }
@@ -147,12 +147,12 @@ put_more(struct dialog *d, int y, const char *text)
 	char *clipped = clip_text(text, d->width);
 	char *ascii = NULL;
 
-	if (clipped != NULL && !draw_utf8())
+	if (!draw_utf8())
 		ascii = draw_ascii(clipped, strlen(clipped));
 	wmove(d->w, y, 1);
 	wclrtoeol(d->w);
 	wattron(d->w, A_REVERSE);
-	mvwaddstr(d->w, y, 2, ascii ? ascii : clipped ? clipped : "");
+	mvwaddstr(d->w, y, 2, ascii ? ascii : clipped);
 	wattroff(d->w, A_REVERSE);
 	free(clipped);
 	free(ascii);
@@ -259,14 +259,14 @@ dialog_draw(const struct tui *t, struct dialog *d)
 		/* L10N: the keys of a dialog: Enter and Esc are key names */
 		footer = clip_text(_("Enter confirm \xc2\xb7 Esc cancel"),
 		    width);
-		if (footer != NULL && !draw_utf8()) {
+		if (!draw_utf8()) {
 			char *ascii = draw_ascii(footer, strlen(footer));
 
 			free(footer);
 			footer = ascii;
 		}
 		wattron(d->w, A_DIM);
-		mvwaddstr(d->w, y, 2, footer ? footer : "");
+		mvwaddstr(d->w, y, 2, footer);
 		wattroff(d->w, A_DIM);
 		free(footer);
 	}
@@ -311,22 +311,19 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 
 	curs_set(1);
 	for (;;) {
-		line = text_printf("%s%s_", label, buf);
-		safe = sanitize_str(line ? line : "");
+		line = xasprintf("%s%s_", label, buf);
+		safe = xsanitize(line);
 		free(line);
 		wmove(d->w, d->reason_row, 1);
 		wclrtoeol(d->w);
 		frame(d);
-		if (safe != NULL) {
-			width = sanitized_width(safe);
-			skip = width > (size_t)d->width ? sanitized_prefix(safe,
-			    width - (size_t)d->width, NULL) : 0;
-			wattron(d->w, A_BOLD);
-			mvwaddnstr(d->w, d->reason_row, 2, safe + skip,
-			    (int)sanitized_prefix(safe + skip,
-			    (size_t)d->width, NULL));
-			wattroff(d->w, A_BOLD);
-		}
+		width = sanitized_width(safe);
+		skip = width > (size_t)d->width ? sanitized_prefix(safe,
+		    width - (size_t)d->width, NULL) : 0;
+		wattron(d->w, A_BOLD);
+		mvwaddnstr(d->w, d->reason_row, 2, safe + skip,
+		    (int)sanitized_prefix(safe + skip, (size_t)d->width, NULL));
+		wattroff(d->w, A_BOLD);
 		free(safe);
 		wrefresh(d->w);
 		ch = wgetch(d->w);
@@ -342,9 +339,9 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 void
 dialog_title(struct dialog *d, const char *raw)
 {
-	char *safe = sanitize_str(raw);
+	char *safe = xsanitize(raw);
 
-	snprintf(d->title, sizeof d->title, " %s ", safe ? safe : "");
+	snprintf(d->title, sizeof d->title, " %s ", safe);
 	free(safe);
 }
 
@@ -376,13 +373,13 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	/* L10N: after a decision: %1$s the start of the action id, %2$s
 	   "approved" or "rejected" (translated on their own), %3$.8s the
 	   first 8 characters of the decision id */
-	tui_notice(t, _("%s %s (decision %.8s)"), id ? id : "", verb,
+	tui_notice(t, _("%s %s (decision %.8s)"), id, verb,
 	    out->decision_id);
 	if (out->head_unsunk)
 		/* L10N: as above, then the new audit head's seq and hash,
 		   which no syslog took (SPEC 6) */
 		tui_notice(t, _("%s %s (decision %.8s); no syslog took audit "
-		    "head %lld %s"), id ? id : "", verb, out->decision_id,
+		    "head %lld %s"), id, verb, out->decision_id,
 		    out->head.seq, out->head.hash);
 	free(id);
 	/* The decision marked its revisions' rows for a re-check (SPEC 2.4). */
@@ -391,6 +388,38 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	t->view = VIEW_QUEUE;
 	t->counts_stale = true;
 	tui_reload(t);
+}
+
+enum submitted { SUBMIT_RECORDED, SUBMIT_REFUSED, SUBMIT_FAILED };
+
+/*
+ * The one way both dialogs record what the officer confirmed: the
+ * decision (its re-check runs again inside the transaction), then,
+ * recorded, the notice and the queue (report); refused or failed, why,
+ * in refusal, for the dialog to show.
+ */
+static enum submitted
+submit(struct tui *t, const struct decision_request *req, const char *verb,
+    char *refusal, size_t size)
+{
+	struct decision_outcome out;
+	struct error err;
+
+	if (decision_record(t->store, req, &t->op, DECISION_NOW, false, &out,
+	    &err) != 0) {
+		snprintf(refusal, size, "%s", err.message);
+		return SUBMIT_FAILED;
+	}
+	if (!out.recorded) {
+		snprintf(refusal, size,
+		    /* L10N: %1$s is the refusal code (e.g. rules_failed, not
+		       translated), %2$s its message (not translated
+		       either) */
+		    _("Refused (%s): %s"), out.code, out.message);
+		return SUBMIT_REFUSED;
+	}
+	report(t, &out, verb, req->action_id);
+	return SUBMIT_RECORDED;
 }
 
 /*
@@ -438,15 +467,15 @@ criterion_line(struct dialog *d, const struct approve_state *s, int i)
 	hint = !cJSON_IsString(judged) ? _("m met / u unmet") :
 	    /* L10N: the judgment made of a NEEDS-PO criterion */
 	    strcmp(judged->valuestring, "met") == 0 ? _("met") : _("unmet");
-	raw = text_printf("%s %s %s", i == s->judging ? ">" : " ", id ? id : "",
+	raw = xasprintf("%s %s %s", i == s->judging ? ">" : " ", id ? id : "",
 	    cJSON_GetStringValue(json_member(c, "text")) ?
 	    cJSON_GetStringValue(json_member(c, "text")) : "");
-	safe = sanitize_str(raw);
+	safe = xsanitize(raw);
 	/* The keys stay on the line: a long text is cut instead. */
 	room = d->width - 2 - (int)sanitized_width(hint);
-	clipped = clip_text(safe ? safe : "", room > 1 ? room : 1);
+	clipped = clip_text(safe, room > 1 ? room : 1);
 	detail_add(&d->list, i == s->judging ? DETAIL_HEADING : DETAIL_PLAIN,
-	    "%s: %s", clipped ? clipped : "", hint);
+	    "%s: %s", clipped, hint);
 	free(raw);
 	free(safe);
 	free(clipped);
@@ -466,10 +495,10 @@ approve_draw(const struct tui *t, struct dialog *d,
 	dialog_clear(d);
 	s->high_stakes_box = s->divergence_box = -1;
 	if (!v->overall_pass) {
-		failing = verdict_failing_rules(v);
+		failing = xcheck(verdict_failing_rules(v));
 		/* L10N: %s lists the failing rule ids */
 		detail_add(&d->head, DETAIL_ALERT, _("LOCAL RULES FAIL: %s"),
-		    failing ? failing : "");
+		    failing);
 		free(failing);
 	}
 	if (v->requires_human_approval) {
@@ -549,17 +578,76 @@ rejudge(struct tui *t, struct approve_state *s, const char *id)
 	return 0;
 }
 
+/* The approval the officer confirmed, as the approve dialog holds it. */
+static void
+approve_request(const struct approve_state *s, const char *id,
+    struct decision_request *req)
+{
+	memset(req, 0, sizeof *req);
+	req->action_id = id;
+	req->decision = DECISION_APPROVE;
+	req->reason = s->reason;
+	req->ack_high_stakes = s->ack_high_stakes;
+	req->ack_divergence = s->ack_divergence;
+	req->po_judgments = cJSON_GetArraySize(s->judgments) > 0 ?
+	    s->judgments : NULL;
+	req->expect_sha256 = s->shown_sha256;
+}
+
+/*
+ * A key that ticks a box, judges a NEEDS-PO criterion or chooses the
+ * reason.  -1 when the re-check a judgment asks for failed (said in a
+ * notice): the dialog closes.
+ */
+static int
+approve_key(struct tui *t, struct dialog *d, struct approve_state *s,
+    const char *id, int ch, char reasons[][REASON_SIZE], size_t reason_count)
+{
+	const cJSON *c = cJSON_GetArrayItem(s->criteria, s->judging);
+
+	/*
+	 * Only a box on the screen can be ticked: the record says the officer
+	 * acknowledged what the dialog showed them.  (A screen too small for
+	 * the boxes shows none.)
+	 */
+	if ((ch == 'h' && !tail_line_shown(d, s->high_stakes_box)) ||
+	    (ch == 'd' && !tail_line_shown(d, s->divergence_box)))
+		return 0;
+	else if (ch == 'h' && s->check.outcome.verdict.requires_human_approval)
+		s->ack_high_stakes = !s->ack_high_stakes;
+	else if (ch == 'd' &&
+	    cJSON_GetArraySize(s->check.outcome.divergence) > 0)
+		s->ack_divergence = !s->ack_divergence;
+	else if (ch == 'h' || ch == 'd')
+		return 0;
+	else if ((ch == 'm' || ch == 'u') && c != NULL) {
+		cJSON_DeleteItemFromObjectCaseSensitive(s->judgments,
+		    cJSON_GetStringValue(json_member(c, "id")));
+		cJSON_AddStringToObject(s->judgments,
+		    cJSON_GetStringValue(json_member(c, "id")),
+		    ch == 'm' ? "met" : "unmet");
+		s->judging = (s->judging + 1) %
+		    (cJSON_GetArraySize(s->criteria) + 1);
+		return rejudge(t, s, id);
+	} else if (ch >= '1' && ch < '1' + (int)reason_count)
+		snprintf(s->reason, sizeof s->reason, "%s", reasons[ch - '1']);
+	else if (ch == '\t')
+		/* L10N: label of the line where a reason is typed */
+		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
+	return 0;
+}
+
 void
 dialog_approve(struct tui *t, const char *action_id)
 {
 	struct approve_state s;
 	struct decision_request req;
-	struct decision_outcome out;
 	struct dialog d;
 	struct error err;
 	char reasons[REASONS_MAX][REASON_SIZE], id[257], line[300];
+	char refusal[sizeof s.refusal];
 	size_t reason_count = 0;
-	const cJSON *c;
+	enum submitted submitted;
 	bool checked;
 	int ch;
 
@@ -592,77 +680,29 @@ dialog_approve(struct tui *t, const char *action_id)
 			resized();
 		if (dialog_scroll_key(&d, ch))
 			continue;
-		c = cJSON_GetArrayItem(s.criteria, s.judging);
-		/*
-		 * Only a box on the screen can be ticked: the record says the
-		 * officer acknowledged what the dialog showed them.  (A screen
-		 * too small for the boxes shows none.)
-		 */
-		if ((ch == 'h' && !tail_line_shown(&d, s.high_stakes_box)) ||
-		    (ch == 'd' && !tail_line_shown(&d, s.divergence_box)))
-			continue;
-		else if (ch == 'h' &&
-		    s.check.outcome.verdict.requires_human_approval)
-			s.ack_high_stakes = !s.ack_high_stakes;
-		else if (ch == 'd' &&
-		    cJSON_GetArraySize(s.check.outcome.divergence) > 0)
-			s.ack_divergence = !s.ack_divergence;
-		else if (ch == 'h' || ch == 'd')
-			continue;
-		else if ((ch == 'm' || ch == 'u') && c != NULL) {
-			cJSON_DeleteItemFromObjectCaseSensitive(s.judgments,
-			    cJSON_GetStringValue(json_member(c, "id")));
-			cJSON_AddStringToObject(s.judgments,
-			    cJSON_GetStringValue(json_member(c, "id")),
-			    ch == 'm' ? "met" : "unmet");
-			s.judging = (s.judging + 1) %
-			    (cJSON_GetArraySize(s.criteria) + 1);
-			if ((checked = rejudge(t, &s, id) == 0) == false)
-				break;
-		} else if (ch >= '1' && ch < '1' + (int)reason_count)
-			snprintf(s.reason, sizeof s.reason, "%s",
-			    reasons[ch - '1']);
-		else if (ch == '\t')
-			/* L10N: label of the line where a reason is typed */
-			edit_text(&d, _("Reason: "), s.reason, sizeof s.reason);
-		else if (confirm_key(ch)) {
-			memset(&req, 0, sizeof req);
-			req.action_id = id;
-			req.decision = DECISION_APPROVE;
-			req.reason = s.reason;
-			req.ack_high_stakes = s.ack_high_stakes;
-			req.ack_divergence = s.ack_divergence;
-			req.po_judgments = cJSON_GetArraySize(s.judgments) > 0 ?
-			    s.judgments : NULL;
-			req.expect_sha256 = s.shown_sha256;
-			/* The re-check runs again in here, inside the transaction. */
-			if (decision_record(t->store, &req, &t->op,
-			    DECISION_NOW, false, &out, &err) != 0)
-				snprintf(s.refusal, sizeof s.refusal, "%s",
-				    err.message);
-			else if (!out.recorded) {
-				/*
-				 * Refused by the check the decision ran: show
-				 * what it found (a policy imported since the
-				 * dialog opened may have made the action high
-				 * stakes), then why it was refused.
-				 */
-				if ((checked = rejudge(t, &s, id) == 0) ==
-				    false)
-					break;
-				snprintf(s.refusal, sizeof s.refusal,
-				    /* L10N: %1$s is the refusal code (e.g.
-				       rules_failed, not translated), %2$s its
-				       message (not translated either) */
-				    _("Refused (%s): %s"), out.code,
-				    out.message);
-			} else {
-				/* L10N: the verb in "%s %s (decision
-				   %.8s)" */
-				report(t, &out, _("approved"), id);
+		if (!confirm_key(ch)) {
+			if (approve_key(t, &d, &s, id, ch, reasons,
+			    reason_count) != 0) {
+				checked = false;
 				break;
 			}
+			continue;
 		}
+		approve_request(&s, id, &req);
+		/* L10N: the verb in "%s %s (decision %.8s)" */
+		submitted = submit(t, &req, _("approved"), refusal,
+		    sizeof refusal);
+		if (submitted == SUBMIT_RECORDED)
+			break;
+		/*
+		 * Refused by the check the decision ran: show what it found
+		 * (a policy imported since the dialog opened may have made
+		 * the action high stakes), then why it was refused.
+		 */
+		if (submitted == SUBMIT_REFUSED &&
+		    (checked = rejudge(t, &s, id) == 0) == false)
+			break;
+		memcpy(s.refusal, refusal, sizeof s.refusal);
 	}
 	if (d.w != NULL)
 		delwin(d.w);
@@ -693,92 +733,169 @@ eligible_authors(const struct check_input *in)
 
 enum routing { ROUTE_NONE, ROUTE_REASSIGN, ROUTE_ESCALATE, ROUTE_BLOCKED };
 
+/* What the reject dialog holds while the officer builds a rejection. */
+struct reject_state {
+	struct recheck check;
+	char reason[REASON_SIZE];
+	char assignee[257];		/* who writes the revision */
+	char expertise[REASON_SIZE];	/* what an escalation asks for */
+	char refusal[1400];
+	char shown_sha256[65];
+	enum routing route;
+	cJSON *eligible;		/* the authors r cycles through */
+	int next;			/* the one r names next */
+	bool deadlocked;		/* every roster author locked out */
+	bool blocked;			/* "blocked on a standard" offered */
+};
+
+static int
+reject_draw(const struct tui *t, struct dialog *d,
+    const struct reject_state *s, char reasons[][REASON_SIZE],
+    size_t reason_count)
+{
+	size_t r;
+
+	dialog_clear(d);
+	for (r = 0; r < reason_count; r++)
+		detail_add(&d->menu, strcmp(s->reason, reasons[r]) ?
+		    DETAIL_PLAIN : DETAIL_HEADING, "%zu %s", r + 1,
+		    reasons[r]);
+	/* L10N: 0 is the key that lets the officer type a reason */
+	detail_add(&d->menu, DETAIL_PLAIN, "%s", _("0 Other (type it)"));
+	/* L10N: the reason chosen so far, or "(required)" */
+	detail_add(&d->tail, DETAIL_HEADING, _("Reason: %s"), s->reason[0] ?
+	    s->reason :
+	    /* L10N: in place of a reason not given yet */
+	    _("(required)"));
+	if (s->route == ROUTE_BLOCKED)
+		/* L10N: the change waits, nobody is locked out */
+		detail_add(&d->tail, DETAIL_HEADING, "%s", _("Revision: "
+		    "none: blocked, waiting for a standard (nobody is "
+		    "locked out)"));
+	else if (s->deadlocked)
+		/* L10N: a revision is the next version of the rejected
+		   action; a roster lists the authors who may write one */
+		detail_add(&d->tail, DETAIL_HEADING, "%s", _("Revision: "
+		    "every roster author is locked out; only escalation "
+		    "is possible"));
+	if (s->route == ROUTE_ESCALATE)
+		/* L10N: the expertise the escalation asks for, typed
+		   after the key x; "(any)" when none is named */
+		detail_add(&d->tail, DETAIL_PLAIN, _("  x expertise "
+		    "needed: %s"), s->expertise[0] ? s->expertise :
+		    _("(any)"));
+	if (!s->deadlocked) {
+		/* L10N: who writes the revision: %s is an author's
+		   name, "escalate" or "none" */
+		detail_add(&d->tail, DETAIL_HEADING, _("Revision: %s"),
+		    s->route == ROUTE_REASSIGN ? s->assignee : s->route ==
+		    /* L10N: the revision goes to a superior
+		       ("escalate") or to no one ("none") */
+		    ROUTE_ESCALATE ? _("escalate") : _("none"));
+		/* L10N: the keys r, e and n stay whatever the
+		   language */
+		detail_add(&d->tail, DETAIL_PLAIN, "%s", _("  r reassign "
+		    "(cycles eligible authors)  e escalate  n no "
+		    "revision"));
+	}
+	if (s->blocked)
+		/* L10N: the key b stays whatever the language */
+		detail_add(&d->tail, DETAIL_PLAIN, "%s", _("  b blocked: "
+		    "hold it until the missing standard is defined"));
+	if (s->refusal[0] != '\0')
+		detail_add(&d->tail, DETAIL_ALERT, "%s", s->refusal);
+	return dialog_draw(t, d);
+}
+
+/* A key that chooses the reason or where the revision goes. */
+static void
+reject_key(struct dialog *d, struct reject_state *s, int ch,
+    char reasons[][REASON_SIZE], size_t reason_count)
+{
+	if (ch >= '1' && ch < '1' + (int)reason_count)
+		snprintf(s->reason, sizeof s->reason, "%s", reasons[ch - '1']);
+	else if (ch == '0' || ch == '\t') {
+		s->reason[0] = '\0';
+		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
+	} else if (ch == 'r' && !s->deadlocked) {
+		if (cJSON_GetArraySize(s->eligible) > 0) {
+			snprintf(s->assignee, sizeof s->assignee, "%s",
+			    cJSON_GetArrayItem(s->eligible, s->next %
+			    cJSON_GetArraySize(s->eligible))->valuestring);
+			s->next++;
+		} else {
+			/* The name is typed on the revision's row. */
+			d->reason_row += (int)line_rows(&d->tail.lines[0],
+			    d->width);
+			/* L10N: label of the line where an author's
+			   name is typed */
+			edit_text(d, _("Reassign to: "), s->assignee,
+			    sizeof s->assignee);
+		}
+		s->route = s->assignee[0] != '\0' ? ROUTE_REASSIGN : ROUTE_NONE;
+	} else if (ch == 'e')
+		s->route = ROUTE_ESCALATE;
+	else if (ch == 'b' && s->blocked)
+		s->route = ROUTE_BLOCKED;
+	else if (ch == 'x' && s->route == ROUTE_ESCALATE) {
+		s->expertise[0] = '\0';
+		/* L10N: label of the line where the expertise an
+		   escalation needs is typed */
+		edit_text(d, _("Expertise needed: "), s->expertise,
+		    sizeof s->expertise);
+	} else if (ch == 'n' && !s->deadlocked)
+		s->route = ROUTE_NONE;
+}
+
+/* The rejection the officer confirmed, as the reject dialog holds it. */
+static void
+reject_request(const struct reject_state *s, const char *id,
+    struct decision_request *req)
+{
+	memset(req, 0, sizeof *req);
+	req->action_id = id;
+	req->decision = DECISION_REJECT;
+	req->reason = s->reason;
+	req->reassign_to = s->route == ROUTE_REASSIGN ? s->assignee : NULL;
+	req->escalate = s->route == ROUTE_ESCALATE;
+	req->blocked_on = s->route == ROUTE_BLOCKED ? "missing_standard" :
+	    NULL;
+	req->escalate_expertise = req->escalate && !text_blank(s->expertise) ?
+	    s->expertise : NULL;
+	req->expect_sha256 = s->shown_sha256;
+}
+
 void
 dialog_reject(struct tui *t, const char *action_id)
 {
-	char reasons[REASONS_MAX][REASON_SIZE], reason[REASON_SIZE] = "";
-	char line[300], refusal[1400] = "", assignee[257] = "", id[257];
-	char expertise[REASON_SIZE] = "";
-	char shown[65];
-	size_t reason_count = 0, r;
+	char reasons[REASONS_MAX][REASON_SIZE], line[300], id[257];
+	size_t reason_count = 0;
+	struct reject_state s;
 	struct decision_request req;
-	struct decision_outcome out;
-	struct recheck check;
 	struct dialog d;
 	struct error err;
-	enum routing route = ROUTE_NONE;
-	cJSON *eligible;
-	bool deadlocked, blocked;
-	int ch, next = 0;
+	int ch;
 
 	snprintf(id, sizeof id, "%s", action_id);
+	memset(&s, 0, sizeof s);
 	memset(&d, 0, sizeof d);
-	if (recheck_action(t->store, id, timestamp_now(), NULL, &check,
+	if (recheck_action(t->store, id, timestamp_now(), NULL, &s.check,
 	    &err) != 0) {
 		tui_notice(t, "%s", err.message);
 		return;
 	}
-	shown_sha256(t, id, &check, shown);
-	reason_count = reasons_load("reject", check.outcome.pack->kind, reasons,
-	    REASONS_MAX);
+	shown_sha256(t, id, &s.check, s.shown_sha256);
+	reason_count = reasons_load("reject", s.check.outcome.pack->kind,
+	    reasons, REASONS_MAX);
 	/* L10N: title of the reject dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Reject %s"), id);
 	dialog_title(&d, line);
-	eligible = eligible_authors(&check.data.input);
-	deadlocked = lockout_deadlocked(&check.data.input, true);
-	blocked = decision_may_block(&check);
-	if (deadlocked)
-		route = ROUTE_ESCALATE;
+	s.eligible = eligible_authors(&s.check.data.input);
+	s.deadlocked = lockout_deadlocked(&s.check.data.input, true);
+	s.blocked = decision_may_block(&s.check);
+	s.route = s.deadlocked ? ROUTE_ESCALATE : ROUTE_NONE;
 	for (;;) {
-		dialog_clear(&d);
-		for (r = 0; r < reason_count; r++)
-			detail_add(&d.menu, strcmp(reason, reasons[r]) ?
-			    DETAIL_PLAIN : DETAIL_HEADING, "%zu %s", r + 1,
-			    reasons[r]);
-		/* L10N: 0 is the key that lets the officer type a reason */
-		detail_add(&d.menu, DETAIL_PLAIN, "%s", _("0 Other (type it)"));
-		/* L10N: the reason chosen so far, or "(required)" */
-		detail_add(&d.tail, DETAIL_HEADING, _("Reason: %s"), reason[0] ?
-		    reason :
-		    /* L10N: in place of a reason not given yet */
-		    _("(required)"));
-		if (route == ROUTE_BLOCKED)
-			/* L10N: the change waits, nobody is locked out */
-			detail_add(&d.tail, DETAIL_HEADING, "%s", _("Revision: "
-			    "none: blocked, waiting for a standard (nobody is "
-			    "locked out)"));
-		else if (deadlocked)
-			/* L10N: a revision is the next version of the rejected
-			   action; a roster lists the authors who may write one */
-			detail_add(&d.tail, DETAIL_HEADING, "%s", _("Revision: "
-			    "every roster author is locked out; only escalation "
-			    "is possible"));
-		if (route == ROUTE_ESCALATE)
-			/* L10N: the expertise the escalation asks for, typed
-			   after the key x; "(any)" when none is named */
-			detail_add(&d.tail, DETAIL_PLAIN, _("  x expertise "
-			    "needed: %s"), expertise[0] ? expertise : _("(any)"));
-		if (!deadlocked) {
-			/* L10N: who writes the revision: %s is an author's
-			   name, "escalate" or "none" */
-			detail_add(&d.tail, DETAIL_HEADING, _("Revision: %s"),
-			    route == ROUTE_REASSIGN ? assignee : route ==
-			    /* L10N: the revision goes to a superior
-			       ("escalate") or to no one ("none") */
-			    ROUTE_ESCALATE ? _("escalate") : _("none"));
-			/* L10N: the keys r, e and n stay whatever the
-			   language */
-			detail_add(&d.tail, DETAIL_PLAIN, "%s", _("  r reassign "
-			    "(cycles eligible authors)  e escalate  n no "
-			    "revision"));
-		}
-		if (blocked)
-			/* L10N: the key b stays whatever the language */
-			detail_add(&d.tail, DETAIL_PLAIN, "%s", _("  b blocked: "
-			    "hold it until the missing standard is defined"));
-		if (refusal[0] != '\0')
-			detail_add(&d.tail, DETAIL_ALERT, "%s", refusal);
-		if (dialog_draw(t, &d) != 0)
+		if (reject_draw(t, &d, &s, reasons, reason_count) != 0)
 			break;
 		ch = wgetch(d.w);
 		if (tui_signalled != 0 || ch == 27 || ch == 'q')
@@ -787,69 +904,20 @@ dialog_reject(struct tui *t, const char *action_id)
 			resized();
 		if (dialog_scroll_key(&d, ch))
 			continue;
-		if (ch >= '1' && ch < '1' + (int)reason_count)
-			snprintf(reason, sizeof reason, "%s", reasons[ch - '1']);
-		else if (ch == '0' || ch == '\t') {
-			reason[0] = '\0';
-			edit_text(&d, _("Reason: "), reason, sizeof reason);
-		} else if (ch == 'r' && !deadlocked) {
-			if (cJSON_GetArraySize(eligible) > 0) {
-				snprintf(assignee, sizeof assignee, "%s",
-				    cJSON_GetArrayItem(eligible, next %
-				    cJSON_GetArraySize(eligible))->valuestring);
-				next++;
-			} else {
-				/* The name is typed on the revision's row. */
-				d.reason_row += (int)line_rows(&d.tail.lines[0],
-				    d.width);
-				/* L10N: label of the line where an author's
-				   name is typed */
-				edit_text(&d, _("Reassign to: "), assignee,
-				    sizeof assignee);
-			}
-			route = assignee[0] != '\0' ? ROUTE_REASSIGN : ROUTE_NONE;
-		} else if (ch == 'e')
-			route = ROUTE_ESCALATE;
-		else if (ch == 'b' && blocked)
-			route = ROUTE_BLOCKED;
-		else if (ch == 'x' && route == ROUTE_ESCALATE) {
-			expertise[0] = '\0';
-			/* L10N: label of the line where the expertise an
-			   escalation needs is typed */
-			edit_text(&d, _("Expertise needed: "), expertise,
-			    sizeof expertise);
-		} else if (ch == 'n' && !deadlocked)
-			route = ROUTE_NONE;
-		else if (confirm_key(ch)) {
-			memset(&req, 0, sizeof req);
-			req.action_id = id;
-			req.decision = DECISION_REJECT;
-			req.reason = reason;
-			req.reassign_to = route == ROUTE_REASSIGN ? assignee : NULL;
-			req.escalate = route == ROUTE_ESCALATE;
-			req.blocked_on = route == ROUTE_BLOCKED ?
-			    "missing_standard" : NULL;
-			req.escalate_expertise = req.escalate &&
-			    !text_blank(expertise) ? expertise : NULL;
-			req.expect_sha256 = shown;
-			if (decision_record(t->store, &req, &t->op,
-			    DECISION_NOW, false, &out, &err) != 0)
-				snprintf(refusal, sizeof refusal, "%s",
-				    err.message);
-			else if (!out.recorded)
-				snprintf(refusal, sizeof refusal,
-				    _("Refused (%s): %s"), out.code, out.message);
-			else {
-				/* L10N: the verb in "%s %s (decision %.8s)" */
-				report(t, &out, _("rejected"), id);
-				break;
-			}
+		if (!confirm_key(ch)) {
+			reject_key(&d, &s, ch, reasons, reason_count);
+			continue;
 		}
+		reject_request(&s, id, &req);
+		/* L10N: the verb in "%s %s (decision %.8s)" */
+		if (submit(t, &req, _("rejected"), s.refusal,
+		    sizeof s.refusal) == SUBMIT_RECORDED)
+			break;
 	}
 	if (d.w != NULL)
 		delwin(d.w);
 	dialog_clear(&d);
-	cJSON_Delete(eligible);
-	recheck_free(&check);
+	cJSON_Delete(s.eligible);
+	recheck_free(&s.check);
 	touchwin(stdscr);
 }

@@ -184,12 +184,12 @@ bulk_lines(struct tui *t, struct dialog *d, const struct bulk *b,
 		id = short_id(t->store, b->items[i].id);
 		if (b->items[i].skip == NULL)
 			detail_add(&d->list, DETAIL_PLAIN, "+ %s %s",
-			    id ? id : "", b->items[i].summary);
+			    id, b->items[i].summary);
 		else
 			/* L10N: an action a bulk decision leaves out: %1$s
 			   its id, %2$s why */
 			detail_add(&d->list, DETAIL_ALERT, _("- %s skipped: %s"),
-			    id ? id : "", b->items[i].skip);
+			    id, b->items[i].skip);
 		free(id);
 	}
 	for (i = 0; i < reason_count; i++)

@@ -38,12 +38,10 @@ static const struct { const char *utf8, *ascii; } glyphs[] = {
 char *
 draw_ascii(const char *text, size_t bytes)
 {
-	char *out = malloc(bytes * 3 + 1), *o = out;
+	char *out = xmalloc(bytes * 3 + 1), *o = out;
 	const char *end = text + bytes;
 	size_t i, n;
 
-	if (out == NULL)
-		return NULL;
 	while (text < end && *text != '\0') {
 		if (((unsigned char)*text & 0x80) == 0) {
 			*o++ = *text++;
@@ -82,8 +80,7 @@ put_text(WINDOW *w, int y, int x, const char *text, size_t bytes, int columns)
 		mvwaddnstr(w, y, x, text, (int)bytes);
 		return;
 	}
-	if ((ascii = draw_ascii(text, bytes)) == NULL)
-		return;
+	ascii = draw_ascii(text, bytes);
 	mvwaddnstr(w, y, x, ascii, (int)sanitized_prefix(ascii,
 	    (size_t)(columns > 0 ? columns : 0), NULL));
 	free(ascii);
@@ -105,8 +102,8 @@ draw_text(int y, int x, const char *text, int width, int attr)
 	if (width <= 0 || text == NULL)
 		return;
 	/* Measured as drawn: "..." is three columns where U+2026 is one. */
-	if (!draw_utf8() && (ascii = draw_ascii(text, strlen(text))) != NULL)
-		text = ascii;
+	if (!draw_utf8())
+		text = ascii = draw_ascii(text, strlen(text));
 	bytes = sanitized_prefix(text, (size_t)width, &used);
 	attron(attr);
 	mvaddnstr(y, x, text, (int)bytes);
@@ -120,9 +117,9 @@ draw_text(int y, int x, const char *text, int width, int attr)
 void
 draw_untrusted(int y, int x, const char *raw, int width, int attr)
 {
-	char *safe = sanitize_str(raw);
+	char *safe = xsanitize(raw);
 
-	draw_text(y, x, safe ? safe : "?", width, attr);
+	draw_text(y, x, safe, width, attr);
 	free(safe);
 }
 
@@ -268,7 +265,7 @@ clip_text(const char *sanitized, int columns)
 	if (columns < 1)
 		columns = 1;
 	if (sanitized_width(sanitized) <= (size_t)columns)
-		return text_copy(sanitized);
+		return xstrdup(sanitized);
 	/*
 	 * U+2026, as list clips: the cell says it was cut.  Without UTF-8,
 	 * "...": a cut that showed nothing would read as a whole id.
@@ -277,8 +274,7 @@ clip_text(const char *sanitized, int columns)
 	mark = draw_utf8() ? 1 : 3;
 	bytes = clip_bytes(sanitized, (size_t)(columns > mark ? columns - mark :
 	    0));
-	if ((out = malloc(bytes + 4)) == NULL)
-		return NULL;
+	out = xmalloc(bytes + 4);
 	memcpy(out, sanitized, bytes);
 	memcpy(out + bytes, ellipsis, 4);
 	return out;
@@ -294,8 +290,8 @@ id_columns(struct store *store, const char *raw)
 	if (store != NULL && store_unique_prefix(store, raw, &length,
 	    &err) != 0)
 		length = strlen(raw);
-	prefix = sanitize(raw, length);
-	width = prefix != NULL ? sanitized_width(prefix) : 8;
+	prefix = xcheck(sanitize(raw, length));
+	width = sanitized_width(prefix);
 	free(prefix);
 	return width < 8 ? 8 : (int)width;
 }
@@ -303,9 +299,9 @@ id_columns(struct store *store, const char *raw)
 char *
 id_shown(const char *raw, int columns)
 {
-	char *safe = sanitize_str(raw), *clipped;
+	char *safe = xsanitize(raw), *clipped;
 
-	clipped = clip_text(safe ? safe : "", columns);
+	clipped = clip_text(safe, columns);
 	free(safe);
 	return clipped;
 }
@@ -330,10 +326,8 @@ keys_fit(const char *line, int columns)
 	bool kept[ITEMS_MAX];
 	size_t count = 0, i, need = 0, used = 0;
 	const char *p = line, *end;
-	char *out = malloc(len + 1), *one;
+	char *out = xmalloc(len + 1), *one;
 
-	if (out == NULL)
-		return NULL;
 	if ((int)sanitized_width(line) <= columns) {
 		memcpy(out, line, len + 1);
 		return out;
@@ -343,9 +337,8 @@ keys_fit(const char *line, int columns)
 			end = p + strlen(p);
 		item[count] = p;
 		length[count] = (size_t)(end - p);
-		one = text_printf("%.*s", (int)length[count], p);
-		width[count] = one != NULL ? sanitized_width(one) :
-		    length[count];
+		one = xasprintf("%.*s", (int)length[count], p);
+		width[count] = sanitized_width(one);
 		free(one);
 		kept[count] = p[0] == '?' || (p[0] == 'q' && p[1] == ' ');
 		if (kept[count])
@@ -377,7 +370,7 @@ draw_keys(int y, const char *line, int attr)
 {
 	char *fit = keys_fit(line, COLS);
 
-	draw_text(y, 0, fit ? fit : "", COLS, attr);
+	draw_text(y, 0, fit, COLS, attr);
 	free(fit);
 }
 
@@ -386,7 +379,7 @@ draw_clipped(int y, int x, const char *sanitized, int width, int attr)
 {
 	char *clipped = clip_text(sanitized, width);
 
-	draw_text(y, x, clipped ? clipped : "", width, attr);
+	draw_text(y, x, clipped, width, attr);
 	free(clipped);
 }
 

@@ -92,7 +92,7 @@ approve(struct tui *t)
 		/* L10N: %s is the start of an action id; r is the key
 		   that rejects: keep it */
 		tui_notice(t, _("%s has expired: it cannot be approved "
-		    "(r rejects it)"), shown ? shown : "");
+		    "(r rejects it)"), shown);
 		free(shown);
 		return;
 	}

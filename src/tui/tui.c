@@ -41,8 +41,8 @@ tui_notice(struct tui *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
-	safe = sanitize_str(raw);
-	snprintf(t->notice, sizeof t->notice, "%s", safe ? safe : "");
+	safe = xsanitize(raw);
+	snprintf(t->notice, sizeof t->notice, "%s", safe);
 	free(safe);
 }
 
@@ -92,11 +92,10 @@ tui_reload(struct tui *t)
 	    &t->page_count, &err) != 0)
 		tui_notice(t, "%s", err.message);
 	for (i = 0; i < t->page_count; i++) {
-		char *safe = sanitize_str(t->page[i].action_id);
+		char *safe = xsanitize(t->page[i].action_id);
 
 		t->page_unique[i] = id_columns(t->store, t->page[i].action_id);
-		t->page_full[i] = safe != NULL ? (int)sanitized_width(safe) :
-		    t->page_unique[i];
+		t->page_full[i] = (int)sanitized_width(safe);
 		free(safe);
 	}
 }
@@ -178,7 +177,7 @@ watch(struct tui *t)
 		       login, %3$lld the seconds since */
 		    _("%s approved by %s %llds ago") :
 		    /* L10N: as above, for a rejection */
-		    _("%s rejected by %s %llds ago"), shown ? shown : "",
+		    _("%s rejected by %s %llds ago"), shown,
 		    row.operator_login, (long long)((now - when) / 1000));
 		free(shown);
 	}
@@ -309,17 +308,25 @@ setup_colors(struct tui *t)
 	init_pair(3, COLOR_YELLOW, -1);
 }
 
+/* Out of memory on screen: the message must land on a usable terminal. */
+static void
+give_terminal_back(void)
+{
+	if (!isendwin())
+		endwin();
+}
+
 /* No terminal curses can drive, or one that cannot address the cursor. */
 static void
 refuse_terminal(void)
 {
 	/* $TERM may hold anything, and goes to the terminal it names. */
-	char *term = sanitize_str(getenv("TERM") ? getenv("TERM") : "");
+	char *term = xsanitize(getenv("TERM"));
 
 	/* L10N: %s is the value of $TERM; keep 'countersign batch' */
 	fprintf(stderr, _("countersign: cannot use this terminal "
 	    "(TERM=%s); for scripts use 'countersign batch'\n"),
-	    term ? term : "?");
+	    term);
 	free(term);
 }
 
@@ -375,6 +382,7 @@ tui_run(const struct invocation *inv)
 		free(t);
 		return EXIT_USAGE;
 	}
+	xmalloc_on_failure(give_terminal_back);
 	cbreak();
 	noecho();
 	nonl();
@@ -398,6 +406,7 @@ tui_run(const struct invocation *inv)
 	loop(t);
 
 	endwin();
+	xmalloc_on_failure(NULL);
 	delscreen(screen);
 	announce_quietly(false);
 	queue_free_page(t);

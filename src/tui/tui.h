@@ -14,6 +14,7 @@
 #include "decision.h"
 #include "detail.h"
 #include "store.h"
+#include "xmalloc.h"
 
 enum tui_view { VIEW_QUEUE, VIEW_DETAIL, VIEW_HELP, VIEW_HISTORY, VIEW_RECORD };
 
@@ -85,7 +86,7 @@ struct tui {
 
 extern volatile sig_atomic_t tui_signalled;
 
-/* tui.c: the review screens (SPEC 7), what review_screens points at. */
+/* tui.c: countersign(1) THE REVIEW SCREENS, what review_screens points at. */
 int tui_run(const struct invocation *);
 void tui_notice(struct tui *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -106,6 +107,8 @@ int draw_line_in(WINDOW *, int y, int x, const struct detail_line *,
 /*
  * A copy of sanitized text cut to columns with an ellipsis when it is
  * wider, never inside a character or one of the sanitizer's escapes.
+ * This and the other allocating helpers below never return NULL: they
+ * allocate with xmalloc.h.
  */
 char *clip_text(const char *sanitized, int columns);
 void draw_clipped(int y, int x, const char *sanitized, int width, int attr);

@@ -135,13 +135,13 @@ version_people(const cJSON *version)
 {
 	const cJSON *contributor;
 	const char *author = member_string(version, "author");
-	char *text = text_printf("%s", author ? author : "?"), *longer;
+	char *text = xasprintf("%s", author ? author : "?"), *longer;
 	bool first = true;
 
 	cJSON_ArrayForEach(contributor, json_member(version, "contributors")) {
-		if (text == NULL || !cJSON_IsString(contributor))
+		if (!cJSON_IsString(contributor))
 			continue;
-		longer = text_printf("%s%s%s", text, first ? " +" : ", ",
+		longer = xasprintf("%s%s%s", text, first ? " +" : ", ",
 		    contributor->valuestring);
 		free(text);
 		text = longer;
@@ -160,23 +160,23 @@ version_outcome(const cJSON *version, bool self)
 	const char *to = member_string(version, "reassign_to");
 
 	if (self || status == NULL || by == NULL)
-		return text_printf("%s", self ? _("this action") :
+		return xasprintf("%s", self ? _("this action") :
 		    status ? status : "?");
 	if (strcmp(status, "rejected") != 0)
 		/* L10N: "approved by <login>" */
-		return text_printf(_("%s by %s"), status, by);
+		return xasprintf(_("%s by %s"), status, by);
 	if (member_string(version, "blocked_on") != NULL)
 		/* L10N: a rejection that waits for a standard; locks nobody out */
-		return text_printf(_("rejected by %s, blocked on %s"), by,
+		return xasprintf(_("rejected by %s, blocked on %s"), by,
 		    member_string(version, "blocked_on"));
 	if (to != NULL)
-		return text_printf(_("rejected by %s, reassigned to %s"), by, to);
+		return xasprintf(_("rejected by %s, reassigned to %s"), by, to);
 	if (expertise != NULL)
-		return text_printf(_("rejected by %s, escalated (needs %s)"), by,
+		return xasprintf(_("rejected by %s, escalated (needs %s)"), by,
 		    expertise);
 	if (cJSON_IsTrue(json_member(version, "escalate")))
-		return text_printf(_("rejected by %s, escalated"), by);
-	return text_printf(_("rejected by %s"), by);
+		return xasprintf(_("rejected by %s, escalated"), by);
+	return xasprintf(_("rejected by %s"), by);
 }
 
 /* Deeper versions indent by two columns each, up to this depth. */
@@ -236,7 +236,7 @@ artifact_tree(struct detail *d, const struct check_input *in)
 		    level : TREE_INDENT_MAX)), "", level > 0 ? "\xe2\x94\x94 " :
 		    "", member_string(nodes[at], "action_id") ?
 		    member_string(nodes[at], "action_id") : "?",
-		    people ? people : "?", outcome ? outcome : "?");
+		    people, outcome);
 		free(people);
 		free(outcome);
 		for (k = n; k-- > 0;) {
@@ -334,10 +334,10 @@ detail_open(struct tui *t, const char *action_id)
 	    r.data.packet_sha256[0] != '\0' ? r.data.packet_sha256 : "?");
 	t->detail_blocked = !r.outcome.verdict.overall_pass;
 	if (t->detail_blocked) {
-		failing = verdict_failing_rules(&r.outcome.verdict);
+		failing = xcheck(verdict_failing_rules(&r.outcome.verdict));
 		/* L10N: %s lists the failing rule ids */
 		detail_add(&t->detail, DETAIL_ALERT, _("Approval is blocked: "
-		    "local rules fail (%s)"), failing ? failing : "");
+		    "local rules fail (%s)"), failing);
 		free(failing);
 	}
 	recheck_free(&r);
@@ -368,7 +368,7 @@ detail_reopen(struct tui *t, long long now_ms)
 	shown = short_id(t->store, id);
 	tui_notice(t, strcmp(row.decision, "approve") == 0 ?
 	    _("%s approved by %s %llds ago") : _("%s rejected by %s %llds ago"),
-	    shown ? shown : "", row.operator_login,
+	    shown, row.operator_login,
 	    (long long)((now_ms - when) / 1000));
 	free(shown);
 }
@@ -554,7 +554,7 @@ page_draw(struct tui *t, const struct detail *d, struct page_at *at,
 		draw_text(LINES - 1, 0, t->notice, room, A_BOLD);
 	else {
 		keys = keys_fit(footer, room);
-		draw_text(LINES - 1, 0, keys ? keys : "", room, A_REVERSE);
+		draw_text(LINES - 1, 0, keys, room, A_REVERSE);
 		free(keys);
 	}
 }

@@ -144,7 +144,7 @@ describe_record(struct detail *d, const struct history_entry *e,
 
 	if (record == NULL)
 		return;
-	heading = text_printf(approved ?
+	heading = xasprintf(approved ?
 	    /* L10N: a decision in the history: %1$lld the audit sequence
 	       number, %2$s when (ISO 8601), %3$s the action id, %4$s the
 	       officer's login */
@@ -155,7 +155,7 @@ describe_record(struct detail *d, const struct history_entry *e,
 	    text_of(op, "login"));
 	/* The selected decision is marked, as the queue marks its row. */
 	detail_add(d, approved ? DETAIL_HEADING : DETAIL_ALERT, "%s%s",
-	    selected ? "> " : "  ", heading ? heading : "");
+	    selected ? "> " : "  ", heading);
 	free(heading);
 	/* L10N: the reason recorded, or "(none)" */
 	detail_add(d, DETAIL_PLAIN, _("    reason: %s"),
@@ -308,12 +308,11 @@ judgments_line(struct detail *d, const cJSON *judgments)
 	char *list = NULL, *grown;
 
 	cJSON_ArrayForEach(j, judgments) {
-		grown = text_printf("%s%s%s %s", list ? list : "",
+		grown = xasprintf("%s%s%s %s", list ? list : "",
 		    list ? ", " : "", j->string ? j->string : "?",
 		    cJSON_IsString(j) ? j->valuestring : "?");
 		free(list);
-		if ((list = grown) == NULL)
-			return;
+		list = grown;
 	}
 	/* L10N: a label of a decision's record (12 columns), then the
 	   criteria judged and how (met, unmet: not translated) */

@@ -62,10 +62,10 @@ draw_escalated(struct tui *t, int y)
 	for (i = 0; i < t->escalated_count && y < LINES - 3; i++, y++) {
 		/* L10N: one escalated artifact: flag ^, kind, action id of
 		   the escalated rejection, its author, its summary */
-		line = text_printf(_("  ^      %-7s %-9.9s %-12.12s %s"),
+		line = xasprintf(_("  ^      %-7s %-9.9s %-12.12s %s"),
 		    t->escalated[i].kind, t->escalated[i].action_id,
 		    t->escalated[i].who, t->escalated[i].summary);
-		draw_untrusted(y, 0, line ? line : "", COLS, A_NORMAL);
+		draw_untrusted(y, 0, line, COLS, A_NORMAL);
 		free(line);
 	}
 }
