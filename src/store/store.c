@@ -269,6 +269,29 @@ store_library_init(void)
 	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/*
+ * A database its group shares (0660 in a setgid directory) must leave the
+ * -wal and -shm files SQLite makes beside it group-writable too.  SQLite
+ * creates them under the process's umask and only then widens them to
+ * the database's mode, so an officer whose umask is 077 made them 0600
+ * for a moment, and another officer opening the database just then got
+ * "unable to open database file" (tests/shared_host.sh, eight at once).
+ * Such a process keeps the group's bits out of its umask; it creates no
+ * other file that the group must not read (its temporary files are
+ * unlinked, the checkpoint file is made 0600 by name).
+ */
+static void
+keep_group_access(const char *path)
+{
+	struct stat st;
+	mode_t mask;
+
+	if (stat(path, &st) != 0 || (st.st_mode & 0060) != 0060)
+		return;
+	mask = umask(0);
+	umask(mask & ~(mode_t)0070);
+}
+
 int
 store_open(const char *path, enum store_open_mode mode, struct store **out,
     struct error *err)
@@ -293,6 +316,7 @@ store_open(const char *path, enum store_open_mode mode, struct store **out,
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "%s is not a regular file", path);
 
+	keep_group_access(path);
 	if ((s = calloc(1, sizeof *s)) == NULL ||
 	    (s->path = text_copy(path)) == NULL) {
 		free(s);
