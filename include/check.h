@@ -38,5 +38,12 @@ cJSON *divergence_compute(const struct rule_pack *, const struct advisory *,
  * standards, roster, judgments), so a replay can show it used the same.
  */
 int check_inputs_sha256(const struct check_input *, char out[65]);
+/*
+ * The same in a given canonical form (JSON_FORMAT_*, json_writer.h):
+ * check_inputs_sha256() is JSON_FORMAT_CURRENT; a replay asks for the
+ * format its record names.
+ */
+int check_inputs_sha256_format(const struct check_input *, int format,
+    char out[65]);
 
 #endif

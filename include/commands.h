@@ -1,5 +1,5 @@
 /*
- * The commands of SPEC section 7.  Each returns an exit_code; only main()
+ * The commands of countersign(1) COMMANDS.  Each returns an exit_code; only main()
  * turns it into the process status.  The TUI calls the same functions.
  */
 #ifndef COUNTERSIGN_COMMANDS_H
@@ -19,6 +19,11 @@ struct invocation {
 	bool atomic;			/* batch --atomic */
 	bool csv;			/* audit export --csv */
 	const char *checkpoint;		/* audit verify --checkpoint SEQ:HASH */
+	const char *connect;		/* --connect SOCKET (issue 19) */
+	const char *socket;		/* serve --socket PATH */
+	const char *officers;		/* serve --officers GROUP */
+	const char *importers;		/* serve --importers GROUP */
+	const char *checkpoint_file;	/* serve --checkpoint-file PATH */
 	char **operands;
 	int operand_count;
 };
@@ -36,8 +41,16 @@ int cmd_demo(const struct invocation *);
 int data_dir_find(char *dir, size_t size, char *looked, size_t looked_size);
 int cmd_batch(const struct invocation *);
 int cmd_audit(const struct invocation *);
-/* The review screens (src/tui); exit 2 without a usable terminal. */
-int tui_run(const struct invocation *);
+/*
+ * The review screens, for the commands that open them (demo, and the
+ * service for a remote terminal).  The terminal layer sits above the
+ * commands, so they reach it through this pointer, which main() sets to
+ * tui_run(): no command includes a terminal header, and a program
+ * without the screens (the unit tests) has none to open.
+ */
+extern int (*review_screens)(const struct invocation *);
+/* Opens them through review_screens; exit 2 when there are none. */
+int review_run(const struct invocation *);
 
 /* Parses one batch request line: 0, or -1 with the bad_request message. */
 int batch_parse_request(const char *text, size_t len, char *message,
@@ -48,6 +61,32 @@ int batch_file(struct store *, const char *path, FILE *out, struct error *);
 
 /* Imports files and directories into an open store; prints per-file results. */
 int import_paths(struct store *, char *const *paths, int count, FILE *out);
+/*
+ * The files import reads, in its order: a directory's *.json and *.jsonl
+ * by name.  A file that cannot be read is reported on stderr; each one read
+ * goes to file() (local mode: into the store; service mode: to the
+ * service).  Returns the worst status of the reading (EXIT_DATA) and of
+ * the steps (EXIT_STORAGE over EXIT_DATA).
+ */
+struct import_walk {
+	int (*file)(struct import_walk *, const char *path, const char *text,
+	    size_t len);
+	struct store *store;
+	FILE *out;
+	void *ctx;
+};
+int import_walk_paths(struct import_walk *, char *const *paths, int count);
+/* One file's bytes imported whole or not at all, reported under path. */
+int import_text_named(struct store *, const char *path, const char *text,
+    size_t len, FILE *out);
+/* Files read elsewhere (service mode) imported as import_paths would. */
+struct import_text {
+	const char *name;
+	const char *text;
+	size_t len;
+};
+int import_texts(struct store *, const struct import_text *, size_t count,
+    FILE *out);
 
 /* Loads an action and re-runs its rules: the one re-check every view uses. */
 struct recheck {

@@ -13,6 +13,12 @@
 
 enum decision_kind { DECISION_APPROVE, DECISION_REJECT };
 
+/* Decisions taken together (the review screens' A and R): one id for all. */
+struct decision_bulk {
+	char id[37];			/* a UUID */
+	long count;			/* how many decisions it set out to record */
+};
+
 struct decision_request {
 	const char *action_id;
 	enum decision_kind decision;
@@ -30,6 +36,7 @@ struct decision_request {
 	 * NULL when the request names none.
 	 */
 	const char *expect_sha256;
+	const struct decision_bulk *bulk;	/* NULL: decided on its own */
 };
 
 /* Who is deciding: the real uid's login, whatever the environment says. */
@@ -39,6 +46,11 @@ struct operator_identity {
 };
 
 void operator_current(struct operator_identity *);
+/*
+ * Service mode (SPEC 10): the operator is the socket's peer, found by the
+ * service; called in the process serving one request, never in local mode.
+ */
+void operator_serve_as(const struct operator_identity *);
 
 struct decision_outcome {
 	bool recorded;

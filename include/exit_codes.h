@@ -1,4 +1,7 @@
-/* Process exit statuses of SPEC section 7; library code returns them, only main() exits. */
+/*
+ * Process exit statuses (countersign(1) EXIT STATUS); library code returns
+ * them, only main() exits.
+ */
 #ifndef COUNTERSIGN_EXIT_CODES_H
 #define COUNTERSIGN_EXIT_CODES_H
 

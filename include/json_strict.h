@@ -76,7 +76,7 @@ struct json_wanted {
 bool json_object_quick(const char *text, size_t len,
     struct json_wanted *wanted, size_t wanted_count);
 
-/* cJSON_PrintUnformatted() with terminal controls escaped (sanitize.h). */
+/* A tree as one line, terminal controls escaped (json_writer.h). */
 char *json_print(const cJSON *);
 
 #endif

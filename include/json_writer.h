@@ -3,11 +3,12 @@
  * countersign prints by the thousand.  Building a cJSON tree only to print
  * and free it cost more than the rules themselves (bench/README.md).
  *
- * The text is byte for byte what json_print() gives for the same tree:
- * cJSON's escapes, then json_escape_controls() on top, so a line written
- * here and one printed from a tree can never differ (tests/unit hold the
- * two to it).  Memory failures are remembered; json_writer_finish() then
- * returns NULL.
+ * This is the program's one JSON printer: json_print() is a tree written
+ * here, and the canonical form that digests are taken over (the CANONICAL
+ * JSON section of countersign-packets(5)) is written here too, never by
+ * cJSON, so no digest depends on the cJSON installed.  For display and
+ * records, json_escape_controls() goes on top of the canonical escapes.
+ * Memory failures are remembered; json_writer_finish() then returns NULL.
  */
 #ifndef COUNTERSIGN_JSON_WRITER_H
 #define COUNTERSIGN_JSON_WRITER_H
@@ -15,6 +16,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <cjson/cJSON.h>
+
+/*
+ * Versions of the canonical form.  A decision record names the one its
+ * digests were taken in ("format"); a record without it is format 1.
+ * Only numbers differ: format 1 printed them as cJSON 1.7.15 did.
+ */
+#define JSON_FORMAT_LEGACY 1
+#define JSON_FORMAT_CURRENT 2
 
 /* Containers nest no deeper than this; deeper ones mark the writer failed. */
 #define JSON_WRITER_DEPTH 16
@@ -25,16 +34,16 @@ struct json_writer {
 	size_t size;
 	bool failed;
 	bool after_key;			/* a member's name is written, not its value */
-	bool as_cjson;			/* cJSON's bytes, without json_escape_controls() */
+	bool canonical;			/* without json_escape_controls() */
+	int format;			/* of the canonical form: JSON_FORMAT_* */
 	unsigned depth;
 	bool empty[JSON_WRITER_DEPTH];	/* nothing in this container yet */
 };
 
 void json_writer_init(struct json_writer *);
-/*
- * For text that must be what cJSON_PrintUnformatted() gives, as a digest
- * computed over it always was: json_escape_controls() is left out.
- */
+/* For the canonical form of that format: json_escape_controls() left out. */
+void json_writer_init_canonical(struct json_writer *, int format);
+/* The canonical form of JSON_FORMAT_CURRENT (the name is historical). */
 void json_writer_init_cjson(struct json_writer *);
 void json_writer_object(struct json_writer *);
 void json_writer_array(struct json_writer *);
@@ -57,8 +66,8 @@ void json_writer_bool(struct json_writer *, bool);
 void json_writer_null(struct json_writer *);
 void json_writer_integer(struct json_writer *, long long);
 /*
- * A whole tree as json_print() gives it (as cJSON_PrintUnformatted() does,
- * for a writer from json_writer_init_cjson()); NULL writes null.
+ * A whole tree, members in their order; NULL writes null.  Raw items and
+ * nesting deeper than cJSON parses mark the writer failed.
  */
 void json_writer_tree(struct json_writer *, const cJSON *);
 /*
@@ -72,10 +81,12 @@ void json_writer_raw(struct json_writer *, const char *, size_t);
  * numbers into doubles, and 2^53 + 1, 1E2 or 1.0 would come back changed.
  * Only white space between tokens is dropped, and DEL, C1 and format
  * controls in strings are escaped as json_print() escapes them (not for
- * a writer from json_writer_init_cjson()); numbers, literals and every
+ * a canonical writer); numbers, literals and every
  * other byte of a string are kept.
  */
 void json_writer_verbatim(struct json_writer *, const char *, size_t);
+/* The canonical text of a tree (malloc'd), NULL for none or no memory. */
+char *json_canonical(const cJSON *, int format);
 /* The text, the caller's to free; NULL if anything failed. */
 char *json_writer_finish(struct json_writer *);
 /* Frees what was written, for a path that gives up. */

@@ -1,6 +1,6 @@
 /*
  * The one gate between untrusted text (anything that came from an input
- * file) and a human's terminal.  SPEC section 9.
+ * file) and a human's terminal: countersign(1) TERMINAL SAFETY.
  */
 #ifndef COUNTERSIGN_SANITIZE_H
 #define COUNTERSIGN_SANITIZE_H

@@ -10,7 +10,10 @@
 int sha256_hex_parts(const void *const *parts, const size_t *lengths,
     size_t count, char out[SHA256_HEX_SIZE]);
 int sha256_hex(const void *data, size_t len, char out[SHA256_HEX_SIZE]);
-/* SPEC 6: SHA-256 of prev_hash + "\n" + record_json. */
+/*
+ * The chain of countersign-packets(5) AUDIT RECORDS: SHA-256 of
+ * prev_hash + "\n" + record_json.
+ */
 int sha256_chain(const char *prev_hash, const char *record_json,
     size_t record_len, char out[SHA256_HEX_SIZE]);
 

@@ -191,6 +191,14 @@ struct decision_row {
 int store_resolve_action_id(struct store *, const char *given, char **full,
     struct error *);
 
+/*
+ * Bytes of the shortest prefix of id that no other action's id starts
+ * with (the whole id when another id extends it): what the screens must
+ * show of an id at least, so that it names one action.
+ */
+int store_unique_prefix(struct store *, const char *id, size_t *length,
+    struct error *);
+
 int store_decision_get(struct store *, const char *action_id,
     struct decision_row *, bool *found, struct error *);
 /* Records the decision row and the action's new status, in the transaction. */
@@ -233,6 +241,10 @@ struct queue_row {
 	char **notes;			/* one sanitized line per divergence */
 	bool has_expiry;
 	long long expires_at_ms;
+	char *requester;		/* sanitized requested_by, or "" */
+	char *author;			/* sanitized author, or "" */
+	bool has_drafted;		/* drafted_at: what AGE counts from */
+	long long drafted_at_ms;
 };
 
 void queue_row_free(struct queue_row *);
@@ -267,7 +279,8 @@ enum queue_sort {
 struct queue_query {
 	enum queue_filter filter;
 	enum queue_sort sort;
-	const char *search;		/* substring of id, who or summary; or NULL */
+	/* substring of id, who, requester, author, kind or summary; or NULL */
+	const char *search;
 	long long now_ms;		/* what "expired" means */
 };
 
@@ -315,4 +328,9 @@ void store_rollback_savepoint(struct store *);
  * command says so, announce_head() in commands.h).
  */
 bool store_audit_announce(const struct store *, const struct audit_head *);
+/*
+ * Service mode (issue 19): every head announced is also appended to path
+ * as "seq hash time", a file the database's writers cannot rewrite.
+ */
+void store_checkpoint_file(const char *path);
 #endif

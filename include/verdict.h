@@ -16,6 +16,7 @@ struct rule_result {
 	const char *description;	/* static */
 	bool passed;
 	char *detail;			/* owned; required when !passed */
+	char *shown;			/* owned: detail translated, or NULL */
 };
 
 /*
@@ -25,12 +26,14 @@ struct rule_result {
 struct stakes_reason {
 	const char *code;		/* static: failed_rules, above_usd, ... */
 	char *detail;			/* owned */
+	char *shown;			/* owned: detail translated, or NULL */
 };
 
 /* Something the rules do not enforce but an officer needs (SPEC 3 notes). */
 struct verdict_note {
 	const char *what;		/* static: class_share, cash, ... */
 	char *detail;			/* owned */
+	char *shown;			/* owned: detail translated, or NULL */
 };
 
 struct verdict {
@@ -50,6 +53,17 @@ struct verdict {
 	size_t note_capacity;
 	char reviewed_at[TIMESTAMP_SIZE];
 };
+
+/*
+ * Details are the program's own words, in English in every record.  For
+ * the screens, a process may set a translator of their printf formats
+ * (gettext); each detail is then also formatted from its translated
+ * format into shown.  The domain itself reads no catalogue.
+ */
+void verdict_translate_with(const char *(*translate)(const char *fmt));
+/* What a screen shows of a detail: shown when translated, else detail. */
+#define VERDICT_SHOWN(item) ((item)->shown != NULL ? (item)->shown : \
+	(item)->detail)
 
 /* A fresh verdict with a UUID v4 and reviewed_at = now_ms; -1 when out of memory. */
 int verdict_init(struct verdict *, const char *action_id, long long now_ms);

@@ -76,7 +76,10 @@ recorded=$(cat "$dir"/out? | jq -r 'select(.status == "recorded") | .action_id' 
 total=$(cat "$dir"/out? | jq -r 'select(.status == "recorded") | .action_id' | wc -l)
 [ "$recorded" = 200 ] && [ "$total" = 200 ] && ok "eight processes: 200 actions, each recorded once" ||
 	fail "eight processes: $total recorded, $recorded distinct"
-[ "$(cat "$dir"/err? | wc -c)" = 0 ] && ok "no process reported an error" || { fail "errors:"; cat "$dir"/err?; }
+# Without syslog (a container), each process says once that no sink
+# took its head (SPEC 6): that is not an error of the decisions.
+grep -hv '^countersign: no syslog listens at ' "$dir"/err? >"$dir/errors" || true
+[ "$(wc -c <"$dir/errors")" = 0 ] && ok "no process reported an error" || { fail "errors:"; cat "$dir/errors"; }
 grep -qi 'busy\|locked' "$dir"/out? && fail "a busy error reached a user" || ok "no busy error reached a user"
 "$CS" --db "$DB" audit verify >/dev/null && ok "the chain verifies" || fail "audit verify failed"
 for f in "$DB" "$DB-wal" "$DB-shm"; do

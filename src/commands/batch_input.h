@@ -1,8 +1,9 @@
 /*
- * Batch mode's request lines (SPEC 8), read from a descriptor with a cap
- * on a line's length, and a way to ask whether more are ready: group
- * commit shares one commit among the lines already at hand, and must never
- * hold one while it waits for a writer who is waiting for an answer.
+ * Batch mode's request lines (countersign-packets(5) BATCH LINES), read
+ * from a descriptor with a cap on a line's length, and a way to ask
+ * whether more are ready: group commit shares one commit among the lines
+ * already at hand, and must never hold one while it waits for a writer
+ * who is waiting for an answer.
  */
 #ifndef COUNTERSIGN_BATCH_INPUT_H
 #define COUNTERSIGN_BATCH_INPUT_H

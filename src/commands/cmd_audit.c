@@ -1,5 +1,6 @@
 /*
- * countersign audit verify | export | replay (SPEC 6 and 7).
+ * countersign audit verify | export | replay: countersign(1) COMMANDS;
+ * the records, countersign-packets(5) AUDIT RECORDS (SPEC 6).
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 #include "json_writer.h"
 #include "rule_pack.h"
 #include "sanitize.h"
+#include "xmalloc.h"
 
 /*
  * "SEQ:HASH" with a positive seq and 64 hex digits.  The chain's hashes
@@ -73,11 +75,11 @@ audit_verify(struct store *store, const struct invocation *inv)
 	}
 	if (report.bad_seq != 0) {
 		/* It names stored ids: an id could repaint BROKEN as intact. */
-		safe = sanitize_str(report.problem);
+		safe = xsanitize(report.problem);
 		/* L10N: %1$lld is the sequence number of the first bad record,
 		   %2$s what is wrong with it (not translated) */
 		printf(_("audit log BROKEN at seq %lld: %s\n"), report.bad_seq,
-		    safe != NULL ? safe : "?");
+		    safe);
 		free(safe);
 		return EXIT_REFUSED;
 	}
@@ -90,7 +92,8 @@ audit_verify(struct store *store, const struct invocation *inv)
 }
 
 /*
- * RFC 4180 quoting, with formula triggers neutralised (SPEC 7).  Every
+ * RFC 4180 quoting, with formula triggers neutralised (countersign(1)
+ * COMMANDS, audit export).  Every
  * cell goes through the sanitizer, whatever stdout is: a reason or an id
  * may carry escape sequences, and a CSV is read through `| less` or `| cat`
  * as often as in a spreadsheet.  The exact text is in the JSON export.
@@ -103,13 +106,12 @@ csv_cell(const char *value, bool last)
 
 	if (value == NULL)
 		value = "";
-	safe = sanitize_str(value);
+	safe = xsanitize(value);
 	putchar('"');
 	/* A spreadsheet would read these as the start of a formula. */
 	if (value[0] != '\0' && strchr("=+-@\t\r", value[0]) != NULL)
 		putchar('\'');
-	/* Out of memory: an empty cell, never the raw text. */
-	for (p = safe != NULL ? safe : ""; *p != '\0'; p++) {
+	for (p = safe; *p != '\0'; p++) {
 		if (*p == '"')
 			putchar('"');
 		putchar(*p);
@@ -357,6 +359,23 @@ same_verdict(const cJSON *recorded, const cJSON *now, char *why, size_t size)
 	return true;
 }
 
+/*
+ * The canonical form a record's digests are in: its "format", 1 when it
+ * has none (records before issue 27), 0 for one this build does not know.
+ */
+static int
+record_format(const cJSON *record)
+{
+	const cJSON *format = json_member(record, "format");
+
+	if (format == NULL)
+		return JSON_FORMAT_LEGACY;
+	if (cJSON_IsNumber(format) && (format->valuedouble ==
+	    JSON_FORMAT_LEGACY || format->valuedouble == JSON_FORMAT_CURRENT))
+		return (int)format->valuedouble;
+	return 0;
+}
+
 static int
 audit_replay(struct store *store, const char *action_id)
 {
@@ -367,10 +386,10 @@ audit_replay(struct store *store, const char *action_id)
 	char *record_json = NULL, digest[65], why[512], *safe_id;
 	long long decided_ms = 0;
 	struct error err;
-	int rc;
+	int rc, format;
 
 	error_clear(&err);
-	safe_id = sanitize_str(action_id);
+	safe_id = xsanitize(action_id);
 	if ((rc = store_decision_record(store, action_id, &record_json,
 	    &err)) != 0) {
 		report_error(&err);
@@ -384,6 +403,13 @@ audit_replay(struct store *store, const char *action_id)
 		free(record_json);
 		free(safe_id);
 		return EXIT_REFUSED;
+	}
+	if ((format = record_format(record)) == 0) {
+		/* L10N: %s is an action id; "format" is a field name */
+		printf(_("%s: the record's format is not one this build "
+		    "knows\n"), safe_id);
+		rc = EXIT_REFUSED;
+		goto done;
 	}
 	inputs = json_member(record, "rule_inputs");
 	recorded_digest = json_member(record, "rule_inputs_sha256");
@@ -404,7 +430,7 @@ audit_replay(struct store *store, const char *action_id)
 		report_error(&err);
 		goto done;
 	}
-	if (check_inputs_sha256(&data.input, digest) != 0 ||
+	if (check_inputs_sha256_format(&data.input, format, digest) != 0 ||
 	    !cJSON_IsString(recorded_digest) ||
 	    strcmp(digest, recorded_digest->valuestring) != 0) {
 		/* L10N: audit replay: %1$s the action id, %2$s the SHA-256 of
@@ -415,11 +441,11 @@ audit_replay(struct store *store, const char *action_id)
 	} else if (now_json = verdict_to_json(&outcome.verdict),
 	    !same_verdict(json_member(record, "local_verdict"), now_json, why,
 	    sizeof why)) {
-		char *safe_why = sanitize_str(why);	/* names stored rules */
+		char *safe_why = xsanitize(why);	/* names stored rules */
 
 		/* L10N: audit replay: %1$s the action id, %2$s what differs */
 		printf(_("%s: today's rules reach a different verdict: %s\n"),
-		    safe_id, safe_why != NULL ? safe_why : "?");
+		    safe_id, safe_why);
 		free(safe_why);
 		rc = EXIT_REFUSED;
 	} else if (outcome.verdict.overall_pass)
@@ -456,10 +482,10 @@ audit_usage_wrong(const struct invocation *inv, const char *what)
 		fprintf(stderr, _("countersign: audit needs verify, export "
 		    "or replay\n"));
 	else if (!verify && !export && !replay) {
-		safe = sanitize_str(what);
+		safe = xsanitize(what);
 		/* L10N: %s is what was typed after "audit" */
 		fprintf(stderr, _("countersign: unknown audit command '%s'\n"),
-		    safe != NULL ? safe : "");
+		    safe);
 		free(safe);
 	} else if ((inv->csv && !export) || (inv->checkpoint != NULL &&
 	    !verify))

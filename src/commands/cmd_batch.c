@@ -345,10 +345,6 @@ unspool_line(FILE *spool, struct batch_line *line, char **id, char **code)
 }
 
 /*
- * --atomic: every line in one transaction.  Results wait until the end,
- * since a later refusal turns an earlier "recorded" into nothing.
- */
-/*
  * --atomic holds the write lock from its first decision to its commit.
  * Read from a pipe or a terminal, its input could keep it held for as long
  * as the writer pleases, stopping every other officer's decisions and
@@ -412,97 +408,143 @@ name_earlier_line(struct batch_line *line, char **decided, size_t count)
 	}
 }
 
-static int
-run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
-    const struct operator_identity *op, struct error *err)
-{
-	struct batch_line line;
+/*
+ * An --atomic batch as it runs: its input, every line's result spooled
+ * until the commit, and which action each line decided.
+ */
+struct atomic_batch {
+	const char *name;
+	FILE *copy;			/* piped input read whole, or NULL */
 	struct batch_input reader;
-	size_t count = 0, number = 0, len, i, failed_line = 0;
-	char *id, *code, **decided = NULL, **grown;
-	const char *text;
-	int rc = 0;
-	bool recorded;
-	struct audit_head head;
-	FILE *spool, *input = NULL;
+	bool reading;			/* reader is open */
+	FILE *spool;
+	char **decided;			/* by line; NULL: decided nothing */
+	size_t decided_count;
+	size_t count;			/* lines read */
+	size_t failed_line;		/* the first refused, or 0 */
+};
 
-	if ((rc = read_input_first(in, name, &input, err)) != 0) {
-		if (input != NULL)
-			fclose(input);
+/* Reading: the input (a pipe's read whole first) and the spool. */
+static int
+atomic_open(struct atomic_batch *b, FILE *in, const char *name,
+    struct error *err)
+{
+	int rc;
+
+	memset(b, 0, sizeof *b);
+	b->name = name;
+	if ((rc = read_input_first(in, name, &b->copy, err)) != 0)
 		return rc;
-	}
-	if (input != NULL)
-		in = input;
-	if ((rc = batch_input_open(&reader, in, name, LINE_MAX_BYTES,
-	    err)) != 0) {
-		if (input != NULL)
-			fclose(input);
+	if ((rc = batch_input_open(&b->reader, b->copy != NULL ? b->copy : in,
+	    name, LINE_MAX_BYTES, err)) != 0)
 		return rc;
-	}
-	if ((spool = tmpfile()) == NULL) {
-		batch_input_close(&reader);
-		if (input != NULL)
-			fclose(input);
+	b->reading = true;
+	if ((b->spool = tmpfile()) == NULL)
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "cannot create a temporary file for the results: %s",
 		    strerror(errno));
+	return 0;
+}
+
+static void
+atomic_close(struct atomic_batch *b)
+{
+	size_t i;
+
+	if (b->reading)
+		batch_input_close(&b->reader);
+	b->reading = false;
+	if (b->spool != NULL)
+		fclose(b->spool);
+	if (b->copy != NULL)
+		fclose(b->copy);
+	for (i = 0; i < b->decided_count; i++)
+		free(b->decided[i]);
+	free(b->decided);
+	memset(b, 0, sizeof *b);
+}
+
+/*
+ * Deciding and spooling: one line, inside the batch's transaction; its
+ * result goes to the spool, since a later refusal turns an earlier
+ * "recorded" into nothing.
+ */
+static int
+atomic_line(struct atomic_batch *b, struct store *store,
+    const struct operator_identity *op, const char *text, size_t len,
+    struct error *err)
+{
+	struct batch_line line;
+	char **grown;
+	int rc = 0;
+
+	memset(&line, 0, sizeof line);
+	line.number = ++b->count;
+	if (parse_line(text, len, &line) == 0)
+		rc = decide_line(store, op, true, &line, err);
+	name_earlier_line(&line, b->decided, b->decided_count);
+	/* Which action each line decided, by line number. */
+	if ((grown = realloc(b->decided, (b->decided_count + 1) *
+	    sizeof *b->decided)) == NULL && rc == 0)
+		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	if (grown != NULL) {
+		b->decided = grown;
+		b->decided[b->decided_count++] = line.code == NULL &&
+		    line.action_id != NULL ? strdup(line.action_id) : NULL;
 	}
-	if ((rc = store_begin(store, err)) != 0) {
-		batch_input_close(&reader);
-		fclose(spool);
-		if (input != NULL)
-			fclose(input);
-		return rc;
-	}
-	while ((rc = batch_input_next(&reader, &text, &len, err)) == 0 &&
-	    text != NULL) {
-		number++;
-		memset(&line, 0, sizeof line);
-		line.number = number;
-		if (parse_line(text, len, &line) == 0)
-			rc = decide_line(store, op, true, &line, err);
-		name_earlier_line(&line, decided, count);
-		/* Which action each line decided, by line number. */
-		if ((grown = realloc(decided, (count + 1) *
-		    sizeof *decided)) == NULL && rc == 0)
-			rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
-		if (grown != NULL) {
-			decided = grown;
-			decided[count] = line.code == NULL &&
-			    line.action_id != NULL ? strdup(line.action_id) :
-			    NULL;
-		}
-		if (line.code != NULL && failed_line == 0)
-			failed_line = number;
-		if (spool_line(spool, &line) != 0 && rc == 0)
-			rc = error_set(err, EXIT_STORAGE, NULL, "cannot spool "
-			    "the results to a temporary file");
-		if (rc == 0 && ftello(spool) > (off_t)ATOMIC_RESULTS_MAX)
-			rc = error_set(err, EXIT_DATA, NULL, "%s: the results "
-			    "of an --atomic batch are held until its commit, in "
-			    "at most 256 MiB; this one has more lines than that "
-			    "holds (%zu so far): split it", name, number);
-		count++;
-		line_free(&line);
-		if (rc != 0)
-			break;
-	}
-	batch_input_close(&reader);
-	/* Every result is on disk before anything is committed. */
-	if (rc == 0 && (fflush(spool) != 0 || ferror(spool) ||
-	    fseek(spool, 0, SEEK_SET) != 0))
+	if (line.code != NULL && b->failed_line == 0)
+		b->failed_line = line.number;
+	if (spool_line(b->spool, &line) != 0 && rc == 0)
+		rc = error_set(err, EXIT_STORAGE, NULL, "cannot spool "
+		    "the results to a temporary file");
+	if (rc == 0 && ftello(b->spool) > (off_t)ATOMIC_RESULTS_MAX)
+		rc = error_set(err, EXIT_DATA, NULL, "%s: the results "
+		    "of an --atomic batch are held until its commit, in "
+		    "at most 256 MiB; this one has more lines than that "
+		    "holds (%zu so far): split it", b->name, line.number);
+	line_free(&line);
+	return rc;
+}
+
+/*
+ * The commit, when every line was recorded and rc says nothing failed,
+ * else the rollback of every line.  Every result is on disk before
+ * anything is committed.  Returns rc, or the error that ended it.
+ */
+static int
+atomic_settle(struct atomic_batch *b, struct store *store, int rc,
+    struct error *err)
+{
+	struct audit_head head;
+
+	if (rc == 0 && (fflush(b->spool) != 0 || ferror(b->spool) ||
+	    fseek(b->spool, 0, SEEK_SET) != 0))
 		rc = error_set(err, EXIT_STORAGE, NULL, "cannot spool the "
 		    "results to a temporary file");
-	if (rc == 0 && failed_line == 0 && (rc = store_audit_head(store, &head,
-	    err)) == 0 && (rc = store_commit(store, err)) == 0)
+	if (rc == 0 && b->failed_line == 0 && (rc = store_audit_head(store,
+	    &head, err)) == 0 && (rc = store_commit(store, err)) == 0)
 		announce_head(store, &head);
 	else
 		store_rollback(store);
-	recorded = rc == 0 && failed_line == 0;
 	if (rc != 0)
-		fseek(spool, 0, SEEK_SET);
-	for (i = 0; i < count; i++) {
-		if (unspool_line(spool, &line, &id, &code) != 0) {
+		fseek(b->spool, 0, SEEK_SET);
+	return rc;
+}
+
+/*
+ * Reporting: every line's result, read back from the spool, as the
+ * settled batch makes it (rc: the error that ended it, or 0).
+ */
+static int
+atomic_report(struct atomic_batch *b, FILE *out, int rc, struct error *err)
+{
+	bool recorded = rc == 0 && b->failed_line == 0;
+	struct batch_line line;
+	char *id, *code;
+	size_t i;
+
+	for (i = 0; i < b->count; i++) {
+		if (unspool_line(b->spool, &line, &id, &code) != 0) {
 			free(id);
 			free(code);
 			if (rc == 0)
@@ -521,18 +563,43 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 			else
 				snprintf(line.message, sizeof line.message,
 				    "nothing was recorded (--atomic): line %zu "
-				    "was refused", failed_line);
+				    "was refused", b->failed_line);
 		}
 		print_result(out, &line, recorded);
 		free(id);
 		free(code);
 	}
-	fclose(spool);
-	if (input != NULL)
-		fclose(input);
-	for (i = 0; decided != NULL && i < count; i++)
-		free(decided[i]);
-	free(decided);
+	return rc;
+}
+
+/*
+ * --atomic: every line in one transaction, recorded all or none; results
+ * wait until the end.
+ */
+static int
+run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
+    const struct operator_identity *op, struct error *err)
+{
+	struct atomic_batch b;
+	const char *text;
+	size_t len, failed_line;
+	int rc;
+
+	if ((rc = atomic_open(&b, in, name, err)) != 0 ||
+	    (rc = store_begin(store, err)) != 0) {
+		atomic_close(&b);
+		return rc;
+	}
+	while ((rc = batch_input_next(&b.reader, &text, &len, err)) == 0 &&
+	    text != NULL && (rc = atomic_line(&b, store, op, text, len,
+	    err)) == 0)
+		continue;
+	batch_input_close(&b.reader);
+	b.reading = false;
+	rc = atomic_settle(&b, store, rc, err);
+	rc = atomic_report(&b, out, rc, err);
+	failed_line = b.failed_line;
+	atomic_close(&b);
 	/*
 	 * The outcome was settled at the commit: one flush for all lines.
 	 * Output lost to a full disk is an error even so, though what was
@@ -594,13 +661,17 @@ group_finish(struct store *store, struct group *g, FILE *out, int rc,
 {
 	struct audit_head head;
 	size_t i;
-	bool committed = false;
+	bool committed = false, recorded_any = false;
 
+	for (i = 0; i < g->count; i++)
+		recorded_any = recorded_any || g->lines[i].code == NULL;
 	if (g->open) {
 		if (rc == 0 && (rc = store_audit_head(store, &head, err)) == 0 &&
 		    (rc = store_commit(store, err)) == 0) {
 			committed = true;
-			announce_head(store, &head);
+			/* A group of refusals made no new head to announce. */
+			if (recorded_any)
+				announce_head(store, &head);
 		} else
 			store_rollback(store);
 		g->open = false;

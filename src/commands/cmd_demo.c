@@ -17,6 +17,7 @@
 #include "i18n.h"
 #include "sanitize.h"
 #include "timestamp.h"
+#include "xmalloc.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/countersign"
@@ -104,21 +105,21 @@ cmd_demo(const struct invocation *inv)
 	error_clear(&err);
 	/* Missing data is an installation problem, not bad input. */
 	if (data_dir_find(data, sizeof data, looked, sizeof looked) != 0) {
-		char *safe = sanitize_str(looked);
+		char *safe = xsanitize(looked);
 
 		/* L10N: %s lists the directories looked at */
 		fprintf(stderr, _("countersign: the demo data is not "
 		    "installed (looked in %s); set COUNTERSIGN_DATA_DIR to "
-		    "its directory\n"), safe ? safe : "");
+		    "its directory\n"), safe);
 		free(safe);
 		return EXIT_STORAGE;
 	}
 	snprintf(dir, sizeof dir, "%s/countersign-demo-XXXXXX",
 	    tmp != NULL && *tmp == '/' ? tmp : "/tmp");
 	if (mkdtemp(dir) == NULL) {
-		char *safe = sanitize_str(dir);	/* $TMPDIR is anyone's */
+		char *safe = xsanitize(dir);	/* $TMPDIR is anyone's */
 
-		fprintf(stderr, "countersign: %s: %s\n", safe ? safe : "?",
+		fprintf(stderr, "countersign: %s: %s\n", safe,
 		    strerror(errno));
 		free(safe);
 		return EXIT_STORAGE;
@@ -153,14 +154,13 @@ cmd_demo(const struct invocation *inv)
 	demo_inv.operand_count = 0;
 	demo_inv.json = false;
 	if (rc == EXIT_OK && interactive)
-		rc = tui_run(&demo_inv);
+		rc = review_run(&demo_inv);
 	else if (rc == EXIT_OK) {
 		/* No terminal: show what the screens would. */
-		char *safe = sanitize_str(db);
+		char *safe = xsanitize(db);
 
 		/* L10N: %s is the path of the temporary demo database */
-		printf(_("Demo database: %s (removed on exit)\n\n"),
-		    safe ? safe : "?");
+		printf(_("Demo database: %s (removed on exit)\n\n"), safe);
 		free(safe);
 		cmd_list(&demo_inv);
 		/* L10N: "countersign check" is the command: keep it */

@@ -13,6 +13,7 @@
 #include "json_strict.h"
 #include "sanitize.h"
 #include "text.h"
+#include "xmalloc.h"
 
 struct list_run {
 	struct store *store;
@@ -20,6 +21,18 @@ struct list_run {
 	long long now_ms;
 	size_t rows;
 	struct error *err;
+	struct listed *listed;		/* the rows, to print in queue order */
+	size_t listed_count, listed_size;
+};
+
+/* A row, what --json adds to it, and where it goes in the queue's order. */
+struct listed {
+	struct queue_row row;
+	int care;
+	size_t read;			/* its place as read: oldest first */
+	char packet_sha256[65];		/* "" when the packet is not text */
+	cJSON *reasons;			/* high_stakes_reasons, {code, detail} */
+	cJSON *blocked;			/* a held change's gaps, or NULL */
 };
 
 #define ID_COLUMNS 36	/* a UUID's length */
@@ -49,7 +62,7 @@ print_row(const struct list_run *run, const struct queue_row *row)
 	    row->divergent ? '!' : ' ', row->locked_out ? 'L' : ' ',
 	    row->deadlocked ? 'D' : ' ', row->expired ? 'E' : ' ');
 	format_age(age, sizeof age, run->now_ms - row->imported_at_ms);
-	id = sanitize_str(row->action_id);
+	id = xsanitize(row->action_id);
 	printf("%s ", flags);
 	print_cell(row->kind, 11);	/* "legal_draft" */
 	/*
@@ -57,9 +70,8 @@ print_row(const struct list_run *run, const struct queue_row *row)
 	 * grep are given, and a cut one can name several actions.  Ids up to
 	 * a UUID's length keep the columns aligned.
 	 */
-	printf(" %s%*s ", id ? id : "", (int)(ID_COLUMNS - (id != NULL &&
-	    sanitized_width(id) < ID_COLUMNS ? sanitized_width(id) :
-	    ID_COLUMNS)), "");
+	printf(" %s%*s ", id, (int)(ID_COLUMNS - (sanitized_width(id) <
+	    ID_COLUMNS ? sanitized_width(id) : ID_COLUMNS)), "");
 	print_cell(row->who, 12);
 	printf(" ");
 	print_cell(row->summary, 28);
@@ -79,9 +91,9 @@ print_row(const struct list_run *run, const struct queue_row *row)
 }
 
 static void
-print_json(const struct queue_row *row, const char *packet_sha256,
-    const cJSON *blocked)
+print_json(const struct listed *listed)
 {
+	const struct queue_row *row = &listed->row;
 	cJSON *line = cJSON_CreateObject(), *flags;
 	char *text;
 
@@ -91,8 +103,9 @@ print_json(const struct queue_row *row, const char *packet_sha256,
 	cJSON_AddStringToObject(line, "kind", row->kind);
 	cJSON_AddStringToObject(line, "status", row->status);
 	/* What batch's expect_sha256 names (SPEC 5 `changed`). */
-	if (packet_sha256[0] != '\0')
-		cJSON_AddStringToObject(line, "packet_sha256", packet_sha256);
+	if (listed->packet_sha256[0] != '\0')
+		cJSON_AddStringToObject(line, "packet_sha256",
+		    listed->packet_sha256);
 	else
 		cJSON_AddNullToObject(line, "packet_sha256");
 	flags = cJSON_AddArrayToObject(line, "flags");
@@ -109,6 +122,8 @@ print_json(const struct queue_row *row, const char *packet_sha256,
 	if (row->expired)
 		cJSON_AddItemToArray(flags, cJSON_CreateString("expired"));
 	cJSON_AddStringToObject(line, "who", row->who);
+	cJSON_AddStringToObject(line, "requested_by", row->requester);
+	cJSON_AddStringToObject(line, "author", row->author);
 	cJSON_AddStringToObject(line, "summary", row->summary);
 	if (strcmp(row->advisory, "n/a") == 0)
 		cJSON_AddNullToObject(line, "advisory_pass");
@@ -118,18 +133,44 @@ print_json(const struct queue_row *row, const char *packet_sha256,
 	cJSON_AddBoolToObject(line, "local_pass", !row->local_fail);
 	cJSON_AddBoolToObject(line, "requires_human_approval",
 	    row->high_stakes);
+	/* SPEC 3 (v2): the reasons as objects, so scripts select by code. */
+	cJSON_AddItemToObject(line, "high_stakes_reasons",
+	    listed->reasons != NULL ? cJSON_Duplicate(listed->reasons, 1) :
+	    cJSON_CreateArray());
 	cJSON_AddNumberToObject(line, "divergence_count",
 	    (double)row->divergence_count);
-	if (blocked != NULL) {
+	if (listed->blocked != NULL) {
 		cJSON_AddStringToObject(line, "blocked_on", "missing_standard");
 		cJSON_AddItemToObject(line, "waiting_for",
-		    cJSON_Duplicate(blocked, 1));
+		    cJSON_Duplicate(listed->blocked, 1));
 	}
 	text = json_print(line);
 	if (text != NULL)
 		printf("%s\n", text);
 	free(text);
 	cJSON_Delete(line);
+}
+
+/* The verdict's high-stakes reasons as a JSON array, or NULL. */
+static cJSON *
+reasons_json(const struct verdict *v)
+{
+	cJSON *reasons = cJSON_CreateArray(), *reason;
+	size_t i;
+
+	for (i = 0; reasons != NULL && i < v->reason_count; i++) {
+		if ((reason = cJSON_CreateObject()) == NULL ||
+		    cJSON_AddStringToObject(reason, "code",
+		    v->high_stakes_reasons[i].code) == NULL ||
+		    cJSON_AddStringToObject(reason, "detail",
+		    v->high_stakes_reasons[i].detail) == NULL) {
+			cJSON_Delete(reason);
+			cJSON_Delete(reasons);
+			return NULL;
+		}
+		cJSON_AddItemToArray(reasons, reason);
+	}
+	return reasons;
 }
 
 /*
@@ -170,53 +211,121 @@ print_blocked(const cJSON *gaps)
 		/* L10N: under a rejected change held for a standard */
 		printf("       %s\n", _("blocked: waiting for a standard"));
 	cJSON_ArrayForEach(gap, gaps) {
-		text = sanitize_str(gap->valuestring);
+		text = xsanitize(gap->valuestring);
 		/* L10N: %s is the reviewer's text of the missing standard */
 		printf(_("       blocked: waiting for a standard: %s\n"),
-		    text != NULL ? text : "");
+		    text);
 		free(text);
 	}
+}
+
+/*
+ * The review screen's default order (queue_index.c): local failures and
+ * divergences, then high stakes, then the rest, oldest first in each;
+ * expired actions below them, and (--all) decided ones last.
+ */
+static int
+care_of(const struct queue_row *row)
+{
+	if (strcmp(row->status, "pending") != 0 &&
+	    strcmp(row->status, "expired") != 0)
+		return -2;
+	return row->expired ? -1 : row->local_fail || row->divergent ? 2 :
+	    row->high_stakes ? 1 : 0;
+}
+
+static int
+queue_order(const void *a, const void *b)
+{
+	const struct listed *x = a, *y = b;
+
+	if (x->care != y->care)
+		return y->care - x->care;
+	if (x->row.imported_at_ms != y->row.imported_at_ms)
+		return x->row.imported_at_ms < y->row.imported_at_ms ? -1 : 1;
+	return x->read < y->read ? -1 : x->read > y->read;
 }
 
 static int
 list_one(void *ctx, struct recheck *r)
 {
 	struct list_run *run = ctx;
-	struct queue_row row;
-	cJSON *blocked;
+	struct listed *grown, *listed;
 	int rc;
 
+	if (run->listed_count == run->listed_size) {
+		run->listed_size = run->listed_size ? 2 * run->listed_size : 64;
+		grown = realloc(run->listed, run->listed_size * sizeof *grown);
+		if (grown == NULL)
+			return error_set(run->err, EXIT_STORAGE, NULL,
+			    _("out of memory"));
+		run->listed = grown;
+	}
+	listed = &run->listed[run->listed_count];
+	memset(listed, 0, sizeof *listed);
 	if ((rc = queue_row_from_recheck(r, r->outcome.verdict.action_id,
-	    &row, run->now_ms, run->err)) != 0)
+	    &listed->row, run->now_ms, run->err)) != 0)
 		return rc;
-	if ((rc = blocked_on_gaps(run, r, row.action_id, &blocked)) != 0) {
-		queue_row_free(&row);
-		return rc;
-	}
-	if (run->inv->json)
-		print_json(&row, r->data.packet_sha256, blocked);
-	else {
-		if (run->rows == 0) {
-			/* L10N: the column headings of "countersign list".
-			   Each heading starts where its column starts: FLG at
-			   0 (flags), KIND at 7, ID at 19, WHO at 56, SUMMARY at
-			   69, ADV (the advisory verdict) at 98, LOCAL (the local
-			   verdict) at 103, AGE at 110.  Keep the positions and no
-			   accented letters (the columns are counted in bytes).
-			   %s is the STATUS heading or nothing. */
-			printf(_("FLG    KIND        ID                                   "
-			    "WHO          SUMMARY                      ADV  LOCAL  "
-			    "AGE%s\n"),
-			    run->inv->all ? _("  STATUS") : "");
+	listed->care = care_of(&listed->row);
+	listed->read = run->listed_count;
+	snprintf(listed->packet_sha256, sizeof listed->packet_sha256, "%s",
+	    r->data.packet_sha256);
+	/* Counted before anything can fail: free_listed() frees it all. */
+	run->listed_count++;
+	if (run->inv->json && (listed->reasons = reasons_json(
+	    &r->outcome.verdict)) == NULL)
+		return error_set(run->err, EXIT_STORAGE, NULL,
+		    _("out of memory"));
+	return blocked_on_gaps(run, r, listed->row.action_id,
+	    &listed->blocked);
+}
+
+static void
+print_listed(struct list_run *run)
+{
+	size_t i;
+
+	if (run->listed_count > 1)
+		qsort(run->listed, run->listed_count, sizeof *run->listed,
+		    queue_order);
+	for (i = 0; i < run->listed_count; i++) {
+		const struct queue_row *row = &run->listed[i].row;
+
+		if (run->inv->json)
+			print_json(&run->listed[i]);
+		else {
+			if (run->rows == 0) {
+				/* L10N: the column headings of "countersign list".
+				   Each heading starts where its column starts: FLG at
+				   0 (flags), KIND at 7, ID at 19, WHO at 56, SUMMARY at
+				   69, ADV (the advisory verdict) at 98, LOCAL (the local
+				   verdict) at 103, AGE at 110.  Keep the positions and no
+				   accented letters (the columns are counted in bytes).
+				   %s is the STATUS heading or nothing. */
+				printf(_("FLG    KIND        ID                                   "
+				    "WHO          SUMMARY                      ADV  LOCAL  "
+				    "AGE%s\n"),
+				    run->inv->all ? _("  STATUS") : "");
+			}
+			print_row(run, row);
+			if (run->listed[i].blocked != NULL)
+				print_blocked(run->listed[i].blocked);
 		}
-		print_row(run, &row);
-		if (blocked != NULL)
-			print_blocked(blocked);
+		run->rows++;
 	}
-	cJSON_Delete(blocked);
-	run->rows++;
-	queue_row_free(&row);
-	return 0;
+}
+
+static void
+free_listed(struct list_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->listed_count; i++) {
+		queue_row_free(&run->listed[i].row);
+		cJSON_Delete(run->listed[i].reasons);
+		cJSON_Delete(run->listed[i].blocked);
+	}
+	free(run->listed);
 }
 
 int
@@ -232,16 +341,21 @@ cmd_list(const struct invocation *inv)
 		report_error(&err);
 		return rc;
 	}
-	run = (struct list_run){ store, inv, timestamp_now(), 0, &err };
+	run = (struct list_run){ store, inv, timestamp_now(), 0, &err, NULL,
+	    0, 0 };
 	stdout_for_many_lines();
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
 	rc = recheck_each(store, inv->all, run.now_ms, list_one, &run, &err);
 	store_close(store);
 	if (rc != 0) {
+		free_listed(&run);
 		report_error(&err);
 		return rc;
 	}
+	/* In the order the review screen shows them. */
+	print_listed(&run);
+	free_listed(&run);
 	if (run.rows == 0 && !inv->json)
 		printf("%s\n", inv->all ? _("No actions.") :
 		    _("No pending actions."));

@@ -13,6 +13,7 @@
 #include "exit_codes.h"
 #include "i18n.h"
 #include "sanitize.h"
+#include "xmalloc.h"
 
 /*
  * A database path that is a symbolic link is followed only when --db
@@ -128,15 +129,27 @@ void
 report_error(const struct error *err)
 {
 	/* A message may quote input: it reaches the terminal sanitized. */
-	char *safe = sanitize_str(err->message);
+	char *safe = xsanitize(err->message);
 
 	if (err->field[0] != '\0') {
-		char *field = sanitize_str(err->field);
+		char *field = xsanitize(err->field);
 
-		fprintf(stderr, "countersign: %s: %s\n", field ? field : "",
-		    safe ? safe : "");
+		fprintf(stderr, "countersign: %s: %s\n", field, safe);
 		free(field);
 	} else
-		fprintf(stderr, "countersign: %s\n", safe ? safe : "");
+		fprintf(stderr, "countersign: %s\n", safe);
 	free(safe);
+}
+
+int (*review_screens)(const struct invocation *);
+
+int
+review_run(const struct invocation *inv)
+{
+	if (review_screens == NULL) {
+		fprintf(stderr, "%s\n", _("countersign: this program has no "
+		    "review screens"));
+		return EXIT_USAGE;
+	}
+	return review_screens(inv);
 }

@@ -24,13 +24,27 @@
 #include "text.h"
 #include "uuid_random.h"
 
+/* Set only by the service (issue 19), in the child serving one request. */
+static const struct operator_identity *operator_peer;
+
+void
+operator_serve_as(const struct operator_identity *peer)
+{
+	operator_peer = peer;
+}
+
 void
 operator_current(struct operator_identity *op)
 {
 	/* Not getlogin(), USER or LOGNAME: those a user can set. */
 	uid_t uid = getuid();
-	struct passwd *pw = getpwuid(uid);
+	struct passwd *pw;
 
+	if (operator_peer != NULL) {
+		*op = *operator_peer;
+		return;
+	}
+	pw = getpwuid(uid);
 	op->uid = (long long)uid;
 	if (pw != NULL && pw->pw_name != NULL)
 		snprintf(op->login, sizeof op->login, "%s", pw->pw_name);
@@ -365,6 +379,9 @@ decision_record_json(const struct decision_request *req,
 	json_writer_object(&w);
 	json_writer_key(&w, "event");
 	json_writer_string(&w, "decision");
+	/* The canonical form its digests are in (issue 27). */
+	json_writer_key(&w, "format");
+	json_writer_integer(&w, JSON_FORMAT_CURRENT);
 	json_writer_key(&w, "decision_id");
 	json_writer_string(&w, decision_id);
 	json_writer_key(&w, "action_id");
@@ -443,6 +460,16 @@ decision_record_json(const struct decision_request *req,
 	json_writer_key(&w, "packet_sha256");
 	json_writer_string(&w, rc->data.packet_sha256[0] != '\0' ?
 	    rc->data.packet_sha256 : NULL);
+	/* One of several decided together: "bulk": {"id", "count"}. */
+	if (req->bulk != NULL) {
+		json_writer_key(&w, "bulk");
+		json_writer_object(&w);
+		json_writer_key(&w, "id");
+		json_writer_string(&w, req->bulk->id);
+		json_writer_key(&w, "count");
+		json_writer_integer(&w, req->bulk->count);
+		json_writer_end(&w, '}');
+	}
 	json_writer_key(&w, "program");
 	json_writer_object(&w);
 	json_writer_key(&w, "name");

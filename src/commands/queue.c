@@ -11,6 +11,7 @@
 #include "lockout.h"
 #include "sanitize.h"
 #include "text.h"
+#include "timestamp.h"
 
 /* A rule or overall result reads pass/FAIL; requires_human_approval yes/no. */
 static const char *
@@ -71,8 +72,9 @@ divergence_note(const struct check_outcome *outcome, const cJSON *entry)
 		    shown(what, advisory), shown(what, local), said ?
 		    _("; advisory said: ") : "", said ? said : "");
 	else
+		/* The note is one of the program's own sentences (check.c). */
 		line = text_printf("%s: %s", what,
-		    json_member(entry, "note")->valuestring);
+		    _(json_member(entry, "note")->valuestring));
 	if (line == NULL)
 		return NULL;
 	safe = sanitize_str(line);
@@ -101,6 +103,13 @@ queue_row_from_recheck(const struct recheck *r, const char *action_id,
 		who = json_member(action, "author")->valuestring;
 	pack->summarize(action, summary, sizeof summary);
 	row->who = sanitize_str(who ? who : "");
+	row->requester = sanitize_str(cJSON_GetStringValue(
+	    json_member(action, "requested_by")));
+	row->author = sanitize_str(cJSON_GetStringValue(
+	    json_member(action, "author")));
+	row->has_drafted = cJSON_IsString(json_member(action, "drafted_at")) &&
+	    timestamp_parse(json_member(action, "drafted_at")->valuestring,
+	    &row->drafted_at_ms);
 	row->summary = sanitize_str(summary);
 	row->high_stakes = r->outcome.verdict.requires_human_approval;
 	row->local_fail = !r->outcome.verdict.overall_pass;
@@ -134,7 +143,8 @@ queue_row_from_recheck(const struct recheck *r, const char *action_id,
 		cJSON_ArrayForEach(entry, r->outcome.divergence)
 			row->notes[i++] = divergence_note(&r->outcome, entry);
 	}
-	if (row->who == NULL || row->summary == NULL || row->notes == NULL) {
+	if (row->who == NULL || row->summary == NULL || row->notes == NULL ||
+	    row->requester == NULL || row->author == NULL) {
 		queue_row_free(row);
 		return error_set(err, 4, NULL, _("out of memory"));
 	}
@@ -222,7 +232,9 @@ queue_row_free(struct queue_row *row)
 	free(row->notes);
 	free(row->who);
 	free(row->summary);
-	row->who = row->summary = NULL;
+	free(row->requester);
+	free(row->author);
+	row->who = row->summary = row->requester = row->author = NULL;
 	row->notes = NULL;
 }
 

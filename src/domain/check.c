@@ -13,8 +13,13 @@
 #include "json_fields.h"
 #include "json_writer.h"
 #include "lockout.h"
+#include "i18n.h"
 #include "sha256.h"
 
+/*
+ * note is one of the program's own sentences, marked N_(): recorded in
+ * English, translated only where a screen shows it.
+ */
 static int
 add_entry(cJSON *list, const char *what, cJSON *advisory, cJSON *local,
     const char *note)
@@ -108,15 +113,15 @@ compare_rules(cJSON *list, const struct advisory *advisory,
 		if (result == NULL) {
 			rc = add_entry(list, local->rule_id, cJSON_CreateNull(),
 			    cJSON_CreateBool(local->passed),
-			    "the advisory verdict lacks this rule");
+			    N_("the advisory verdict lacks this rule"));
 			continue;
 		}
 		if (advisory_passes(advisory, result) != local->passed)
 			rc = add_entry(list, local->rule_id,
 			    cJSON_CreateBool(!local->passed),
 			    cJSON_CreateBool(local->passed), local->passed ?
-			    "the advisory fails a rule that passes locally" :
-			    "the advisory passes a rule that fails locally");
+			    N_("the advisory fails a rule that passes locally") :
+			    N_("the advisory passes a rule that fails locally"));
 	}
 	for (i = 0; rc == 0 && i < advisory->rule_count; i++) {
 		result = &advisory->rules[i];
@@ -126,7 +131,7 @@ compare_rules(cJSON *list, const struct advisory *advisory,
 		rc = add_entry(list, result->rule_id,
 		    cJSON_CreateBool(advisory_passes(advisory, result)),
 		    cJSON_CreateNull(),
-		    "not a rule of the local rule pack");
+		    N_("not a rule of the local rule pack"));
 	}
 	return rc;
 }
@@ -136,12 +141,12 @@ static const char *
 stakes_note(const cJSON *item, bool local)
 {
 	if (!cJSON_IsBool(item))
-		return local ? "the local check requires human approval; the "
-		    "advisory does not say whether it is required" :
-		    "the advisory does not say whether human approval is "
-		    "required";
-	return local ? "the local check requires human approval" :
-	    "the advisory requires human approval";
+		return local ? N_("the local check requires human approval; "
+		    "the advisory does not say whether it is required") :
+		    N_("the advisory does not say whether human approval is "
+		    "required");
+	return local ? N_("the local check requires human approval") :
+	    N_("the advisory requires human approval");
 }
 
 cJSON *
@@ -157,18 +162,18 @@ divergence_compute(const struct rule_pack *pack,
 	switch (advisory->state) {
 	case ADVISORY_MISSING:
 		rc = add_entry(list, "advisory_verdict", cJSON_CreateNull(),
-		    cJSON_CreateNull(), "no advisory verdict was received");
+		    cJSON_CreateNull(), N_("no advisory verdict was received"));
 		goto done;
 	case ADVISORY_UNPARSEABLE:
 		rc = add_entry(list, "advisory_verdict", cJSON_CreateNull(),
 		    cJSON_CreateNull(),
-		    "the advisory verdict could not be read");
+		    N_("the advisory verdict could not be read"));
 		goto done;
 	case ADVISORY_OTHER_ACTION:
 		rc = add_entry(list, "action_id",
 		    cJSON_CreateString(advisory->other_action_id),
 		    cJSON_CreateString(v->action_id),
-		    "the advisory verdict is about another action");
+		    N_("the advisory verdict is about another action"));
 		goto done;
 	case ADVISORY_AVAILABLE:
 		break;
@@ -180,8 +185,8 @@ divergence_compute(const struct rule_pack *pack,
 	    (rc = add_entry(list, "overall_pass",
 	    cJSON_CreateBool(advisory->overall_pass),
 	    cJSON_CreateBool(v->overall_pass),
-	    v->overall_pass ? "the advisory fails what passes locally" :
-	    "the advisory passes what fails locally")) != 0)
+	    v->overall_pass ? N_("the advisory fails what passes locally") :
+	    N_("the advisory passes what fails locally"))) != 0)
 		goto done;
 	if (!pack->compares_rules)
 		goto done;
@@ -197,7 +202,7 @@ divergence_compute(const struct rule_pack *pack,
 	if (!same_ips_version(item, v->ips_checked))
 		rc = add_entry(list, "ips_version_checked_against",
 		    copy_or_null(item), copy_or_null(v->ips_checked),
-		    "checked against different IPS versions");
+		    N_("checked against different IPS versions"));
 done:
 	if (rc != 0) {
 		cJSON_Delete(list);
@@ -291,11 +296,18 @@ check_outcome_text(const struct check_outcome *out)
 int
 check_inputs_sha256(const struct check_input *in, char out[65])
 {
+	return check_inputs_sha256_format(in, JSON_FORMAT_CURRENT, out);
+}
+
+int
+check_inputs_sha256_format(const struct check_input *in, int format,
+    char out[65])
+{
 	const cJSON *trees[] = { in->packet, in->ips, in->holdings,
 	    in->securities, in->standards, in->roster, in->po_judgments,
 	    in->revision_chain };
 	enum { TREES = sizeof trees / sizeof trees[0] };
-	/* What the loader printed already, in the same order. */
+	/* What the loader printed already (format 2), in the same order. */
 	const char *given[TREES] = { NULL, in->ips_printed,
 	    in->holdings_printed, NULL, in->standards_printed,
 	    in->roster_printed, NULL, NULL };
@@ -303,10 +315,11 @@ check_inputs_sha256(const struct check_input *in, char out[65])
 	size_t i;
 	int rc = -1;
 
-	/* Each tree as cJSON_PrintUnformatted() prints it, then a newline. */
-	json_writer_init_cjson(&w);
+	/* Each tree in the canonical form of that format, then a newline. */
+	json_writer_init_canonical(&w, format);
 	for (i = 0; i < TREES; i++) {
-		if (given[i] != NULL && trees[i] != NULL)
+		if (given[i] != NULL && trees[i] != NULL &&
+		    format == JSON_FORMAT_CURRENT)
 			json_writer_raw(&w, given[i], strlen(given[i]));
 		else
 			json_writer_tree(&w, trees[i]);

@@ -29,6 +29,7 @@
 
 #include "error.h"
 #include "json_extract.h"
+#include "json_lex.h"
 #include "json_strict.h"
 
 /*
@@ -73,23 +74,14 @@ span_end(const char *text, size_t len, size_t start)
 {
 	char closers[MAX_DEPTH];
 	size_t depth = 0, i;
-	bool in_string = false;
 	unsigned char c;
 
 	for (i = start; i < len; i++) {
 		c = (unsigned char)text[i];
-		if (in_string) {
-			if (c == '\\')
-				i++;	/* skips the escaped byte */
-			else if (c == '"')
-				in_string = false;
-			else if (c < 0x20)
-				return 0;
-			continue;
-		}
 		switch (c) {
 		case '"':
-			in_string = true;
+			if ((i = json_lex_string_end_clean(text, len, i)) == len)
+				return 0;
 			break;
 		case '{':
 		case '[':
@@ -139,16 +131,6 @@ json_first_object(const char *text, size_t len)
 	return NULL;
 }
 
-/* Past the white space RFC 8259 allows between tokens, from text[at]. */
-static size_t
-skip_space(const char *text, size_t len, size_t at)
-{
-	while (at < len && (text[at] == ' ' || text[at] == '\t' ||
-	    text[at] == '\n' || text[at] == '\r'))
-		at++;
-	return at;
-}
-
 /*
  * Valid JSON needs no stack: brackets can only close in order, so a count
  * will do; on anything else the count still ends the scan.
@@ -156,31 +138,15 @@ skip_space(const char *text, size_t len, size_t at)
 size_t
 json_value_end(const char *text, size_t len, size_t at)
 {
-	const char *quote, *slash;
 	size_t depth = 0;
-	bool in_string = false;
 
 	for (; at < len; at++) {
-		if (in_string) {
-			/* Strings are most of a packet: jump to their end. */
-			quote = memchr(text + at, '"', len - at);
-			if (quote == NULL)
-				return 0;
-			slash = memchr(text + at, '\\', (size_t)(quote -
-			    (text + at)));
-			if (slash != NULL) {
-				at = (size_t)(slash - text) + 1;  /* escaped */
-				continue;
-			}
-			at = (size_t)(quote - text);
-			in_string = false;
-			if (depth == 0)
-				return at + 1;
-			continue;
-		}
 		switch (text[at]) {
 		case '"':
-			in_string = true;
+			if ((at = json_lex_string_end(text, len, at)) == len)
+				return 0;
+			if (depth == 0)
+				return at + 1;
 			break;
 		case '{':
 		case '[':
@@ -203,7 +169,7 @@ json_value_end(const char *text, size_t len, size_t at)
 			break;
 		}
 	}
-	return depth == 0 && !in_string ? at : 0;
+	return depth == 0 ? at : 0;
 }
 
 /* Whether the key text[at..end) (quotes included) names key. */
@@ -233,18 +199,18 @@ json_member_text(const char *text, size_t len, const char *key,
 
 	if (text == NULL)
 		return false;
-	at = skip_space(text, len, 0);
+	at = json_lex_skip_space(text, len, 0);
 	if (at >= len || text[at] != '{')
 		return false;
-	for (at = skip_space(text, len, at + 1); at < len && text[at] == '"';
-	    at = skip_space(text, len, end + 1)) {
+	for (at = json_lex_skip_space(text, len, at + 1); at < len && text[at] == '"';
+	    at = json_lex_skip_space(text, len, end + 1)) {
 		if ((end = json_value_end(text, len, at)) == 0)
 			return false;
 		if (key_is(text, at, end, key)) {
-			at = skip_space(text, len, end);
+			at = json_lex_skip_space(text, len, end);
 			if (at >= len || text[at] != ':')
 				return false;
-			at = skip_space(text, len, at + 1);
+			at = json_lex_skip_space(text, len, at + 1);
 			if ((end = json_value_end(text, len, at)) == 0 ||
 			    end == at)
 				return false;
@@ -253,13 +219,13 @@ json_member_text(const char *text, size_t len, const char *key,
 			return true;
 		}
 		/* Past the name, the colon, the value, to the comma or '}'. */
-		at = skip_space(text, len, end);
+		at = json_lex_skip_space(text, len, end);
 		if (at >= len || text[at] != ':')
 			return false;
-		at = skip_space(text, len, at + 1);
+		at = json_lex_skip_space(text, len, at + 1);
 		if ((end = json_value_end(text, len, at)) == 0)
 			return false;
-		end = skip_space(text, len, end);
+		end = json_lex_skip_space(text, len, end);
 		if (end >= len || text[end] != ',')
 			return false;
 	}

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "json_lex.h"
 #include "json_strict.h"
 #include "utf8.h"
 
@@ -50,41 +51,23 @@ plain_bytes_init(void)
 		plain_byte[c] = c != '"' && c != '\\';
 }
 
-static void
+/* Every token of every record passes here: kept inline, in place. */
+static inline void
 skip_space(struct scan *sc)
 {
-	while (sc->at < sc->len && (sc->text[sc->at] == ' ' ||
-	    sc->text[sc->at] == '\n' || sc->text[sc->at] == '\t' ||
-	    sc->text[sc->at] == '\r'))
+	while (sc->at < sc->len && json_lex_is_space((char)sc->text[sc->at]))
 		sc->at++;
-}
-
-static int
-hex_value(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* A \uXXXX escape at sc->at, which is the 'u'. */
 static bool
 scan_unicode_escape(struct scan *sc)
 {
-	uint32_t value = 0;
-	int i, digit;
+	int value;
 
-	if (sc->len - sc->at < 5)
+	if (sc->len - sc->at < 5 || (value = json_lex_hex4((const char *)
+	    sc->text + sc->at + 1)) < 0)
 		return false;
-	for (i = 1; i <= 4; i++) {
-		if ((digit = hex_value(sc->text[sc->at + i])) < 0)
-			return false;
-		value = value << 4 | (uint32_t)digit;
-	}
 	/* \u0000 is refused; surrogate pairs are left to the strict parser. */
 	if (value == 0 || (value >= 0xd800 && value <= 0xdfff))
 		return false;

@@ -10,7 +10,9 @@
 
 #include "exit_codes.h"
 #include "json_fields.h"
+#include "json_lex.h"
 #include "json_strict.h"
+#include "json_writer.h"
 #include "sanitize.h"
 #include "text.h"
 #include "utf8.h"
@@ -50,12 +52,6 @@ static bool
 is_digit(char c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static bool
-is_hex(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 size_t
@@ -140,8 +136,7 @@ check_lexical(const char *text, size_t len, size_t *where, struct error *err)
 				 * string there, as \u0000 would.
 				 */
 				if (text[i + 1] == 'u' && (i + 5 >= len ||
-				    !is_hex(text[i + 2]) || !is_hex(text[i + 3]) ||
-				    !is_hex(text[i + 4]) || !is_hex(text[i + 5]))) {
+				    json_lex_hex4(text + i + 2) < 0)) {
 					*where = i;
 					return error_set(err, EXIT_DATA, NULL,
 					    "the escape \\u must be followed by "
@@ -267,25 +262,6 @@ check_keys(const cJSON *object, const struct path_node *at, struct error *err)
 	return rc;
 }
 
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* The closing quote of the string opening at text[at], or len. */
-static size_t
-string_end(const char *text, size_t len, size_t at)
-{
-	size_t i;
-
-	for (i = at + 1; i < len && text[i] != '"'; i++) {
-		if (text[i] == '\\')
-			i++;
-	}
-	return i < len ? i : len;
-}
-
 /*
  * The number literals of the text, in order, as check_tree() meets their
  * nodes (cJSON builds a tree in the order of the text).
@@ -311,7 +287,7 @@ literal_is_zero(struct number_cursor *c)
 	for (;;) {
 		while (i < c->len) {
 			if (c->text[i] == '"')
-				i = string_end(c->text, c->len, i) + 1;
+				i = json_lex_string_end(c->text, c->len, i) + 1;
 			else if ((c->text[i] == '-' || is_digit(c->text[i])) &&
 			    (end = json_number_end(c->text, c->len, i)) != 0)
 				break;
@@ -404,31 +380,11 @@ token_end(const char *text, size_t len, size_t at)
 {
 	size_t i = at + 1;
 
-	while (i < len && !is_space(text[i]) && text[i] != ',' &&
+	while (i < len && !json_lex_is_space(text[i]) && text[i] != ',' &&
 	    text[i] != ':' && text[i] != '"' && text[i] != '[' &&
 	    text[i] != ']' && text[i] != '{' && text[i] != '}')
 		i++;
 	return i - 1;
-}
-
-static int
-hex4(const char *s)
-{
-	int value = 0, i, c;
-
-	for (i = 0; i < 4; i++) {
-		c = (unsigned char)s[i];
-		if (c >= '0' && c <= '9')
-			c -= '0';
-		else if (c >= 'a' && c <= 'f')
-			c -= 'a' - 10;
-		else if (c >= 'A' && c <= 'F')
-			c -= 'A' - 10;
-		else
-			return -1;
-		value = value << 4 | c;
-	}
-	return value;
 }
 
 /* Appends bytes to buf[0..size) as far as they fit. */
@@ -489,11 +445,11 @@ put_key(char *buf, size_t size, size_t *used, const char *raw, size_t len)
 				put_bytes(buf, size, used, meant + (at - plain),
 				    1);
 			i += 2;
-		} else if (i + 6 > len || (high = hex4(raw + i + 2)) < 0) {
+		} else if (i + 6 > len || (high = json_lex_hex4(raw + i + 2)) < 0) {
 			i += 2;
 		} else if (high >= 0xd800 && high <= 0xdbff && i + 12 <= len &&
 		    raw[i + 6] == '\\' && raw[i + 7] == 'u' &&
-		    (low = hex4(raw + i + 8)) >= 0xdc00 && low <= 0xdfff) {
+		    (low = json_lex_hex4(raw + i + 8)) >= 0xdc00 && low <= 0xdfff) {
 			put_code_point(buf, size, used, 0x10000 +
 			    ((uint32_t)(high - 0xd800) << 10) +
 			    (uint32_t)(low - 0xdc00));
@@ -583,7 +539,7 @@ walk(const char *text, size_t len, const char *path, size_t *at,
 	while (i < len && (path != NULL || i <= *at)) {
 		c = text[i];
 		top = depth > 0 ? &frames[depth - 1] : NULL;
-		if (is_space(c)) {
+		if (json_lex_is_space(c)) {
 			i++;
 		} else if (c == ',') {
 			if (top != NULL) {
@@ -602,7 +558,7 @@ walk(const char *text, size_t len, const char *path, size_t *at,
 			i++;
 		} else if (c == '"' && top != NULL && top->object &&
 		    top->want_key) {
-			end = string_end(text, len, i);
+			end = json_lex_string_end(text, len, i);
 			if (path == NULL && *at <= end) {
 				*in_key = true;
 				found = walk_render(text, frames, depth - 1,
@@ -640,7 +596,7 @@ walk(const char *text, size_t len, const char *path, size_t *at,
 				i++;
 				continue;
 			}
-			end = c == '"' ? string_end(text, len, i) :
+			end = c == '"' ? json_lex_string_end(text, len, i) :
 			    token_end(text, len, i);
 			if (path == NULL && *at <= end) {
 				*in_key = false;
@@ -763,14 +719,13 @@ json_parse_strict_full(const char *text, size_t len, size_t *error_offset,
 char *
 json_print(const cJSON *json)
 {
-	char *raw, *safe;
+	struct json_writer w;
 
-	raw = cJSON_PrintUnformatted(json);
-	if (raw == NULL)
+	if (json == NULL)
 		return NULL;
-	safe = json_escape_controls(raw);
-	cJSON_free(raw);
-	return safe;
+	json_writer_init(&w);
+	json_writer_tree(&w, json);
+	return json_writer_finish(&w);
 }
 
 bool

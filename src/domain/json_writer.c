@@ -1,4 +1,8 @@
-/* JSON written straight into a buffer, as json_print() would print it. */
+/*
+ * JSON written straight into a buffer: the one printer of the program,
+ * for display and records and for the canonical form digests are taken
+ * over (countersign-packets(5), CANONICAL JSON).  json_print() is this.
+ */
 #include "config.h"
 
 #include <float.h>
@@ -8,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_lex.h"
 #include "json_strict.h"
 #include "json_writer.h"
 #include "sanitize.h"
@@ -20,10 +25,17 @@ json_writer_init(struct json_writer *w)
 }
 
 void
-json_writer_init_cjson(struct json_writer *w)
+json_writer_init_canonical(struct json_writer *w, int format)
 {
 	json_writer_init(w);
-	w->as_cjson = true;
+	w->canonical = true;
+	w->format = format;
+}
+
+void
+json_writer_init_cjson(struct json_writer *w)
+{
+	json_writer_init_canonical(w, JSON_FORMAT_CURRENT);
 }
 
 /* What reserve() does when the buffer must grow, or has failed. */
@@ -134,7 +146,7 @@ json_writer_end(struct json_writer *w, char closing)
 	append(w, &closing, 1);
 }
 
-/* cJSON's escapes for one byte below 0x20, '"' or '\\'. */
+/* The escape of one byte below 0x20, '"' or '\\'. */
 static size_t
 escape_byte(unsigned char c, char out[7])
 {
@@ -166,8 +178,8 @@ escape_byte(unsigned char c, char out[7])
 }
 
 /*
- * The quoted string with cJSON's escapes.  Bytes from 0x7f up are copied
- * as cJSON copies them; the caller decides what else they need.
+ * The quoted string with the canonical escapes.  Bytes from 0x7f up are
+ * copied as they are; the caller decides what else they need.
  */
 static void
 append_quoted(struct json_writer *w, const char *text)
@@ -191,8 +203,8 @@ append_quoted(struct json_writer *w, const char *text)
 }
 
 /*
- * Rare: a string with DEL or non-ASCII bytes is escaped as json_print()
- * escapes a whole document, quotes included, so the two cannot drift.
+ * Rare: a string with DEL or non-ASCII bytes for display or a record:
+ * json_escape_controls() over the quoted string, as over a whole line.
  */
 static void
 append_escaped_controls(struct json_writer *w, const char *text)
@@ -234,7 +246,7 @@ write_escaped(struct json_writer *w, const char *text, const char *after,
 
 	while (*p != '\0' && *p < 0x7f)
 		p++;
-	if (*p == '\0' || w->as_cjson)
+	if (*p == '\0' || w->canonical)
 		append_quoted(w, text);
 	else
 		append_escaped_controls(w, text);
@@ -242,7 +254,7 @@ write_escaped(struct json_writer *w, const char *text, const char *after,
 }
 
 /*
- * A quoted string as json_print() prints it, then after.  Nearly every
+ * A quoted string, then after.  Nearly every
  * string needs no escape at all: one scan finds that out, one copy
  * writes it.  Inline: it is most of the calls a check line makes.
  */
@@ -328,74 +340,147 @@ json_writer_integer(struct json_writer *w, long long value)
 }
 
 /*
- * A subtree as cJSON prints it, for what the walk below leaves to it.
- * cJSON's text comes from its allocator (json_memory.c's free lists in
- * the program), json_print()'s from malloc: each goes back where it came
- * from.
+ * Format 1, frozen: how numbers were printed in the digests of records
+ * without a "format" (countersign-packets(5)).  15 significant digits
+ * ("%1.15g") unless they do not read back within DBL_EPSILON of the
+ * double, then 17; whole numbers below 10^15 as their digits, -0 as -0.
+ * Kept only so that those records replay whatever else changes.
  */
-static void
-write_printed(struct json_writer *w, const cJSON *item)
+static size_t
+number_format1(double d, char digits[32])
 {
-	char *text;
-
-	text = w->as_cjson ? cJSON_PrintUnformatted(item) : json_print(item);
-	if (text == NULL) {
-		w->failed = true;
-		return;
-	}
-	append(w, text, strlen(text));
-	if (w->as_cjson)
-		cJSON_free(text);
-	else
-		free(text);
-}
-
-/*
- * A number as cJSON 1.7.15 prints it: 15 significant digits unless those
- * do not read back as (nearly) the same double, then 17; NaN and the
- * infinities as null.  printf() writes the locale's decimal point, cJSON
- * a '.'.  Whole numbers below 10^15, most of what packets carry, come out
- * of "%1.15g" as their plain digits, so they are written without it.
- */
-static void
-write_number(struct json_writer *w, const cJSON *item)
-{
-	char digits[32], point;
-	double d = item->valuedouble, back, larger;
+	double back, larger;
 	int length, i;
+	char point;
 
-	if (isnan(d) || isinf(d)) {
-		append(w, "null", 4);
-		return;
-	}
 	if (fabs(d) < 1e15 && d == (double)(long long)d) {
-		if (d == 0 && signbit(d))
-			append(w, "-0", 2);
-		else
-			append(w, digits, text_integer(digits, (long long)d));
-		return;
+		if (d == 0 && signbit(d)) {
+			memcpy(digits, "-0", 2);
+			return 2;
+		}
+		return text_integer(digits, (long long)d);
 	}
-	length = snprintf(digits, sizeof digits, "%1.15g", d);
+	length = snprintf(digits, 32, "%1.15g", d);
 	back = strtod(digits, NULL);
 	larger = fabs(back) > fabs(d) ? fabs(back) : fabs(d);
 	if (!(fabs(back - d) <= larger * DBL_EPSILON))
-		length = snprintf(digits, sizeof digits, "%1.17g", d);
-	if (length < 0 || length > 25) {
-		w->failed = true;
-		return;
-	}
+		length = snprintf(digits, 32, "%1.17g", d);
+	if (length <= 0 || length > 25)
+		return 0;
+	/* printf() writes the locale's decimal point; the form has '.'. */
 	point = *localeconv()->decimal_point;
 	for (i = 0; i < length; i++) {
 		if (digits[i] == point)
 			digits[i] = '.';
 	}
-	append(w, digits, (size_t)length);
+	return (size_t)length;
 }
 
-/* Only hostile input nests deeper; cJSON prints what lies below. */
-#define TREE_DEPTH 64
+/*
+ * The significant digits (no trailing zeros) of the shortest "%.*e" that
+ * reads back as d, and the decimal exponent of the first: d is
+ * 0.DIGITS * 10^point.  The point is found by skipping what is not a
+ * digit, so the locale's decimal point does not matter.
+ */
+static size_t
+shortest_digits(double d, char digits[20], int *point)
+{
+	char text[40], *p;
+	size_t n = 0;
+	int precision;
 
-/* One value of a tree, in the bytes cJSON (and json_print()) would give. */
+	for (precision = 0; precision < 17; precision++) {
+		snprintf(text, sizeof text, "%.*e", precision, d);
+		if (strtod(text, NULL) == d)
+			break;
+	}
+	for (p = text; *p != 'e' && *p != '\0'; p++) {
+		if (*p >= '0' && *p <= '9')
+			digits[n++] = *p;
+	}
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	*point = (*p == 'e' ? atoi(p + 1) : 0) + 1;
+	return n;
+}
+
+/*
+ * The number as countersign prints it (format 2 and every line it
+ * shows): 0 for both zeros; whole numbers of magnitude below 2^53 as
+ * their digits; anything else in the fewest significant digits that read
+ * back as the same double, placed as ECMAScript's Number#toString places
+ * them: plain from 10^-6 up to below 10^21, else d[.ddd]e+N / e-N.
+ */
+static size_t
+number_format2(double d, char out[32])
+{
+	char digits[20];
+	size_t n, length = 0;
+	int point, i;
+
+	if (d == 0) {
+		out[0] = '0';
+		return 1;
+	}
+	if (fabs(d) < 9007199254740992.0 && d == (double)(long long)d)
+		return text_integer(out, (long long)d);
+	if (d < 0)
+		out[length++] = '-';
+	n = shortest_digits(d, digits, &point);
+	if ((int)n <= point && point <= 21) {
+		memcpy(out + length, digits, n);
+		length += n;
+		for (i = (int)n; i < point; i++)
+			out[length++] = '0';
+	} else if (0 < point && point <= 21) {
+		memcpy(out + length, digits, (size_t)point);
+		length += (size_t)point;
+		out[length++] = '.';
+		memcpy(out + length, digits + point, n - (size_t)point);
+		length += n - (size_t)point;
+	} else if (-6 < point && point <= 0) {
+		out[length++] = '0';
+		out[length++] = '.';
+		for (i = point; i < 0; i++)
+			out[length++] = '0';
+		memcpy(out + length, digits, n);
+		length += n;
+	} else {
+		out[length++] = digits[0];
+		if (n > 1) {
+			out[length++] = '.';
+			memcpy(out + length, digits + 1, n - 1);
+			length += n - 1;
+		}
+		length += (size_t)snprintf(out + length, 32 - length, "e%c%d",
+		    point - 1 < 0 ? '-' : '+', abs(point - 1));
+	}
+	return length;
+}
+
+/* NaN and the infinities, which no parser makes, as null. */
+static void
+write_number(struct json_writer *w, double d)
+{
+	char digits[32];
+	size_t length;
+
+	if (isnan(d) || isinf(d)) {
+		append(w, "null", 4);
+		return;
+	}
+	length = w->canonical && w->format == JSON_FORMAT_LEGACY ?
+	    number_format1(d, digits) : number_format2(d, digits);
+	if (length == 0)
+		w->failed = true;
+	else
+		append(w, digits, length);
+}
+
+/* cJSON's parser nests no deeper; a deeper tree is not ours to print. */
+#define TREE_DEPTH 1000
+
+/* One value of a tree. */
 static void
 write_value(struct json_writer *w, const cJSON *item, unsigned depth)
 {
@@ -413,10 +498,10 @@ write_value(struct json_writer *w, const cJSON *item, unsigned depth)
 		append(w, "null", 4);
 		return;
 	case cJSON_Number:
-		write_number(w, item);
+		write_number(w, item->valuedouble);
 		return;
 	case cJSON_String:
-		/* cJSON prints a missing string as an empty one. */
+		/* A string item without its string, as cJSON prints it. */
 		write_quoted(w, item->valuestring != NULL ? item->valuestring :
 		    "", "", 0);
 		return;
@@ -426,8 +511,8 @@ write_value(struct json_writer *w, const cJSON *item, unsigned depth)
 			break;
 		/* FALLTHROUGH */
 	default:
-		/* Raw and invalid items, and deep nesting. */
-		write_printed(w, item);
+		/* Raw and invalid items, and nesting no parser gives. */
+		w->failed = true;
 		return;
 	}
 	object = (item->type & 0xFF) == cJSON_Object;
@@ -444,10 +529,9 @@ write_value(struct json_writer *w, const cJSON *item, unsigned depth)
 }
 
 /*
- * Walked here rather than printed by cJSON, then copied and escaped
- * again: a decision writes eleven trees into its record, and printing
- * them through cJSON, each number through printf() and sscanf(), was a
- * seventh of it.
+ * Walked here, never printed by cJSON: what is hashed must not depend on
+ * the cJSON installed, and a decision writes eleven trees into its
+ * record (printing them through cJSON was a seventh of its time).
  */
 void
 json_writer_tree(struct json_writer *w, const cJSON *tree)
@@ -470,9 +554,9 @@ json_writer_raw(struct json_writer *w, const char *text, size_t length)
 void
 json_writer_verbatim(struct json_writer *w, const char *text, size_t length)
 {
-	bool in_string = false, ascii = true;
+	bool ascii = true;
 	char *compact, *safe;
-	size_t i, n = 0;
+	size_t i, n = 0, end, k;
 
 	separate(w);
 	if (w->failed)
@@ -483,19 +567,18 @@ json_writer_verbatim(struct json_writer *w, const char *text, size_t length)
 	}
 	/* A pretty-printed packet's new lines would break the record's line. */
 	for (i = 0; i < length; i++) {
-		if (in_string) {
-			if (text[i] == '\\' && i + 1 < length)
-				compact[n++] = text[i++];
-			else if (text[i] == '"')
-				in_string = false;
-		} else if (text[i] == '"')
-			in_string = true;
-		else if (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
-		    text[i] == '\r')
+		if (json_lex_is_space(text[i]))
 			continue;
-		if ((unsigned char)text[i] >= 0x7f)
-			ascii = false;
-		compact[n++] = text[i];
+		/* A string, quotes included, as it is. */
+		end = text[i] != '"' ? i + 1 :
+		    json_lex_string_end(text, length, i) + 1;
+		if (end > length)
+			end = length;
+		for (k = i; ascii && k < end; k++)
+			ascii = (unsigned char)text[k] < 0x7f;
+		memcpy(compact + n, text + i, end - i);
+		n += end - i;
+		i = end - 1;
 	}
 	compact[n] = '\0';
 	/*
@@ -503,7 +586,7 @@ json_writer_verbatim(struct json_writer *w, const char *text, size_t length)
 	 * string of the record: the same characters, in bytes a terminal
 	 * showing the record cannot act on.  Below DEL there are none.
 	 */
-	safe = w->as_cjson || ascii ? compact : json_escape_controls(compact);
+	safe = w->canonical || ascii ? compact : json_escape_controls(compact);
 	if (safe == NULL)
 		w->failed = true;
 	else
@@ -534,4 +617,16 @@ json_writer_discard(struct json_writer *w)
 {
 	free(w->text);
 	memset(w, 0, sizeof *w);
+}
+
+char *
+json_canonical(const cJSON *tree, int format)
+{
+	struct json_writer w;
+
+	if (tree == NULL)
+		return NULL;
+	json_writer_init_canonical(&w, format);
+	json_writer_tree(&w, tree);
+	return json_writer_finish(&w);
 }

@@ -11,6 +11,31 @@
 #include "uuid_random.h"
 #include "verdict.h"
 
+static const char *(*translator)(const char *);
+
+void
+verdict_translate_with(const char *(*translate)(const char *))
+{
+	translator = translate;
+}
+
+/*
+ * fmt formatted with ap through the translator, when one is set and has
+ * a translation: NULL otherwise (and when out of memory: the English
+ * detail is then shown, never nothing).
+ */
+static char *
+translated(const char *fmt, va_list ap)
+{
+	const char *local;
+
+	if (translator == NULL || fmt == NULL ||
+	    (local = translator(fmt)) == NULL || local == fmt ||
+	    strcmp(local, fmt) == 0)
+		return NULL;
+	return text_vprintf(local, ap);
+}
+
 int
 verdict_init(struct verdict *v, const char *action_id, long long now_ms)
 {
@@ -26,14 +51,20 @@ verdict_free(struct verdict *v)
 {
 	size_t i;
 
-	for (i = 0; i < v->rule_count; i++)
+	for (i = 0; i < v->rule_count; i++) {
 		free(v->rules[i].detail);
+		free(v->rules[i].shown);
+	}
 	free(v->rules);
-	for (i = 0; i < v->reason_count; i++)
+	for (i = 0; i < v->reason_count; i++) {
 		free(v->high_stakes_reasons[i].detail);
+		free(v->high_stakes_reasons[i].shown);
+	}
 	free(v->high_stakes_reasons);
-	for (i = 0; i < v->note_count; i++)
+	for (i = 0; i < v->note_count; i++) {
 		free(v->notes[i].detail);
+		free(v->notes[i].shown);
+	}
 	free(v->notes);
 	free(v->action_id);
 	cJSON_Delete(v->ips_checked);
@@ -75,17 +106,22 @@ verdict_add_rule(struct verdict *v, const char *rule_id,
 	r->rule_id = rule_id;
 	r->description = description;
 	r->passed = passed;
-	r->detail = NULL;
+	r->detail = r->shown = NULL;
 	if (detail_fmt != NULL) {
 		va_start(ap, detail_fmt);
 		r->detail = text_vprintf(detail_fmt, ap);
 		va_end(ap);
 		if (r->detail == NULL)
 			return -1;
+		va_start(ap, detail_fmt);
+		r->shown = translated(detail_fmt, ap);
+		va_end(ap);
 	}
 	/* SPEC 2: a failing rule always says why. */
 	if (!passed && (r->detail == NULL || r->detail[0] == '\0')) {
 		free(r->detail);
+		free(r->shown);
+		r->shown = NULL;
 		r->detail = text_copy("failed");
 		if (r->detail == NULL)
 			return -1;
@@ -111,6 +147,9 @@ verdict_add_reason(struct verdict *v, const char *code, const char *fmt, ...)
 	if (detail == NULL)
 		return -1;
 	reasons[v->reason_count].code = code;
+	va_start(ap, fmt);
+	reasons[v->reason_count].shown = translated(fmt, ap);
+	va_end(ap);
 	reasons[v->reason_count++].detail = detail;
 	return 0;
 }
@@ -132,6 +171,9 @@ verdict_add_note(struct verdict *v, const char *what, const char *fmt, ...)
 	if (detail == NULL)
 		return -1;
 	notes[v->note_count].what = what;
+	va_start(ap, fmt);
+	notes[v->note_count].shown = translated(fmt, ap);
+	va_end(ap);
 	notes[v->note_count++].detail = detail;
 	return 0;
 }

@@ -126,3 +126,56 @@ store_resolve_action_id(struct store *s, const char *given, char **full,
 		free(matches[i]);
 	return status;
 }
+
+/* Bytes a and b share at their start, never ending inside a character. */
+static size_t
+common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] != '\0' && a[n] == b[n])
+		n++;
+	while (n > 0 && ((unsigned char)a[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+int
+store_unique_prefix(struct store *s, const char *id, size_t *length,
+    struct error *err)
+{
+	/* Its neighbours in byte order share the longest prefixes with it. */
+	static const char *const sql[2] = {
+		"SELECT action_id FROM action WHERE action_id < ?1"
+		    " ORDER BY action_id DESC LIMIT 1",
+		"SELECT action_id FROM action WHERE action_id > ?1"
+		    " ORDER BY action_id LIMIT 1",
+	};
+	db_stmt *stmt;
+	size_t shared = 0, n;
+	int i, rc;
+
+	for (i = 0; i < 2; i++) {
+		if (db_prepare(s->db, sql[i], false, &stmt) != DB_OK)
+			return store_error(s, err, "looking up an action id");
+		db_bind_text(stmt, 1, id, -1, DB_STATIC);
+		rc = db_step(stmt);
+		if (rc == DB_ROW) {
+			n = common_prefix(id, (const char *)
+			    db_column_text(stmt, 0));
+			if (n > shared)
+				shared = n;
+		}
+		db_finalize(stmt);
+		if (rc != DB_ROW && rc != DB_DONE)
+			return store_error(s, err, "looking up an action id");
+	}
+	/* One character more than it shares, whole. */
+	n = shared;
+	if (id[n] != '\0')
+		n++;
+	while (id[n] != '\0' && ((unsigned char)id[n] & 0xC0) == 0x80)
+		n++;
+	*length = n;
+	return 0;
+}

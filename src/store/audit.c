@@ -11,6 +11,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <syslog.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "exit_codes.h"
@@ -18,6 +20,7 @@
 #include "sanitize.h"
 #include "sha256.h"
 #include "store_internal.h"
+#include "timestamp.h"
 
 int
 store_audit_head(struct store *s, struct audit_head *head, struct error *err)
@@ -745,15 +748,53 @@ syslog_reachable(void)
  * An outside copy of the head: whoever can write the database can rewrite
  * the whole chain, but not the lines syslog already shipped.
  */
+static const char *checkpoint_path;
+
+void
+store_checkpoint_file(const char *path)
+{
+	checkpoint_path = path;
+}
+
+/*
+ * One line, one write(2) on an O_APPEND file: lines never interleave.
+ * False when the head could not be written.
+ */
+static bool
+checkpoint_append(const struct audit_head *head)
+{
+	bool written;
+	char line[160], when[TIMESTAMP_SIZE];
+	int fd, len;
+
+	timestamp_format(timestamp_now(), when);
+	len = snprintf(line, sizeof line, "%lld %s %s\n", head->seq,
+	    head->hash, when);
+	fd = open(checkpoint_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+	    O_NOFOLLOW, 0600);
+	written = fd >= 0 && write(fd, line, (size_t)len) == len;
+	if (!written)
+		fprintf(stderr, "countersign: the audit head seq %lld was not "
+		    "written to the checkpoint file %s: %s\n", head->seq,
+		    checkpoint_path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return written;
+}
+
 bool
 store_audit_announce(const struct store *s, const struct audit_head *head)
 {
+	bool sunk = false;
 	char *path;
 
 	if (head->seq == 0)
 		return true;
+	/* Either sink is a copy the database's writers cannot rewrite. */
+	if (checkpoint_path != NULL)
+		sunk = checkpoint_append(head);
 	if (!syslog_reachable())
-		return false;
+		return sunk;
 	/* A newline in --db once forged a second syslog line. */
 	path = sanitize_str(s->path);
 	openlog("countersign", LOG_PID, LOG_AUTHPRIV);

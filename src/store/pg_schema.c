@@ -193,6 +193,16 @@ static const struct pg_migration pg_migrations[] = {
 	"   THEN RETURN NULL; END IF; RETURN NEW; END $$;"
 	"CREATE TRIGGER policy_object_once BEFORE INSERT ON policy_object"
 	"  FOR EACH ROW EXECUTE FUNCTION policy_object_once();" },
+	/*
+	 * schema.c's 11 (issue 25): who asked for an action, who drafted
+	 * it and when, shown and searched in the queue; every row is
+	 * checked again (epoch 0) to fill them in.
+	 */
+	{ 11,
+	"ALTER TABLE queue_index ADD COLUMN requester TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE queue_index ADD COLUMN author TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE queue_index ADD COLUMN drafted_at_ms BIGINT;"
+	"UPDATE queue_index SET epoch = 0;" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])

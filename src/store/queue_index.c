@@ -258,6 +258,12 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	db_bind_int64(stmt, 10, row->imported_at_ms);
 	if (row->has_expiry)
 		db_bind_int64(stmt, 11, row->expires_at_ms);
+	db_bind_text(stmt, 12, row->requester ? row->requester : "", -1,
+	    DB_STATIC);
+	db_bind_text(stmt, 13, row->author ? row->author : "", -1,
+	    DB_STATIC);
+	if (row->has_drafted)
+		db_bind_int64(stmt, 14, row->drafted_at_ms);
 	rc = db_step(stmt);
 	db_reset(stmt);
 	if (rc != DB_DONE)
@@ -355,7 +361,8 @@ query_sql(const struct queue_query *q, const char *select, const char *tail,
 	 */
 	snprintf(buf, size, "%s FROM queue_index q WHERE %s%s%s", select,
 	    q->search != NULL && *q->search != '\0' ?
-	    "instr(lower(q.action_id || ' ' || q.who || ' ' || q.summary),"
+	    "instr(lower(q.action_id || ' ' || q.who || ' ' || q.requester ||"
+	    " ' ' || q.author || ' ' || q.kind || ' ' || q.summary),"
 	    " lower(?2)) > 0" : "TRUE", filters[q->filter],
 	    tail != NULL ? tail : orders[q->sort]);
 	if (tail == NULL)
@@ -527,7 +534,8 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 	*got = 0;
 	if ((rc = prepare(s, q, "SELECT q.action_id, q.kind, q.flags, q.who,"
 	    " q.summary, q.advisory, q.divergence_count, q.imported_at_ms,"
-	    " q.expires_at_ms", NULL, &stmt, err)) != 0)
+	    " q.expires_at_ms, q.requester, q.author, q.drafted_at_ms", NULL,
+	    &stmt, err)) != 0)
 		return rc;
 	db_bind_int64(stmt, 3, limit);
 	db_bind_int64(stmt, 4, offset);
@@ -556,6 +564,12 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 		row->has_expiry = db_column_type(stmt, 8) != DB_NULL;
 		row->expires_at_ms = db_column_int64(stmt, 8);
 		row->expired = row->has_expiry && q->now_ms >= row->expires_at_ms;
+		row->requester = text_copy((const char *)
+		    db_column_text(stmt, 9));
+		row->author = text_copy((const char *)
+		    db_column_text(stmt, 10));
+		row->has_drafted = db_column_type(stmt, 11) != DB_NULL;
+		row->drafted_at_ms = db_column_int64(stmt, 11);
 		if (row->expired)
 			snprintf(row->status, sizeof row->status, "expired");
 		(*got)++;

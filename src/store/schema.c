@@ -254,6 +254,16 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER policy_object_once BEFORE INSERT ON policy_object"
 	" WHEN EXISTS (SELECT 1 FROM policy_object WHERE sha256 = NEW.sha256)"
 	" BEGIN SELECT RAISE(IGNORE); END;",
+
+	/*
+	 * issue 25: the queue shows and searches who asked for an action and
+	 * who drafted it, and counts its age from when it was drafted.  Every
+	 * row is checked again (epoch 0) to fill them in.
+	 */
+	"ALTER TABLE queue_index ADD COLUMN requester TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE queue_index ADD COLUMN author TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE queue_index ADD COLUMN drafted_at_ms INTEGER;"
+	"UPDATE queue_index SET epoch = 0;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -136,11 +136,14 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_QUEUE_PUT] =
 	    "INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
 	    " summary, advisory, divergence_count, imported_at_ms,"
-	    " expires_at_ms) VALUES (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10,"
-	    " ?11) ON CONFLICT (action_id) DO UPDATE SET epoch = excluded.epoch,"
+	    " expires_at_ms, requester, author, drafted_at_ms) VALUES (?1, ?9,"
+	    " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?12, ?13, ?14)"
+	    " ON CONFLICT (action_id) DO UPDATE SET epoch = excluded.epoch,"
 	    " care = excluded.care, flags = excluded.flags, who = excluded.who,"
 	    " summary = excluded.summary, advisory = excluded.advisory,"
-	    " divergence_count = excluded.divergence_count",
+	    " divergence_count = excluded.divergence_count,"
+	    " requester = excluded.requester, author = excluded.author,"
+	    " drafted_at_ms = excluded.drafted_at_ms",
 	[SQL_POLICY_EPOCH] =
 	    "SELECT value FROM meta WHERE key = 'policy_epoch'",
 	/* Prepared once: an --atomic batch opens one per decision. */
@@ -309,6 +312,29 @@ store_library_init(void)
 	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/*
+ * A database its group shares (0660 in a setgid directory) must leave the
+ * -wal and -shm files SQLite makes beside it group-writable too.  SQLite
+ * creates them under the process's umask and only then widens them to
+ * the database's mode, so an officer whose umask is 077 made them 0600
+ * for a moment, and another officer opening the database just then got
+ * "unable to open database file" (tests/shared_host.sh, eight at once).
+ * Such a process keeps the group's bits out of its umask; it creates no
+ * other file that the group must not read (its temporary files are
+ * unlinked, the checkpoint file is made 0600 by name).
+ */
+static void
+keep_group_access(const char *path)
+{
+	struct stat st;
+	mode_t mask;
+
+	if (stat(path, &st) != 0 || (st.st_mode & 0060) != 0060)
+		return;
+	mask = umask(0);
+	umask(mask & ~(mode_t)0070);
+}
+
 /* Opens path with SQLite, WAL and durable commits, into s->db. */
 static int
 open_sqlite(struct store *s, const char *path, enum store_open_mode mode,
@@ -332,6 +358,7 @@ open_sqlite(struct store *s, const char *path, enum store_open_mode mode,
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "%s is not a regular file", path);
 
+	keep_group_access(path);
 	rc = sqlite3_open_v2(path, &s->db->lite, flags, NULL);
 	if (rc != SQLITE_OK)
 		return error_set(err, EXIT_STORAGE, NULL, "cannot open %s: %s",

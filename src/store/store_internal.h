@@ -112,7 +112,7 @@ struct document_memo {
 	char *raw;			/* exactly as stored */
 	size_t length;
 	cJSON *tree;
-	char *printed;			/* cJSON_PrintUnformatted(tree) */
+	char *printed;			/* json_canonical(tree, JSON_FORMAT_CURRENT) */
 	char sha256[65];		/* of raw: the policy object's name */
 };
 

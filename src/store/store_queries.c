@@ -9,6 +9,7 @@
 #include "exit_codes.h"
 #include "json_fields.h"
 #include "json_memory.h"
+#include "json_writer.h"
 #include "sha256.h"
 #include "store_internal.h"
 #include "text.h"
@@ -73,7 +74,7 @@ memo_clear(struct document_memo *m)
 {
 	free(m->raw);
 	cJSON_Delete(m->tree);
-	cJSON_free(m->printed);
+	free(m->printed);
 	memset(m, 0, sizeof *m);
 }
 
@@ -114,7 +115,7 @@ row_json_memo(struct store *s, db_stmt *stmt, struct document_memo *m,
 			memo_clear(m);
 			return rc;
 		}
-		m->printed = cJSON_PrintUnformatted(m->tree);
+		m->printed = json_canonical(m->tree, JSON_FORMAT_CURRENT);
 		if ((m->raw = malloc(length + 1)) != NULL) {
 			memcpy(m->raw, text, length + 1);
 			m->length = length;

@@ -19,24 +19,7 @@
 #include "text.h"
 #include "timestamp.h"
 #include "tui.h"
-
-#define DIALOG_WIDTH 66
-
-/*
- * A dialog's parts, from the top: head (what applies to the action), list
- * (the criteria to judge, scrolled to the one asked now), menu (the
- * standard reasons), tail (the reason, then a refusal) and the key line.
- * All are lines of sanitized text; long ones wrap, marked as in the detail.
- */
-struct dialog {
-	WINDOW *w;
-	char title[300];		/* sanitized */
-	int width;			/* text columns inside the box */
-	int reason_row;			/* where the reason is typed */
-	struct detail head, list, menu, tail;
-	long list_cursor;		/* the list's line asked now, or -1 */
-	long list_top;			/* the list's first line shown */
-};
+#include "dialog.h"
 
 /* Text columns inside the box: the lines are cut and wrapped to them. */
 static int
@@ -45,7 +28,7 @@ dialog_width(void)
 	return (COLS - 2 < DIALOG_WIDTH ? COLS - 2 : DIALOG_WIDTH) - 4;
 }
 
-static void
+void
 dialog_clear(struct dialog *d)
 {
 	detail_free(&d->head);
@@ -53,6 +36,7 @@ dialog_clear(struct dialog *d)
 	detail_free(&d->menu);
 	detail_free(&d->tail);
 	d->list_cursor = -1;
+	d->reason_line = 0;
 	d->width = dialog_width();
 }
 
@@ -62,9 +46,13 @@ frame(struct dialog *d)
 {
 	char *title = clip_text(d->title, getmaxx(d->w) - 4);
 
-	box(d->w, 0, 0);
+	/* The line-drawing set is not there for every locale and terminal. */
+	if (draw_utf8())
+		box(d->w, 0, 0);
+	else
+		wborder(d->w, '|', '|', '-', '-', '+', '+', '+', '+');
 	wattron(d->w, A_BOLD);
-	mvwaddstr(d->w, 0, 2, title ? title : "");
+	mvwaddstr(d->w, 0, 2, title);
 	wattroff(d->w, A_BOLD);
 	free(title);
 }
@@ -100,16 +88,108 @@ put_part(const struct tui *t, struct dialog *d, int y,
 	return end;
 }
 
+/* The body's parts, in order: what scrolls. */
+static const struct detail *
+body_part(const struct dialog *d, int i)
+{
+	return i == 0 ? &d->head : i == 1 ? &d->list : &d->menu;
+}
+
+/* The body row a line of head, list or menu starts on. */
+static long
+dialog_line_row(const struct dialog *d, const struct detail *part,
+    size_t line)
+{
+	long row = 0;
+	size_t i;
+	int p;
+
+	for (p = 0; p < 3; p++) {
+		const struct detail *b = body_part(d, p);
+
+		for (i = 0; i < b->count; i++) {
+			if (b == part && i == line)
+				return row;
+			row += line_rows(&b->lines[i], d->width);
+		}
+	}
+	return row;
+}
+
+/* Draws the body's rows from top, rows of them, from row y of the box. */
+static void
+put_body(const struct tui *t, struct dialog *d, int y, long top, long rows)
+{
+	const struct detail *part;
+	long row = 0, n, first;
+	int end = y + (int)rows, p;
+	size_t i;
+
+	for (p = 0; p < 3 && y < end; p++) {
+		part = body_part(d, p);
+		for (i = 0; i < part->count && y < end; i++) {
+			n = line_rows(&part->lines[i], d->width);
+			if (row + n > top) {
+				first = top > row ? top - row : 0;
+				y += draw_line_in(d->w, y, 2, &part->lines[i],
+				    first, end - y, d->width,
+				    style_attr(t, part->lines[i].style));
+			}
+			row += n;
+		}
+	}
+}
+
+/* "more above" or "more below" on a row of the box, dim and reversed. */
+static void
+put_more(struct dialog *d, int y, const char *text)
+{
+	char *clipped = clip_text(text, d->width);
+	char *ascii = NULL;
+
+	if (!draw_utf8())
+		ascii = draw_ascii(clipped, strlen(clipped));
+	wmove(d->w, y, 1);
+	wclrtoeol(d->w);
+	wattron(d->w, A_REVERSE);
+	mvwaddstr(d->w, y, 2, ascii ? ascii : clipped);
+	wattroff(d->w, A_REVERSE);
+	free(clipped);
+	free(ascii);
+	frame(d);
+}
+
+/* Rows the tail's lines before line take. */
+static long
+tail_rows_before(const struct dialog *d, long line)
+{
+	long rows = 0, i;
+
+	for (i = 0; i < line && i < (long)d->tail.count; i++)
+		rows += line_rows(&d->tail.lines[i], d->width);
+	return rows;
+}
+
+bool
+tail_line_shown(const struct dialog *d, long line)
+{
+	return line >= 0 && line < (long)d->tail.count &&
+	    tail_rows_before(d, line) < d->tail_rows;
+}
+
 /*
- * Lays the parts out and draws them.  On a short screen the key line, the
- * tail and the list's line asked now come first: what the officer acts on
- * must be on screen.  Then the head, the rest of the list, the menu.
+ * Lays the parts out and draws them.  The key line and the tail (the
+ * reason, a refusal) stay at the bottom: what the officer acts on.  The
+ * body above them (head, list, menu) scrolls when it does not fit, with
+ * a row saying that there is more above or below, and nothing dropped:
+ * it scrolls to the list's line asked now.
  */
-static int
+int
 dialog_draw(const struct tui *t, struct dialog *d)
 {
-	long head, list, menu, tail, avail, shown_list, want;
-	int width = dialog_width(), cols = width + 4, y = 1;
+	long body, tail, avail, region, want, from, to, focus = -1;
+	int width = dialog_width(), cols = width + 4, y = 1, pass;
+	bool above = false, below = false;
 	char *footer;
 
 	if (d->w != NULL) {
@@ -123,11 +203,10 @@ dialog_draw(const struct tui *t, struct dialog *d)
 	if (width < 1 || LINES < 5)
 		return -1;
 	d->width = width;
-	head = rows_in(&d->head, width);
-	list = (long)d->list.count;	/* clipped to one row each */
-	menu = rows_in(&d->menu, width);
+	body = rows_in(&d->head, width) + rows_in(&d->list, width) +
+	    rows_in(&d->menu, width);
 	tail = rows_in(&d->tail, width);
-	want = head + list + menu + tail + 1 + 2;
+	want = body + tail + 1 + 2;
 	if (want > LINES - 2)
 		want = LINES - 2;
 	if ((d->w = newwin((int)want, cols, (LINES - (int)want) / 2,
@@ -137,36 +216,57 @@ dialog_draw(const struct tui *t, struct dialog *d)
 	werase(d->w);
 	frame(d);
 	avail = want - 2 - 1;		/* the box, the key line */
-	tail = least(tail, avail);
-	avail -= tail;
-	shown_list = least(list > 0 ? 1 : 0, avail);
-	avail -= shown_list;
-	head = least(head, avail);
-	avail -= head;
-	want = least(list - shown_list, avail);
-	shown_list += want;
-	avail -= want;
-	menu = least(menu, avail);
-	/* The list scrolls so that the line asked now is on screen. */
-	if (d->list_cursor >= 0 && d->list_cursor < d->list_top)
-		d->list_top = d->list_cursor;
-	if (d->list_cursor >= d->list_top + shown_list)
-		d->list_top = d->list_cursor - shown_list + 1;
-	if (d->list_top > list - shown_list)
-		d->list_top = list - shown_list;
-	if (d->list_top < 0)
-		d->list_top = 0;
-	y = put_part(t, d, y, &d->head, 0, head);
-	y = put_part(t, d, y, &d->list, (size_t)d->list_top, shown_list);
-	y = put_part(t, d, y, &d->menu, 0, menu);
-	d->reason_row = y;
+	tail = least(tail, avail - (body > 0 && avail > 1 ? 1 : 0));
+	region = avail - tail;
+	if (d->list_cursor >= 0 && d->list_cursor < (long)d->list.count)
+		focus = dialog_line_row(d, &d->list, (size_t)d->list_cursor);
+	/* Twice: the rows saying "more" take room from what they frame. */
+	for (pass = 0; pass < 3; pass++) {
+		if (d->top > body - region + (below ? 1 : 0))
+			d->top = body - region + (below ? 1 : 0);
+		if (d->top < 0)
+			d->top = 0;
+		above = d->top > 0 && region > 2;
+		below = d->top + region < body && region > 2;
+		from = d->top + (above ? 1 : 0);
+		to = d->top + region - (below ? 1 : 0);
+		if (focus >= 0 && focus < from)
+			d->top -= from - focus;
+		else if (focus >= 0 && focus >= to)
+			d->top += focus - to + 1;
+		else
+			break;
+	}
+	above = d->top > 0 && region > 2;
+	below = d->top + region < body && region > 2;
+	d->shown_from = d->top + (above ? 1 : 0);
+	d->shown_to = d->top + region - (below ? 1 : 0);
+	put_body(t, d, y, d->top, region);
+	if (above)
+		/* L10N: a dialog's first row when it is scrolled: PgUp is
+		   the key */
+		put_more(d, y, _("\xe2\x86\x91 more above (PgUp)"));
+	if (below)
+		/* L10N: a dialog's last row before the reason when more
+		   follows: PgDn is the key */
+		put_more(d, y + (int)region - 1, _("\xe2\x86\x93 more below "
+		    "(PgDn)"));
+	y += (int)region;
+	d->tail_rows = tail;
+	d->reason_row = y + (int)tail_rows_before(d, d->reason_line);
 	y = put_part(t, d, y, &d->tail, 0, tail);
 	if (y < getmaxy(d->w) - 1) {
 		/* L10N: the keys of a dialog: Enter and Esc are key names */
 		footer = clip_text(_("Enter confirm \xc2\xb7 Esc cancel"),
 		    width);
+		if (!draw_utf8()) {
+			char *ascii = draw_ascii(footer, strlen(footer));
+
+			free(footer);
+			footer = ascii;
+		}
 		wattron(d->w, A_DIM);
-		mvwaddstr(d->w, y, 2, footer ? footer : "");
+		mvwaddstr(d->w, y, 2, footer);
 		wattroff(d->w, A_DIM);
 		free(footer);
 	}
@@ -174,11 +274,35 @@ dialog_draw(const struct tui *t, struct dialog *d)
 	return 0;
 }
 
+bool
+dialog_scroll_key(struct dialog *d, int ch)
+{
+	long page = d->shown_to - d->shown_from > 1 ?
+	    d->shown_to - d->shown_from - 1 : 1;
+
+	switch (ch) {
+	case KEY_NPAGE:
+		d->top += page;
+		return true;
+	case KEY_PPAGE:
+		d->top -= page;
+		return true;
+	case KEY_DOWN:
+		d->top++;
+		return true;
+	case KEY_UP:
+		d->top--;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * Reads a line of text into buf on the dialog's reason row; Enter or Tab
  * ends it.  The end of a long line stays in view: it is what is typed.
  */
-static void
+void
 edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 {
 	char *line, *safe;
@@ -187,22 +311,19 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 
 	curs_set(1);
 	for (;;) {
-		line = text_printf("%s%s_", label, buf);
-		safe = sanitize_str(line ? line : "");
+		line = xasprintf("%s%s_", label, buf);
+		safe = xsanitize(line);
 		free(line);
 		wmove(d->w, d->reason_row, 1);
 		wclrtoeol(d->w);
 		frame(d);
-		if (safe != NULL) {
-			width = sanitized_width(safe);
-			skip = width > (size_t)d->width ? sanitized_prefix(safe,
-			    width - (size_t)d->width, NULL) : 0;
-			wattron(d->w, A_BOLD);
-			mvwaddnstr(d->w, d->reason_row, 2, safe + skip,
-			    (int)sanitized_prefix(safe + skip,
-			    (size_t)d->width, NULL));
-			wattroff(d->w, A_BOLD);
-		}
+		width = sanitized_width(safe);
+		skip = width > (size_t)d->width ? sanitized_prefix(safe,
+		    width - (size_t)d->width, NULL) : 0;
+		wattron(d->w, A_BOLD);
+		mvwaddnstr(d->w, d->reason_row, 2, safe + skip,
+		    (int)sanitized_prefix(safe + skip, (size_t)d->width, NULL));
+		wattroff(d->w, A_BOLD);
 		free(safe);
 		wrefresh(d->w);
 		ch = wgetch(d->w);
@@ -215,12 +336,12 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 }
 
 /* The title, from raw text that may hold an untrusted action id. */
-static void
+void
 dialog_title(struct dialog *d, const char *raw)
 {
-	char *safe = sanitize_str(raw);
+	char *safe = xsanitize(raw);
 
-	snprintf(d->title, sizeof d->title, " %s ", safe ? safe : "");
+	snprintf(d->title, sizeof d->title, " %s ", safe);
 	free(safe);
 }
 
@@ -228,14 +349,14 @@ dialog_title(struct dialog *d, const char *raw)
  * The view under the dialog was laid out for the old size: cleared rather
  * than left in pieces; it is drawn anew when the dialog closes.
  */
-static void
+void
 resized(void)
 {
 	erase();
 	refresh();
 }
 
-static bool
+bool
 confirm_key(int ch)
 {
 	return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
@@ -246,19 +367,19 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
     const char *action_id)
 {
 	/* Characters of what the screen shows, not bytes of the raw id. */
-	char *id = short_id(action_id);
+	char *id = short_id(t->store, action_id);
 	struct error err;
 
 	/* L10N: after a decision: %1$s the start of the action id, %2$s
 	   "approved" or "rejected" (translated on their own), %3$.8s the
 	   first 8 characters of the decision id */
-	tui_notice(t, _("%s %s (decision %.8s)"), id ? id : "", verb,
+	tui_notice(t, _("%s %s (decision %.8s)"), id, verb,
 	    out->decision_id);
 	if (out->head_unsunk)
 		/* L10N: as above, then the new audit head's seq and hash,
 		   which no syslog took (SPEC 6) */
 		tui_notice(t, _("%s %s (decision %.8s); no syslog took audit "
-		    "head %lld %s"), id ? id : "", verb, out->decision_id,
+		    "head %lld %s"), id, verb, out->decision_id,
 		    out->head.seq, out->head.hash);
 	free(id);
 	/* The decision marked its revisions' rows for a re-check (SPEC 2.4). */
@@ -267,6 +388,38 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	t->view = VIEW_QUEUE;
 	t->counts_stale = true;
 	tui_reload(t);
+}
+
+enum submitted { SUBMIT_RECORDED, SUBMIT_REFUSED, SUBMIT_FAILED };
+
+/*
+ * The one way both dialogs record what the officer confirmed: the
+ * decision (its re-check runs again inside the transaction), then,
+ * recorded, the notice and the queue (report); refused or failed, why,
+ * in refusal, for the dialog to show.
+ */
+static enum submitted
+submit(struct tui *t, const struct decision_request *req, const char *verb,
+    char *refusal, size_t size)
+{
+	struct decision_outcome out;
+	struct error err;
+
+	if (decision_record(t->store, req, &t->op, DECISION_NOW, false, &out,
+	    &err) != 0) {
+		snprintf(refusal, size, "%s", err.message);
+		return SUBMIT_FAILED;
+	}
+	if (!out.recorded) {
+		snprintf(refusal, size,
+		    /* L10N: %1$s is the refusal code (e.g. rules_failed, not
+		       translated), %2$s its message (not translated
+		       either) */
+		    _("Refused (%s): %s"), out.code, out.message);
+		return SUBMIT_REFUSED;
+	}
+	report(t, &out, verb, req->action_id);
+	return SUBMIT_RECORDED;
 }
 
 /*
@@ -294,6 +447,8 @@ struct approve_state {
 	int judging;			/* index of the criterion asked now */
 	char refusal[1400];
 	char shown_sha256[65];
+	/* The head's lines of the check boxes, as last drawn, or -1. */
+	long high_stakes_box, divergence_box;
 };
 
 /* A criterion's line: its text cut to fit, its judgment or the keys kept. */
@@ -312,15 +467,15 @@ criterion_line(struct dialog *d, const struct approve_state *s, int i)
 	hint = !cJSON_IsString(judged) ? _("m met / u unmet") :
 	    /* L10N: the judgment made of a NEEDS-PO criterion */
 	    strcmp(judged->valuestring, "met") == 0 ? _("met") : _("unmet");
-	raw = text_printf("%s %s %s", i == s->judging ? ">" : " ", id ? id : "",
+	raw = xasprintf("%s %s %s", i == s->judging ? ">" : " ", id ? id : "",
 	    cJSON_GetStringValue(json_member(c, "text")) ?
 	    cJSON_GetStringValue(json_member(c, "text")) : "");
-	safe = sanitize_str(raw);
+	safe = xsanitize(raw);
 	/* The keys stay on the line: a long text is cut instead. */
 	room = d->width - 2 - (int)sanitized_width(hint);
-	clipped = clip_text(safe ? safe : "", room > 1 ? room : 1);
+	clipped = clip_text(safe, room > 1 ? room : 1);
 	detail_add(&d->list, i == s->judging ? DETAIL_HEADING : DETAIL_PLAIN,
-	    "%s: %s", clipped ? clipped : "", hint);
+	    "%s: %s", clipped, hint);
 	free(raw);
 	free(safe);
 	free(clipped);
@@ -328,7 +483,7 @@ criterion_line(struct dialog *d, const struct approve_state *s, int i)
 
 static int
 approve_draw(const struct tui *t, struct dialog *d,
-    const struct approve_state *s, char reasons[][REASON_SIZE],
+    struct approve_state *s, char reasons[][REASON_SIZE],
     size_t reason_count)
 {
 	const struct verdict *v = &s->check.outcome.verdict;
@@ -338,34 +493,28 @@ approve_draw(const struct tui *t, struct dialog *d,
 	size_t r;
 
 	dialog_clear(d);
+	s->high_stakes_box = s->divergence_box = -1;
 	if (!v->overall_pass) {
-		failing = verdict_failing_rules(v);
+		failing = xcheck(verdict_failing_rules(v));
 		/* L10N: %s lists the failing rule ids */
 		detail_add(&d->head, DETAIL_ALERT, _("LOCAL RULES FAIL: %s"),
-		    failing ? failing : "");
+		    failing);
 		free(failing);
 	}
 	if (v->requires_human_approval) {
 		/* L10N: a label and the first reason why the action is high
-		   stakes (the reason is not translated) */
+		   stakes (translated on its own) */
 		detail_add(&d->head, DETAIL_HEADING, _("HIGH STAKES  %s"),
-		    v->reason_count > 0 ? v->high_stakes_reasons[0].detail : "");
+		    v->reason_count > 0 ?
+		    VERDICT_SHOWN(&v->high_stakes_reasons[0]) : "");
 		for (r = 1; r < v->reason_count; r++)
 			detail_add(&d->head, DETAIL_PLAIN, "%s",
-			    v->high_stakes_reasons[r].detail);
-		/* L10N: a check box: %c is x when ticked.  The key is h
-		   whatever the language: keep "h" */
-		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "
-		    "high stakes   (press h)"), s->ack_high_stakes ? 'x' : ' ');
+			    VERDICT_SHOWN(&v->high_stakes_reasons[r]));
 	}
 	if (divergence > 0) {
 		/* L10N: %d is how many differences there are */
 		detail_add(&d->head, DETAIL_HEADING, _("DIVERGENCE  %d "
 		    "difference(s) with the advisory verdict"), divergence);
-		/* L10N: a check box: %c is x when ticked.  The key is d
-		   whatever the language: keep "d" */
-		detail_add(&d->head, DETAIL_PLAIN, _("[%c] I have reviewed the "
-		    "divergence   (press d)"), s->ack_divergence ? 'x' : ' ');
 	}
 	if (n > 0)
 		/* L10N: %1$d criteria of %2$d have been judged; m and u are
@@ -378,6 +527,25 @@ approve_draw(const struct tui *t, struct dialog *d,
 	d->list_cursor = s->judging < n ? s->judging : -1;
 	for (r = 0; r < reason_count; r++)
 		detail_add(&d->menu, DETAIL_DIM, "%zu %s", r + 1, reasons[r]);
+	/*
+	 * The boxes stay with the reason, below what scrolls: what the
+	 * officer must act on is on screen however small it is.
+	 */
+	if (v->requires_human_approval) {
+		/* L10N: a check box: %c is x when ticked.  The key is h
+		   whatever the language: keep "h" */
+		detail_add(&d->tail, DETAIL_PLAIN, _("[%c] I have reviewed the "
+		    "high stakes   (press h)"), s->ack_high_stakes ? 'x' : ' ');
+		s->high_stakes_box = (long)d->tail.count - 1;
+	}
+	if (divergence > 0) {
+		/* L10N: a check box: %c is x when ticked.  The key is d
+		   whatever the language: keep "d" */
+		detail_add(&d->tail, DETAIL_PLAIN, _("[%c] I have reviewed the "
+		    "divergence   (press d)"), s->ack_divergence ? 'x' : ' ');
+		s->divergence_box = (long)d->tail.count - 1;
+	}
+	d->reason_line = (long)d->tail.count;
 	/* L10N: %1$s is "required" or "optional", %2$s the reason chosen
 	   so far; Tab is the key */
 	detail_add(&d->tail, DETAIL_PLAIN, _("Reason (%s, Tab to type): %s"),
@@ -410,17 +578,76 @@ rejudge(struct tui *t, struct approve_state *s, const char *id)
 	return 0;
 }
 
+/* The approval the officer confirmed, as the approve dialog holds it. */
+static void
+approve_request(const struct approve_state *s, const char *id,
+    struct decision_request *req)
+{
+	memset(req, 0, sizeof *req);
+	req->action_id = id;
+	req->decision = DECISION_APPROVE;
+	req->reason = s->reason;
+	req->ack_high_stakes = s->ack_high_stakes;
+	req->ack_divergence = s->ack_divergence;
+	req->po_judgments = cJSON_GetArraySize(s->judgments) > 0 ?
+	    s->judgments : NULL;
+	req->expect_sha256 = s->shown_sha256;
+}
+
+/*
+ * A key that ticks a box, judges a NEEDS-PO criterion or chooses the
+ * reason.  -1 when the re-check a judgment asks for failed (said in a
+ * notice): the dialog closes.
+ */
+static int
+approve_key(struct tui *t, struct dialog *d, struct approve_state *s,
+    const char *id, int ch, char reasons[][REASON_SIZE], size_t reason_count)
+{
+	const cJSON *c = cJSON_GetArrayItem(s->criteria, s->judging);
+
+	/*
+	 * Only a box on the screen can be ticked: the record says the officer
+	 * acknowledged what the dialog showed them.  (A screen too small for
+	 * the boxes shows none.)
+	 */
+	if ((ch == 'h' && !tail_line_shown(d, s->high_stakes_box)) ||
+	    (ch == 'd' && !tail_line_shown(d, s->divergence_box)))
+		return 0;
+	else if (ch == 'h' && s->check.outcome.verdict.requires_human_approval)
+		s->ack_high_stakes = !s->ack_high_stakes;
+	else if (ch == 'd' &&
+	    cJSON_GetArraySize(s->check.outcome.divergence) > 0)
+		s->ack_divergence = !s->ack_divergence;
+	else if (ch == 'h' || ch == 'd')
+		return 0;
+	else if ((ch == 'm' || ch == 'u') && c != NULL) {
+		cJSON_DeleteItemFromObjectCaseSensitive(s->judgments,
+		    cJSON_GetStringValue(json_member(c, "id")));
+		cJSON_AddStringToObject(s->judgments,
+		    cJSON_GetStringValue(json_member(c, "id")),
+		    ch == 'm' ? "met" : "unmet");
+		s->judging = (s->judging + 1) %
+		    (cJSON_GetArraySize(s->criteria) + 1);
+		return rejudge(t, s, id);
+	} else if (ch >= '1' && ch < '1' + (int)reason_count)
+		snprintf(s->reason, sizeof s->reason, "%s", reasons[ch - '1']);
+	else if (ch == '\t')
+		/* L10N: label of the line where a reason is typed */
+		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
+	return 0;
+}
+
 void
 dialog_approve(struct tui *t, const char *action_id)
 {
 	struct approve_state s;
 	struct decision_request req;
-	struct decision_outcome out;
 	struct dialog d;
 	struct error err;
 	char reasons[REASONS_MAX][REASON_SIZE], id[257], line[300];
-	size_t reason_count = reasons_load("approve", reasons, REASONS_MAX);
-	const cJSON *c;
+	char refusal[sizeof s.refusal];
+	size_t reason_count = 0;
+	enum submitted submitted;
 	bool checked;
 	int ch;
 
@@ -434,6 +661,8 @@ dialog_approve(struct tui *t, const char *action_id)
 	}
 	checked = true;
 	shown_sha256(t, id, &s.check, s.shown_sha256);
+	reason_count = reasons_load("approve", s.check.outcome.pack->kind,
+	    reasons, REASONS_MAX);
 	/* L10N: title of the approve dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Approve %s"), id);
 	dialog_title(&d, line);
@@ -449,73 +678,31 @@ dialog_approve(struct tui *t, const char *action_id)
 			break;
 		if (ch == KEY_RESIZE)
 			resized();
-		c = cJSON_GetArrayItem(s.criteria, s.judging);
-		/*
-		 * Only a box on the screen can be ticked: the record says the
-		 * officer acknowledged what the dialog showed them.
-		 */
-		if (ch == 'h' &&
-		    s.check.outcome.verdict.requires_human_approval)
-			s.ack_high_stakes = !s.ack_high_stakes;
-		else if (ch == 'd' &&
-		    cJSON_GetArraySize(s.check.outcome.divergence) > 0)
-			s.ack_divergence = !s.ack_divergence;
-		else if (ch == 'h' || ch == 'd')
+		if (dialog_scroll_key(&d, ch))
 			continue;
-		else if ((ch == 'm' || ch == 'u') && c != NULL) {
-			cJSON_DeleteItemFromObjectCaseSensitive(s.judgments,
-			    cJSON_GetStringValue(json_member(c, "id")));
-			cJSON_AddStringToObject(s.judgments,
-			    cJSON_GetStringValue(json_member(c, "id")),
-			    ch == 'm' ? "met" : "unmet");
-			s.judging = (s.judging + 1) %
-			    (cJSON_GetArraySize(s.criteria) + 1);
-			if ((checked = rejudge(t, &s, id) == 0) == false)
-				break;
-		} else if (ch >= '1' && ch < '1' + (int)reason_count)
-			snprintf(s.reason, sizeof s.reason, "%s",
-			    reasons[ch - '1']);
-		else if (ch == '\t')
-			/* L10N: label of the line where a reason is typed */
-			edit_text(&d, _("Reason: "), s.reason, sizeof s.reason);
-		else if (confirm_key(ch)) {
-			memset(&req, 0, sizeof req);
-			req.action_id = id;
-			req.decision = DECISION_APPROVE;
-			req.reason = s.reason;
-			req.ack_high_stakes = s.ack_high_stakes;
-			req.ack_divergence = s.ack_divergence;
-			req.po_judgments = cJSON_GetArraySize(s.judgments) > 0 ?
-			    s.judgments : NULL;
-			req.expect_sha256 = s.shown_sha256;
-			/* The re-check runs again in here, inside the transaction. */
-			if (decision_record(t->store, &req, &t->op,
-			    DECISION_NOW, false, &out, &err) != 0)
-				snprintf(s.refusal, sizeof s.refusal, "%s",
-				    err.message);
-			else if (!out.recorded) {
-				/*
-				 * Refused by the check the decision ran: show
-				 * what it found (a policy imported since the
-				 * dialog opened may have made the action high
-				 * stakes), then why it was refused.
-				 */
-				if ((checked = rejudge(t, &s, id) == 0) ==
-				    false)
-					break;
-				snprintf(s.refusal, sizeof s.refusal,
-				    /* L10N: %1$s is the refusal code (e.g.
-				       rules_failed, not translated), %2$s its
-				       message (not translated either) */
-				    _("Refused (%s): %s"), out.code,
-				    out.message);
-			} else {
-				/* L10N: the verb in "%s %s (decision
-				   %.8s)" */
-				report(t, &out, _("approved"), id);
+		if (!confirm_key(ch)) {
+			if (approve_key(t, &d, &s, id, ch, reasons,
+			    reason_count) != 0) {
+				checked = false;
 				break;
 			}
+			continue;
 		}
+		approve_request(&s, id, &req);
+		/* L10N: the verb in "%s %s (decision %.8s)" */
+		submitted = submit(t, &req, _("approved"), refusal,
+		    sizeof refusal);
+		if (submitted == SUBMIT_RECORDED)
+			break;
+		/*
+		 * Refused by the check the decision ran: show what it found
+		 * (a policy imported since the dialog opened may have made
+		 * the action high stakes), then why it was refused.
+		 */
+		if (submitted == SUBMIT_REFUSED &&
+		    (checked = rejudge(t, &s, id) == 0) == false)
+			break;
+		memcpy(s.refusal, refusal, sizeof s.refusal);
 	}
 	if (d.w != NULL)
 		delwin(d.w);
@@ -546,159 +733,191 @@ eligible_authors(const struct check_input *in)
 
 enum routing { ROUTE_NONE, ROUTE_REASSIGN, ROUTE_ESCALATE, ROUTE_BLOCKED };
 
+/* What the reject dialog holds while the officer builds a rejection. */
+struct reject_state {
+	struct recheck check;
+	char reason[REASON_SIZE];
+	char assignee[257];		/* who writes the revision */
+	char expertise[REASON_SIZE];	/* what an escalation asks for */
+	char refusal[1400];
+	char shown_sha256[65];
+	enum routing route;
+	cJSON *eligible;		/* the authors r cycles through */
+	int next;			/* the one r names next */
+	bool deadlocked;		/* every roster author locked out */
+	bool blocked;			/* "blocked on a standard" offered */
+};
+
+static int
+reject_draw(const struct tui *t, struct dialog *d,
+    const struct reject_state *s, char reasons[][REASON_SIZE],
+    size_t reason_count)
+{
+	size_t r;
+
+	dialog_clear(d);
+	for (r = 0; r < reason_count; r++)
+		detail_add(&d->menu, strcmp(s->reason, reasons[r]) ?
+		    DETAIL_PLAIN : DETAIL_HEADING, "%zu %s", r + 1,
+		    reasons[r]);
+	/* L10N: 0 is the key that lets the officer type a reason */
+	detail_add(&d->menu, DETAIL_PLAIN, "%s", _("0 Other (type it)"));
+	/* L10N: the reason chosen so far, or "(required)" */
+	detail_add(&d->tail, DETAIL_HEADING, _("Reason: %s"), s->reason[0] ?
+	    s->reason :
+	    /* L10N: in place of a reason not given yet */
+	    _("(required)"));
+	if (s->route == ROUTE_BLOCKED)
+		/* L10N: the change waits, nobody is locked out */
+		detail_add(&d->tail, DETAIL_HEADING, "%s", _("Revision: "
+		    "none: blocked, waiting for a standard (nobody is "
+		    "locked out)"));
+	else if (s->deadlocked)
+		/* L10N: a revision is the next version of the rejected
+		   action; a roster lists the authors who may write one */
+		detail_add(&d->tail, DETAIL_HEADING, "%s", _("Revision: "
+		    "every roster author is locked out; only escalation "
+		    "is possible"));
+	if (s->route == ROUTE_ESCALATE)
+		/* L10N: the expertise the escalation asks for, typed
+		   after the key x; "(any)" when none is named */
+		detail_add(&d->tail, DETAIL_PLAIN, _("  x expertise "
+		    "needed: %s"), s->expertise[0] ? s->expertise :
+		    _("(any)"));
+	if (!s->deadlocked) {
+		/* L10N: who writes the revision: %s is an author's
+		   name, "escalate" or "none" */
+		detail_add(&d->tail, DETAIL_HEADING, _("Revision: %s"),
+		    s->route == ROUTE_REASSIGN ? s->assignee : s->route ==
+		    /* L10N: the revision goes to a superior
+		       ("escalate") or to no one ("none") */
+		    ROUTE_ESCALATE ? _("escalate") : _("none"));
+		/* L10N: the keys r, e and n stay whatever the
+		   language */
+		detail_add(&d->tail, DETAIL_PLAIN, "%s", _("  r reassign "
+		    "(cycles eligible authors)  e escalate  n no "
+		    "revision"));
+	}
+	if (s->blocked)
+		/* L10N: the key b stays whatever the language */
+		detail_add(&d->tail, DETAIL_PLAIN, "%s", _("  b blocked: "
+		    "hold it until the missing standard is defined"));
+	if (s->refusal[0] != '\0')
+		detail_add(&d->tail, DETAIL_ALERT, "%s", s->refusal);
+	return dialog_draw(t, d);
+}
+
+/* A key that chooses the reason or where the revision goes. */
+static void
+reject_key(struct dialog *d, struct reject_state *s, int ch,
+    char reasons[][REASON_SIZE], size_t reason_count)
+{
+	if (ch >= '1' && ch < '1' + (int)reason_count)
+		snprintf(s->reason, sizeof s->reason, "%s", reasons[ch - '1']);
+	else if (ch == '0' || ch == '\t') {
+		s->reason[0] = '\0';
+		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
+	} else if (ch == 'r' && !s->deadlocked) {
+		if (cJSON_GetArraySize(s->eligible) > 0) {
+			snprintf(s->assignee, sizeof s->assignee, "%s",
+			    cJSON_GetArrayItem(s->eligible, s->next %
+			    cJSON_GetArraySize(s->eligible))->valuestring);
+			s->next++;
+		} else {
+			/* The name is typed on the revision's row. */
+			d->reason_row += (int)line_rows(&d->tail.lines[0],
+			    d->width);
+			/* L10N: label of the line where an author's
+			   name is typed */
+			edit_text(d, _("Reassign to: "), s->assignee,
+			    sizeof s->assignee);
+		}
+		s->route = s->assignee[0] != '\0' ? ROUTE_REASSIGN : ROUTE_NONE;
+	} else if (ch == 'e')
+		s->route = ROUTE_ESCALATE;
+	else if (ch == 'b' && s->blocked)
+		s->route = ROUTE_BLOCKED;
+	else if (ch == 'x' && s->route == ROUTE_ESCALATE) {
+		s->expertise[0] = '\0';
+		/* L10N: label of the line where the expertise an
+		   escalation needs is typed */
+		edit_text(d, _("Expertise needed: "), s->expertise,
+		    sizeof s->expertise);
+	} else if (ch == 'n' && !s->deadlocked)
+		s->route = ROUTE_NONE;
+}
+
+/* The rejection the officer confirmed, as the reject dialog holds it. */
+static void
+reject_request(const struct reject_state *s, const char *id,
+    struct decision_request *req)
+{
+	memset(req, 0, sizeof *req);
+	req->action_id = id;
+	req->decision = DECISION_REJECT;
+	req->reason = s->reason;
+	req->reassign_to = s->route == ROUTE_REASSIGN ? s->assignee : NULL;
+	req->escalate = s->route == ROUTE_ESCALATE;
+	req->blocked_on = s->route == ROUTE_BLOCKED ? "missing_standard" :
+	    NULL;
+	req->escalate_expertise = req->escalate && !text_blank(s->expertise) ?
+	    s->expertise : NULL;
+	req->expect_sha256 = s->shown_sha256;
+}
+
 void
 dialog_reject(struct tui *t, const char *action_id)
 {
-	char reasons[REASONS_MAX][REASON_SIZE], reason[REASON_SIZE] = "";
-	char line[300], refusal[1400] = "", assignee[257] = "", id[257];
-	char expertise[REASON_SIZE] = "";
-	char shown[65];
-	size_t reason_count = reasons_load("reject", reasons, REASONS_MAX), r;
+	char reasons[REASONS_MAX][REASON_SIZE], line[300], id[257];
+	size_t reason_count = 0;
+	struct reject_state s;
 	struct decision_request req;
-	struct decision_outcome out;
-	struct recheck check;
 	struct dialog d;
 	struct error err;
-	enum routing route = ROUTE_NONE;
-	cJSON *eligible;
-	bool deadlocked, blocked;
-	int ch, next = 0;
+	int ch;
 
 	snprintf(id, sizeof id, "%s", action_id);
+	memset(&s, 0, sizeof s);
 	memset(&d, 0, sizeof d);
-	if (recheck_action(t->store, id, timestamp_now(), NULL, &check,
+	if (recheck_action(t->store, id, timestamp_now(), NULL, &s.check,
 	    &err) != 0) {
 		tui_notice(t, "%s", err.message);
 		return;
 	}
-	shown_sha256(t, id, &check, shown);
+	shown_sha256(t, id, &s.check, s.shown_sha256);
+	reason_count = reasons_load("reject", s.check.outcome.pack->kind,
+	    reasons, REASONS_MAX);
 	/* L10N: title of the reject dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Reject %s"), id);
 	dialog_title(&d, line);
-	eligible = eligible_authors(&check.data.input);
-	deadlocked = lockout_deadlocked(&check.data.input, true);
-	blocked = decision_may_block(&check);
-	if (deadlocked)
-		route = ROUTE_ESCALATE;
+	s.eligible = eligible_authors(&s.check.data.input);
+	s.deadlocked = lockout_deadlocked(&s.check.data.input, true);
+	s.blocked = decision_may_block(&s.check);
+	s.route = s.deadlocked ? ROUTE_ESCALATE : ROUTE_NONE;
 	for (;;) {
-		dialog_clear(&d);
-		for (r = 0; r < reason_count; r++)
-			detail_add(&d.menu, strcmp(reason, reasons[r]) ?
-			    DETAIL_PLAIN : DETAIL_HEADING, "%zu %s", r + 1,
-			    reasons[r]);
-		/* L10N: 0 is the key that lets the officer type a reason */
-		detail_add(&d.menu, DETAIL_PLAIN, "%s", _("0 Other (type it)"));
-		/* L10N: the reason chosen so far, or "(required)" */
-		detail_add(&d.tail, DETAIL_HEADING, _("Reason: %s"), reason[0] ?
-		    reason :
-		    /* L10N: in place of a reason not given yet */
-		    _("(required)"));
-		if (route == ROUTE_BLOCKED)
-			/* L10N: the change waits, nobody is locked out */
-			detail_add(&d.tail, DETAIL_HEADING, "%s", _("Revision: "
-			    "none: blocked, waiting for a standard (nobody is "
-			    "locked out)"));
-		else if (deadlocked)
-			/* L10N: a revision is the next version of the rejected
-			   action; a roster lists the authors who may write one */
-			detail_add(&d.tail, DETAIL_HEADING, "%s", _("Revision: "
-			    "every roster author is locked out; only escalation "
-			    "is possible"));
-		if (route == ROUTE_ESCALATE)
-			/* L10N: the expertise the escalation asks for, typed
-			   after the key x; "(any)" when none is named */
-			detail_add(&d.tail, DETAIL_PLAIN, _("  x expertise "
-			    "needed: %s"), expertise[0] ? expertise : _("(any)"));
-		if (!deadlocked) {
-			/* L10N: who writes the revision: %s is an author's
-			   name, "escalate" or "none" */
-			detail_add(&d.tail, DETAIL_HEADING, _("Revision: %s"),
-			    route == ROUTE_REASSIGN ? assignee : route ==
-			    /* L10N: the revision goes to a superior
-			       ("escalate") or to no one ("none") */
-			    ROUTE_ESCALATE ? _("escalate") : _("none"));
-			/* L10N: the keys r, e and n stay whatever the
-			   language */
-			detail_add(&d.tail, DETAIL_PLAIN, "%s", _("  r reassign "
-			    "(cycles eligible authors)  e escalate  n no "
-			    "revision"));
-		}
-		if (blocked)
-			/* L10N: the key b stays whatever the language */
-			detail_add(&d.tail, DETAIL_PLAIN, "%s", _("  b blocked: "
-			    "hold it until the missing standard is defined"));
-		if (refusal[0] != '\0')
-			detail_add(&d.tail, DETAIL_ALERT, "%s", refusal);
-		if (dialog_draw(t, &d) != 0)
+		if (reject_draw(t, &d, &s, reasons, reason_count) != 0)
 			break;
 		ch = wgetch(d.w);
 		if (tui_signalled != 0 || ch == 27 || ch == 'q')
 			break;
 		if (ch == KEY_RESIZE)
 			resized();
-		if (ch >= '1' && ch < '1' + (int)reason_count)
-			snprintf(reason, sizeof reason, "%s", reasons[ch - '1']);
-		else if (ch == '0' || ch == '\t') {
-			reason[0] = '\0';
-			edit_text(&d, _("Reason: "), reason, sizeof reason);
-		} else if (ch == 'r' && !deadlocked) {
-			if (cJSON_GetArraySize(eligible) > 0) {
-				snprintf(assignee, sizeof assignee, "%s",
-				    cJSON_GetArrayItem(eligible, next %
-				    cJSON_GetArraySize(eligible))->valuestring);
-				next++;
-			} else {
-				/* The name is typed on the revision's row. */
-				d.reason_row += (int)line_rows(&d.tail.lines[0],
-				    d.width);
-				/* L10N: label of the line where an author's
-				   name is typed */
-				edit_text(&d, _("Reassign to: "), assignee,
-				    sizeof assignee);
-			}
-			route = assignee[0] != '\0' ? ROUTE_REASSIGN : ROUTE_NONE;
-		} else if (ch == 'e')
-			route = ROUTE_ESCALATE;
-		else if (ch == 'b' && blocked)
-			route = ROUTE_BLOCKED;
-		else if (ch == 'x' && route == ROUTE_ESCALATE) {
-			expertise[0] = '\0';
-			/* L10N: label of the line where the expertise an
-			   escalation needs is typed */
-			edit_text(&d, _("Expertise needed: "), expertise,
-			    sizeof expertise);
-		} else if (ch == 'n' && !deadlocked)
-			route = ROUTE_NONE;
-		else if (confirm_key(ch)) {
-			memset(&req, 0, sizeof req);
-			req.action_id = id;
-			req.decision = DECISION_REJECT;
-			req.reason = reason;
-			req.reassign_to = route == ROUTE_REASSIGN ? assignee : NULL;
-			req.escalate = route == ROUTE_ESCALATE;
-			req.blocked_on = route == ROUTE_BLOCKED ?
-			    "missing_standard" : NULL;
-			req.escalate_expertise = req.escalate &&
-			    !text_blank(expertise) ? expertise : NULL;
-			req.expect_sha256 = shown;
-			if (decision_record(t->store, &req, &t->op,
-			    DECISION_NOW, false, &out, &err) != 0)
-				snprintf(refusal, sizeof refusal, "%s",
-				    err.message);
-			else if (!out.recorded)
-				snprintf(refusal, sizeof refusal,
-				    _("Refused (%s): %s"), out.code, out.message);
-			else {
-				/* L10N: the verb in "%s %s (decision %.8s)" */
-				report(t, &out, _("rejected"), id);
-				break;
-			}
+		if (dialog_scroll_key(&d, ch))
+			continue;
+		if (!confirm_key(ch)) {
+			reject_key(&d, &s, ch, reasons, reason_count);
+			continue;
 		}
+		reject_request(&s, id, &req);
+		/* L10N: the verb in "%s %s (decision %.8s)" */
+		if (submit(t, &req, _("rejected"), s.refusal,
+		    sizeof s.refusal) == SUBMIT_RECORDED)
+			break;
 	}
 	if (d.w != NULL)
 		delwin(d.w);
 	dialog_clear(&d);
-	cJSON_Delete(eligible);
-	recheck_free(&check);
+	cJSON_Delete(s.eligible);
+	recheck_free(&s.check);
 	touchwin(stdscr);
 }

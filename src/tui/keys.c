@@ -7,6 +7,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "i18n.h"
 #include "tui.h"
@@ -16,8 +17,13 @@ enum key_views {
 	IN_DETAIL = 1 << VIEW_DETAIL,
 	IN_HELP = 1 << VIEW_HELP,
 	IN_HISTORY = 1 << VIEW_HISTORY,
-	IN_PAGES = IN_HELP | IN_HISTORY
+	IN_RECORD = 1 << VIEW_RECORD,
+	/* Pages that scroll; the history moves a selection instead. */
+	IN_PAGES = IN_HELP | IN_RECORD
 };
+
+/* More entries than the history ever holds: to its first or last. */
+#define HISTORY_ALL 100000
 
 struct key_binding {
 	int key;
@@ -42,6 +48,12 @@ static void scroll_page_up(struct tui *t) { detail_page(t, -1); }
 static void scroll_home(struct tui *t) { detail_ends(t, -1); }
 static void scroll_end(struct tui *t) { detail_ends(t, 1); }
 static void next_action(struct tui *t) { detail_step(t, 1); }
+static void history_down(struct tui *t) { history_move(t, 1); }
+static void history_up(struct tui *t) { history_move(t, -1); }
+static void history_page_down(struct tui *t) { history_move(t, (LINES - 2) / 3); }
+static void history_page_up(struct tui *t) { history_move(t, -((LINES - 2) / 3)); }
+static void history_first(struct tui *t) { history_move(t, -HISTORY_ALL); }
+static void history_last(struct tui *t) { history_move(t, HISTORY_ALL); }
 static void previous_action(struct tui *t) { detail_step(t, -1); }
 
 static void
@@ -68,9 +80,23 @@ static void
 approve(struct tui *t)
 {
 	const char *id = current_id(t);
+	struct queue_row *row = queue_current(t);
+	char *shown;
 
-	if (id != NULL)
-		dialog_approve(t, id);
+	if (id == NULL)
+		return;
+	/* The gate refuses it: said at once, as the footer says it. */
+	if (t->view == VIEW_DETAIL ? t->detail_expired : row != NULL &&
+	    row->expired) {
+		shown = short_id(t->store, id);
+		/* L10N: %s is the start of an action id; r is the key
+		   that rejects: keep it */
+		tui_notice(t, _("%s has expired: it cannot be approved "
+		    "(r rejects it)"), shown);
+		free(shown);
+		return;
+	}
+	dialog_approve(t, id);
 }
 
 static void
@@ -82,6 +108,9 @@ reject(struct tui *t)
 		dialog_reject(t, id);
 }
 
+static void bulk_approve(struct tui *t) { dialog_bulk(t, DECISION_APPROVE); }
+static void bulk_reject(struct tui *t) { dialog_bulk(t, DECISION_REJECT); }
+
 static const struct key_binding bindings[] = {
 	/* L10N: the key names ("Enter", "Down", "Space", ...) name keys on
 	   the keyboard, in an 8-column column of the help screen; the
@@ -90,9 +119,10 @@ static const struct key_binding bindings[] = {
 	{ 'a', "a", IN_QUEUE | IN_DETAIL, N_("approve (asks to confirm)"), approve },
 	{ 'r', "r", IN_QUEUE | IN_DETAIL, N_("reject (asks for a reason)"), reject },
 	{ 't', "t", IN_QUEUE, N_("tag or untag the selected action"), queue_toggle_tag },
-	{ 'A', "A", IN_QUEUE, N_("approve every tagged, clean action"), queue_bulk_approve },
-	{ 'R', "R", IN_QUEUE, N_("reject every tagged action, one reason"), queue_bulk_reject },
-	{ '/', "/", IN_QUEUE, N_("search id, user, author and summary"), queue_search },
+	{ 'A', "A", IN_QUEUE, N_("approve the tagged clean actions (shows which, asks a reason)"), bulk_approve },
+	{ 'R', "R", IN_QUEUE, N_("reject the tagged actions (shows which, asks a reason)"), bulk_reject },
+	{ '/', "/", IN_QUEUE, N_("search id, requester, author, kind and summary"), queue_search },
+	{ 27, N_("Esc"), IN_QUEUE, N_("clear the search"), queue_clear_search },
 	{ 'f', "f", IN_QUEUE, N_("cycle filters"), queue_cycle_filter },
 	{ 's', "s", IN_QUEUE, N_("cycle sort orders"), queue_cycle_sort },
 	{ 'j', "j", IN_QUEUE, N_("down"), down },
@@ -118,8 +148,22 @@ static const struct key_binding bindings[] = {
 	{ KEY_END, N_("End"), IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
 	{ 'G', "G", IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
 	{ 'h', "h", IN_QUEUE, N_("history: decided actions and their audit records"), history_open },
+	{ 'j', "j", IN_HISTORY, N_("next decision"), history_down },
+	{ KEY_DOWN, N_("Down"), IN_HISTORY, N_("next decision"), history_down },
+	{ 'k', "k", IN_HISTORY, N_("previous decision"), history_up },
+	{ KEY_UP, N_("Up"), IN_HISTORY, N_("previous decision"), history_up },
+	{ ' ', N_("Space"), IN_HISTORY, N_("a page of decisions down"), history_page_down },
+	{ KEY_NPAGE, N_("PgDn"), IN_HISTORY, N_("a page of decisions down"), history_page_down },
+	{ KEY_PPAGE, N_("PgUp"), IN_HISTORY, N_("a page of decisions up"), history_page_up },
+	{ 'g', "g", IN_HISTORY, N_("newest decision"), history_first },
+	{ 'G', "G", IN_HISTORY, N_("oldest decision"), history_last },
+	{ '\r', N_("Enter"), IN_HISTORY, N_("open the decision's audit record"), history_enter },
+	{ '/', "/", IN_HISTORY, N_("search the history (id, officer, decision, reason, date, bulk)"), history_search },
+	{ 27, N_("Esc"), IN_HISTORY, N_("show all again, or back to the queue"), history_escape },
+	{ 'q', "q", IN_RECORD, N_("back to the history"), history_back },
+	{ 27, N_("Esc"), IN_RECORD, N_("back to the history"), history_back },
 	{ '?', "?", IN_QUEUE | IN_DETAIL | IN_HISTORY, N_("this help"), help_open },
-	{ 'q', "q", IN_DETAIL | IN_PAGES, N_("back to the queue"), back },
+	{ 'q', "q", IN_DETAIL | IN_PAGES | IN_HISTORY, N_("back to the queue"), back },
 	{ 27, N_("Esc"), IN_DETAIL | IN_PAGES, N_("back to the queue"), back },
 	{ 'q', "q", IN_QUEUE, N_("quit"), quit },
 };
@@ -151,7 +195,8 @@ keys_help(struct tui *t, struct detail *d)
 		   pages */
 		{ IN_QUEUE, N_("Queue") },
 		{ IN_DETAIL, N_("Detail") },
-		{ IN_HISTORY, N_("History and help") },
+		{ IN_HISTORY, N_("History") },
+		{ IN_PAGES, N_("Records and help") },
 	};
 	size_t s, i;
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,26 +35,67 @@ open_reasons(void)
 	return f;
 }
 
-size_t
-reasons_load(const char *kind, char reasons[][REASON_SIZE], size_t max)
+/* Whether reason is among the first count of reasons already. */
+static bool
+listed(char reasons[][REASON_SIZE], size_t count, const char *reason)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		if (strcmp(reasons[i], reason) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The reasons for decision in the section named section (NULL: those
+ * before any section), appended after the count already in reasons.
+ */
+static size_t
+load_section(FILE *f, const char *decision, const char *section,
+    char reasons[][REASON_SIZE], size_t count, size_t max)
 {
 	char line[REASON_SIZE + 32], *text, *end;
-	size_t count = 0, kind_len = strlen(kind);
-	FILE *f = open_reasons();
+	size_t decision_len = strlen(decision);
+	bool in = section == NULL;
 
-	if (f == NULL)
-		return 0;
+	rewind(f);
 	while (count < max && fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, kind, kind_len) != 0 || line[kind_len] != ':')
+		if (line[0] == '[') {
+			end = strchr(line, ']');
+			in = section != NULL && end != NULL &&
+			    (size_t)(end - line - 1) == strlen(section) &&
+			    strncmp(line + 1, section, strlen(section)) == 0;
 			continue;
-		for (text = line + kind_len + 1; *text == ' '; text++)
+		}
+		if (!in || strncmp(line, decision, decision_len) != 0 ||
+		    line[decision_len] != ':')
+			continue;
+		for (text = line + decision_len + 1; *text == ' '; text++)
 			;
 		end = text + strlen(text);
 		while (end > text && (end[-1] == '\n' || end[-1] == ' '))
 			*--end = '\0';
-		if (*text != '\0')
+		if (*text != '\0' && !listed(reasons, count, text))
 			snprintf(reasons[count++], REASON_SIZE, "%s", text);
 	}
+	return count;
+}
+
+size_t
+reasons_load(const char *decision, const char *kind,
+    char reasons[][REASON_SIZE], size_t max)
+{
+	size_t count = 0;
+	FILE *f = open_reasons();
+
+	if (f == NULL)
+		return 0;
+	/* The kind's own first: they are what fits this action. */
+	if (kind != NULL)
+		count = load_section(f, decision, kind, reasons, count, max);
+	count = load_section(f, decision, NULL, reasons, count, max);
 	fclose(f);
 	return count;
 }

@@ -41,8 +41,8 @@ tui_notice(struct tui *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
-	safe = sanitize_str(raw);
-	snprintf(t->notice, sizeof t->notice, "%s", safe ? safe : "");
+	safe = xsanitize(raw);
+	snprintf(t->notice, sizeof t->notice, "%s", safe);
 	free(safe);
 }
 
@@ -50,7 +50,7 @@ void
 tui_reload(struct tui *t)
 {
 	struct error err;
-	long visible = LINES - 5;
+	long visible = LINES - 5, i;
 
 	t->query.now_ms = timestamp_now();
 	t->query.search = t->search[0] != '\0' ? t->search : NULL;
@@ -91,6 +91,13 @@ tui_reload(struct tui *t)
 	if (store_queue_page(t->store, &t->query, t->top, visible, t->page,
 	    &t->page_count, &err) != 0)
 		tui_notice(t, "%s", err.message);
+	for (i = 0; i < t->page_count; i++) {
+		char *safe = xsanitize(t->page[i].action_id);
+
+		t->page_unique[i] = id_columns(t->store, t->page[i].action_id);
+		t->page_full[i] = (int)sanitized_width(safe);
+		free(safe);
+	}
 }
 
 void
@@ -163,18 +170,20 @@ watch(struct tui *t)
 			continue;
 		if (!timestamp_parse(row.decided_at, &when))
 			continue;
-		shown = short_id(ids[i]);
+		shown = short_id(t->store, ids[i]);
 		tui_notice(t, strcmp(row.decision, "approve") == 0 ?
 		    /* L10N: another officer decided an action on screen:
 		       %1$s the start of the action id, %2$s the officer's
 		       login, %3$lld the seconds since */
 		    _("%s approved by %s %llds ago") :
 		    /* L10N: as above, for a rejection */
-		    _("%s rejected by %s %llds ago"), shown ? shown : "",
+		    _("%s rejected by %s %llds ago"), shown,
 		    row.operator_login, (long long)((now - when) / 1000));
 		free(shown);
 	}
 	free(ids);
+	if (t->view == VIEW_DETAIL)
+		detail_reopen(t, now);
 	store_data_version(t->store, &t->data_version, &err);
 }
 
@@ -191,6 +200,7 @@ draw(struct tui *t)
 		break;
 	case VIEW_HELP:
 	case VIEW_HISTORY:
+	case VIEW_RECORD:
 		history_draw(t);
 		break;
 	}
@@ -259,6 +269,15 @@ loop(struct tui *t)
 	}
 }
 
+#if ENABLE_NLS
+/* The screens show the rules' own words translated (verdict.h). */
+static const char *
+translate(const char *fmt)
+{
+	return gettext(fmt);
+}
+#endif
+
 static void
 install_signals(void)
 {
@@ -289,17 +308,25 @@ setup_colors(struct tui *t)
 	init_pair(3, COLOR_YELLOW, -1);
 }
 
+/* Out of memory on screen: the message must land on a usable terminal. */
+static void
+give_terminal_back(void)
+{
+	if (!isendwin())
+		endwin();
+}
+
 /* No terminal curses can drive, or one that cannot address the cursor. */
 static void
 refuse_terminal(void)
 {
 	/* $TERM may hold anything, and goes to the terminal it names. */
-	char *term = sanitize_str(getenv("TERM") ? getenv("TERM") : "");
+	char *term = xsanitize(getenv("TERM"));
 
 	/* L10N: %s is the value of $TERM; keep 'countersign batch' */
 	fprintf(stderr, _("countersign: cannot use this terminal "
 	    "(TERM=%s); for scripts use 'countersign batch'\n"),
-	    term ? term : "?");
+	    term);
 	free(term);
 }
 
@@ -355,6 +382,7 @@ tui_run(const struct invocation *inv)
 		free(t);
 		return EXIT_USAGE;
 	}
+	xmalloc_on_failure(give_terminal_back);
 	cbreak();
 	noecho();
 	nonl();
@@ -364,6 +392,9 @@ tui_run(const struct invocation *inv)
 	setup_colors(t);
 	install_signals();
 	operator_current(&t->op);
+#if ENABLE_NLS
+	verdict_translate_with(translate);
+#endif
 	t->db_path = store_path(t->store);
 	t->query.sort = QUEUE_BY_CARE;
 	store_data_version(t->store, &t->data_version, &err);
@@ -375,6 +406,7 @@ tui_run(const struct invocation *inv)
 	loop(t);
 
 	endwin();
+	xmalloc_on_failure(NULL);
 	delscreen(screen);
 	announce_quietly(false);
 	queue_free_page(t);
@@ -382,6 +414,7 @@ tui_run(const struct invocation *inv)
 	queue_clear_tags(t);
 	detail_free(&t->detail);
 	detail_free(&t->history);
+	history_close(t);
 	store_close(t->store);
 	free(t);
 	return EXIT_OK;

@@ -14,8 +14,9 @@
 #include "decision.h"
 #include "detail.h"
 #include "store.h"
+#include "xmalloc.h"
 
-enum tui_view { VIEW_QUEUE, VIEW_DETAIL, VIEW_HELP, VIEW_HISTORY };
+enum tui_view { VIEW_QUEUE, VIEW_DETAIL, VIEW_HELP, VIEW_HISTORY, VIEW_RECORD };
 
 #define PAGE_MAX 256		/* rows on one screen, whatever its height */
 #define ESCALATED_MAX 8		/* escalated artifacts shown under the queue */
@@ -42,6 +43,9 @@ struct tui {
 	long cursor;			/* offset of the selected row */
 	struct queue_row page[PAGE_MAX];
 	long page_count;
+	/* Columns of each row's id: its shortest unique prefix, and whole. */
+	int page_unique[PAGE_MAX];
+	int page_full[PAGE_MAX];
 	long pending, high_stakes, divergent;
 	/*
 	 * Deadlocked artifacts escalated to a person, kept in view under
@@ -68,17 +72,22 @@ struct tui {
 	struct page_at detail_at;
 	bool detail_blocked;		/* approval is refused as it stands */
 	char detail_sha256[65];		/* the packet shown (SPEC 5 `changed`) */
+	bool detail_expired;		/* past its expires_at */
 
 	/* History: the audit records of decisions, newest first. */
 	struct detail history;
 	struct page_at history_at;
+	struct history_list *history_list;	/* view_history.c's */
+	struct detail record;		/* one decision's record, opened */
+	struct page_at record_at;
 
 	char notice[512];		/* sanitized */
 };
 
 extern volatile sig_atomic_t tui_signalled;
 
-/* tui.c */
+/* tui.c: countersign(1) THE REVIEW SCREENS, what review_screens points at. */
+int tui_run(const struct invocation *);
 void tui_notice(struct tui *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tui_reload(struct tui *);
@@ -98,11 +107,31 @@ int draw_line_in(WINDOW *, int y, int x, const struct detail_line *,
 /*
  * A copy of sanitized text cut to columns with an ellipsis when it is
  * wider, never inside a character or one of the sanitizer's escapes.
+ * This and the other allocating helpers below never return NULL: they
+ * allocate with xmalloc.h.
  */
 char *clip_text(const char *sanitized, int columns);
 void draw_clipped(int y, int x, const char *sanitized, int width, int attr);
-/* An action id as notices quote it: sanitized, cut to the queue's column. */
-char *short_id(const char *raw_id);
+/* Whether the terminal's locale is UTF-8: else the ASCII glyphs are drawn. */
+bool draw_utf8(void);
+/* bytes of sanitized text with the program's glyphs in ASCII (allocated). */
+char *draw_ascii(const char *sanitized, size_t bytes);
+/*
+ * Columns an id needs on screen so that it names one action: its
+ * shortest unique prefix, 8 columns at least (store may be NULL).
+ */
+int id_columns(struct store *, const char *raw_id);
+/* The id sanitized, whole when it fits columns, else cut with an ellipsis. */
+char *id_shown(const char *raw_id, int columns);
+/* An action id as notices quote it: its unique prefix, marked when cut. */
+char *short_id(struct store *, const char *raw_id);
+/*
+ * A key line ("a approve  r reject  ? help  q quit", items two spaces
+ * apart) cut to columns by leaving out whole items from the end, never
+ * help or quit/back; newly allocated.
+ */
+char *keys_fit(const char *line, int columns);
+void draw_keys(int y, const char *line, int attr);
 void draw_clear_line(int y);
 int style_attr(const struct tui *, enum detail_style);
 
@@ -119,8 +148,11 @@ void queue_toggle_tag(struct tui *);
 void queue_cycle_filter(struct tui *);
 void queue_cycle_sort(struct tui *);
 void queue_search(struct tui *);
-void queue_bulk_approve(struct tui *);
-void queue_bulk_reject(struct tui *);
+void queue_clear_search(struct tui *);
+/* The tagged actions the query shows, in its order (free with queue_free_ids). */
+char **queue_visible_tagged(struct tui *, size_t *count);
+void queue_free_ids(char **ids, size_t count);
+void queue_untag(struct tui *, const char *action_id);
 void queue_free_page(struct tui *);
 void queue_free_escalated(struct tui *);
 void queue_clear_tags(struct tui *);
@@ -128,6 +160,8 @@ void queue_clear_tags(struct tui *);
 /* view_detail.c */
 void detail_open(struct tui *, const char *action_id);
 void detail_draw(struct tui *);
+/* The open detail built again (data changed elsewhere), at the same place. */
+void detail_reopen(struct tui *, long long now_ms);
 /*
  * Scrolling moves by screen rows, not by lines: a line longer than the
  * screen (a 12 KB clause) must be readable to its last word.
@@ -140,13 +174,35 @@ void detail_step(struct tui *, int direction);
 void page_draw(struct tui *, const struct detail *, struct page_at *at,
     const char *footer);
 
+/*
+ * detail_header.c: the detail's first lines (kind, id, state, requester,
+ * author, contributors, drafted and expiry times); true when expired.
+ */
+bool detail_header(struct detail *, const struct recheck *,
+    const char *action_id, long long now_ms);
+
+/*
+ * Scrolls at so that lines [first, end) show, as many of them as fit,
+ * the first one at least.
+ */
+void page_show_lines(const struct detail *, struct page_at *at, long first,
+    long end);
+
 /* view_history.c */
 void history_open(struct tui *);
 void history_draw(struct tui *);
+void history_close(struct tui *);
+void history_move(struct tui *, long delta);
+void history_search(struct tui *);
+void history_escape(struct tui *);
+void history_enter(struct tui *);
+void history_back(struct tui *);
 void help_open(struct tui *);
 
 /* dialog.c: the approve and reject confirmations. */
 void dialog_approve(struct tui *, const char *action_id);
 void dialog_reject(struct tui *, const char *action_id);
+/* dialog_bulk.c: A and R over the tagged actions the queue shows. */
+void dialog_bulk(struct tui *, enum decision_kind);
 
 #endif

@@ -70,14 +70,20 @@ rule_table(struct detail *d, const struct check_outcome *out)
 		       "FAIL" is upper case to stand out */
 		    _("n/a") : cJSON_IsTrue(json_member(adv, "passed")) ?
 		    _("pass") : _("FAIL"), r->passed ? _("pass") : _("FAIL"),
-		    r->detail ? r->detail : "");
+		    VERDICT_SHOWN(r) ? VERDICT_SHOWN(r) : "");
+		/* A long why wraps under its column, not under the rule. */
+		if (d->count > 0)
+			d->lines[d->count - 1].indent = 44;
 		said = member_string(adv, "detail");
-		if (said != NULL && *said != '\0')
+		if (said != NULL && *said != '\0') {
 			/* L10N: under a rule's row: %1$-27s is blank padding
 			   that keeps the text under the ADVISORY column (keep
 			   it first), %2$s the advisory's own words */
 			detail_add(d, DETAIL_DIM, _("%-27s advisory said: %s"),
 			    "", said);
+			if (d->count > 0)
+				d->lines[d->count - 1].indent = 30;
+		}
 	}
 }
 
@@ -98,9 +104,12 @@ divergence_section(struct detail *d, const struct check_outcome *out)
 	/* L10N: %d is how many differences there are */
 	detail_add(d, DETAIL_ALERT, _("DIVERGENCE   %d difference(s) with the "
 	    "advisory verdict"), n);
+	/* The notes are the program's own sentences (check.c). */
 	cJSON_ArrayForEach(entry, out->divergence)
 		detail_add(d, DETAIL_PLAIN, "  %s: %s",
-		    member_string(entry, "what"), member_string(entry, "note"));
+		    member_string(entry, "what"),
+		    member_string(entry, "note") ?
+		    _(member_string(entry, "note")) : "");
 }
 
 static void
@@ -117,7 +126,7 @@ stakes_section(struct detail *d, const struct verdict *v)
 	    "approve this, with a reason"));
 	for (i = 0; i < v->reason_count; i++)
 		detail_add(d, DETAIL_PLAIN, "  %s",
-		    v->high_stakes_reasons[i].detail);
+		    VERDICT_SHOWN(&v->high_stakes_reasons[i]));
 }
 
 /* "a +x, y": the people of a version (SPEC 2.4), newly allocated. */
@@ -126,13 +135,13 @@ version_people(const cJSON *version)
 {
 	const cJSON *contributor;
 	const char *author = member_string(version, "author");
-	char *text = text_printf("%s", author ? author : "?"), *longer;
+	char *text = xasprintf("%s", author ? author : "?"), *longer;
 	bool first = true;
 
 	cJSON_ArrayForEach(contributor, json_member(version, "contributors")) {
-		if (text == NULL || !cJSON_IsString(contributor))
+		if (!cJSON_IsString(contributor))
 			continue;
-		longer = text_printf("%s%s%s", text, first ? " +" : ", ",
+		longer = xasprintf("%s%s%s", text, first ? " +" : ", ",
 		    contributor->valuestring);
 		free(text);
 		text = longer;
@@ -151,23 +160,23 @@ version_outcome(const cJSON *version, bool self)
 	const char *to = member_string(version, "reassign_to");
 
 	if (self || status == NULL || by == NULL)
-		return text_printf("%s", self ? _("this action") :
+		return xasprintf("%s", self ? _("this action") :
 		    status ? status : "?");
 	if (strcmp(status, "rejected") != 0)
 		/* L10N: "approved by <login>" */
-		return text_printf(_("%s by %s"), status, by);
+		return xasprintf(_("%s by %s"), status, by);
 	if (member_string(version, "blocked_on") != NULL)
 		/* L10N: a rejection that waits for a standard; locks nobody out */
-		return text_printf(_("rejected by %s, blocked on %s"), by,
+		return xasprintf(_("rejected by %s, blocked on %s"), by,
 		    member_string(version, "blocked_on"));
 	if (to != NULL)
-		return text_printf(_("rejected by %s, reassigned to %s"), by, to);
+		return xasprintf(_("rejected by %s, reassigned to %s"), by, to);
 	if (expertise != NULL)
-		return text_printf(_("rejected by %s, escalated (needs %s)"), by,
+		return xasprintf(_("rejected by %s, escalated (needs %s)"), by,
 		    expertise);
 	if (cJSON_IsTrue(json_member(version, "escalate")))
-		return text_printf(_("rejected by %s, escalated"), by);
-	return text_printf(_("rejected by %s"), by);
+		return xasprintf(_("rejected by %s, escalated"), by);
+	return xasprintf(_("rejected by %s"), by);
 }
 
 /* Deeper versions indent by two columns each, up to this depth. */
@@ -227,7 +236,7 @@ artifact_tree(struct detail *d, const struct check_input *in)
 		    level : TREE_INDENT_MAX)), "", level > 0 ? "\xe2\x94\x94 " :
 		    "", member_string(nodes[at], "action_id") ?
 		    member_string(nodes[at], "action_id") : "?",
-		    people ? people : "?", outcome ? outcome : "?");
+		    people, outcome);
 		free(people);
 		free(outcome);
 		for (k = n; k-- > 0;) {
@@ -258,7 +267,7 @@ notes_section(struct detail *d, const struct verdict *v)
 	    "enforced by the rules)"));
 	for (i = 0; i < v->note_count; i++)
 		detail_add(d, DETAIL_PLAIN, "  %s: %s", v->notes[i].what,
-		    v->notes[i].detail);
+		    VERDICT_SHOWN(&v->notes[i]));
 }
 
 static void
@@ -302,11 +311,8 @@ detail_open(struct tui *t, const char *action_id)
 		return;
 	}
 	in = &r.data.input;
-	detail_add(&t->detail, DETAIL_HEADING, "%s %s   %s \xc2\xb7 %s",
-	    r.outcome.pack->kind, action_id, r.data.status,
-	    member_string(in->action, "author") ?
-	    /* L10N: in the detail's heading, in place of the author */
-	    member_string(in->action, "author") : _("no author"));
+	t->detail_expired = detail_header(&t->detail, &r, action_id,
+	    timestamp_now());
 	if (r.outcome.pack->describe != NULL)
 		r.outcome.pack->describe(in, &r.outcome.advisory, &t->detail);
 	detail_add(&t->detail, DETAIL_PLAIN, "%s", "");
@@ -328,20 +334,53 @@ detail_open(struct tui *t, const char *action_id)
 	    r.data.packet_sha256[0] != '\0' ? r.data.packet_sha256 : "?");
 	t->detail_blocked = !r.outcome.verdict.overall_pass;
 	if (t->detail_blocked) {
-		failing = verdict_failing_rules(&r.outcome.verdict);
+		failing = xcheck(verdict_failing_rules(&r.outcome.verdict));
 		/* L10N: %s lists the failing rule ids */
 		detail_add(&t->detail, DETAIL_ALERT, _("Approval is blocked: "
-		    "local rules fail (%s)"), failing ? failing : "");
+		    "local rules fail (%s)"), failing);
 		free(failing);
 	}
 	recheck_free(&r);
 	t->view = VIEW_DETAIL;
 }
 
+/*
+ * Another officer's work, or a policy import, may have changed what the
+ * open detail says: it is built again where the officer was reading, and
+ * a decision made elsewhere is said.
+ */
+void
+detail_reopen(struct tui *t, long long now_ms)
+{
+	struct page_at at = t->detail_at;
+	struct decision_row row;
+	struct error err;
+	char id[sizeof t->detail_id], *shown;
+	long long when;
+	bool found;
+
+	snprintf(id, sizeof id, "%s", t->detail_id);
+	detail_open(t, id);
+	t->detail_at = at;
+	if (store_decision_get(t->store, id, &row, &found, &err) != 0 ||
+	    !found || !timestamp_parse(row.decided_at, &when))
+		return;
+	shown = short_id(t->store, id);
+	tui_notice(t, strcmp(row.decision, "approve") == 0 ?
+	    _("%s approved by %s %llds ago") : _("%s rejected by %s %llds ago"),
+	    shown, row.operator_login,
+	    (long long)((now_ms - when) / 1000));
+	free(shown);
+}
+
 /* The page on screen and where it starts. */
 static struct detail *
 shown(struct tui *t, struct page_at **at)
 {
+	if (t->view == VIEW_RECORD) {
+		*at = &t->record_at;
+		return &t->record;
+	}
 	*at = t->view == VIEW_DETAIL ? &t->detail_at : &t->history_at;
 	return t->view == VIEW_DETAIL ? &t->detail : &t->history;
 }
@@ -484,7 +523,8 @@ page_draw(struct tui *t, const struct detail *d, struct page_at *at,
 	struct page_at end = last_start(d);
 	long i, before, total, first;
 	int y = 0, rows = (int)text_rows(), room = COLS;
-	char where[64];
+	char where[64], *keys;
+	const char *bottom;
 
 	/* A resize may have left at inside a shorter line, or a taller
 	   window room for rows above it. */
@@ -496,12 +536,15 @@ page_draw(struct tui *t, const struct detail *d, struct page_at *at,
 		y += draw_line(y, &d->lines[i], first, rows - y, COLS,
 		    style_attr(t, d->lines[i].style));
 	position(d, at, &before, &total);
+	bottom = t->notice[0] != '\0' ? t->notice : footer;
+	/* The position goes first when the keys need its room. */
 	if (total > rows) {
 		/* L10N: where the screen is in a page: the first and last
 		   rows shown and how many rows the page has */
 		snprintf(where, sizeof where, _(" %ld-%ld/%ld"),
 		    before + 1, before + y, total);
-		if ((int)sanitized_width(where) < COLS) {
+		if ((int)(sanitized_width(where) + sanitized_width(bottom)) <=
+		    COLS) {
 			room = COLS - (int)sanitized_width(where);
 			draw_text(LINES - 1, room, where, COLS - room,
 			    A_BOLD | A_REVERSE);
@@ -509,8 +552,11 @@ page_draw(struct tui *t, const struct detail *d, struct page_at *at,
 	}
 	if (t->notice[0] != '\0')
 		draw_text(LINES - 1, 0, t->notice, room, A_BOLD);
-	else
-		draw_text(LINES - 1, 0, footer, room, A_REVERSE);
+	else {
+		keys = keys_fit(footer, room);
+		draw_text(LINES - 1, 0, keys, room, A_REVERSE);
+		free(keys);
+	}
 }
 
 void
@@ -518,8 +564,36 @@ detail_draw(struct tui *t)
 {
 	/* L10N: the keys of the detail: a, r, n, p, ? and q stay
 	   whatever the language */
-	page_draw(t, &t->detail, &t->detail_at, t->detail_blocked ?
+	page_draw(t, &t->detail, &t->detail_at, t->detail_expired ?
+	    /* L10N: the keys of the detail of an expired action: a is
+	       shown, and that it cannot approve */
+	    _("a approve (unavailable: expired)  r reject  n/p next/prev  "
+	    "? help  q back") : t->detail_blocked ?
 	    _("a approve (blocked: rules fail)  r reject  n/p next/prev  "
 	    "? help  q back") : _("a approve  r reject  n/p next/prev  "
 	    "? help  q back"));
+}
+
+void
+page_show_lines(const struct detail *d, struct page_at *at, long first,
+    long end)
+{
+	long rows = 0, i;
+
+	if (first < at->line || (first == at->line && at->row > 0)) {
+		at->line = first;
+		at->row = 0;
+		return;
+	}
+	/* Rows from at to the end of the lines wanted. */
+	for (i = at->line; i < end && i < (long)d->count; i++)
+		rows += line_rows(&d->lines[i], COLS) - (i == at->line ?
+		    at->row : 0);
+	if (rows > text_rows()) {
+		move_rows(d, at, rows - text_rows());
+		if (at->line > first) {
+			at->line = first;
+			at->row = 0;
+		}
+	}
 }

@@ -1,43 +1,42 @@
-/* History (decided actions and their audit records) and help: read-only pages. */
+/*
+ * History (decided actions and their audit records) and help: read-only
+ * pages.  History is a list: the selected decision opens (Enter) as its
+ * whole record, routing, judgments, acknowledgements and bulk included,
+ * and / narrows the list to the decisions that mention a text.
+ */
 #include "config.h"
 
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "decision.h"
 #include "i18n.h"
 #include "json_fields.h"
+#include "text.h"
 #include "tui.h"
 
 #define HISTORY_MAX 500		/* the newest decisions shown */
 
-struct history_ring {
-	char *records[HISTORY_MAX];
-	long long seqs[HISTORY_MAX];
-	char hashes[HISTORY_MAX][65];
-	size_t next;
-	size_t count;
+struct history_entry {
+	long long seq;
+	char *record;			/* the audit record's JSON */
+	char hash[65];
+	char *searched;			/* what / looks in, lower case */
 };
 
-static int
-collect(void *ctx, long long seq, const char *record, const char *prev,
-    const char *hash)
-{
-	struct history_ring *ring = ctx;
-
-	if (strstr(record, "\"event\":\"decision\"") == NULL)
-		return 0;
-	free(ring->records[ring->next]);
-	ring->records[ring->next] = strdup(record);
-	ring->seqs[ring->next] = seq;
-	snprintf(ring->hashes[ring->next], sizeof ring->hashes[0], "%s", hash);
-	ring->next = (ring->next + 1) % HISTORY_MAX;
-	if (ring->count < HISTORY_MAX)
-		ring->count++;
-	return 0;
-}
+struct history_list {
+	struct history_entry entries[HISTORY_MAX];	/* oldest first */
+	size_t next;
+	size_t count;
+	long shown[HISTORY_MAX];	/* entries the filter keeps, newest first */
+	long shown_count;
+	long first_line[HISTORY_MAX];	/* each shown entry's line on the page */
+	long cursor;			/* among the shown */
+	char filter[128];
+};
 
 static const char *
 text_of(const cJSON *object, const char *key)
@@ -66,29 +65,98 @@ describe_blocked(struct detail *d, const cJSON *gaps)
 		    "standard: %s"), gap->valuestring);
 }
 
-static void
-describe_record(struct detail *d, long long seq, const char *json,
-    const char *hash)
+/* The fields / searches: who, what, when, why, and the bulk. */
+static char *
+searched_text(const char *json)
 {
 	cJSON *record = cJSON_Parse(json);
+	char *text, *p;
+
+	if (record == NULL)
+		return text_copy("");
+	text = text_printf("%s %s %s %s %s %s %s", text_of(record, "action_id"),
+	    text_of(record, "kind"), text_of(record, "decision"),
+	    text_of(record, "reason"), text_of(json_member(record, "operator"),
+	    "login"), text_of(record, "decided_at"),
+	    text_of(json_member(record, "bulk"), "id"));
+	cJSON_Delete(record);
+	for (p = text; p != NULL && *p != '\0'; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return text;
+}
+
+static int
+collect(void *ctx, long long seq, const char *record, const char *prev,
+    const char *hash)
+{
+	struct history_list *h = ctx;
+	struct history_entry *e = &h->entries[h->next];
+
+	(void)prev;
+	if (strstr(record, "\"event\":\"decision\"") == NULL)
+		return 0;
+	free(e->record);
+	free(e->searched);
+	e->record = text_copy(record);
+	e->searched = NULL;		/* for the kept ones only, after */
+	e->seq = seq;
+	snprintf(e->hash, sizeof e->hash, "%s", hash);
+	h->next = (h->next + 1) % HISTORY_MAX;
+	if (h->count < HISTORY_MAX)
+		h->count++;
+	return 0;
+}
+
+static void
+history_free(struct history_list *h)
+{
+	size_t i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; i < HISTORY_MAX; i++) {
+		free(h->entries[i].record);
+		free(h->entries[i].searched);
+	}
+	free(h);
+}
+
+void
+history_close(struct tui *t)
+{
+	history_free(t->history_list);
+	t->history_list = NULL;
+	detail_free(&t->record);
+}
+
+static void
+describe_record(struct detail *d, const struct history_entry *e,
+    bool selected)
+{
+	cJSON *record = cJSON_Parse(e->record);
 	const cJSON *op = json_member(record, "operator");
 	const cJSON *local = json_member(record, "local_verdict");
+	const cJSON *bulk = json_member(record, "bulk");
+	bool approved = strcmp(text_of(record, "decision"), "approve") == 0;
 	cJSON *gaps;
-	char *acks;
+	char *acks, *heading;
 
 	if (record == NULL)
 		return;
-	detail_add(d, strcmp(text_of(record, "decision"), "approve") == 0 ?
-	    DETAIL_HEADING : DETAIL_ALERT, strcmp(text_of(record, "decision"),
-	    "approve") == 0 ?
+	heading = xasprintf(approved ?
 	    /* L10N: a decision in the history: %1$lld the audit sequence
 	       number, %2$s when (ISO 8601), %3$s the action id, %4$s the
 	       officer's login */
 	    _("#%lld %s APPROVED %s by %s") :
 	    /* L10N: as above, for a rejection */
-	    _("#%lld %s REJECTED %s by %s"), seq,
+	    _("#%lld %s REJECTED %s by %s"), e->seq,
 	    text_of(record, "decided_at"), text_of(record, "action_id"),
 	    text_of(op, "login"));
+	/* The selected decision is marked, as the queue marks its row. */
+	detail_add(d, approved ? DETAIL_HEADING : DETAIL_ALERT, "%s%s",
+	    selected ? "> " : "  ", heading);
+	free(heading);
 	/* L10N: the reason recorded, or "(none)" */
 	detail_add(d, DETAIL_PLAIN, _("    reason: %s"),
 	    cJSON_IsString(json_member(record, "reason")) ?
@@ -107,43 +175,281 @@ describe_record(struct detail *d, long long seq, const char *json,
 	    cJSON_IsTrue(json_member(local, "overall_pass")) ? _("pass") :
 	    _("FAIL"),
 	    cJSON_GetArraySize(json_member(record, "divergence")),
-	    acks ? acks : "[]", hash);
+	    acks ? acks : "[]", e->hash);
+	if (cJSON_IsObject(bulk))
+		/* L10N: under a decision taken in bulk: %1$.8s the start of
+		   the bulk's id, %2$d how many it decided together */
+		detail_add(d, DETAIL_DIM, _("    bulk %.8s of %d"),
+		    text_of(bulk, "id"), cJSON_IsNumber(json_member(bulk,
+		    "count")) ? json_member(bulk, "count")->valueint : 0);
 	cJSON_free(acks);
 	cJSON_Delete(record);
+}
+
+/* The list page from the entries the filter keeps, the selected marked. */
+static void
+history_build(struct tui *t)
+{
+	struct history_list *h = t->history_list;
+	size_t i, at;
+
+	detail_free(&t->history);
+	if (h->filter[0] != '\0')
+		/* L10N: the history's heading while / narrows it: %s is the
+		   text searched */
+		detail_add(&t->history, DETAIL_HEADING, _("HISTORY: decisions "
+		    "mentioning \"%s\", newest first (Esc shows all)"),
+		    h->filter);
+	else
+		detail_add(&t->history, DETAIL_HEADING, "%s", _("HISTORY: "
+		    "decisions, newest first, from the audit log"));
+	h->shown_count = 0;
+	for (i = 0; i < h->count; i++) {
+		at = (h->next + HISTORY_MAX - 1 - i) % HISTORY_MAX;
+		if (h->filter[0] != '\0' && (h->entries[at].searched == NULL ||
+		    strstr(h->entries[at].searched, h->filter) == NULL))
+			continue;
+		h->shown[h->shown_count] = (long)at;
+		h->first_line[h->shown_count] = (long)t->history.count;
+		describe_record(&t->history, &h->entries[at],
+		    h->shown_count == h->cursor);
+		h->shown_count++;
+	}
+	if (h->shown_count == 0)
+		detail_add(&t->history, DETAIL_PLAIN, "%s", h->count == 0 ?
+		    _("No decision has been recorded yet.") :
+		    _("Nothing matches."));
 }
 
 void
 history_open(struct tui *t)
 {
-	struct history_ring *ring = calloc(1, sizeof *ring);
 	struct error err;
-	size_t i, at;
+	size_t i;
 
-	detail_free(&t->history);
+	history_close(t);
 	memset(&t->history_at, 0, sizeof t->history_at);
 	t->view = VIEW_HISTORY;
-	if (ring == NULL)
+	if ((t->history_list = calloc(1, sizeof *t->history_list)) == NULL)
 		return;
-	detail_add(&t->history, DETAIL_HEADING, "%s", _("HISTORY: decisions, "
-	    "newest first, from the audit log"));
-	if (store_audit_each(t->store, collect, ring, &err) != 0)
+	if (store_audit_each(t->store, collect, t->history_list, &err) != 0)
 		tui_notice(t, "%s", err.message);
-	for (i = 0; i < ring->count; i++) {
-		at = (ring->next + HISTORY_MAX - 1 - i) % HISTORY_MAX;
-		describe_record(&t->history, ring->seqs[at], ring->records[at],
-		    ring->hashes[at]);
+	/* Parsed once each, and only the decisions kept, not the whole log. */
+	for (i = 0; i < HISTORY_MAX; i++) {
+		struct history_entry *e = &t->history_list->entries[i];
+
+		if (e->record != NULL)
+			e->searched = searched_text(e->record);
 	}
-	if (ring->count == 0)
-		detail_add(&t->history, DETAIL_PLAIN, "%s",
-		    _("No decision has been recorded yet."));
-	for (i = 0; i < HISTORY_MAX; i++)
-		free(ring->records[i]);
-	free(ring);
+	history_build(t);
+}
+
+/* Moves the selection by delta entries and keeps it on screen. */
+void
+history_move(struct tui *t, long delta)
+{
+	struct history_list *h = t->history_list;
+
+	if (h == NULL || h->shown_count == 0)
+		return;
+	h->cursor += delta;
+	if (h->cursor >= h->shown_count)
+		h->cursor = h->shown_count - 1;
+	if (h->cursor < 0)
+		h->cursor = 0;
+	history_build(t);
+	page_show_lines(&t->history, &t->history_at,
+	    h->cursor == 0 ? 0 : h->first_line[h->cursor],
+	    h->cursor + 1 < h->shown_count ? h->first_line[h->cursor + 1] :
+	    (long)t->history.count);
+}
+
+void
+history_search(struct tui *t)
+{
+	struct history_list *h = t->history_list;
+	char text[sizeof h->filter] = "", *p;
+
+	if (h == NULL)
+		return;
+	/* L10N: label of the line where the history's search is typed */
+	if (!tui_prompt(t, _("search the history: "), text, sizeof text))
+		return;
+	for (p = text; *p != '\0'; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	snprintf(h->filter, sizeof h->filter, "%s", text);
+	h->cursor = 0;
+	memset(&t->history_at, 0, sizeof t->history_at);
+	history_build(t);
+}
+
+/* Esc: a narrowed history shows all again; else back to the queue. */
+void
+history_escape(struct tui *t)
+{
+	struct history_list *h = t->history_list;
+
+	if (h != NULL && h->filter[0] != '\0') {
+		h->filter[0] = '\0';
+		h->cursor = 0;
+		memset(&t->history_at, 0, sizeof t->history_at);
+		history_build(t);
+		return;
+	}
+	t->view = VIEW_QUEUE;
+	tui_reload(t);
+}
+
+static void
+judgments_line(struct detail *d, const cJSON *judgments)
+{
+	const cJSON *j;
+	char *list = NULL, *grown;
+
+	cJSON_ArrayForEach(j, judgments) {
+		grown = xasprintf("%s%s%s %s", list ? list : "",
+		    list ? ", " : "", j->string ? j->string : "?",
+		    cJSON_IsString(j) ? j->valuestring : "?");
+		free(list);
+		list = grown;
+	}
+	/* L10N: a label of a decision's record (12 columns), then the
+	   criteria judged and how (met, unmet: not translated) */
+	detail_add(d, DETAIL_PLAIN, _("judgments   %s"), list ? list :
+	    _("(none)"));
+	free(list);
+}
+
+static void
+routing_line(struct detail *d, const cJSON *routing)
+{
+	const cJSON *escalate = json_member(routing, "escalate");
+
+	if (cJSON_IsString(json_member(routing, "reassign_to")))
+		/* L10N: a label of a decision's record (12 columns), then
+		   where the rejection sent the revision */
+		detail_add(d, DETAIL_PLAIN, _("routing     reassigned to %s"),
+		    text_of(routing, "reassign_to"));
+	else if (cJSON_IsObject(escalate))
+		detail_add(d, DETAIL_PLAIN, _("routing     escalated, "
+		    "needing: %s"), text_of(escalate, "expertise"));
+	else if (cJSON_IsTrue(escalate))
+		detail_add(d, DETAIL_PLAIN, "%s", _("routing     escalated"));
+	else if (cJSON_IsString(json_member(routing, "blocked_on")))
+		detail_add(d, DETAIL_PLAIN, _("routing     blocked on %s"),
+		    text_of(routing, "blocked_on"));
+	else
+		detail_add(d, DETAIL_PLAIN, "%s", _("routing     none"));
+}
+
+/* One decision's record as a page: everything the audit log says of it. */
+static void
+record_build(struct detail *d, const struct history_entry *e)
+{
+	cJSON *record = cJSON_Parse(e->record);
+	const cJSON *item, *local = json_member(record, "local_verdict");
+	const cJSON *bulk = json_member(record, "bulk");
+	cJSON *gaps;
+	char *acks;
+
+	if (record == NULL) {
+		detail_add(d, DETAIL_ALERT, "%s", _("This record cannot be "
+		    "read."));
+		return;
+	}
+	/* L10N: the heading of one decision's record: %lld its audit
+	   sequence number */
+	detail_add(d, DETAIL_HEADING, _("AUDIT RECORD #%lld"), e->seq);
+	/* L10N: labels of a decision's record, each 12 columns wide
+	   (pad with spaces) followed by its value */
+	detail_add(d, DETAIL_DIM, _("hash        %s"), e->hash);
+	detail_add(d, DETAIL_PLAIN, _("action      %s (%s)"),
+	    text_of(record, "action_id"), text_of(record, "kind"));
+	detail_add(d, strcmp(text_of(record, "decision"), "approve") == 0 ?
+	    DETAIL_HEADING : DETAIL_ALERT, _("decision    %s by %s (uid %lld) "
+	    "at %s"), text_of(record, "decision"),
+	    text_of(json_member(record, "operator"), "login"),
+	    (long long)cJSON_GetNumberValue(json_member(json_member(record,
+	    "operator"), "uid")), text_of(record, "decided_at"));
+	detail_add(d, DETAIL_PLAIN, _("reason      %s"),
+	    cJSON_IsString(json_member(record, "reason")) ?
+	    text_of(record, "reason") : _("(none)"));
+	if (decision_blocked(record, &gaps))
+		describe_blocked(d, gaps);
+	cJSON_Delete(gaps);
+	acks = cJSON_PrintUnformatted(json_member(record, "acknowledged"));
+	detail_add(d, DETAIL_PLAIN, _("acknowledged %s"), acks ? acks : "[]");
+	cJSON_free(acks);
+	routing_line(d, json_member(record, "routing"));
+	if (cJSON_IsObject(json_member(record, "po_judgments")))
+		judgments_line(d, json_member(record, "po_judgments"));
+	if (cJSON_IsObject(bulk))
+		/* L10N: a label of a decision's record, then the bulk's id and
+		   how many it decided together */
+		detail_add(d, DETAIL_PLAIN, _("bulk        %s, %d decided "
+		    "together"), text_of(bulk, "id"),
+		    cJSON_IsNumber(json_member(bulk, "count")) ?
+		    json_member(bulk, "count")->valueint : 0);
+	else
+		detail_add(d, DETAIL_PLAIN, "%s", _("bulk        no: decided "
+		    "on its own"));
+	if (cJSON_IsString(json_member(record, "approved_artifact_sha256")))
+		detail_add(d, DETAIL_PLAIN, _("artifact    sha256 %s"),
+		    text_of(record, "approved_artifact_sha256"));
+	detail_add(d, DETAIL_PLAIN, "%s", "");
+	detail_add(d, cJSON_IsTrue(json_member(record,
+	    "requires_human_approval")) ? DETAIL_HEADING : DETAIL_PLAIN, "%s",
+	    cJSON_IsTrue(json_member(record, "requires_human_approval")) ?
+	    _("HIGH STAKES  a human had to approve this, with a reason") :
+	    _("HIGH STAKES  no"));
+	cJSON_ArrayForEach(item, json_member(record, "high_stakes_reasons"))
+		detail_add(d, DETAIL_PLAIN, "  %s", cJSON_IsString(item) ?
+		    item->valuestring : text_of(item, "detail"));
+	/* L10N: %d is how many differences there were */
+	detail_add(d, DETAIL_PLAIN, _("DIVERGENCE   %d difference(s) with the "
+	    "advisory verdict"), cJSON_GetArraySize(json_member(record,
+	    "divergence")));
+	cJSON_ArrayForEach(item, json_member(record, "divergence"))
+		detail_add(d, DETAIL_PLAIN, "  %s: %s", text_of(item, "what"),
+		    text_of(item, "note"));
+	detail_add(d, DETAIL_PLAIN, "%s", "");
+	/* L10N: the heading of the local verdict's rules in a record */
+	detail_add(d, DETAIL_HEADING, _("LOCAL VERDICT  %s"),
+	    cJSON_IsTrue(json_member(local, "overall_pass")) ? _("pass") :
+	    _("FAIL"));
+	cJSON_ArrayForEach(item, json_member(local, "rule_results"))
+		detail_add(d, cJSON_IsTrue(json_member(item, "passed")) ?
+		    DETAIL_PLAIN : DETAIL_ALERT, "  %-27s %-4s %s",
+		    text_of(item, "rule_id"),
+		    cJSON_IsTrue(json_member(item, "passed")) ? _("pass") :
+		    _("FAIL"), text_of(item, "detail"));
+	cJSON_Delete(record);
+}
+
+void
+history_enter(struct tui *t)
+{
+	struct history_list *h = t->history_list;
+
+	if (h == NULL || h->shown_count == 0)
+		return;
+	detail_free(&t->record);
+	memset(&t->record_at, 0, sizeof t->record_at);
+	record_build(&t->record, &h->entries[h->shown[h->cursor]]);
+	t->view = VIEW_RECORD;
+}
+
+void
+history_back(struct tui *t)
+{
+	t->view = t->history_list != NULL ? VIEW_HISTORY : VIEW_QUEUE;
 }
 
 void
 help_open(struct tui *t)
 {
+	history_close(t);
 	detail_free(&t->history);
 	memset(&t->history_at, 0, sizeof t->history_at);
 	detail_add(&t->history, DETAIL_HEADING, "%s", _("countersign: keys"));
@@ -154,8 +460,19 @@ help_open(struct tui *t)
 void
 history_draw(struct tui *t)
 {
-	/* L10N: the keys of the history and help pages: j, k, Space and q
-	   stay whatever the language */
-	page_draw(t, &t->history, &t->history_at, _("j/k scroll  "
-	    "Space page  q back"));
+	if (t->view == VIEW_RECORD)
+		/* L10N: the keys of a decision's record: j, k, Space and q
+		   stay whatever the language */
+		page_draw(t, &t->record, &t->record_at, _("j/k scroll  "
+		    "Space page  q history"));
+	else if (t->view == VIEW_HISTORY)
+		/* L10N: the keys of the history: j, k, Enter, / and q stay
+		   whatever the language */
+		page_draw(t, &t->history, &t->history_at, _("j/k select  "
+		    "Enter open  / search  ? help  q back"));
+	else
+		/* L10N: the keys of the history and help pages: j, k, Space
+		   and q stay whatever the language */
+		page_draw(t, &t->history, &t->history_at, _("j/k scroll  "
+		    "Space page  q back"));
 }

@@ -62,10 +62,10 @@ draw_escalated(struct tui *t, int y)
 	for (i = 0; i < t->escalated_count && y < LINES - 3; i++, y++) {
 		/* L10N: one escalated artifact: flag ^, kind, action id of
 		   the escalated rejection, its author, its summary */
-		line = text_printf(_("  ^      %-7s %-9.9s %-12.12s %s"),
+		line = xasprintf(_("  ^      %-7s %-9.9s %-12.12s %s"),
 		    t->escalated[i].kind, t->escalated[i].action_id,
 		    t->escalated[i].who, t->escalated[i].summary);
-		draw_untrusted(y, 0, line ? line : "", COLS, A_NORMAL);
+		draw_untrusted(y, 0, line, COLS, A_NORMAL);
 		free(line);
 	}
 }
@@ -114,17 +114,13 @@ queue_toggle_tag(struct tui *t)
 {
 	struct queue_row *row = queue_current(t);
 	char **grown;
-	size_t i;
 
 	if (row == NULL)
 		return;
-	for (i = 0; i < t->tag_count; i++) {
-		if (strcmp(t->tags[i], row->action_id) == 0) {
-			free(t->tags[i]);
-			t->tags[i] = t->tags[--t->tag_count];
-			queue_move(t, 1);
-			return;
-		}
+	if (queue_tagged(t, row->action_id)) {
+		queue_untag(t, row->action_id);
+		queue_move(t, 1);
+		return;
 	}
 	grown = realloc(t->tags, (t->tag_count + 1) * sizeof *grown);
 	if (grown == NULL)
@@ -142,8 +138,6 @@ queue_cycle_filter(struct tui *t)
 	t->cursor = t->top = 0;
 	t->counts_stale = true;
 	tui_reload(t);
-	/* L10N: %s is the name of a filter */
-	tui_notice(t, _("filter: %s"), _(filter_names[t->query.filter]));
 }
 
 void
@@ -153,16 +147,25 @@ queue_cycle_sort(struct tui *t)
 	t->cursor = t->top = 0;
 	t->counts_stale = true;
 	tui_reload(t);
-	/* L10N: %s is the name of a sort order */
-	tui_notice(t, _("sort: %s"), _(sort_names[t->query.sort]));
+}
+
+void
+queue_clear_search(struct tui *t)
+{
+	if (t->search[0] == '\0')
+		return;
+	t->search[0] = '\0';
+	t->cursor = t->top = 0;
+	t->counts_stale = true;
+	tui_reload(t);
 }
 
 void
 queue_search(struct tui *t)
 {
-	char text[sizeof t->search];
+	/* A new search starts empty: the last one is on the status line. */
+	char text[sizeof t->search] = "";
 
-	snprintf(text, sizeof text, "%s", t->search);
 	/* L10N: label of the line where a search is typed */
 	if (tui_prompt(t, _("search: "), text, sizeof text))
 		snprintf(t->search, sizeof t->search, "%s", text);
@@ -174,8 +177,8 @@ queue_search(struct tui *t)
 }
 
 /* The tagged actions the current query shows: "visible" in the issue's words. */
-static char **
-visible_tagged(struct tui *t, size_t *count)
+char **
+queue_visible_tagged(struct tui *t, size_t *count)
 {
 	struct queue_row rows[PAGE_MAX];
 	char **ids = calloc(t->tag_count + 1, sizeof *ids);
@@ -199,140 +202,130 @@ visible_tagged(struct tui *t, size_t *count)
 	return ids;
 }
 
-static void
-free_ids(char **ids, size_t count)
+void
+queue_free_ids(char **ids, size_t count)
 {
 	size_t i;
 
-	for (i = 0; i < count; i++)
+	for (i = 0; ids != NULL && i < count; i++)
 		free(ids[i]);
 	free(ids);
 }
 
-/*
- * Bulk approval applies only to what needs no acknowledgement: each tagged,
- * visible action is re-checked in the decision path, and anything that
- * fails, diverges or is high stakes is left pending and reported.
- */
 void
-queue_bulk_approve(struct tui *t)
+queue_untag(struct tui *t, const char *action_id)
 {
-	struct decision_request req;
-	struct decision_outcome out;
-	struct recheck rc;
-	struct error err;
-	size_t count, i, approved = 0, left = 0;
-	char **ids = visible_tagged(t, &count), *first_left = NULL;
-	char checked_sha256[65] = "";
-	bool eligible;
+	size_t i;
 
-	for (i = 0; ids != NULL && i < count; i++) {
-		eligible = false;
-		if (recheck_action(t->store, ids[i], timestamp_now(), NULL, &rc,
-		    &err) == 0) {
-			eligible = rc.outcome.verdict.overall_pass &&
-			    !rc.outcome.verdict.requires_human_approval &&
-			    cJSON_GetArraySize(rc.outcome.divergence) == 0;
-			/* Approved only as the packet it found clean. */
-			snprintf(checked_sha256, sizeof checked_sha256, "%s",
-			    rc.data.packet_sha256);
-			recheck_free(&rc);
+	for (i = 0; i < t->tag_count; i++) {
+		if (strcmp(t->tags[i], action_id) == 0) {
+			free(t->tags[i]);
+			t->tags[i] = t->tags[--t->tag_count];
+			return;
 		}
-		memset(&req, 0, sizeof req);
-		req.action_id = ids[i];
-		req.decision = DECISION_APPROVE;
-		req.expect_sha256 = checked_sha256;
-		if (eligible && decision_record(t->store, &req, &t->op,
-		    DECISION_NOW, false, &out, &err) == 0 && out.recorded) {
-			approved++;
-			continue;
-		}
-		if (left++ == 0)
-			first_left = short_id(ids[i]);
 	}
-	free_ids(ids, count);
-	queue_clear_tags(t);
-	t->counts_stale = true;
-	tui_reload(t);
-	if (left > 0)
-		/* L10N: after bulk approval: how many were approved, how many
-		   were left, and the first 8 characters of one left */
-		tui_notice(t, _("%zu approved; %zu left pending (not clean: "
-		    "local failure, divergence, high stakes or expired), "
-		    "e.g. %s"), approved, left, first_left ? first_left : "");
-	else
-		/* L10N: after bulk approval: how many were approved */
-		tui_notice(t, _("%zu approved"), approved);
-	free(first_left);
 }
 
-void
-queue_bulk_reject(struct tui *t)
-{
-	struct decision_request req;
-	struct decision_outcome out;
-	struct error err;
-	size_t count, i, rejected = 0, refused = 0;
-	char reason[256] = "", **ids;
+/* Where the queue's columns are at this width (see queue_layout()). */
+struct layout {
+	int id;			/* columns of the ID cell */
+	int requester;		/* 0 when the screen has no room for it */
+	int author;		/* 0 when the screen has no room for it */
+	int summary;
+	int verdicts;		/* x of the ADV, LOCAL and AGE columns */
+};
 
-	if (t->tag_count == 0) {
-		/* L10N: t is the key that tags: keep it */
-		tui_notice(t, _("nothing is tagged (t tags an action)"));
-		return;
+/* A kind as its 7-column cell shows it: legal_draft is "legal". */
+static const char *
+kind_shown(const char *kind)
+{
+	return strcmp(kind, "legal_draft") == 0 ? "legal" : kind;
+}
+
+/*
+ * The ID column is as wide as the widest shortest unique prefix on the
+ * page needs (8 at least, with its ellipsis), wider still on a wide
+ * screen; then the requester, then the author, as the summary can spare
+ * them.  The summary keeps 10 columns at least.
+ */
+static struct layout
+queue_layout(const struct tui *t)
+{
+	int mark = draw_utf8() ? 1 : 3, need = 8 + mark, whole = 0, w, rest;
+	struct layout l;
+	long i;
+
+	for (i = 0; i < t->page_count; i++) {
+		w = (int)t->page_full[i];
+		if (w <= t->page_unique[i] + mark)
+			need = need > w ? need : w;
+		else if (t->page_unique[i] + mark > need)
+			need = t->page_unique[i] + mark;
+		whole = whole > w ? whole : w;
 	}
-	if (!tui_prompt(t, _("reason for rejecting every tagged action: "),
-	    reason, sizeof reason))
-		return;
-	ids = visible_tagged(t, &count);
-	for (i = 0; ids != NULL && i < count; i++) {
-		memset(&req, 0, sizeof req);
-		req.action_id = ids[i];
-		req.decision = DECISION_REJECT;
-		req.reason = reason;
-		if (decision_record(t->store, &req, &t->op, DECISION_NOW,
-		    false, &out, &err) == 0 && out.recorded)
-			rejected++;
-		else
-			refused++;
-	}
-	free_ids(ids, count);
-	queue_clear_tags(t);
-	t->counts_stale = true;
-	tui_reload(t);
-	/* L10N: after bulk rejection: how many were rejected, how many
-	   refused */
-	tui_notice(t, _("%zu rejected, %zu refused"), rejected, refused);
+	/* 17 before the ID; a space, the summary, a space, 15 for verdicts. */
+	rest = COLS - 17 - 1 - 1 - 15;
+	l.id = need < rest - 10 ? need : rest - 10;
+	if (l.id < 8 + mark)
+		l.id = 8 + mark;
+	/* A wide screen shows more of each id, up to the whole of it. */
+	if (COLS > 100 && whole > l.id)
+		l.id = whole < l.id + (COLS - 100) / 2 ? whole :
+		    l.id + (COLS - 100) / 2;
+	rest -= l.id;
+	/* Names get more room where the summary has plenty. */
+	l.requester = rest - 13 >= 12 ? COLS >= 140 ? 16 : 12 : 0;
+	rest -= l.requester ? l.requester + 1 : 0;
+	l.author = COLS >= 100 && rest - 15 >= 20 ? COLS >= 140 ? 20 : 14 : 0;
+	rest -= l.author ? l.author + 1 : 0;
+	l.summary = rest > 4 ? rest : 4;
+	l.verdicts = 17 + l.id + 1 + (l.requester ? l.requester + 1 : 0) +
+	    (l.author ? l.author + 1 : 0) + l.summary;
+	return l;
 }
 
 static void
 draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
-    int summary_width)
+    const struct layout *l)
 {
 	char flags[8], age[16], *id;
-	int attr = selected ? A_REVERSE : A_NORMAL, x = 0;
+	int attr = selected ? A_REVERSE : A_NORMAL, x;
 
 	snprintf(flags, sizeof flags, "%c%c%c%c%c%c",
 	    row->high_stakes ? 'H' : ' ', row->local_fail ? 'x' : ' ',
 	    row->divergent ? '!' : ' ', row->locked_out ? 'L' : ' ',
 	    row->deadlocked ? 'D' : ' ', row->expired ? 'E' : ' ');
-	format_age(age, sizeof age, t->query.now_ms - row->imported_at_ms);
-	draw_text(y, x, selected ? ">" : " ", 1, attr);
-	draw_text(y, x + 1, queue_tagged(t, row->action_id) ? "*" : " ", 1,
+	/* How long it has waited since it was drafted, when the packet says. */
+	format_age(age, sizeof age, t->query.now_ms - (row->has_drafted ?
+	    row->drafted_at_ms : row->imported_at_ms));
+	draw_text(y, 0, selected ? ">" : " ", 1, attr);
+	draw_text(y, 1, queue_tagged(t, row->action_id) ? "*" : " ", 1,
 	    attr | A_BOLD);
-	draw_text(y, x + 2, flags, 6, attr | A_BOLD);
-	draw_text(y, x + 8, " ", 1, attr);
-	draw_text(y, x + 9, row->kind, 7, attr);
-	draw_text(y, x + 16, " ", 1, attr);
-	/* Cut cells end in an ellipsis, as list's do: two ids that share
-	   their first columns must not look alike. */
-	id = sanitize_str(row->action_id);
-	draw_clipped(y, x + 17, id ? id : "?", 9, attr);
+	draw_text(y, 2, flags, 6, attr | A_BOLD);
+	draw_text(y, 8, " ", 1, attr);
+	draw_text(y, 9, kind_shown(row->kind), 7, attr);
+	draw_text(y, 16, " ", 1, attr);
+	/* Cut ids end in an ellipsis: two ids that share their first
+	   columns must not look alike, nor a cut one whole. */
+	id = id_shown(row->action_id, l->id);
+	draw_text(y, 17, id ? id : "?", l->id, attr);
 	free(id);
-	draw_text(y, x + 26, " ", 1, attr);
-	draw_clipped(y, x + 27, row->who, 12, attr);
-	draw_text(y, x + 39, " ", 1, attr);
-	draw_clipped(y, x + 40, row->summary, summary_width, attr);
-	x = 40 + summary_width;
+	x = 17 + l->id;
+	draw_text(y, x++, " ", 1, attr);
+	if (l->requester > 0) {
+		draw_clipped(y, x, row->requester[0] ? row->requester : "-",
+		    l->requester, attr);
+		x += l->requester;
+		draw_text(y, x++, " ", 1, attr);
+	}
+	if (l->author > 0) {
+		draw_clipped(y, x, row->author[0] ? row->author : "-",
+		    l->author, attr);
+		x += l->author;
+		draw_text(y, x++, " ", 1, attr);
+	}
+	draw_clipped(y, x, row->summary, l->summary, attr);
+	x = l->verdicts;
 	draw_text(y, x, " ", 1, attr);
 	draw_text(y, x + 1, _(row->advisory), 5, attr);
 	draw_text(y, x + 6, row->local_fail ? _("FAIL") : _("pass"), 4,
@@ -342,66 +335,165 @@ draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
 	draw_text(y, x + 11, age, 4, attr);
 }
 
-void
-queue_draw(struct tui *t)
+/*
+ * The i-th word of a translated line of headings ("  FLAGS  KIND    ID
+ * WHO  SUMMARY"): the columns move with the screen's width now, and the
+ * words keep their translations.
+ */
+static void
+heading_word(const char *line, int i, char *buf, size_t size)
 {
-	char header[256];
-	int y, summary_width = COLS - 55;
-	long i;
+	size_t n;
 
-	if (summary_width < 4)
-		summary_width = 4;
-	/* L10N: the first line of the queue: how many actions are pending,
-	   how many of them are high stakes, how many need care (a local
-	   failure or a divergence) */
-	snprintf(header, sizeof header, _("countersign  %ld pending \xc2\xb7 "
-	    "%ld high stakes \xc2\xb7 %ld need care"), t->pending,
-	    t->high_stakes, t->divergent);
-	/* The operator and database on the right, when there is room. */
-	if (COLS >= 80) {
-		char who[300];
+	buf[0] = '\0';
+	for (;;) {
+		line += strspn(line, " ");
+		n = strcspn(line, " ");
+		if (n == 0)
+			return;
+		if (i-- == 0)
+			break;
+		line += n;
+	}
+	snprintf(buf, size, "%.*s", (int)n, line);
+}
 
-		draw_text(0, 0, header, COLS - 24, A_BOLD);
-		snprintf(who, sizeof who, "  %s  %s", t->op.login, t->db_path);
-		draw_untrusted(0, COLS - 24, who, 24, A_BOLD);
-	} else
-		draw_text(0, 0, header, COLS, A_BOLD);
-	/* L10N: column headings of the queue; each starts where its column
-	   does: FLAGS at 2, KIND at 9, ID at 17, WHO at 27, SUMMARY at 40 */
-	draw_text(1, 0, _("  FLAGS  KIND    ID        WHO          SUMMARY"),
-	    COLS, A_UNDERLINE);
+static void
+draw_headings(const struct layout *l)
+{
+	/* L10N: column headings of the queue, one word each, in this
+	   order: the flags, the kind, the action id, who the action is
+	   for, its summary.  Columns are laid out by the program */
+	const char *line = _("  FLAGS  KIND    ID        WHO          SUMMARY");
+	char word[64];
+	int x;
+
+	draw_clear_line(1);
+	heading_word(line, 0, word, sizeof word);
+	draw_text(1, 2, word, 7, A_UNDERLINE);
+	heading_word(line, 1, word, sizeof word);
+	draw_text(1, 9, word, 8, A_UNDERLINE);
+	heading_word(line, 2, word, sizeof word);
+	draw_text(1, 17, word, l->id + 1, A_UNDERLINE);
+	x = 18 + l->id;
+	if (l->requester > 0) {
+		/* L10N: column heading of the queue: who asked for the action
+		   (requested_by), 12 columns */
+		draw_text(1, x, _("REQUESTER"), l->requester + 1, A_UNDERLINE);
+		x += l->requester + 1;
+	}
+	if (l->author > 0) {
+		/* L10N: column heading of the queue: who drafted the action,
+		   14 columns */
+		draw_text(1, x, _("AUTHOR"), l->author + 1, A_UNDERLINE);
+		x += l->author + 1;
+	}
+	heading_word(line, 4, word, sizeof word);
+	draw_text(1, x, word, l->verdicts - x, A_UNDERLINE);
 	/* L10N: the last column headings of the queue, in 15 columns: the
 	   advisory verdict (ADV, at 1), the local one (LOCAL, at 6) and how
 	   long the action has waited (AGE, at 11) */
-	draw_text(1, 40 + summary_width, _(" ADV  LOCAL AGE"), 15, A_UNDERLINE);
+	draw_text(1, l->verdicts, _(" ADV  LOCAL AGE"), 15, A_UNDERLINE);
+}
+
+void
+queue_draw(struct tui *t)
+{
+	struct layout l = queue_layout(t);
+	char header[512];
+	bool narrowed = t->search[0] != '\0' || t->query.filter != QUEUE_ALL;
+	int y, right;
+	long i;
+
+	if (narrowed)
+		/* L10N: the first line of the queue while a search or a
+		   filter hides some actions: how many are shown, how many are
+		   pending, how many of them are high stakes, how many need
+		   care (a local failure or a divergence) */
+		snprintf(header, sizeof header, _("countersign  %ld of %ld "
+		    "shown \xc2\xb7 %ld high stakes \xc2\xb7 %ld need care"),
+		    t->count, t->pending, t->high_stakes, t->divergent);
+	else
+		/* L10N: the first line of the queue: how many actions are
+		   pending, how many of them are high stakes, how many need
+		   care (a local failure or a divergence) */
+		snprintf(header, sizeof header, _("countersign  %ld pending "
+		    "\xc2\xb7 %ld high stakes \xc2\xb7 %ld need care"),
+		    t->pending, t->high_stakes, t->divergent);
+	/*
+	 * A filter or sort other than the first: said at the top, in place
+	 * of the totals (which count the whole queue) when it fits.
+	 */
+	if (t->query.filter != QUEUE_ALL || t->query.sort != QUEUE_BY_CARE) {
+		char count[128], state[256], line[sizeof header];
+
+		if (narrowed)
+			/* L10N: the first line of the queue under a filter or
+			   sort, before them: how many are shown of how many */
+			snprintf(count, sizeof count, _("countersign  %ld of %ld "
+			    "shown"), t->count, t->pending);
+		else
+			/* L10N: as above, when all are shown */
+			snprintf(count, sizeof count, _("countersign  %ld "
+			    "pending"), t->pending);
+		snprintf(state, sizeof state, _("filter: %s \xc2\xb7 sort: %s"
+		    "%s%s"), _(filter_names[t->query.filter]),
+		    _(sort_names[t->query.sort]), "", "");
+		snprintf(line, sizeof line, "%s \xc2\xb7 %s", count, state);
+		if ((int)sanitized_width(line) <= COLS)
+			snprintf(header, sizeof header, "%s", line);
+	}
+	/* The operator and database on the right, when there is room. */
+	right = COLS - (int)sanitized_width(header) - 2;
+	if (right >= 16) {
+		char who[300];
+
+		if (right > 40)
+			right = 40;
+		draw_text(0, 0, header, COLS - right, A_BOLD);
+		snprintf(who, sizeof who, "  %s  %s", t->op.login, t->db_path);
+		draw_untrusted(0, COLS - right, who, right, A_BOLD);
+	} else
+		draw_text(0, 0, header, COLS, A_BOLD);
+	draw_headings(&l);
 	for (i = 0, y = 2; i < t->page_count && y < LINES - 3; i++, y++)
-		draw_row(t, y, &t->page[i], t->top + i == t->cursor,
-		    summary_width);
+		draw_row(t, y, &t->page[i], t->top + i == t->cursor, &l);
 	draw_escalated(t, y + (t->page_count == 0 ? 2 : 0));
 	if (t->page_count == 0)
-		draw_text(3, 2, t->search[0] != '\0' || t->query.filter !=
-		    QUEUE_ALL ? _("Nothing matches.") : _("No pending actions."),
-		    COLS - 2, A_NORMAL);
-	/* L10N: the legend of the flag letters H, x, !, L, D, E and *:
-	   keep the letters, translate what they mean, in 80 columns at most
-	   (the width of most terminals) */
-	draw_text(LINES - 3, 0, _("H high stakes  x fails  ! diverges  "
-	    "L locked  D deadlocked  E expired  * tagged"), COLS, A_DIM);
-	/* L10N: the keys of the queue: a, r, Enter, t, /, f, s, ? and q
-	   stay whatever the language; 80 columns at most */
-	draw_text(LINES - 2, 0, _("a approve  r reject  Enter open  t tag  "
-	    "/ find  f filter  s sort  ? help  q quit"), COLS, A_NORMAL);
+		draw_text(3, 2, narrowed ? _("Nothing matches.") :
+		    _("No pending actions."), COLS - 2, A_NORMAL);
+	/* A notice takes the legend's line: the keys and the state of the
+	   query below it stay in view. */
 	if (t->notice[0] != '\0')
-		draw_text(LINES - 1, 0, t->notice, COLS, A_BOLD);
-	else {
-		/* L10N: the status line: %1$s the filter, %2$s the sort
-		   order, then " · search: " and the text searched, or
-		   nothing */
-		snprintf(header, sizeof header, _("filter: %s \xc2\xb7 sort: %s"
-		    "%s%s"), _(filter_names[t->query.filter]),
-		    _(sort_names[t->query.sort]), t->search[0] ?
-		    _(" \xc2\xb7 search: ") : "", t->search);
-		/* The search is typed text: shown through the sanitizer too. */
-		draw_untrusted(LINES - 1, 0, header, COLS, A_DIM);
-	}
+		draw_text(LINES - 3, 0, t->notice, COLS, A_BOLD);
+	else
+		/* L10N: the legend of the flag letters H, x, !, L, D, E and *:
+		   keep the letters, translate what they mean, in 80 columns
+		   at most (the width of most terminals) */
+		draw_keys(LINES - 3, _("H high stakes  x fails  ! diverges  "
+		    "L locked  D deadlocked  E expired  * tagged"), A_DIM);
+	/* L10N: the keys of the queue: a, r, Enter, t, /, f, s, ? and q
+	   stay whatever the language; items are separated by two spaces,
+	   and on a narrow screen the ones that do not fit are left out
+	   (? and q stay) */
+	if (t->tag_count > 0) {
+		/* L10N: the keys of the queue while actions are tagged: %zu
+		   how many; A, R, t, /, ? and q stay whatever the language;
+		   items are separated by two spaces */
+		snprintf(header, sizeof header, _("%zu tagged: A approve them  "
+		    "R reject them  t tag  Enter open  / find  ? help  q quit"),
+		    t->tag_count);
+		draw_keys(LINES - 2, header, A_NORMAL);
+	} else
+		draw_keys(LINES - 2, _("a approve  r reject  Enter open  t tag  "
+		    "/ find  f filter  s sort  ? help  q quit"), A_NORMAL);
+	/* L10N: the status line: %1$s the filter, %2$s the sort
+	   order, then " · search: " and the text searched, or
+	   nothing */
+	snprintf(header, sizeof header, _("filter: %s \xc2\xb7 sort: %s"
+	    "%s%s"), _(filter_names[t->query.filter]),
+	    _(sort_names[t->query.sort]), t->search[0] ?
+	    _(" \xc2\xb7 search: ") : "", t->search);
+	/* The search is typed text: shown through the sanitizer too. */
+	draw_untrusted(LINES - 1, 0, header, COLS, A_DIM);
 }

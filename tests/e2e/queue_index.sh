@@ -142,10 +142,13 @@ sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
 	DROP INDEX action_by_artifact; ALTER TABLE action DROP COLUMN artifact_id;
 	ALTER TABLE decision DROP COLUMN blocked_on;
 	ALTER TABLE decision DROP COLUMN escalate_expertise;
+	ALTER TABLE queue_index DROP COLUMN requester;
+	ALTER TABLE queue_index DROP COLUMN author;
+	ALTER TABLE queue_index DROP COLUMN drafted_at_ms;
 	UPDATE schema_version SET version = 4"
 "$COUNTERSIGN" --db "$db" list >/dev/null
 expect_eq "the migrations bring the schema to the latest" \
-	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 10
+	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 11
 expect_totals "after the migration" "$db"
 
 finish

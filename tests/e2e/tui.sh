@@ -89,15 +89,18 @@ keys /; keys C-u 9f3b77c2 Enter; wait_for "9f3b77c2"; keys t
 keys /; keys C-u Enter
 wait_for "*"
 keys A
-expect_screen "bulk approval reports what it left" "1 approved; 1 left pending"
-expect_eq "the clean one is approved" "$(recorded 4a1f0c33-8e2d-4f6a-b1c9-7d5e3a2b1c04)" "approve "
+expect_screen "bulk approval says first what it will do" "1 will be approved, 1 skipped"
+keys 1 Enter
+expect_screen "bulk approval reports what it left" "1 approved, 1 left tagged"
+expect_eq "the clean one is approved" "$(recorded 4a1f0c33-8e2d-4f6a-b1c9-7d5e3a2b1c04)" "approve Reviewed; within policy"
 expect_eq "the unclean one is not" "$(recorded 9f3b77c2-6d1a-4e8b-a0c5-3e9d2f1b7a66)" ""
 
 # An injection packet moves nothing and sets no title.
 tm select-pane -t 0 -T "cs-title"
 keys /; keys C-u 9f3b77c2 Enter; wait_for "9f3b77c2"; keys Enter
 expect_screen "its rationale shows escaped" 'Rationale: Quality tech name.\e]52;c;Y3VybCBldmlsfHNo^G'
-expect_screen "its advisory detail shows escaped" '\e]0;approved^G\e[2J All clear^M'
+expect_screen "its advisory detail shows escaped" '\e]0;approved^G\e[2J All'
+expect_screen "wrapped at a word, the rest escaped too" '↪  clear^M<U+202E>evil'
 expect_eq "the pane title is unchanged" "$(tm display-message -p -t 0 '#{pane_title}')" "cs-title"
 expect_eq "the first line is still the detail header" "$(screen | head -1 | cut -c1-14)" "trade 9f3b77c2"
 keys q
@@ -111,7 +114,7 @@ tm resize-window -t 0 -x 60 -y 20
 expect_screen "60 columns: the verdict columns stay on screen" "ADV  LOCAL AGE"
 expect_eq "60 columns: the header ends with its counts, not a cut operator" \
 	"$(screen | head -1 | sed 's/ *$//' | grep -c 'need care$')" 1
-expect_screen "20 rows: the key line is on screen" "a approve  r reject"
+expect_screen "20 rows: the key line is on screen" "? help  q quit"
 tm resize-window -t 0 -x 80 -y 24
 expect_screen "80x24 again: the operator is back in the header" "root  "
 
@@ -121,7 +124,8 @@ wait_for "rev-77ab"
 cs batch >/dev/null <<EOB
 {"action_id": "rev-77ab-v2b", "decision": "reject", "reason": "Elsewhere", "escalate": true}
 EOB
-expect_screen "the queue says who decided" "rev-77ab… rejected by root"
+expect_screen "the queue says who decided, by the id's unique prefix" \
+	"rev-77ab-v2b rejected by root"
 
 # SIGHUP ends it, terminal restored, promptly (see tui_exit_status).
 kill -HUP "$(tui_pid)"

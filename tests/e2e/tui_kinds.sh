@@ -168,7 +168,8 @@ expect_screen "25 criteria: the reason line stays" "Reason (required, Tab to typ
 expect_screen "25 criteria: the key line stays whole" "│ Enter confirm · Esc cancel  "
 expect_screen "a long criterion is cut before its keys" "…: m met / u unmet │"
 keys Enter
-expect_screen "a long refusal wraps to its end" "divergence_unacknowledged, reason_required)"
+expect_screen "a long refusal wraps to its end" "divergence_unacknowledged,"
+expect_screen "at a word" "↪  reason_required)"
 expect_screen "and the key line is still there" "│ Enter confirm · Esc cancel  "
 keys Tab
 expect_screen "the reason is typed on its own row" "│ Reason: _"
@@ -179,8 +180,10 @@ judged=0
 while [ $judged -lt 20 ]; do
 	keys m
 	judged=$((judged + 1))
-	wait_for "$judged of 25 judged" || break
+	# The count is in the head, which scrolls away: the cursor moves on.
+	wait_for "> AC-$((judged + 1)) " || break
 done
+expect_screen "the head scrolled away says so" "↑ more above (PgUp)"
 expect_screen "the list scrolls to the criterion asked" "> AC-21 criterion 21: m met / u unmet"
 expect_screen "the judged ones above it stay readable" "AC-20 criterion 20: met"
 expect_screen "judging, the reason line stays" "Reason ("

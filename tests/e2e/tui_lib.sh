@@ -150,3 +150,19 @@ alive() {
 		alive_state=
 	[ -n "$alive_state" ] && [ "$alive_state" != Z ]
 }
+
+# expect_re WHAT REGEX: until a line of the screen matches REGEX (grep's
+# basic syntax), five seconds at most, as expect_screen waits for text.
+expect_re() {
+	tries=0
+	until screen 2>/dev/null | grep -q -- "$2"; do
+		tries=$((tries + 1))
+		if [ $tries -gt 100 ]; then
+			fail "$1: no line matches [$2]:"
+			show_screen
+			return 0
+		fi
+		sleep 0.05
+	done
+	pass "$1"
+}

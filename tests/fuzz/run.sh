@@ -195,7 +195,7 @@ echo "  scratch: $work"
 sources=()
 while IFS= read -r src; do
 	sources+=("$src")
-done < <(cd "$top" && find src -name '*.c' ! -path src/commands/main.c |
+done < <(cd "$top" && find src -name '*.c' ! -path src/main.c |
     LC_ALL=C sort)
 [ ${#sources[@]} -gt 0 ] || fail_toolchain "no sources under $top/src"
 

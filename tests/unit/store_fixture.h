@@ -1,5 +1,6 @@
 /*
- * Shared fixture for the tests that need a real database: a temporary
+ * Shared fixture (libtestsupport.a: store_fixture.c) for the tests that
+ * need a real database: a temporary
  * directory with a fresh store (store_open STORE_CREATE), imports of inline
  * JSON objects (object_load + store_put in a transaction), packet variants
  * built by editing the SPEC examples of example_json.h, and raw SQL on the
@@ -30,7 +31,7 @@
 #endif
 
 /* The examples' IPS one version later: their packets then cite a stale one. */
-#define SF_IPS_V4_JSON EX_IPS_BODY("4")
+#define SF_IPS_V4_JSON ex_ips_version(4)
 
 /* Before and after EX_NOW_MS, for expires_at. */
 #define SF_PAST_TEXT "2026-11-29T08:00:00Z"
@@ -57,62 +58,18 @@
  * A copy of json with edits applied: pairs of (path, value JSON or NULL to
  * delete), ended by one NULL path.  The caller frees the result.
  */
-static inline char *
-sf_edit(const char *json, ...)
-{
-	cJSON *tree = ex_parse(json);
-	const char *path, *value;
-	char *text;
-	va_list ap;
-
-	va_start(ap, json);
-	while ((path = va_arg(ap, const char *)) != NULL) {
-		value = va_arg(ap, const char *);
-		ex_set(tree, path, value);
-	}
-	va_end(ap);
-	text = cJSON_PrintUnformatted(tree);
-	cJSON_Delete(tree);
-	assert_non_null(text);
-	return text;
-}
+char *sf_edit(const char *json, ...);
 
 /* "\"text\"" in buf, for sf_edit values (text holds no quote or backslash). */
-static inline const char *
-sf_quote(char *buf, size_t size, const char *text)
-{
-	int n = snprintf(buf, size, "\"%s\"", text);
-
-	assert_true(n > 0 && (size_t)n < size);
-	return buf;
-}
+const char *sf_quote(char *buf, size_t size, const char *text);
 
 /*
  * The packet example under another action_id (the advisory follows it),
  * with requested_by set (NULL: none, where the examples have pm.lee or
  * nothing) and expires_at set when not NULL.  Freed by the caller.
  */
-static inline char *
-sf_packet_as(const char *example, const char *action_id,
-    const char *requested_by, const char *expires_at)
-{
-	char id[300], by[300], when[64];
-	char *first, *second;
-
-	sf_quote(id, sizeof id, action_id);
-	first = sf_edit(example,
-	    "proposed_action.action_id", id,
-	    "reviewer_verdict.action_id", id,
-	    "proposed_action.requested_by", requested_by == NULL ? NULL :
-	    sf_quote(by, sizeof by, requested_by),
-	    (const char *)NULL);
-	if (expires_at == NULL)
-		return first;
-	second = sf_edit(first, "proposed_action.expires_at",
-	    sf_quote(when, sizeof when, expires_at), (const char *)NULL);
-	free(first);
-	return second;
-}
+char *sf_packet_as(const char *example, const char *action_id,
+    const char *requested_by, const char *expires_at);
 
 /* The pass or divergent example under another action_id: see sf_packet_as. */
 #define sf_packet_pass_as(action_id, requested_by, expires_at) \
@@ -128,20 +85,8 @@ sf_packet_as(const char *example, const char *action_id,
  * approval_required_above_percent).  Its advisory agrees in everything,
  * requires_human_approval true included, so there is no divergence.
  */
-static inline char *
-sf_packet_high_stakes_as(const char *action_id, const char *requested_by,
-    const char *expires_at)
-{
-	char *base = sf_packet_pass_as(action_id, requested_by, expires_at);
-	char *packet = sf_edit(base,
-	    "proposed_action.quantity", "400",
-	    "proposed_action.estimated_value_usd", "30000",
-	    "reviewer_verdict.requires_human_approval", "true",
-	    (const char *)NULL);
-
-	free(base);
-	return packet;
-}
+char *sf_packet_high_stakes_as(const char *action_id, const char *requested_by,
+    const char *expires_at);
 
 /* ---- The database ---- */
 
@@ -152,331 +97,74 @@ struct sf_db {
 };
 
 /* For a cmocka setup: a temp directory and a fresh database; 0 or -1. */
-static inline int
-sf_create(struct sf_db *db)
-{
-	struct error err;
-
-	memset(db, 0, sizeof *db);
-	snprintf(db->dir, sizeof db->dir, "/tmp/cs-unit-XXXXXX");
-	if (mkdtemp(db->dir) == NULL)
-		return -1;
-	snprintf(db->path, sizeof db->path, "%s/countersign.db", db->dir);
-	error_clear(&err);
-	if (store_open(db->path, STORE_CREATE, &db->store, &err) != 0) {
-		fprintf(stderr, "store_open: %s\n", err.message);
-		return -1;
-	}
-	return 0;
-}
+int sf_create(struct sf_db *db);
 
 /* For a cmocka teardown: closes the store and removes the directory. */
-static inline int
-sf_destroy(struct sf_db *db)
-{
-	char cmd[160];
-
-	store_close(db->store);
-	db->store = NULL;
-	if (db->dir[0] == '\0')
-		return 0;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", db->dir);
-	db->dir[0] = '\0';
-	return system(cmd) == 0 ? 0 : -1;
-}
+int sf_destroy(struct sf_db *db);
 
 /* store_put of one object inside the caller's transaction; the status. */
-static inline int
-sf_put(struct store *s, const char *json, long long now_ms,
-    struct error *err)
-{
-	enum store_put_result result;
-	struct loaded_object o;
-	int rc;
-
-	error_clear(err);
-	rc = object_load(json, strlen(json), &o, NULL, err);
-	if (rc != 0)
-		return rc;
-	rc = store_put(s, &o, json, strlen(json), now_ms, &result, err);
-	object_free(&o);
-	return rc;
-}
+int sf_put(struct store *s, const char *json, long long now_ms,
+    struct error *err);
 
 /* Imports objects (NULL-terminated) in one transaction; each must succeed. */
-static inline void
-sf_import(struct store *s, ...)
-{
-	const char *json;
-	struct error err;
-	va_list ap;
-
-	error_clear(&err);
-	assert_int_equal(store_begin(s, &err), 0);
-	va_start(ap, s);
-	while ((json = va_arg(ap, const char *)) != NULL) {
-		if (sf_put(s, json, EX_NOW_MS - 60000, &err) != 0) {
-			va_end(ap);
-			store_rollback(s);
-			fail_msg("import failed: %s: %s (%.60s)", err.field,
-			    err.message, json);
-		}
-	}
-	va_end(ap);
-	assert_int_equal(store_commit(s, &err), 0);
-}
+void sf_import(struct store *s, ...);
 
 /* The examples' policy objects: security map, IPS v3, holdings. */
-static inline void
-sf_import_policy(struct store *s)
-{
-	sf_import(s, EX_SECURITY_MAP_JSON, EX_IPS_JSON, EX_HOLDINGS_JSON,
-	    (const char *)NULL);
-}
+void sf_import_policy(struct store *s);
 
 /* Frees json after importing it (for the sf_packet_*_as results). */
-static inline void
-sf_import_owned(struct store *s, char *json)
-{
-	sf_import(s, json, (const char *)NULL);
-	free(json);
-}
+void sf_import_owned(struct store *s, char *json);
 
 /*
  * The database of the test file, fresh for each test: sf_setup and
  * sf_teardown are the cmocka setup and teardown.
  */
-static struct sf_db fx;
+extern struct sf_db fx;
 
 /* A fresh database holding the examples' policy objects and both packets. */
-static inline int
-sf_setup(void **state)
-{
-	(void)state;
-	if (sf_create(&fx) != 0)
-		return -1;
-	sf_import_policy(fx.store);
-	sf_import(fx.store, EX_PACKET_PASS_JSON, EX_PACKET_DIVERGENT_JSON,
-	    (const char *)NULL);
-	return 0;
-}
+int sf_setup(void **state);
 
-static inline int
-sf_teardown(void **state)
-{
-	(void)state;
-	return sf_destroy(&fx);
-}
+int sf_teardown(void **state);
 
-static inline struct audit_head
-sf_head(struct store *s)
-{
-	struct audit_head head;
-	struct error err;
-
-	error_clear(&err);
-	if (store_audit_head(s, &head, &err) != 0)
-		fail_msg("store_audit_head: %s", err.message);
-	return head;
-}
+struct audit_head sf_head(struct store *s);
 
 /* Appends records (NULL-terminated) in one transaction; the new head. */
-static inline struct audit_head
-sf_append(struct store *s, ...)
-{
-	struct audit_head head;
-	const char *json;
-	struct error err;
-	va_list ap;
-
-	error_clear(&err);
-	memset(&head, 0, sizeof head);
-	assert_int_equal(store_begin(s, &err), 0);
-	va_start(ap, s);
-	while ((json = va_arg(ap, const char *)) != NULL) {
-		if (store_audit_append(s, json, &head, &err) != 0) {
-			va_end(ap);
-			store_rollback(s);
-			fail_msg("store_audit_append: %s", err.message);
-		}
-	}
-	va_end(ap);
-	assert_int_equal(store_commit(s, &err), 0);
-	return head;
-}
+struct audit_head sf_append(struct store *s, ...);
 
 /* ---- Raw SQL on the file, through a connection of its own ---- */
 
-static inline sqlite3 *
-sf_raw_open(const char *path)
-{
-	sqlite3 *db = NULL;
-
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK) {
-		sqlite3_close(db);
-		fail_msg("cannot open %s", path);
-	}
-	sqlite3_busy_timeout(db, 5000);
-	return db;
-}
+sqlite3 *sf_raw_open(const char *path);
 
 /* Runs sql; returns the sqlite3_exec result (the error text to *errmsg). */
-static inline int
-sf_sql_try(const char *path, const char *sql, char *errmsg, size_t size)
-{
-	sqlite3 *db = sf_raw_open(path);
-	char *msg = NULL;
-	int rc;
-
-	rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
-	if (errmsg != NULL && size > 0)
-		snprintf(errmsg, size, "%s", msg ? msg : "");
-	sqlite3_free(msg);
-	sqlite3_close(db);
-	return rc;
-}
+int sf_sql_try(const char *path, const char *sql, char *errmsg, size_t size);
 
 /* Runs sql, which must succeed. */
-static inline void
-sf_sql(const char *path, const char *sql)
-{
-	char msg[512];
-
-	if (sf_sql_try(path, sql, msg, sizeof msg) != SQLITE_OK)
-		fail_msg("SQL failed: %s: %s", sql, msg);
-}
+void sf_sql(const char *path, const char *sql);
 
 /* The first column of the first row as an integer; -1 when no row. */
-static inline long long
-sf_sql_int(const char *path, const char *sql)
-{
-	sqlite3 *db = sf_raw_open(path);
-	sqlite3_stmt *stmt;
-	long long value = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		fail_msg("SQL does not prepare: %s", sql);
-	}
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		value = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	sqlite3_close(db);
-	return value;
-}
+long long sf_sql_int(const char *path, const char *sql);
 
 /* The first column of the first row as text (freed by the caller); NULL when none. */
-static inline char *
-sf_sql_text(const char *path, const char *sql)
-{
-	sqlite3 *db = sf_raw_open(path);
-	sqlite3_stmt *stmt;
-	const unsigned char *text;
-	char *value = NULL;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		fail_msg("SQL does not prepare: %s", sql);
-	}
-	if (sqlite3_step(stmt) == SQLITE_ROW &&
-	    (text = sqlite3_column_text(stmt, 0)) != NULL) {
-		value = strdup((const char *)text);
-		assert_non_null(value);
-	}
-	sqlite3_finalize(stmt);
-	sqlite3_close(db);
-	return value;
-}
+char *sf_sql_text(const char *path, const char *sql);
 
 /*
  * The whole audit log as one text ("seq|prev|hash|record" lines), to show
  * a refused statement changed nothing.  Freed by the caller.
  */
-static inline char *
-sf_audit_dump(const char *path)
-{
-	char *dump = sf_sql_text(path, "SELECT coalesce(group_concat("
-	    "seq || '|' || prev_hash || '|' || hash || '|' || record_json,"
-	    " char(10)), '') FROM (SELECT * FROM audit_log ORDER BY seq)");
-
-	assert_non_null(dump);
-	return dump;
-}
+char *sf_audit_dump(const char *path);
 
 /* The status of an action as stored; NULL when there is no such action. */
-static inline char *
-sf_action_status(const char *path, const char *action_id)
-{
-	char sql[512];
+char *sf_action_status(const char *path, const char *action_id);
 
-	snprintf(sql, sizeof sql, "SELECT status FROM action WHERE "
-	    "action_id = '%s'", action_id);
-	return sf_sql_text(path, sql);
-}
+long long sf_decision_rows(const char *path, const char *action_id);
 
-static inline long long
-sf_decision_rows(const char *path, const char *action_id)
-{
-	char sql[512];
-
-	snprintf(sql, sizeof sql, "SELECT count(*) FROM decision WHERE "
-	    "action_id = '%s'", action_id);
-	return sf_sql_int(path, sql);
-}
-
-static inline void
-sf_assert_status(const char *path, const char *action_id,
-    const char *expected)
-{
-	char *status = sf_action_status(path, action_id);
-
-	if (status == NULL)
-		fail_msg("no action %s", action_id);
-	if (strcmp(status, expected) != 0) {
-		char copy[32];
-
-		snprintf(copy, sizeof copy, "%s", status);
-		free(status);
-		fail_msg("action %s is %s, expected %s", action_id, copy,
-		    expected);
-	}
-	free(status);
-}
+void sf_assert_status(const char *path, const char *action_id,
+    const char *expected);
 
 /* Lowercase hex of exactly n digits? */
-static inline bool
-sf_is_hex(const char *s, size_t n)
-{
-	size_t i;
-
-	if (s == NULL || strlen(s) != n)
-		return false;
-	for (i = 0; i < n; i++) {
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	}
-	return true;
-}
+bool sf_is_hex(const char *s, size_t n);
 
 /* A UUID v4 in its canonical lowercase form? */
-static inline bool
-sf_is_uuid_v4(const char *s)
-{
-	size_t i;
-
-	if (s == NULL || strlen(s) != 36)
-		return false;
-	for (i = 0; i < 36; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
-				return false;
-		} else if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	}
-	return s[14] == '4' && strchr("89ab", s[19]) != NULL;
-}
+bool sf_is_uuid_v4(const char *s);
 
 #endif

@@ -1292,6 +1292,40 @@ test_in_transaction_rollback_discards_the_decision(void **state)
 	expect_recorded(&req, &bob, &out);
 }
 
+/* ---- bulk (issue 25): one of several decided together ---- */
+
+static void
+test_bulk_decision_names_its_bulk(void **state)
+{
+	struct decision_request req = approve_req(EX_PASS_ACTION_ID);
+	struct decision_bulk bulk = { "0f6c1a52-9e2d-4b1f-8a3c-5d7e9f1a2b3c", 3 };
+	struct decision_outcome out;
+	const cJSON *b;
+	cJSON *json;
+
+	req.bulk = &bulk;
+	expect_recorded(&req, &alice, &out);
+	json = decision_json(EX_PASS_ACTION_ID);
+	b = member(json, "bulk");
+	assert_string_equal(member_string(b, "id"), bulk.id);
+	assert_true(cJSON_IsNumber(member(b, "count")));
+	assert_int_equal(member(b, "count")->valueint, 3);
+	cJSON_Delete(json);
+}
+
+static void
+test_single_decision_has_no_bulk(void **state)
+{
+	struct decision_request req = approve_req(EX_PASS_ACTION_ID);
+	struct decision_outcome out;
+	cJSON *json;
+
+	expect_recorded(&req, &alice, &out);
+	json = decision_json(EX_PASS_ACTION_ID);
+	assert_null(cJSON_GetObjectItemCaseSensitive(json, "bulk"));
+	cJSON_Delete(json);
+}
+
 int
 main(void)
 {
@@ -1334,6 +1368,8 @@ main(void)
 		T(test_decision_extends_the_chain),
 		T(test_in_transaction_refusal_keeps_earlier_work),
 		T(test_in_transaction_rollback_discards_the_decision),
+		T(test_bulk_decision_names_its_bulk),
+		T(test_single_decision_has_no_bulk),
 #undef T
 	};
 

@@ -1,7 +1,9 @@
 /*
- * Unit tests for src/domain/json_writer.c: whatever it writes is byte for
- * byte what json_print() prints for the same tree, for every string a
- * packet could carry, and a document left unbalanced is refused.
+ * Unit tests for src/domain/json_writer.c: the canonical form's bytes
+ * fixed by golden tests (countersign-packets(5)), strings escaped as an
+ * independent printer escapes them for every byte a packet could carry,
+ * format 1 as the cJSON it was frozen from, and a document left
+ * unbalanced is refused.
  */
 #include "config.h"
 
@@ -20,38 +22,81 @@
 #include "json_memory.h"
 #include "json_strict.h"
 #include "json_writer.h"
+#include "sanitize.h"
 
 /*
- * A tree written by json_writer_tree() is what json_print() prints, and
- * with json_writer_init_cjson() what cJSON_PrintUnformatted() prints.
+ * Format 1 was frozen from cJSON 1.7.15's printer: built against that
+ * cJSON, the two are held to each other for every tree.
+ */
+#if CJSON_VERSION_MAJOR == 1 && CJSON_VERSION_MINOR == 7 && \
+    CJSON_VERSION_PATCH == 15
+#define FORMAT1_IS_INSTALLED_CJSON 1
+#else
+#define FORMAT1_IS_INSTALLED_CJSON 0
+#endif
+
+/*
+ * A tree written by a writer of format (0: display, json_print()'s), or
+ * NULL when the writer failed.
+ */
+static char *
+write_tree(const cJSON *tree, int format)
+{
+	struct json_writer w;
+
+	if (format == 0)
+		json_writer_init(&w);
+	else
+		json_writer_init_canonical(&w, format);
+	json_writer_tree(&w, tree);
+	return json_writer_finish(&w);
+}
+
+/*
+ * Strings as an independent printer gives them: cJSON's escapes are the
+ * canonical ones (in every cJSON release), json_escape_controls() goes
+ * on top for display.  For trees with no numbers but 0..2^31.
  */
 static void
 assert_tree_written_as_printed(const cJSON *tree)
 {
-	struct json_writer w;
-	char *written, *printed;
-	bool as_cjson;
-	int mode;
+	char *text, *raw, *want;
+	int format;
 
-	for (mode = 0; mode < 2; mode++) {
-		as_cjson = mode == 1;
-		if (as_cjson)
-			json_writer_init_cjson(&w);
-		else
-			json_writer_init(&w);
-		json_writer_tree(&w, tree);
-		written = json_writer_finish(&w);
-		printed = as_cjson ? cJSON_PrintUnformatted(tree) :
-		    json_print(tree);
-		assert_non_null(written);
-		assert_non_null(printed);
-		assert_string_equal(written, printed);
-		free(written);
-		if (as_cjson)
-			cJSON_free(printed);
-		else
-			free(printed);
+	raw = cJSON_PrintUnformatted(tree);
+	assert_non_null(raw);
+	for (format = 0; format <= JSON_FORMAT_CURRENT; format++) {
+		text = write_tree(tree, format);
+		want = format == 0 ? json_escape_controls(raw) : strdup(raw);
+		assert_non_null(text);
+		assert_non_null(want);
+		assert_string_equal(text, want);
+		free(text);
+		free(want);
 	}
+	text = json_print(tree);
+	want = write_tree(tree, 0);
+	assert_string_equal(text, want);
+	free(text);
+	free(want);
+	cJSON_free(raw);
+}
+
+/* Format 1 is what cJSON 1.7.15 prints (when that is the cJSON built with). */
+static void
+assert_format1_as_cjson_1_7_15(const cJSON *tree)
+{
+	char *text, *raw;
+
+	if (!FORMAT1_IS_INSTALLED_CJSON)
+		return;
+	text = write_tree(tree, JSON_FORMAT_LEGACY);
+	raw = cJSON_PrintUnformatted(tree);
+	assert_non_null(text);
+	assert_non_null(raw);
+	assert_string_equal(text, raw);
+	free(text);
+	cJSON_free(raw);
 }
 
 /*
@@ -230,7 +275,7 @@ test_integers_as_cjson_prints_them(void **state)
 
 /* Parsed documents: every kind of value, nesting, empty containers. */
 static void
-test_trees_as_cjson_prints_them(void **state)
+test_trees_in_format1(void **state)
 {
 	static const char *const documents[] = {
 		"{}", "[]", "null", "true", "false", "0", "\"\"", "\"caf\u00e9\"",
@@ -255,16 +300,17 @@ test_trees_as_cjson_prints_them(void **state)
 	for (i = 0; i < sizeof documents / sizeof documents[0]; i++) {
 		tree = cJSON_Parse(documents[i]);
 		assert_non_null(tree);
-		assert_tree_written_as_printed(tree);
+		assert_format1_as_cjson_1_7_15(tree);
 		cJSON_Delete(tree);
 	}
 }
 
-/* Numbers no parser makes, and the items cJSON is left to print. */
+/* Numbers no parser makes, items no parser makes, deep nesting. */
 static void
-test_unusual_items_as_cjson_prints_them(void **state)
+test_unusual_items(void **state)
 {
 	cJSON *tree, *item, *deep;
+	char *text;
 	int i;
 
 	(void)state;
@@ -272,14 +318,12 @@ test_unusual_items_as_cjson_prints_them(void **state)
 	cJSON_AddItemToArray(tree, cJSON_CreateNumber(NAN));
 	cJSON_AddItemToArray(tree, cJSON_CreateNumber(INFINITY));
 	cJSON_AddItemToArray(tree, cJSON_CreateNumber(-INFINITY));
-	cJSON_AddItemToArray(tree, cJSON_CreateNumber(1.0 / 3.0));
-	cJSON_AddItemToArray(tree, cJSON_CreateRaw("{\"raw\":[1, 2]}"));
 	/* A string item without its string prints as "". */
 	item = cJSON_CreateString("gone");
 	cJSON_free(item->valuestring);
 	item->valuestring = NULL;
 	cJSON_AddItemToArray(tree, item);
-	/* Deeper than the walk follows: cJSON prints the rest. */
+	/* Deep, but less than cJSON parses: the walk writes it all. */
 	deep = cJSON_CreateString("bottom");
 	for (i = 0; i < 200; i++) {
 		item = i % 2 ? cJSON_CreateArray() : cJSON_CreateObject();
@@ -291,16 +335,132 @@ test_unusual_items_as_cjson_prints_them(void **state)
 	}
 	cJSON_AddItemToArray(tree, deep);
 	assert_tree_written_as_printed(tree);
+	text = write_tree(tree, JSON_FORMAT_CURRENT);
+	assert_memory_equal(text, "[null,null,null,\"\",[{\"\xc2\x85\":[{", 25);
+	free(text);
+	/* Raw text is never the writer's to vouch for. */
+	cJSON_AddItemToArray(tree, cJSON_CreateRaw("[1, 2]"));
+	assert_null(write_tree(tree, 0));
+	assert_null(write_tree(tree, JSON_FORMAT_CURRENT));
+	assert_null(json_print(tree));
 	cJSON_Delete(tree);
 }
 
-/* Random doubles, from bit patterns and from short decimals. */
+/* One number, as format writes it. */
 static void
-test_random_numbers_as_cjson_prints_them(void **state)
+assert_number(int format, double d, const char *want)
+{
+	cJSON *number = cJSON_CreateNumber(d);
+	char *text = write_tree(number, format);
+
+	assert_non_null(text);
+	assert_string_equal(text, want);
+	free(text);
+	cJSON_Delete(number);
+}
+
+/*
+ * The bytes of the canonical form, fixed here: a change of any of them
+ * is a new format (json_writer.h), never an edit of this test.
+ */
+static void
+test_numbers_golden(void **state)
+{
+	static const struct {
+		double d;
+		const char *format2, *format1;
+	} golden[] = {
+		{ 0.0, "0", "0" },
+		{ -0.0, "0", "-0" },
+		{ 1, "1", "1" },
+		{ -42, "-42", "-42" },
+		{ 0.1, "0.1", "0.1" },
+		{ 100.0 / 3.0, "33.333333333333336", "33.333333333333336" },
+		/* Format 1 lost this: 0.3 and 0.1 + 0.2 hashed the same. */
+		{ 0.1 + 0.2, "0.30000000000000004", "0.3" },
+		{ -7.25, "-7.25", "-7.25" },
+		{ 123456.789, "123456.789", "123456.789" },
+		{ 1e15, "1000000000000000", "1e+15" },
+		{ 999999999999999, "999999999999999", "999999999999999" },
+		{ 9007199254740991.0, "9007199254740991",
+		    "9.00719925474099e+15" },
+		{ 9007199254740992.0, "9007199254740992",
+		    "9.00719925474099e+15" },
+		{ 123456789012345678.0, "123456789012345680",
+		    "1.2345678901234568e+17" },
+		{ 1e20, "100000000000000000000", "1e+20" },
+		{ 1e21, "1e+21", "1e+21" },
+		{ 1.5e300, "1.5e+300", "1.5e+300" },
+		{ 1.7976931348623157e308, "1.7976931348623157e+308",
+		    "1.79769313486232e+308" },
+		{ 0.000001, "0.000001", "1e-06" },
+		{ 0.0000012345, "0.0000012345", "1.2345e-06" },
+		{ 1e-7, "1e-7", "1e-07" },
+		{ -1.5e-300, "-1.5e-300", "-1.5e-300" },
+		{ 5e-324, "5e-324", "4.94065645841247e-324" },
+		{ NAN, "null", "null" },
+		{ -INFINITY, "null", "null" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof golden / sizeof golden[0]; i++) {
+		assert_number(JSON_FORMAT_CURRENT, golden[i].d,
+		    golden[i].format2);
+		assert_number(0, golden[i].d, golden[i].format2);
+		assert_number(JSON_FORMAT_LEGACY, golden[i].d,
+		    golden[i].format1);
+	}
+}
+
+/* Strings and a whole tree in the canonical form, byte for byte. */
+static void
+test_canonical_golden(void **state)
+{
+	cJSON *tree;
+	char *text;
+
+	(void)state;
+	tree = cJSON_Parse("{\"z\":[1,-0,0.1,1E21,1e-7,true,null,"
+	    "\"q\\\"b\\\\s\\n\\t\\u0001\\u001f\x7f/\"],"
+	    "\"caf\xc3\xa9\":\"\xe2\x80\xa8\xe2\x80\xae\\u00e9\","
+	    "\"a\":{}}");
+	assert_non_null(tree);
+	text = json_canonical(tree, JSON_FORMAT_CURRENT);
+	assert_non_null(text);
+	assert_string_equal(text, "{\"z\":[1,0,0.1,1e+21,1e-7,true,null,"
+	    "\"q\\\"b\\\\s\\n\\t\\u0001\\u001f\x7f/\"],"
+	    "\"caf\xc3\xa9\":\"\xe2\x80\xa8\xe2\x80\xae\xc3\xa9\",\"a\":{}}");
+	free(text);
+	text = json_canonical(tree, JSON_FORMAT_LEGACY);
+	assert_string_equal(text, "{\"z\":[1,-0,0.1,1e+21,1e-07,true,null,"
+	    "\"q\\\"b\\\\s\\n\\t\\u0001\\u001f\x7f/\"],"
+	    "\"caf\xc3\xa9\":\"\xe2\x80\xa8\xe2\x80\xae\xc3\xa9\",\"a\":{}}");
+	free(text);
+	/* For display, DEL and the format controls are escaped too. */
+	text = json_print(tree);
+	assert_string_equal(text, "{\"z\":[1,0,0.1,1e+21,1e-7,true,null,"
+	    "\"q\\\"b\\\\s\\n\\t\\u0001\\u001f\\u007f/\"],"
+	    "\"caf\xc3\xa9\":\"\\u2028\\u202e\xc3\xa9\",\"a\":{}}");
+	free(text);
+	assert_null(json_canonical(NULL, JSON_FORMAT_CURRENT));
+	cJSON_Delete(tree);
+}
+
+/*
+ * Random doubles, from bit patterns and from short decimals: format 2
+ * reads back as the same double in no more digits than needed, and
+ * format 1 is cJSON 1.7.15's text.
+ */
+static void
+test_random_numbers(void **state)
 {
 	uint64_t seed = 88172645463325252ULL, bits;
 	cJSON *number;
 	double d;
+	char *text, shorter[40];
+	size_t digits;
+	const char *p;
 	int round;
 
 	(void)state;
@@ -315,7 +475,26 @@ test_random_numbers_as_cjson_prints_them(void **state)
 			d = (double)(int64_t)(seed % 2000000001ULL - 1000000000) /
 			    (double)(1ULL << (seed >> 58) % 12) / 100.0;
 		number = cJSON_CreateNumber(d);
-		assert_tree_written_as_printed(number);
+		assert_format1_as_cjson_1_7_15(number);
+		text = write_tree(number, JSON_FORMAT_CURRENT);
+		assert_non_null(text);
+		if (isnan(d) || isinf(d)) {
+			assert_string_equal(text, "null");
+		} else {
+			assert_true(strtod(text, NULL) == d);
+			/* Significant digits, then one fewer must not do. */
+			digits = 0;
+			for (p = text; *p == '-' || *p == '0' || *p == '.'; p++)
+				;
+			for (; *p != '\0' && *p != 'e'; p++)
+				digits += *p >= '0' && *p <= '9';
+			if (digits > 1 && strchr(text, '.') != NULL) {
+				snprintf(shorter, sizeof shorter, "%.*e",
+				    (int)digits - 2, d);
+				assert_true(strtod(shorter, NULL) != d);
+			}
+		}
+		free(text);
 		cJSON_Delete(number);
 	}
 }
@@ -405,9 +584,11 @@ main(void)
 		cmocka_unit_test(test_random_strings_as_json_print_gives_them),
 		cmocka_unit_test(test_values_and_nesting),
 		cmocka_unit_test(test_integers_as_cjson_prints_them),
-		cmocka_unit_test(test_trees_as_cjson_prints_them),
-		cmocka_unit_test(test_unusual_items_as_cjson_prints_them),
-		cmocka_unit_test(test_random_numbers_as_cjson_prints_them),
+		cmocka_unit_test(test_trees_in_format1),
+		cmocka_unit_test(test_unusual_items),
+		cmocka_unit_test(test_numbers_golden),
+		cmocka_unit_test(test_canonical_golden),
+		cmocka_unit_test(test_random_numbers),
 		cmocka_unit_test(test_unbalanced_is_refused),
 		cmocka_unit_test(test_verbatim),
 	};

@@ -4,7 +4,8 @@
  * loads with its identity fields, and every kind of bad input named in
  * SPEC 1 is refused with EXIT_DATA and the exact dotted path of the field.
  *
- * Inputs are the real examples (spec/examples, copied verbatim below) and
+ * Inputs are the real examples (tests/data/examples, made a header by
+ * tests/unit/gen-examples.sh) and
  * minimal objects, mutated either by exact text substitution (for numbers
  * whose spelling matters: -0, 2^53+1, 70 digits) or, for the sweeps over
  * every required field, by editing a cJSON tree addressed by dotted path.
@@ -29,126 +30,17 @@
 #include "json_fields.h"
 #include "object.h"
 
-/* examples/security_map.json */
-#define EX_SECURITY_MAP \
-	"{\"type\": \"security_map\", \"securities\": {\n" \
-	"  \"VTI\":  {\"sector\": \"Broad Market\", \"asset_class\": \"us_equity\"},\n" \
-	"  \"VXUS\": {\"sector\": \"Broad Market\", \"asset_class\": \"intl_equity\"},\n" \
-	"  \"BND\":  {\"sector\": \"Government Bonds\", \"asset_class\": \"fixed_income\"},\n" \
-	"  \"AAPL\": {\"sector\": \"Technology\", \"asset_class\": \"us_equity\"},\n" \
-	"  \"MO\":   {\"sector\": \"Tobacco\", \"asset_class\": \"us_equity\"},\n" \
-	"  \"XOM\":  {\"sector\": \"Energy\", \"asset_class\": \"us_equity\"},\n" \
-	"  \"SGOV\": {\"sector\": \"Treasury Bills\", \"asset_class\": \"cash\"}\n" \
-	"}}"
-
-/* examples/ips.json */
-#define EX_IPS \
-	"{\"type\": \"ips\", \"ips_id\": \"ips-7f3a\", \"user_id\": \"u-1001\", \"version\": 3,\n" \
-	" \"constraints\": {\"excluded_tickers\": [\"XOM\"], \"excluded_sectors\": [\"Tobacco\"],\n" \
-	"                 \"concentration_limit_percent\": 25},\n" \
-	" \"target_allocation\": {\n" \
-	"   \"us_equity\":    {\"target_percent\": 50, \"min_percent\": 45, \"max_percent\": 55},\n" \
-	"   \"intl_equity\":  {\"target_percent\": 20, \"min_percent\": 15, \"max_percent\": 25},\n" \
-	"   \"fixed_income\": {\"target_percent\": 25, \"min_percent\": 20, \"max_percent\": 30},\n" \
-	"   \"cash\":         {\"target_percent\": 5,  \"min_percent\": 0,  \"max_percent\": 10}},\n" \
-	" \"approval_required_above_usd\": 25000,\n" \
-	" \"approval_required_above_percent\": 5}"
-
-/* examples/holdings.json */
-#define EX_HOLDINGS \
-	"{\"type\": \"holdings\", \"user_id\": \"u-1001\", \"snapshot_id\": \"h-u-1001-2026-11-28\",\n" \
-	" \"as_of\": \"2026-11-28T21:00:00Z\", \"cash_usd\": 20000,\n" \
-	" \"positions\": [\n" \
-	"   {\"ticker\": \"VTI\",  \"quantity\": 1500, \"market_value_usd\": 300000},\n" \
-	"   {\"ticker\": \"AAPL\", \"quantity\": 200,  \"market_value_usd\": 45000},\n" \
-	"   {\"ticker\": \"VXUS\", \"quantity\": 2100, \"market_value_usd\": 130000},\n" \
-	"   {\"ticker\": \"BND\",  \"quantity\": 1400, \"market_value_usd\": 105000}]}"
-
-/* examples/packet-trade-pass.json */
-#define EX_PACKET_TRADE_PASS \
-	"{\"type\": \"packet\", \"kind\": \"trade\",\n" \
-	" \"proposed_action\": {\n" \
-	"   \"action_id\": \"0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11\", \"user_id\": \"u-1001\",\n" \
-	"   \"ticker\": \"BND\", \"side\": \"buy\", \"quantity\": 100, \"estimated_value_usd\": 7500,\n" \
-	"   \"ips_version_referenced\": {\"ips_id\": \"ips-7f3a\", \"version\": 3},\n" \
-	"   \"rationale\": \"Fixed income is 17.5% against a 20-30% band; add BND to move toward target.\",\n" \
-	"   \"author\": \"action-drafting\", \"requested_by\": \"pm.lee\",\n" \
-	"   \"drafted_at\": \"2026-11-29T08:15:00Z\", \"status\": \"drafted\"},\n" \
-	" \"reviewer_verdict\": {\n" \
-	"   \"verdict_id\": \"5a0f3e9c-2f53-4c36-8d7e-1c2b7d6a9e01\",\n" \
-	"   \"action_id\": \"0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11\",\n" \
-	"   \"ips_version_checked_against\": {\"ips_id\": \"ips-7f3a\", \"version\": 3},\n" \
-	"   \"rule_results\": [\n" \
-	"     {\"rule_id\": \"excluded_ticker\", \"description\": \"Ticker not excluded\", \"passed\": true, \"detail\": null},\n" \
-	"     {\"rule_id\": \"excluded_sector\", \"description\": \"Sector not excluded\", \"passed\": true, \"detail\": null},\n" \
-	"     {\"rule_id\": \"concentration_limit\", \"description\": \"Position stays under limit\", \"passed\": true, \"detail\": null},\n" \
-	"     {\"rule_id\": \"allocation_band_direction\", \"description\": \"Moves toward band\", \"passed\": true, \"detail\": null},\n" \
-	"     {\"rule_id\": \"ips_version_current\", \"description\": \"IPS version is current\", \"passed\": true, \"detail\": null}],\n" \
-	"   \"overall_pass\": true, \"requires_human_approval\": false,\n" \
-	"   \"reviewer_skill_version\": {\"skill_name\": \"private-reviewer\", \"skill_version\": \"0.1.0\"},\n" \
-	"   \"reviewed_at\": \"2026-11-29T08:15:04Z\"}}"
-
-/* examples/packet-trade-divergent.json */
-#define EX_PACKET_TRADE_DIVERGENT \
-	"{\"type\": \"packet\", \"kind\": \"trade\",\n" \
-	" \"proposed_action\": {\n" \
-	"   \"action_id\": \"9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22\", \"user_id\": \"u-1001\",\n" \
-	"   \"ticker\": \"MO\", \"side\": \"buy\", \"quantity\": 600, \"estimated_value_usd\": 31000,\n" \
-	"   \"ips_version_referenced\": {\"ips_id\": \"ips-7f3a\", \"version\": 2},\n" \
-	"   \"rationale\": \"Dividend yield.\", \"author\": \"action-drafting\",\n" \
-	"   \"drafted_at\": \"2026-11-29T08:20:00Z\", \"status\": \"drafted\"},\n" \
-	" \"reviewer_verdict\": {\n" \
-	"   \"verdict_id\": \"c1d2e3f4-0000-4000-8000-000000000002\",\n" \
-	"   \"action_id\": \"9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22\",\n" \
-	"   \"ips_version_checked_against\": {\"ips_id\": \"ips-7f3a\", \"version\": 2},\n" \
-	"   \"rule_results\": [\n" \
-	"     {\"rule_id\": \"excluded_ticker\", \"description\": \"Ticker not excluded\", \"passed\": true, \"detail\": null},\n" \
-	"     {\"rule_id\": \"excluded_sector\", \"description\": \"Sector not excluded\", \"passed\": true, \"detail\": \"\\u001b[2J\\u001b]0;approved\\u0007All clear\"},\n" \
-	"     {\"rule_id\": \"concentration_limit\", \"description\": \"Position stays under limit\", \"passed\": true, \"detail\": null},\n" \
-	"     {\"rule_id\": \"ips_version_current\", \"description\": \"IPS version is current\", \"passed\": true, \"detail\": null}],\n" \
-	"   \"overall_pass\": true, \"requires_human_approval\": false,\n" \
-	"   \"reviewer_skill_version\": {\"skill_name\": \"private-reviewer\", \"skill_version\": \"0.1.0\"},\n" \
-	"   \"reviewed_at\": \"2026-11-29T08:20:03Z\"}}"
-
-/* examples/packet-legal-draft.json */
-#define EX_PACKET_LEGAL_DRAFT \
-	"{\"type\": \"packet\", \"kind\": \"legal_draft\",\n" \
-	" \"proposed_action\": {\n" \
-	"   \"action_id\": \"legal-2026-0042\", \"author\": \"drafting-graph\",\n" \
-	"   \"doc_type\": \"recovery_suit\", \"law_domain\": \"civil\",\n" \
-	"   \"user_request\": \"Draft a money recovery suit for an unpaid invoice of 4,20,000 dated 3 March 2025.\",\n" \
-	"   \"draft_text\": \"IN THE COURT OF THE CIVIL JUDGE ...\\n1. The plaintiff supplied goods ...\",\n" \
-	"   \"gate_errors\": []},\n" \
-	" \"reviewer_verdict\": \"Here is my review.\\n```json\\n{\\\"review_pass\\\": false, \\\"blocking_issues\\\": [{\\\"issue\\\": \\\"Limitation period not pleaded\\\", \\\"severity\\\": \\\"legal\\\", \\\"section\\\": \\\"Limitation\\\"}], \\\"non_blocking_issues\\\": [{\\\"issue\\\": \\\"Annexure labels inconsistent\\\", \\\"severity\\\": \\\"formatting\\\"}], \\\"final_artifacts\\\": [{\\\"text\\\": \\\"IN THE COURT OF THE CIVIL JUDGE ...\\\\n1. The plaintiff supplied goods ...\\\\n7. LIMITATION: The suit is within limitation ...\\\"}]}\\n```\\nLet me know if you need more.\"}"
-
-/* examples/packet-change.json */
-#define EX_PACKET_CHANGE \
-	"{\"type\": \"packet\", \"kind\": \"change\",\n" \
-	" \"proposed_action\": {\n" \
-	"   \"action_id\": \"NB-412\", \"author\": \"developer-agent\", \"requested_by\": \"po.kim\",\n" \
-	"   \"title\": \"Add markdownlint to the pre-commit gate\",\n" \
-	"   \"acceptance_criteria\": [\n" \
-	"     {\"id\": \"AC-1\", \"text\": \"markdownlint runs on every changed .md file\"},\n" \
-	"     {\"id\": \"AC-2\", \"text\": \"The gate fails on a lint error\"},\n" \
-	"     {\"id\": \"AC-3\", \"text\": \"The docs read clearly\"}],\n" \
-	"   \"changed_files\": [\"skills/solve/gate.md\", \"scripts/lint.sh\"],\n" \
-	"   \"ci_status\": \"green\", \"pr_url\": \"https://example.invalid/pr/412\"},\n" \
-	" \"reviewer_verdict\": {\n" \
-	"   \"outcome\": \"needs_po\",\n" \
-	"   \"ac_results\": [\n" \
-	"     {\"ac_id\": \"AC-1\", \"state\": \"MET\", \"evidence\": {\"command\": \"grep -n markdownlint scripts/lint.sh\", \"output\": \"12: markdownlint-cli2 \\\"$@\\\"\"}},\n" \
-	"     {\"ac_id\": \"AC-2\", \"state\": \"MET\", \"evidence\": \"ran scripts/lint.sh on a file with MD038: exit 1, 1 error\"},\n" \
-	"     {\"ac_id\": \"AC-3\", \"state\": \"NEEDS-PO\", \"evidence\": \"\"}],\n" \
-	"   \"standards\": [{\"id\": \"ADR-007\", \"met\": true, \"note\": \"lint pinned to a version\"}],\n" \
-	"   \"gaps\": []}}"
-
-/* examples/standards_index.json */
-#define EX_STANDARDS_INDEX \
-	"{\"type\": \"standards_index\", \"standards\": [\n" \
-	"  {\"id\": \"ADR-007\", \"assertion\": \"Every lint tool is pinned to an exact version\", \"status\": \"Accepted\",\n" \
-	"   \"applies_to\": {\"file_patterns\": [\"scripts/*.sh\"]}},\n" \
-	"  {\"id\": \"ADR-009\", \"assertion\": \"Docs use sentence-case headings\", \"status\": \"Proposed\",\n" \
-	"   \"applies_to\": {\"file_patterns\": [\"**/*.md\"]}}]}"
+/* The contract's examples, generated from tests/data/examples/ by make. */
+#include "examples.h"
+#define EX_SECURITY_MAP EXAMPLE_SECURITY_MAP
+#define EX_IPS EXAMPLE_IPS
+#define EX_HOLDINGS EXAMPLE_HOLDINGS
+#define EX_PACKET_TRADE_PASS EXAMPLE_PACKET_TRADE_PASS
+#define EX_PACKET_TRADE_DIVERGENT EXAMPLE_PACKET_TRADE_DIVERGENT
+#define EX_PACKET_LEGAL_DRAFT EXAMPLE_PACKET_LEGAL_DRAFT
+#define EX_PACKET_CHANGE EXAMPLE_PACKET_CHANGE
+#define EX_STANDARDS_INDEX EXAMPLE_STANDARDS_INDEX
+#define EX_ROSTER EXAMPLE_ROSTER
 
 /* A standard with rules, scoped by domain (SPEC 1, v2). */
 #define EX_STANDARDS_RULES \
@@ -189,10 +81,6 @@
 	"    }\n" \
 	"  ]\n" \
 	"}\n"
-
-/* examples/roster.json */
-#define EX_ROSTER \
-	"{\"type\": \"roster\", \"authors\": [\"action-drafting\", \"action-drafting-b\", \"developer-agent\", \"drafting-graph\"]}"
 
 
 /* Minimal objects: the required fields only. */

@@ -26,17 +26,10 @@
 #include "object.h"
 #include "rule_pack.h"
 #include "verdict.h"
+#include "examples.h"
 
-/* examples/packet-legal-draft.json, verbatim */
-#define EX_PACKET_LEGAL_DRAFT \
-	"{\"type\": \"packet\", \"kind\": \"legal_draft\",\n" \
-	" \"proposed_action\": {\n" \
-	"   \"action_id\": \"legal-2026-0042\", \"author\": \"drafting-graph\",\n" \
-	"   \"doc_type\": \"recovery_suit\", \"law_domain\": \"civil\",\n" \
-	"   \"user_request\": \"Draft a money recovery suit for an unpaid invoice of 4,20,000 dated 3 March 2025.\",\n" \
-	"   \"draft_text\": \"IN THE COURT OF THE CIVIL JUDGE ...\\n1. The plaintiff supplied goods ...\",\n" \
-	"   \"gate_errors\": []},\n" \
-	" \"reviewer_verdict\": \"Here is my review.\\n```json\\n{\\\"review_pass\\\": false, \\\"blocking_issues\\\": [{\\\"issue\\\": \\\"Limitation period not pleaded\\\", \\\"severity\\\": \\\"legal\\\", \\\"section\\\": \\\"Limitation\\\"}], \\\"non_blocking_issues\\\": [{\\\"issue\\\": \\\"Annexure labels inconsistent\\\", \\\"severity\\\": \\\"formatting\\\"}], \\\"final_artifacts\\\": [{\\\"text\\\": \\\"IN THE COURT OF THE CIVIL JUDGE ...\\\\n1. The plaintiff supplied goods ...\\\\n7. LIMITATION: The suit is within limitation ...\\\"}]}\\n```\\nLet me know if you need more.\"}"
+/* The contract's example, generated from tests/data/examples/ by make. */
+#define EX_PACKET_LEGAL_DRAFT EXAMPLE_PACKET_LEGAL_DRAFT
 
 /*
  * Computed outside the program:

@@ -1,4 +1,7 @@
-/* countersign: command line parsing and dispatch (SPEC section 7). */
+/*
+ * countersign: command line parsing and dispatch (countersign(1) COMMANDS,
+ * OPTIONS).
+ */
 #include "config.h"
 
 #include <getopt.h>
@@ -13,14 +16,18 @@
 #include "i18n.h"
 #include "json_memory.h"
 #include "sanitize.h"
+#include "service.h"
 #include "store.h"
+#include "tui/tui.h"
+#include "xmalloc.h"
 
 enum option_bit {
 	OPTION_ALL = 1 << 0,
 	OPTION_JSON = 1 << 1,
 	OPTION_ATOMIC = 1 << 2,
 	OPTION_CSV = 1 << 3,
-	OPTION_CHECKPOINT = 1 << 4
+	OPTION_CHECKPOINT = 1 << 4,
+	OPTION_SERVE = 1 << 5		/* --socket, --officers, ... */
 };
 
 struct command {
@@ -57,6 +64,8 @@ static const struct command commands[] = {
 	    N_("re-run a recorded decision's inputs with today's rules") },
 	{ "demo", cmd_demo, 0, 0, "demo",
 	    N_("the bundled demo data in a fresh temporary database") },
+	{ "serve", cmd_serve, OPTION_SERVE, 0, "serve --socket PATH",
+	    N_("the gate as a service for a shared host (SPEC 10)") },
 };
 
 static void
@@ -88,10 +97,23 @@ usage(FILE *out)
 	    "  --csv           audit export: CSV, one row per decision\n"
 	    "  --checkpoint SEQ:HASH\n"
 	    "                  audit verify: also fail when that row left the chain\n"
+
 	    "  -h, --help      this help\n"
 	    "  -V, --version   the program version\n\n"
 	    "Exit status: 0 success, 1 a check failed or a decision was refused,\n"
 	    "2 usage error, 3 bad input data, 4 storage error.\n"));
+	/* L10N: as the options above; SOCKET, GROUP and
+	   $COUNTERSIGN_SOCKET stay too */
+	fprintf(out, _("\nService mode (countersign(1), SERVICE MODE):\n"
+	    "  --connect SOCKET\n"
+	    "                  talk to a service (else $COUNTERSIGN_SOCKET)\n"
+	    "  --socket PATH   serve: the Unix socket to listen on\n"
+	    "  --officers GROUP\n"
+	    "                  serve: who may read the queue and decide\n"
+	    "  --importers GROUP\n"
+	    "                  serve: who may import\n"
+	    "  --checkpoint-file PATH\n"
+	    "                  serve: append every audit head to PATH\n"));
 }
 
 static const struct command *
@@ -106,8 +128,17 @@ find_command(const char *name)
 	return NULL;
 }
 
-int
-main(int argc, char **argv)
+/* What parse_options() returns when the command line goes on to a command. */
+#define OPTIONS_PARSED (-1)
+
+/*
+ * The options before and after the command word, into inv; given: the
+ * option_bit of each that only some commands take.  OPTIONS_PARSED, or
+ * the exit status when the program ends here (--help, --version, a
+ * usage error, said on stderr).
+ */
+static int
+parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 {
 	static const struct option long_options[] = {
 		{ "db", required_argument, NULL, 'd' },
@@ -116,35 +147,18 @@ main(int argc, char **argv)
 		{ "atomic", no_argument, NULL, 't' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "checkpoint", required_argument, NULL, 'k' },
+		{ "connect", required_argument, NULL, 'C' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "officers", required_argument, NULL, 'O' },
+		{ "importers", required_argument, NULL, 'I' },
+		{ "checkpoint-file", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct invocation inv;
-	const struct command *command;
-	unsigned given = 0;
-	const char *localedir;
 	char *safe;
 	int c;
 
-	/*
-	 * Past a file size limit a write should fail (and be reported, exit
-	 * 4, nothing recorded), not kill the process mid-transaction.
-	 */
-	signal(SIGXFSZ, SIG_IGN);
-	json_memory_init();
-	store_library_init();
-	setlocale(LC_ALL, "");
-	/* Numbers in JSON and audit records never follow the locale. */
-	setlocale(LC_NUMERIC, "C");
-#if ENABLE_NLS
-	/* A build tree's catalogues, for tests; else the installed ones. */
-	localedir = getenv("COUNTERSIGN_LOCALEDIR");
-	bindtextdomain(PACKAGE, localedir != NULL && *localedir != '\0' ?
-	    localedir : LOCALEDIR);
-	textdomain(PACKAGE);
-#endif
-	memset(&inv, 0, sizeof inv);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {
 		switch (c) {
@@ -160,27 +174,46 @@ main(int argc, char **argv)
 				fprintf(stderr, _("Try 'countersign --help'.\n"));
 				return EXIT_USAGE;
 			}
-			inv.db_option = optarg;
+			inv->db_option = optarg;
 			break;
 		case 'a':
-			inv.all = true;
-			given |= OPTION_ALL;
+			inv->all = true;
+			*given |= OPTION_ALL;
 			break;
 		case 'j':
-			inv.json = true;
-			given |= OPTION_JSON;
+			inv->json = true;
+			*given |= OPTION_JSON;
 			break;
 		case 't':
-			inv.atomic = true;
-			given |= OPTION_ATOMIC;
+			inv->atomic = true;
+			*given |= OPTION_ATOMIC;
 			break;
 		case 'c':
-			inv.csv = true;
-			given |= OPTION_CSV;
+			inv->csv = true;
+			*given |= OPTION_CSV;
 			break;
 		case 'k':
-			inv.checkpoint = optarg;
-			given |= OPTION_CHECKPOINT;
+			inv->checkpoint = optarg;
+			*given |= OPTION_CHECKPOINT;
+			break;
+		case 'C':
+			inv->connect = optarg;
+			break;
+		case 'S':
+			inv->socket = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'O':
+			inv->officers = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'I':
+			inv->importers = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'F':
+			inv->checkpoint_file = optarg;
+			*given |= OPTION_SERVE;
 			break;
 		case 'h':
 			usage(stdout);
@@ -191,34 +224,39 @@ main(int argc, char **argv)
 		default:
 			/* What was typed is shown as every message shows
 			   text: through the sanitizer. */
-			safe = sanitize_str(argv[optind - 1]);
+			safe = xsanitize(argv[optind - 1]);
 			/* -d is no option at all, --db one without a value. */
-			if ((optopt == 'd' || optopt == 'k') &&
+			if (optopt != 0 && strchr("dkCSOIF", optopt) != NULL &&
 			    strncmp(argv[optind - 1], "--", 2) == 0)
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "
-				    "value\n"), safe ? safe : "?");
+				    "value\n"), safe);
 			else
 				fprintf(stderr, _("countersign: unknown option "
-				    "%s\n"), safe ? safe : "?");
+				    "%s\n"), safe);
 			free(safe);
 			fprintf(stderr, _("Try 'countersign --help'.\n"));
 			return EXIT_USAGE;
 		}
 	}
-	if (optind >= argc)
-		return given != 0 ? (fprintf(stderr, _("countersign: an "
-		    "option given does not apply to the review screen\n")),
-		    EXIT_USAGE) : tui_run(&inv);
-	command = find_command(argv[optind]);
-	if (command == NULL) {
-		safe = sanitize_str(argv[optind]);
-		fprintf(stderr, _("countersign: unknown command '%s'\n"),
-		    safe ? safe : "?");
-		free(safe);
-		fprintf(stderr, _("Try 'countersign --help'.\n"));
+	if (inv->connect != NULL && inv->db_option != NULL) {
+		/* L10N: keep --connect and --db: they are typed */
+		fprintf(stderr, _("countersign: --connect and --db do not go "
+		    "together\n"));
 		return EXIT_USAGE;
 	}
+	return OPTIONS_PARSED;
+}
+
+/*
+ * Whether the command line fits the command: the options it takes, how
+ * many operands, and --connect only where the service runs it.
+ * EXIT_OK, or EXIT_USAGE after saying why.
+ */
+static int
+command_fits(const struct command *command, const struct invocation *inv,
+    unsigned given)
+{
 	if ((given & ~command->options) != 0) {
 		/* L10N: %1$s is a command word (e.g. list), %2$s its usage
 		   line (e.g. "list [--all] [--json]"), both untranslated. */
@@ -227,13 +265,80 @@ main(int argc, char **argv)
 		    command->usage);
 		return EXIT_USAGE;
 	}
-	inv.operands = argv + optind + 1;
-	inv.operand_count = argc - optind - 1;
 	if (command->max_operands >= 0 &&
-	    inv.operand_count > command->max_operands) {
+	    inv->operand_count > command->max_operands) {
 		fprintf(stderr, _("countersign: too many arguments\n"
 		    "Usage: countersign %s\n"), command->usage);
 		return EXIT_USAGE;
 	}
+	if (inv->connect != NULL && (command->run == cmd_serve ||
+	    command->run == cmd_demo)) {
+		/* L10N: %s is the command word (serve or demo) */
+		fprintf(stderr, _("countersign: '%s' does not work through "
+		    "--connect\n"), command->name);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct invocation inv;
+	const struct command *command;
+	unsigned given = 0;
+	const char *localedir;
+	char *safe;
+	int status;
+
+	/*
+	 * Past a file size limit a write should fail (and be reported, exit
+	 * 4, nothing recorded), not kill the process mid-transaction.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
+	/* The commands open the screens through this (commands.h). */
+	review_screens = tui_run;
+	json_memory_init();
+	store_library_init();
+	setlocale(LC_ALL, "");
+	/* Numbers in JSON and audit records never follow the locale. */
+	setlocale(LC_NUMERIC, "C");
+#if ENABLE_NLS
+	/* A build tree's catalogues, for tests; else the installed ones. */
+	localedir = getenv("COUNTERSIGN_LOCALEDIR");
+	bindtextdomain(PACKAGE, localedir != NULL && *localedir != '\0' ?
+	    localedir : LOCALEDIR);
+	textdomain(PACKAGE);
+#endif
+	memset(&inv, 0, sizeof inv);
+	if ((status = parse_options(argc, argv, &inv, &given)) !=
+	    OPTIONS_PARSED)
+		return status;
+	/* Service mode (SPEC 10): --connect, else $COUNTERSIGN_SOCKET. */
+	command = optind < argc ? find_command(argv[optind]) : NULL;
+	if (inv.connect == NULL && inv.db_option == NULL && (command == NULL ||
+	    (command->run != cmd_serve && command->run != cmd_demo)) &&
+	    getenv("COUNTERSIGN_SOCKET") != NULL &&
+	    *getenv("COUNTERSIGN_SOCKET") != '\0')
+		inv.connect = getenv("COUNTERSIGN_SOCKET");
+	if (optind >= argc)
+		return given != 0 ? (fprintf(stderr, _("countersign: an "
+		    "option given does not apply to the review screen\n")),
+		    EXIT_USAGE) : inv.connect != NULL ?
+		    client_run("review", &inv) : tui_run(&inv);
+	if (command == NULL) {
+		safe = xsanitize(argv[optind]);
+		fprintf(stderr, _("countersign: unknown command '%s'\n"),
+		    safe);
+		free(safe);
+		fprintf(stderr, _("Try 'countersign --help'.\n"));
+		return EXIT_USAGE;
+	}
+	inv.operands = argv + optind + 1;
+	inv.operand_count = argc - optind - 1;
+	if ((status = command_fits(command, &inv, given)) != EXIT_OK)
+		return status;
+	if (inv.connect != NULL)
+		return client_run(command->name, &inv);
 	return command->run(&inv);
 }

@@ -1,0 +1,452 @@
+/*
+ * --connect SOCKET: a command sent to the service (SPEC 10; the protocol is
+ * countersign-protocol(7)).  The client
+ * reads the files it names (the service never opens an officer's paths),
+ * uploads their bytes, sends one request and writes what the service's
+ * run of the command wrote, exiting with its status.  Nothing here names
+ * the operator: the service asks the kernel who is connected.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "exit_codes.h"
+#include "i18n.h"
+#include "sanitize.h"
+#include "service.h"
+#include "xmalloc.h"
+
+/* Signals the terminal gave the client while the review screens run. */
+static volatile sig_atomic_t pending_signals;
+static const struct { int signo; const char *name; } forwarded[] = {
+	{ SIGINT, "INT" }, { SIGTERM, "TERM" }, { SIGHUP, "HUP" },
+	{ SIGWINCH, "WINCH" } };
+
+static void
+on_forwarded(int signo)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		if (forwarded[i].signo == signo)
+			pending_signals |= 1 << i;
+}
+
+struct client {
+	int fd;
+	cJSON *sizes;		/* import: each file's size, in order */
+	cJSON *names;		/* import: each file's name */
+	char *in;		/* the service's messages, a line at a time */
+	size_t in_len, in_cap;
+};
+
+/* Prints "countersign: ..." with a reason from the system. */
+static int
+client_fail(int status, const char *what)
+{
+	/* L10N: %1$s what failed, %2$s the system's reason */
+	fprintf(stderr, _("countersign: %s: %s\n"), what, strerror(errno));
+	return status;
+}
+
+/* A JSON-RPC 2.0 message: a request (the one a connection sends) or not. */
+static cJSON *
+message(const char *method, bool request)
+{
+	cJSON *m = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+	if (request)
+		cJSON_AddNumberToObject(m, "id", 1);
+	cJSON_AddStringToObject(m, "method", method);
+	return m;
+}
+
+static int
+send_message(struct client *cl, cJSON *m)
+{
+	char *text = cJSON_PrintUnformatted(m);
+	int rc = -1;
+
+	cJSON_Delete(m);
+	if (text != NULL && rpc_send_all(cl->fd, text, strlen(text)) == 0 &&
+	    rpc_send_all(cl->fd, "\n", 1) == 0)
+		rc = 0;
+	cJSON_free(text);
+	return rc;
+}
+
+/* Bytes for the request, in messages of at most RPC_CHUNK each. */
+static int
+upload(struct client *cl, const char *bytes, size_t len)
+{
+	size_t done = 0, n;
+	cJSON *m;
+	char *data;
+
+	while (done < len) {
+		n = len - done < RPC_CHUNK ? len - done : RPC_CHUNK;
+		if ((data = rpc_base64(bytes + done, n)) == NULL)
+			return -1;
+		m = message("upload", false);
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "params"),
+		    "data", data);
+		free(data);
+		if (send_message(cl, m) != 0)
+			return -1;
+		done += n;
+	}
+	return 0;
+}
+
+/* import's step in service mode: the file goes up, named as typed. */
+static int
+upload_file(struct import_walk *walk, const char *path, const char *text,
+    size_t len)
+{
+	struct client *cl = walk->ctx;
+
+	if (upload(cl, text, len) != 0)
+		return client_fail(EXIT_STORAGE, _("cannot send to the "
+		    "service"));
+	cJSON_AddItemToArray(cl->names, cJSON_CreateString(path));
+	cJSON_AddItemToArray(cl->sizes, cJSON_CreateNumber((double)len));
+	return 0;
+}
+
+/* batch: its input, FILE or stdin, read here and sent whole. */
+static int
+upload_batch_input(struct client *cl, const struct invocation *inv)
+{
+	char buf[RPC_CHUNK];
+	size_t n;
+	FILE *in = stdin;
+	int rc = 0;
+
+	if (inv->operand_count == 1 && strcmp(inv->operands[0], "-") != 0 &&
+	    (in = fopen(inv->operands[0], "r")) == NULL) {
+		char *safe = xsanitize(inv->operands[0]);
+
+		fprintf(stderr, _("countersign: cannot read %s: %s\n"), safe,
+		    strerror(errno));
+		free(safe);
+		return EXIT_DATA;
+	}
+	while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		if (upload(cl, buf, n) != 0)
+			rc = client_fail(EXIT_STORAGE, _("cannot send to the "
+			    "service"));
+	if (rc == 0 && ferror(in))
+		rc = client_fail(EXIT_DATA, _("cannot read the batch input"));
+	if (in != stdin)
+		fclose(in);
+	return rc;
+}
+
+/* Passes on to the review screens' process what the terminal sent us. */
+static void
+send_signals(struct client *cl)
+{
+	size_t i;
+	cJSON *m;
+
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++) {
+		if (!(pending_signals & (1 << i)))
+			continue;
+		pending_signals &= ~(1 << i);
+		m = message("signal", false);
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "params"),
+		    "name", forwarded[i].name);
+		(void)send_message(cl, m);
+	}
+}
+
+/* The next line from the service, NUL-terminated in cl->in; -1 at end. */
+static int
+read_line(struct client *cl, size_t *len)
+{
+	char *nl, *grown;
+	ssize_t n;
+
+	for (;;) {
+		nl = cl->in_len > 0 ? memchr(cl->in, '\n', cl->in_len) : NULL;
+		if (nl != NULL) {
+			*nl = '\0';
+			*len = (size_t)(nl - cl->in);
+			return 0;
+		}
+		if (cl->in_len > RPC_MESSAGE_MAX)
+			return -1;
+		if (cl->in_cap - cl->in_len < 65536) {
+			if ((grown = realloc(cl->in, cl->in_cap + 131072)) ==
+			    NULL)
+				return -1;
+			cl->in = grown;
+			cl->in_cap += 131072;
+		}
+		n = read(cl->fd, cl->in + cl->in_len, cl->in_cap - cl->in_len);
+		if (n < 0 && errno == EINTR) {
+			send_signals(cl);
+			continue;
+		}
+		if (n <= 0)
+			return -1;
+		cl->in_len += (size_t)n;
+	}
+}
+
+static void
+drop_line(struct client *cl, size_t len)
+{
+	memmove(cl->in, cl->in + len + 1, cl->in_len - len - 1);
+	cl->in_len -= len + 1;
+}
+
+/* Writes the service's output; returns the exit status when answered. */
+static int
+await_answer(struct client *cl)
+{
+	const cJSON *params, *stream, *data, *result, *error, *code;
+	unsigned char *bytes;
+	size_t len, n;
+	cJSON *m;
+	int status = -1;
+
+	while (status < 0) {
+		if (read_line(cl, &len) != 0) {
+			fprintf(stderr, _("countersign: the service closed the "
+			    "connection without an answer\n"));
+			return EXIT_STORAGE;
+		}
+		m = cJSON_ParseWithLength(cl->in, len);
+		drop_line(cl, len);
+		params = cJSON_GetObjectItemCaseSensitive(m, "params");
+		stream = cJSON_GetObjectItemCaseSensitive(params, "stream");
+		data = cJSON_GetObjectItemCaseSensitive(params, "data");
+		result = cJSON_GetObjectItemCaseSensitive(m, "result");
+		error = cJSON_GetObjectItemCaseSensitive(m, "error");
+		if (cJSON_IsString(stream) && cJSON_IsString(data) &&
+		    rpc_unbase64(data->valuestring, &bytes, &n) == 0) {
+			/* What the command wrote, as local mode writes it. */
+			if (rpc_write_all(strcmp(stream->valuestring,
+			    "stderr") == 0 ? STDERR_FILENO : STDOUT_FILENO,
+			    bytes, n) != 0)
+				status = client_fail(EXIT_STORAGE,
+				    _("cannot write the output"));
+			free(bytes);
+		} else if ((code = cJSON_GetObjectItemCaseSensitive(result,
+		    "exit_code")) != NULL && cJSON_IsNumber(code))
+			status = code->valueint;
+		else if (cJSON_IsObject(error)) {
+			const cJSON *message = cJSON_GetObjectItemCaseSensitive(
+			    error, "message");
+			char *safe = xsanitize(cJSON_IsString(message) ?
+			    message->valuestring : "?");
+
+			code = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(error, "data"),
+			    "exit_code");
+			fprintf(stderr, "countersign: %s\n", safe);
+			free(safe);
+			status = cJSON_IsNumber(code) ? code->valueint :
+			    EXIT_STORAGE;
+		} else {
+			fprintf(stderr, _("countersign: the service sent "
+			    "what is not a JSON-RPC 2.0 message\n"));
+			status = EXIT_STORAGE;
+		}
+		cJSON_Delete(m);
+	}
+	return status;
+}
+
+static int
+connect_to(const char *path)
+{
+	struct sockaddr_un addr;
+	int fd;
+
+	memset(&addr, 0, sizeof addr);
+	addr.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof addr.sun_path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(addr.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof addr) !=
+	    0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The review screens run in the service, on this terminal: its three
+ * descriptors go with the request (SCM_RIGHTS), and so do the names of
+ * the terminal type and locale the screens need.  The service never
+ * learns who we are from this: it asks the kernel.
+ */
+static int
+review_remote(struct client *cl, const struct invocation *inv)
+{
+	union {
+		struct cmsghdr align;
+		char space[CMSG_SPACE(3 * sizeof(int))];
+	} control;
+	const char *term = getenv("TERM"), *language = getenv("LANGUAGE");
+	const char *no_color = getenv("NO_COLOR");
+	int fds[3] = { STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO };
+	struct sigaction sa;
+	struct msghdr mh;
+	struct iovec iov;
+	struct cmsghdr *cm;
+	char *text;
+	cJSON *m, *params;
+	ssize_t sent;
+	size_t i;
+	int rc;
+
+	m = message("review", true);
+	params = cJSON_AddObjectToObject(m, "params");
+	if (term != NULL)
+		cJSON_AddStringToObject(params, "term", term);
+	cJSON_AddStringToObject(params, "ctype", setlocale(LC_CTYPE, NULL));
+	cJSON_AddStringToObject(params, "messages",
+	    setlocale(LC_MESSAGES, NULL));
+	if (language != NULL)
+		cJSON_AddStringToObject(params, "language", language);
+	if (no_color != NULL && *no_color != '\0')
+		cJSON_AddBoolToObject(params, "no_color", true);
+	text = cJSON_PrintUnformatted(m);
+	cJSON_Delete(m);
+	if (text == NULL)
+		return EXIT_STORAGE;
+	/* The newline is part of the one message the descriptors ride on. */
+	iov.iov_len = strlen(text) + 1;
+	text[iov.iov_len - 1] = '\n';
+	iov.iov_base = text;
+	memset(&mh, 0, sizeof mh);
+	memset(&control, 0, sizeof control);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = control.space;
+	mh.msg_controllen = sizeof control.space;
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof fds);
+	memcpy(CMSG_DATA(cm), fds, sizeof fds);
+	sent = sendmsg(cl->fd, &mh, MSG_NOSIGNAL);
+	rc = sent >= 0 && (size_t)sent < iov.iov_len ? rpc_send_all(cl->fd,
+	    text + sent, iov.iov_len - (size_t)sent) : sent < 0 ? -1 : 0;
+	cJSON_free(text);
+	if (rc != 0)
+		return client_fail(EXIT_STORAGE, _("cannot send to the "
+		    "service"));
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_forwarded;	/* no SA_RESTART: read() returns */
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		sigaction(forwarded[i].signo, &sa, NULL);
+	(void)inv;
+	return await_answer(cl);
+}
+
+/* The request's params: the options of SPEC 7 the command was given. */
+static cJSON *
+request_params(const char *command, const struct invocation *inv,
+    struct client *cl)
+{
+	cJSON *params = cJSON_CreateObject(), *operands;
+	int i;
+
+	if (inv->all)
+		cJSON_AddBoolToObject(params, "all", true);
+	if (inv->json)
+		cJSON_AddBoolToObject(params, "json", true);
+	if (inv->atomic)
+		cJSON_AddBoolToObject(params, "atomic", true);
+	if (inv->csv)
+		cJSON_AddBoolToObject(params, "csv", true);
+	if (inv->checkpoint != NULL)
+		cJSON_AddStringToObject(params, "checkpoint", inv->checkpoint);
+	if (strcmp(command, "import") == 0) {
+		cJSON_AddItemToObject(params, "operands", cl->names);
+		cJSON_AddItemToObject(params, "sizes", cl->sizes);
+		cl->names = cl->sizes = NULL;
+	} else if (strcmp(command, "batch") != 0) {
+		operands = cJSON_AddArrayToObject(params, "operands");
+		for (i = 0; i < inv->operand_count; i++)
+			cJSON_AddItemToArray(operands,
+			    cJSON_CreateString(inv->operands[i]));
+	}
+	return params;
+}
+
+int
+client_run(const char *command, const struct invocation *inv)
+{
+	struct client cl = { -1, NULL, NULL, NULL, 0, 0 };
+	struct import_walk walk = { upload_file, NULL, NULL, &cl };
+	int rc = EXIT_OK, walked = EXIT_OK;
+	cJSON *m;
+
+	/* Without a terminal: the message local mode gives, and exit 2. */
+	if (strcmp(command, "review") == 0 && (!isatty(STDIN_FILENO) ||
+	    !isatty(STDOUT_FILENO)))
+		return review_run(inv);
+	if (strcmp(command, "import") == 0 && inv->operand_count == 0)
+		return cmd_import(inv);		/* its usage message */
+	if ((cl.fd = connect_to(inv->connect)) < 0) {
+		char *safe = xsanitize(inv->connect);
+
+		/* L10N: %1$s the socket's path, %2$s the system's reason */
+		fprintf(stderr, _("countersign: cannot connect to the service "
+		    "at %s: %s\n"), safe, strerror(errno));
+		free(safe);
+		return EXIT_STORAGE;
+	}
+	cl.names = cJSON_CreateArray();
+	cl.sizes = cJSON_CreateArray();
+	if (strcmp(command, "review") == 0) {
+		rc = review_remote(&cl, inv);
+		goto done;
+	}
+	if (strcmp(command, "import") == 0)
+		walked = import_walk_paths(&walk, inv->operands,
+		    inv->operand_count);
+	else if (strcmp(command, "batch") == 0)
+		rc = upload_batch_input(&cl, inv);
+	if (rc == EXIT_OK && walked != EXIT_STORAGE) {
+		m = message(command, true);
+		cJSON_AddItemToObject(m, "params", request_params(command, inv,
+		    &cl));
+		rc = send_message(&cl, m) != 0 ? client_fail(EXIT_STORAGE,
+		    _("cannot send to the service")) : await_answer(&cl);
+	} else if (rc == EXIT_STORAGE || walked == EXIT_STORAGE)
+		/* The service may have said why it stopped reading. */
+		(void)await_answer(&cl);
+	/* As local import: storage over bad data over success. */
+	if (walked != EXIT_OK && rc != EXIT_STORAGE)
+		rc = walked;
+done:
+	cJSON_Delete(cl.names);
+	cJSON_Delete(cl.sizes);
+	free(cl.in);
+	close(cl.fd);
+	return rc;
+}

@@ -1,0 +1,1301 @@
+/*
+ * countersign serve (SPEC 10): the gate where officers cannot reach it.
+ *
+ * One process polls a Unix stream socket.  A message is read whole (at
+ * most RPC_MESSAGE_MAX bytes) before anything happens; each request then
+ * runs in a child process that calls the same command function as local
+ * mode, with the operator the kernel names (SO_PEERCRED, mapped to a login
+ * here) and this process's clock, and whose stdout and stderr come back to
+ * the client as "output" messages.  A child finishes its request whatever
+ * its client does; SQLite's locking keeps one decision per action across
+ * children, as it does across local processes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <locale.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "decision.h"
+#include "exit_codes.h"
+#include "i18n.h"
+#include "service.h"
+#include "store.h"
+#include "timestamp.h"
+
+#define MAX_CONNECTIONS 128
+#define MAX_PER_UID 16		/* one account cannot take every slot */
+#define UPLOAD_MAX (256ULL << 20)	/* a request's files or batch input */
+#define OUTPUT_HIGH (1UL << 20)	/* unsent bytes before a child waits */
+#define STALL_MS 60000		/* a client that reads nothing is dropped */
+#define MAX_OPERANDS 4096
+
+enum role { ROLE_OFFICER, ROLE_IMPORTER };
+
+struct method {
+	const char *name;
+	int (*run)(const struct invocation *);	/* NULL: import, from uploads */
+	enum role role;
+	unsigned options;	/* enum method_option allowed */
+	int max_operands;	/* -1: any */
+};
+
+enum method_option {
+	OPT_ALL = 1 << 0, OPT_JSON = 1 << 1, OPT_ATOMIC = 1 << 2,
+	OPT_CSV = 1 << 3, OPT_CHECKPOINT = 1 << 4, OPT_SIZES = 1 << 5,
+	OPT_TERMINAL = 1 << 6	/* review: term, no_color, ctype, ... */
+};
+
+static const struct method methods[] = {
+	{ "import", NULL, ROLE_IMPORTER, OPT_SIZES, -1 },
+	{ "list", cmd_list, ROLE_OFFICER, OPT_ALL | OPT_JSON, 0 },
+	{ "check", cmd_check, ROLE_OFFICER, 0, -1 },
+	{ "batch", cmd_batch, ROLE_OFFICER, OPT_ATOMIC, 0 },
+	{ "audit", cmd_audit, ROLE_OFFICER, OPT_CSV | OPT_CHECKPOINT, 2 },
+	{ "review", review_run, ROLE_OFFICER, OPT_TERMINAL, 0 },
+};
+
+/* The review screens' terminal settings a client may pass, and signals. */
+static const char *const terminal_keys[] = { "term", "ctype", "messages",
+    "language" };
+static const struct { const char *name; int signo; } forwarded[] = {
+	{ "INT", SIGINT }, { "TERM", SIGTERM }, { "HUP", SIGHUP },
+	{ "WINCH", SIGWINCH } };
+
+struct conn {
+	int fd;			/* -1 once the client is gone */
+	uid_t uid;		/* SO_PEERCRED at connect time */
+	char *in;		/* bytes read, not yet a whole message */
+	size_t in_len, in_cap;
+	char *out;		/* bytes for the client, not yet written */
+	size_t out_len, out_sent;
+	long long out_since_ms;	/* when out last made progress */
+	int spool;		/* uploads for the next request, or -1 */
+	unsigned long long spool_size;
+	pid_t child;		/* the request being served, or 0 */
+	bool review;		/* ... the review screens, on passed fds */
+	bool told_to_stop;	/* ... sent SIGTERM as the service stops */
+	int passed[3];		/* the client's terminal (SCM_RIGHTS) */
+	int passed_count;
+	int pipes[2];		/* its stdout and stderr, -1 at end */
+	cJSON *request_id;	/* the id to answer it with */
+	bool closing;		/* close once out is written */
+};
+
+struct service {
+	const struct invocation *inv;
+	int listen_fd;
+	struct conn *conns[MAX_CONNECTIONS];
+};
+
+static volatile sig_atomic_t stopping;
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Queues one message (cJSON, consumed) and its newline for the client. */
+static void
+conn_send(struct conn *c, cJSON *message)
+{
+	char *text = cJSON_PrintUnformatted(message);
+	size_t len, need;
+	char *grown;
+
+	cJSON_Delete(message);
+	if (text == NULL || c->fd < 0) {
+		cJSON_free(text);
+		return;
+	}
+	len = strlen(text);
+	need = c->out_len + len + 1;
+	if ((grown = realloc(c->out, need)) == NULL) {
+		cJSON_free(text);
+		c->closing = true;
+		return;
+	}
+	if (c->out_len == 0)
+		c->out_since_ms = now_ms();
+	c->out = grown;
+	memcpy(c->out + c->out_len, text, len);
+	c->out[c->out_len + len] = '\n';
+	c->out_len = need;
+	cJSON_free(text);
+}
+
+static cJSON *
+message_new(const cJSON *id)
+{
+	cJSON *m = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+	if (id != NULL)
+		cJSON_AddItemToObject(m, "id", cJSON_Duplicate(id, true));
+	return m;
+}
+
+/*
+ * An error answer: reason is the word a script tests (forbidden, ...),
+ * exit_code what the client exits with.  A NULL id answers a message
+ * whose id could not be read.
+ */
+static void
+conn_error(struct conn *c, const cJSON *id, int code, const char *reason,
+    int exit_code, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void
+conn_error(struct conn *c, const cJSON *id, int code, const char *reason,
+    int exit_code, const char *fmt, ...)
+{
+	cJSON *m = message_new(NULL), *error, *data;
+	char message[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	cJSON_AddItemToObject(m, "id", id != NULL ? cJSON_Duplicate(id, true) :
+	    cJSON_CreateNull());
+	error = cJSON_AddObjectToObject(m, "error");
+	cJSON_AddNumberToObject(error, "code", code);
+	cJSON_AddStringToObject(error, "message", message);
+	data = cJSON_AddObjectToObject(error, "data");
+	cJSON_AddStringToObject(data, "reason", reason);
+	cJSON_AddNumberToObject(data, "exit_code", exit_code);
+	conn_send(c, m);
+}
+
+static void
+close_passed(struct conn *c)
+{
+	while (c->passed_count > 0)
+		close(c->passed[--c->passed_count]);
+}
+
+static void
+conn_free(struct conn *c)
+{
+	close_passed(c);
+	if (c->fd >= 0)
+		close(c->fd);
+	if (c->spool >= 0)
+		close(c->spool);
+	free(c->in);
+	free(c->out);
+	cJSON_Delete(c->request_id);
+	free(c);
+}
+
+/* The client is gone (or dropped): a running child still finishes. */
+static void
+conn_hang_up(struct conn *c)
+{
+	/* The review screens have no one left to show: they end. */
+	if (c->child != 0 && c->review)
+		kill(c->child, SIGHUP);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	free(c->out);
+	c->out = NULL;
+	c->out_len = c->out_sent = 0;
+	free(c->in);
+	c->in = NULL;
+	c->in_len = c->in_cap = 0;
+}
+
+/* Members of group: the primary group and the supplementary ones, now. */
+static bool
+in_group(const struct passwd *pw, const char *group)
+{
+	struct group *gr = getgrnam(group);
+	gid_t *groups = NULL, *grown;
+	int count = 32, i;
+	bool member = false;
+
+	if (gr == NULL)
+		return false;
+	for (;;) {
+		if ((grown = realloc(groups, (size_t)count * sizeof *groups)) ==
+		    NULL)
+			break;
+		groups = grown;
+		if (getgrouplist(pw->pw_name, pw->pw_gid, groups, &count) >= 0) {
+			for (i = 0; i < count; i++)
+				member = member || groups[i] == gr->gr_gid;
+			break;
+		}
+	}
+	free(groups);
+	return member;
+}
+
+/*
+ * The role's group, read at request time: an officer removed from the
+ * group is refused from her next request on.  0, or a forbidden answer.
+ */
+static int
+check_role(const struct service *sv, struct conn *c, const cJSON *id,
+    const struct method *m, const struct passwd *pw)
+{
+	const char *group = m->role == ROLE_OFFICER ? sv->inv->officers :
+	    sv->inv->importers;
+	const char *option = m->role == ROLE_OFFICER ? "--officers" :
+	    "--importers";
+
+	if (pw == NULL) {
+		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
+		    "forbidden: uid %lu has no account on the service's host",
+		    (unsigned long)c->uid);
+		return -1;
+	}
+	if (group == NULL) {
+		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
+		    "forbidden: %s needs a role the service gives no group "
+		    "(serve %s)", m->name, option);
+		return -1;
+	}
+	if (!in_group(pw, group)) {
+		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
+		    "forbidden: %s is not in the group '%s' that %s needs "
+		    "(serve %s)", pw->pw_name, group, m->name, option);
+		return -1;
+	}
+	return 0;
+}
+
+/* Appends an upload's bytes to the connection's spool file. */
+static int
+spool_append(struct conn *c, const cJSON *params, const cJSON *id)
+{
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
+	unsigned char *bytes;
+	size_t len;
+	char dir[] = "/tmp";
+	const char *tmp = getenv("TMPDIR");
+
+	if (!cJSON_IsString(data) || rpc_unbase64(data->valuestring, &bytes,
+	    &len) != 0) {
+		conn_error(c, id, RPC_INVALID_PARAMS, "invalid_params",
+		    EXIT_USAGE, "upload: params.data must be base64");
+		return -1;
+	}
+	if (c->spool_size + len > UPLOAD_MAX) {
+		free(bytes);
+		conn_error(c, id, RPC_TOO_LARGE, "too_large", EXIT_DATA,
+		    "a request's uploads are at most %llu MiB",
+		    UPLOAD_MAX >> 20);
+		return -1;
+	}
+	/* An unnamed file: nothing is left behind, whatever ends us. */
+	if (c->spool < 0 && (c->spool = open(tmp != NULL && *tmp == '/' ? tmp :
+	    dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0) {
+		free(bytes);
+		conn_error(c, id, RPC_INTERNAL, "internal", EXIT_STORAGE,
+		    "the service cannot hold the upload: %s", strerror(errno));
+		return -1;
+	}
+	if (rpc_write_all(c->spool, bytes, len) != 0) {
+		free(bytes);
+		conn_error(c, id, RPC_INTERNAL, "internal", EXIT_STORAGE,
+		    "the service cannot hold the upload: %s", strerror(errno));
+		return -1;
+	}
+	free(bytes);
+	c->spool_size += len;
+	return 0;
+}
+
+static void
+spool_reset(struct conn *c)
+{
+	if (c->spool >= 0)
+		close(c->spool);
+	c->spool = -1;
+	c->spool_size = 0;
+}
+
+/* A terminal or locale name: letters, digits and ._+-@: only. */
+static bool
+terminal_word(const char *text)
+{
+	size_t n = strlen(text);
+
+	return n <= 64 && strspn(text, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-@:") == n;
+}
+
+/* params as an invocation: 0, or -1 with the reason in why. */
+static int
+params_to_invocation(const struct service *sv, const struct method *m,
+    const cJSON *params, const struct conn *c, struct invocation *inv,
+    char *why, size_t why_size)
+{
+	static const struct { const char *key; unsigned bit; } flags[] = {
+		{ "all", OPT_ALL }, { "json", OPT_JSON },
+		{ "atomic", OPT_ATOMIC }, { "csv", OPT_CSV } };
+	const cJSON *item, *operands, *sizes;
+	unsigned long long total = 0;
+	size_t i;
+	int n;
+
+	memset(inv, 0, sizeof *inv);
+	inv->db_option = sv->inv->db_option;
+	if (params != NULL && !cJSON_IsObject(params))
+		return snprintf(why, why_size, "params must be an object"), -1;
+	cJSON_ArrayForEach(item, params) {
+		bool known = false;
+
+		for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+			if (strcmp(item->string, flags[i].key) != 0)
+				continue;
+			known = true;
+			if (!cJSON_IsBool(item) || !(m->options & flags[i].bit))
+				return snprintf(why, why_size, "%s: '%s' does "
+				    "not apply or is not true/false", m->name,
+				    item->string), -1;
+		}
+		for (i = 0; i < sizeof terminal_keys / sizeof terminal_keys[0];
+		    i++) {
+			if (strcmp(item->string, terminal_keys[i]) != 0)
+				continue;
+			known = true;
+			if (!(m->options & OPT_TERMINAL) ||
+			    !cJSON_IsString(item) || !terminal_word(
+			    item->valuestring))
+				return snprintf(why, why_size, "%s: '%s' does "
+				    "not apply or is no plain name", m->name,
+				    item->string), -1;
+		}
+		if (known || strcmp(item->string, "operands") == 0 ||
+		    (strcmp(item->string, "no_color") == 0 &&
+		    (m->options & OPT_TERMINAL) && cJSON_IsBool(item)) ||
+		    (strcmp(item->string, "checkpoint") == 0 &&
+		    (m->options & OPT_CHECKPOINT) && cJSON_IsString(item)) ||
+		    (strcmp(item->string, "sizes") == 0 &&
+		    (m->options & OPT_SIZES)))
+			continue;
+		return snprintf(why, why_size, "%s: unknown or misused "
+		    "parameter '%s'", m->name, item->string), -1;
+	}
+	inv->all = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
+	    "all"));
+	inv->json = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
+	    "json"));
+	inv->atomic = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
+	    "atomic"));
+	inv->csv = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
+	    "csv"));
+	item = cJSON_GetObjectItemCaseSensitive(params, "checkpoint");
+	inv->checkpoint = cJSON_IsString(item) ? item->valuestring : NULL;
+	operands = cJSON_GetObjectItemCaseSensitive(params, "operands");
+	n = cJSON_GetArraySize(operands);
+	if ((operands != NULL && !cJSON_IsArray(operands)) ||
+	    n > MAX_OPERANDS || (m->max_operands >= 0 && n > m->max_operands))
+		return snprintf(why, why_size, "%s: operands must be an array "
+		    "of at most %d strings", m->name, m->max_operands >= 0 ?
+		    m->max_operands : MAX_OPERANDS), -1;
+	inv->operands = calloc((size_t)n + 1, sizeof *inv->operands);
+	if (inv->operands == NULL)
+		return snprintf(why, why_size, "out of memory"), -1;
+	i = 0;
+	cJSON_ArrayForEach(item, operands) {
+		if (!cJSON_IsString(item))
+			return snprintf(why, why_size, "%s: operands must be "
+			    "strings", m->name), -1;
+		inv->operands[i++] = item->valuestring;
+	}
+	inv->operand_count = n;
+	if (!(m->options & OPT_SIZES))
+		return c->spool_size == 0 || m->run == cmd_batch ? 0 :
+		    (snprintf(why, why_size, "%s takes no upload", m->name), -1);
+	sizes = cJSON_GetObjectItemCaseSensitive(params, "sizes");
+	if (!cJSON_IsArray(sizes) || cJSON_GetArraySize(sizes) != n)
+		return snprintf(why, why_size, "import: sizes must give each "
+		    "operand's size"), -1;
+	cJSON_ArrayForEach(item, sizes) {
+		if (!cJSON_IsNumber(item) || item->valuedouble < 0 ||
+		    item->valuedouble > (double)UPLOAD_MAX)
+			return snprintf(why, why_size, "import: a size is not "
+			    "a byte count"), -1;
+		total += (unsigned long long)item->valuedouble;
+	}
+	if (total != c->spool_size)
+		return snprintf(why, why_size, "import: the sizes add up to "
+		    "%llu bytes, the uploads to %llu", total, c->spool_size),
+		    -1;
+	return 0;
+}
+
+/* "SEQ:HASH" of the checkpoint file's last line; 1 when there is none. */
+static int
+checkpoint_latest(const char *path, char *out, size_t size)
+{
+	char tail[4096], *line, *end;
+	long long seq;
+	char hash[65];
+	struct stat st;
+	ssize_t n;
+	off_t from;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		return errno == ENOENT ? 1 : (fprintf(stderr, "countersign: "
+		    "cannot read the checkpoint file %s: %s\n", path,
+		    strerror(errno)), -1);
+	if (fstat(fd, &st) != 0 || st.st_size == 0) {
+		close(fd);
+		return 1;
+	}
+	from = st.st_size > (off_t)sizeof tail - 1 ? st.st_size -
+	    (off_t)sizeof tail + 1 : 0;
+	n = pread(fd, tail, sizeof tail - 1, from);
+	close(fd);
+	if (n <= 0 || tail[n - 1] != '\n')
+		goto bad;
+	tail[n - 1] = '\0';
+	line = (end = strrchr(tail, '\n')) != NULL ? end + 1 : tail;
+	if (sscanf(line, "%lld %64[0-9a-f] ", &seq, hash) != 2 ||
+	    strlen(hash) != 64 || seq <= 0)
+		goto bad;
+	snprintf(out, size, "%lld:%s", seq, hash);
+	return 0;
+bad:
+	fprintf(stderr, "countersign: the checkpoint file %s does not end "
+	    "in a line \"seq hash time\"\n", path);
+	return -1;
+}
+
+/*
+ * audit verify through the service also holds the chain to the latest
+ * head in the checkpoint file: a tail truncated or rewritten in the store
+ * fails, whatever checkpoint the client named.
+ */
+static int
+audit_verify_served(const struct service *sv, struct invocation *inv)
+{
+	char head[128];
+	FILE *quiet;
+	int rc, saved;
+
+	if (sv->inv->checkpoint_file == NULL || inv->operand_count != 1 ||
+	    strcmp(inv->operands[0], "verify") != 0)
+		return cmd_audit(inv);
+	if ((rc = checkpoint_latest(sv->inv->checkpoint_file, head,
+	    sizeof head)) < 0)
+		return EXIT_STORAGE;
+	if (rc == 1)
+		return cmd_audit(inv);
+	if (inv->checkpoint == NULL) {
+		inv->checkpoint = head;
+		return cmd_audit(inv);
+	}
+	/* Both: the file's head first, its report kept only when it fails. */
+	fflush(stdout);
+	if ((quiet = tmpfile()) == NULL || (saved = dup(STDOUT_FILENO)) < 0)
+		return EXIT_STORAGE;
+	dup2(fileno(quiet), STDOUT_FILENO);
+	{
+		struct invocation file_inv = *inv;
+
+		file_inv.checkpoint = head;
+		rc = cmd_audit(&file_inv);
+	}
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	if (rc != EXIT_OK) {
+		char buf[4096];
+		size_t n;
+
+		rewind(quiet);
+		while ((n = fread(buf, 1, sizeof buf, quiet)) > 0)
+			fwrite(buf, 1, n, stdout);
+		fclose(quiet);
+		return rc;
+	}
+	fclose(quiet);
+	return cmd_audit(inv);
+}
+
+/* import: the uploads, one file after another in the sizes given. */
+static int
+import_served(const struct conn *c, const cJSON *params,
+    const struct invocation *inv)
+{
+	const cJSON *size = cJSON_GetObjectItemCaseSensitive(params, "sizes");
+	struct import_text *files = calloc((size_t)inv->operand_count + 1,
+	    sizeof *files);
+	char *all = malloc(c->spool_size + 1);
+	struct store *store;
+	struct error err;
+	size_t offset = 0, i = 0;
+	int rc;
+
+	error_clear(&err);
+	if (files == NULL || all == NULL || (c->spool_size > 0 &&
+	    pread(c->spool, all, c->spool_size, 0) != (ssize_t)c->spool_size)) {
+		fprintf(stderr, "countersign: the service cannot read the "
+		    "upload back\n");
+		return EXIT_STORAGE;
+	}
+	size = size != NULL ? size->child : NULL;
+	for (; size != NULL; size = size->next, i++) {
+		files[i].name = inv->operands[i];
+		files[i].text = all + offset;
+		files[i].len = (size_t)size->valuedouble;
+		offset += files[i].len;
+	}
+	if ((rc = open_store(inv, STORE_CREATE, &store, &err)) != 0) {
+		report_error(&err);
+		return rc;
+	}
+	rc = import_texts(store, files, i, stdout);
+	store_close(store);
+	return rc;
+}
+
+/*
+ * review: the client's terminal, passed with the request, becomes this
+ * process's stdin, stdout and stderr, and its TERM and locale the ones
+ * the screens use.  False, said on err_fd, when no terminal came.
+ */
+static bool
+review_child(struct conn *c, const cJSON *params, int err_fd)
+{
+	const cJSON *term = cJSON_GetObjectItemCaseSensitive(params, "term");
+	const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(params, "ctype");
+	const cJSON *messages = cJSON_GetObjectItemCaseSensitive(params,
+	    "messages");
+	const cJSON *language = cJSON_GetObjectItemCaseSensitive(params,
+	    "language");
+	int i;
+
+	if (c->passed_count != 3) {
+		dprintf(err_fd, "countersign: the review screens need the "
+		    "terminal passed with the request\n");
+		return false;
+	}
+	for (i = 0; i < 3; i++)
+		dup2(c->passed[i], i);
+	close_passed(c);
+	setenv("TERM", cJSON_IsString(term) ? term->valuestring : "dumb", 1);
+	unsetenv("LINES");
+	unsetenv("COLUMNS");
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params, "no_color")))
+		setenv("NO_COLOR", "1", 1);
+	else
+		unsetenv("NO_COLOR");
+	/* Wide characters need a UTF-8 locale, whatever the service's. */
+	if (!cJSON_IsString(ctype) || setlocale(LC_CTYPE,
+	    ctype->valuestring) == NULL)
+		setlocale(LC_CTYPE, "C.UTF-8");
+	if (cJSON_IsString(messages))
+		setlocale(LC_MESSAGES, messages->valuestring);
+	if (cJSON_IsString(language) && *language->valuestring != '\0')
+		setenv("LANGUAGE", language->valuestring, 1);
+	else
+		unsetenv("LANGUAGE");
+	return true;
+}
+
+/* The child: one request, as local mode would run it, then _exit. */
+static void
+serve_child(struct service *sv, struct conn *c, const struct method *m,
+    const cJSON *params, struct invocation *inv, const struct passwd *pw,
+    int out_fd, int err_fd)
+{
+	struct operator_identity op;
+	int rc, null_fd, i;
+
+	signal(SIGTERM, SIG_IGN);	/* the request finishes */
+	signal(SIGINT, SIG_IGN);
+	for (i = 0; i < MAX_CONNECTIONS; i++) {
+		struct conn *other = sv->conns[i];
+
+		if (other == NULL || other == c)
+			continue;
+		if (other->fd >= 0)
+			close(other->fd);
+		if (other->spool >= 0)
+			close(other->spool);
+		if (other->pipes[0] >= 0)
+			close(other->pipes[0]);
+		if (other->pipes[1] >= 0)
+			close(other->pipes[1]);
+		close_passed(other);
+	}
+	if (sv->listen_fd >= 0)
+		close(sv->listen_fd);
+	if (c->fd >= 0)
+		close(c->fd);
+	if (m->run == review_run) {
+		if (!review_child(c, params, err_fd))
+			_exit(EXIT_USAGE);
+	} else {
+		close_passed(c);
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(err_fd, STDERR_FILENO);
+	}
+	if (m->run == cmd_batch && c->spool >= 0) {
+		lseek(c->spool, 0, SEEK_SET);
+		dup2(c->spool, STDIN_FILENO);
+	} else if (m->run != review_run && (null_fd = open("/dev/null",
+	    O_RDONLY)) >= 0) {
+		dup2(null_fd, STDIN_FILENO);
+		close(null_fd);
+	}
+	memset(&op, 0, sizeof op);
+	op.uid = (long long)c->uid;
+	snprintf(op.login, sizeof op.login, "%s", pw->pw_name);
+	operator_serve_as(&op);
+	store_checkpoint_file(sv->inv->checkpoint_file);
+	if (m->run == review_run) {
+		sigset_t none;
+
+		/* The screens handle these themselves, as in local mode. */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		rc = review_run(inv);
+	} else if (m->run == NULL)
+		rc = import_served(c, params, inv);
+	else if (m->run == cmd_audit)
+		rc = audit_verify_served(sv, inv);
+	else
+		rc = m->run(inv);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(rc);
+}
+
+/* Starts a request's child; its output then flows back through poll. */
+static void
+start_request(struct service *sv, struct conn *c, const struct method *m,
+    const cJSON *params, const cJSON *id, const struct passwd *pw)
+{
+	struct invocation inv;
+	char why[256];
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	pid_t pid;
+
+	if (params_to_invocation(sv, m, params, c, &inv, why, sizeof why) !=
+	    0) {
+		free(inv.operands);
+		conn_error(c, id, RPC_INVALID_PARAMS, "invalid_params",
+		    EXIT_USAGE, "%s", why);
+		spool_reset(c);
+		return;
+	}
+	fflush(NULL);
+	if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
+	    (pid = fork()) < 0) {
+		conn_error(c, id, RPC_INTERNAL, "internal", EXIT_STORAGE,
+		    "the service cannot start the request: %s",
+		    strerror(errno));
+		for (int i = 0; i < 2; i++) {
+			if (out[i] >= 0)
+				close(out[i]);
+			if (err[i] >= 0)
+				close(err[i]);
+		}
+		free(inv.operands);
+		spool_reset(c);
+		return;
+	}
+	if (pid == 0)
+		serve_child(sv, c, m, params, &inv, pw, out[1], err[1]);
+	close(out[1]);
+	close(err[1]);
+	close_passed(c);	/* the child has the terminal now */
+	free(inv.operands);
+	c->review = m->run == review_run;
+	c->told_to_stop = false;
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	fcntl(err[0], F_SETFL, O_NONBLOCK);
+	c->child = pid;
+	c->pipes[0] = out[0];
+	c->pipes[1] = err[0];
+	c->request_id = cJSON_Duplicate(id, true);
+	fprintf(stderr, "countersign serve: uid %lu (%s): %s\n",
+	    (unsigned long)c->uid, pw->pw_name, m->name);
+}
+
+/* One whole message from the client; false when the connection ends. */
+static bool
+handle_message(struct service *sv, struct conn *c, const char *text,
+    size_t len)
+{
+	cJSON *msg = cJSON_ParseWithLength(text, len);
+	const cJSON *id, *method, *version, *params;
+	const struct method *m = NULL;
+	struct passwd *pw;
+	size_t i;
+
+	if (msg == NULL || !cJSON_IsObject(msg)) {
+		conn_error(c, NULL, msg == NULL ? RPC_PARSE_ERROR :
+		    RPC_INVALID_REQUEST, msg == NULL ? "parse_error" :
+		    "invalid_request", EXIT_STORAGE, "the message is not a "
+		    "JSON-RPC 2.0 object");
+		cJSON_Delete(msg);
+		return false;
+	}
+	id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+	version = cJSON_GetObjectItemCaseSensitive(msg, "jsonrpc");
+	method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+	params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+	if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.0") ||
+	    !cJSON_IsString(method) || (id != NULL && !cJSON_IsNumber(id) &&
+	    !cJSON_IsString(id))) {
+		conn_error(c, NULL, RPC_INVALID_REQUEST, "invalid_request",
+		    EXIT_STORAGE, "the message is not a JSON-RPC 2.0 request");
+		cJSON_Delete(msg);
+		return false;
+	}
+	if (strcmp(method->valuestring, "upload") == 0) {
+		bool ok = spool_append(c, params, id) == 0;
+
+		cJSON_Delete(msg);
+		return ok;
+	}
+	for (i = 0; i < sizeof methods / sizeof methods[0]; i++)
+		if (strcmp(methods[i].name, method->valuestring) == 0)
+			m = &methods[i];
+	if (id == NULL) {
+		conn_error(c, NULL, RPC_INVALID_REQUEST, "invalid_request",
+		    EXIT_STORAGE, "a request needs an id");
+		cJSON_Delete(msg);
+		return false;
+	}
+	if (m == NULL)
+		conn_error(c, id, RPC_METHOD_NOT_FOUND, "method_not_found",
+		    EXIT_USAGE, "no method '%.64s'", method->valuestring);
+	else if (check_role(sv, c, id, m, pw = getpwuid(c->uid)) == 0)
+		start_request(sv, c, m, params, id, pw);
+	if (c->child == 0) {
+		spool_reset(c);
+		close_passed(c);
+	}
+	cJSON_Delete(msg);
+	return true;
+}
+
+/*
+ * While the review screens run, the client sends only the signals its
+ * terminal gave it (Ctrl-C, a resize), which the screens' process gets.
+ */
+static void
+handle_review_message(struct conn *c, const char *text, size_t len)
+{
+	cJSON *msg = cJSON_ParseWithLength(text, len);
+	const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(msg, "params"), "name");
+	size_t i;
+
+	if (cJSON_IsString(method) && strcmp(method->valuestring, "signal") ==
+	    0 && cJSON_IsString(name))
+		for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+			if (strcmp(forwarded[i].name, name->valuestring) == 0)
+				kill(c->child, forwarded[i].signo);
+	cJSON_Delete(msg);
+}
+
+/* Whole messages in c->in, while no request runs; the rest waits. */
+static void
+handle_input(struct service *sv, struct conn *c)
+{
+	char *nl;
+	size_t used;
+
+	while (c->child != 0 && c->review && c->in_len > 0 &&
+	    (nl = memchr(c->in, '\n', c->in_len)) != NULL) {
+		used = (size_t)(nl - c->in) + 1;
+		handle_review_message(c, c->in, used - 1);
+		memmove(c->in, c->in + used, c->in_len - used);
+		c->in_len -= used;
+	}
+	while (c->child == 0 && !c->closing && !stopping && c->in_len > 0) {
+		nl = memchr(c->in, '\n', c->in_len);
+		if (nl == NULL) {
+			if (c->in_len > RPC_MESSAGE_MAX) {
+				conn_error(c, NULL, RPC_INVALID_REQUEST,
+				    "too_large", EXIT_STORAGE, "a message is "
+				    "at most %lu bytes", RPC_MESSAGE_MAX);
+				c->closing = true;
+			}
+			return;
+		}
+		used = (size_t)(nl - c->in) + 1;
+		if (used - 1 > RPC_MESSAGE_MAX) {
+			conn_error(c, NULL, RPC_INVALID_REQUEST, "too_large",
+			    EXIT_STORAGE, "a message is at most %lu bytes",
+			    RPC_MESSAGE_MAX);
+			c->closing = true;
+			return;
+		}
+		if (!handle_message(sv, c, c->in, used - 1))
+			c->closing = true;
+		memmove(c->in, c->in + used, c->in_len - used);
+		c->in_len -= used;
+	}
+	if (c->in_len == 0) {
+		/* An idle connection holds no buffer. */
+		free(c->in);
+		c->in = NULL;
+		c->in_cap = 0;
+	}
+}
+
+/* read(2), keeping up to 3 descriptors passed along (the terminal). */
+static ssize_t
+receive(struct conn *c, char *buf, size_t size)
+{
+	union {
+		struct cmsghdr align;
+		char space[CMSG_SPACE(3 * sizeof(int))];
+	} control;
+	struct iovec iov = { buf, size };
+	struct msghdr mh;
+	struct cmsghdr *cm;
+	ssize_t n;
+	size_t i, count;
+	int fd;
+
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = control.space;
+	mh.msg_controllen = sizeof control.space;
+	n = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return n;
+	for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		count = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < count; i++) {
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
+			if (c->passed_count < 3)
+				c->passed[c->passed_count++] = fd;
+			else
+				close(fd);
+		}
+	}
+	return n;
+}
+
+static void
+read_client(struct service *sv, struct conn *c)
+{
+	size_t want;
+	ssize_t n;
+	char *grown;
+
+	if (c->in_cap - c->in_len < 4096 && c->in_cap < RPC_MESSAGE_MAX + 1) {
+		want = c->in_cap == 0 ? 8192 : c->in_cap * 2;
+		if (want > RPC_MESSAGE_MAX + 1)
+			want = RPC_MESSAGE_MAX + 1;
+		if ((grown = realloc(c->in, want)) == NULL) {
+			conn_hang_up(c);
+			return;
+		}
+		c->in = grown;
+		c->in_cap = want;
+	}
+	if (c->in_len == c->in_cap)
+		return;		/* full: waits for the running request */
+	n = receive(c, c->in + c->in_len, c->in_cap - c->in_len);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n < 0) {
+		conn_hang_up(c);
+		return;
+	}
+	if (n == 0) {
+		/* Done sending: what is running still gets its answer. */
+		c->closing = true;
+		return;
+	}
+	c->in_len += (size_t)n;
+	handle_input(sv, c);
+}
+
+static void
+write_client(struct conn *c)
+{
+	ssize_t n = write(c->fd, c->out + c->out_sent, c->out_len -
+	    c->out_sent);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n < 0) {
+		conn_hang_up(c);
+		return;
+	}
+	c->out_sent += (size_t)n;
+	c->out_since_ms = now_ms();
+	if (c->out_sent == c->out_len) {
+		free(c->out);
+		c->out = NULL;
+		c->out_len = c->out_sent = 0;
+	}
+}
+
+/* An "output" message: bytes for the client's stdout (0) or stderr (1). */
+static void
+send_output(struct conn *c, int which, const char *buf, size_t len)
+{
+	cJSON *m, *params;
+	char *data;
+
+	if (c->fd < 0)
+		return;		/* no one to tell: the request still ends */
+	if ((data = rpc_base64(buf, len)) == NULL)
+		return;
+	m = message_new(NULL);
+	cJSON_AddStringToObject(m, "method", "output");
+	params = cJSON_AddObjectToObject(m, "params");
+	cJSON_AddStringToObject(params, "stream", which == 0 ? "stdout" :
+	    "stderr");
+	cJSON_AddStringToObject(params, "data", data);
+	free(data);
+	conn_send(c, m);
+}
+
+/* A chunk of the child's stdout (which 0) or stderr (1) for the client. */
+static void
+read_child(struct conn *c, int which)
+{
+	char buf[RPC_CHUNK];
+	ssize_t n = read(c->pipes[which], buf, sizeof buf);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		close(c->pipes[which]);
+		c->pipes[which] = -1;
+		return;
+	}
+	send_output(c, which, buf, (size_t)n);
+}
+
+/* Both pipes at end: the child has exited or is exiting; answer. */
+static void
+finish_request(struct service *sv, struct conn *c)
+{
+	int status = 0, code;
+	cJSON *m;
+
+	while (waitpid(c->child, &status, 0) < 0 && errno == EINTR)
+		;
+	code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_STORAGE;
+	if (c->fd >= 0 && !WIFEXITED(status)) {
+		/* Said as a command's error would be, on its stderr. */
+		char line[128];
+
+		snprintf(line, sizeof line, "countersign: the service's run of "
+		    "the request ended by signal %d\n", WIFSIGNALED(status) ?
+		    WTERMSIG(status) : 0);
+		send_output(c, 1, line, strlen(line));
+	}
+	if (c->fd >= 0) {
+		m = message_new(c->request_id);
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "result"),
+		    "exit_code", code);
+		conn_send(c, m);
+	}
+	if (!WIFEXITED(status))
+		fprintf(stderr, "countersign serve: a request of uid %lu ended "
+		    "by signal %d\n", (unsigned long)c->uid,
+		    WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	cJSON_Delete(c->request_id);
+	c->request_id = NULL;
+	c->child = 0;
+	c->review = false;
+	spool_reset(c);
+	if (c->fd >= 0)
+		handle_input(sv, c);	/* pipelined messages */
+}
+
+static int
+count_uid(const struct service *sv, uid_t uid)
+{
+	int i, n = 0;
+
+	for (i = 0; i < MAX_CONNECTIONS; i++)
+		n += sv->conns[i] != NULL && sv->conns[i]->uid == uid;
+	return n;
+}
+
+static void
+accept_client(struct service *sv)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	struct conn *c;
+	int fd, slot;
+
+	fd = accept4(sv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+		close(fd);
+		return;
+	}
+	for (slot = 0; slot < MAX_CONNECTIONS && sv->conns[slot] != NULL;
+	    slot++)
+		;
+	c = calloc(1, sizeof *c);
+	if (c == NULL) {
+		close(fd);
+		return;
+	}
+	c->fd = fd;
+	c->uid = cred.uid;
+	c->spool = -1;
+	c->pipes[0] = c->pipes[1] = -1;
+	c->passed_count = 0;
+	if (slot == MAX_CONNECTIONS || count_uid(sv, cred.uid) >=
+	    MAX_PER_UID) {
+		/* Told why, best effort, and closed. */
+		conn_error(c, NULL, RPC_BUSY, "busy", EXIT_STORAGE, "the "
+		    "service has too many connections (at most %d, %d per "
+		    "account)", MAX_CONNECTIONS, MAX_PER_UID);
+		if (c->out != NULL)
+			(void)!write(fd, c->out, c->out_len);
+		conn_free(c);
+		return;
+	}
+	sv->conns[slot] = c;
+}
+
+/* The socket, made afresh; a live service already on it is an error. */
+static int
+listen_on(const char *path)
+{
+	struct sockaddr_un addr;
+	struct stat st;
+	int fd, probe;
+
+	memset(&addr, 0, sizeof addr);
+	addr.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof addr.sun_path) {
+		fprintf(stderr, "countersign: the socket path is too long\n");
+		return -1;
+	}
+	strcpy(addr.sun_path, path);
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			fprintf(stderr, "countersign: %s exists and is not a "
+			    "socket\n", path);
+			return -1;
+		}
+		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (probe >= 0 && connect(probe, (struct sockaddr *)&addr,
+		    sizeof addr) == 0) {
+			close(probe);
+			fprintf(stderr, "countersign: a service already "
+			    "listens on %s\n", path);
+			return -1;
+		}
+		if (probe >= 0)
+			close(probe);
+		unlink(path);
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+	    /* Anyone may connect: the roles are checked on every request. */
+	    chmod(path, 0666) != 0 || listen(fd, 64) != 0) {
+		fprintf(stderr, "countersign: cannot listen on %s: %s\n", path,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static bool
+conn_busy(const struct conn *c)
+{
+	return c->child != 0 || (c->fd >= 0 && c->out_len > 0);
+}
+
+/* One pass: poll every socket and pipe once, then act on what is ready. */
+static void
+serve_once(struct service *sv, const sigset_t *unblocked)
+{
+	struct pollfd fds[1 + 3 * MAX_CONNECTIONS];
+	struct conn *owner[1 + 3 * MAX_CONNECTIONS];
+	int kind[1 + 3 * MAX_CONNECTIONS];	/* -1 socket, 0/1 a pipe */
+	struct timespec tick = { 1, 0 };
+	nfds_t n = 0, i;
+	int slot, open_conns = 0;
+
+	for (slot = 0; slot < MAX_CONNECTIONS; slot++)
+		open_conns += sv->conns[slot] != NULL;
+	if (sv->listen_fd >= 0 && open_conns < MAX_CONNECTIONS) {
+		fds[n] = (struct pollfd){ sv->listen_fd, POLLIN, 0 };
+		owner[n] = NULL;
+		kind[n++] = -2;
+	}
+	for (slot = 0; slot < MAX_CONNECTIONS; slot++) {
+		struct conn *c = sv->conns[slot];
+
+		if (c == NULL)
+			continue;
+		if (c->fd >= 0) {
+			short ev = 0;
+
+			if (!c->closing && c->in_len < RPC_MESSAGE_MAX + 1)
+				ev |= POLLIN;
+			if (c->out_len > 0)
+				ev |= POLLOUT;
+			fds[n] = (struct pollfd){ c->fd, ev, 0 };
+			owner[n] = c;
+			kind[n++] = -1;
+		}
+		for (int p = 0; p < 2; p++) {
+			if (c->pipes[p] < 0 || (c->fd >= 0 &&
+			    c->out_len >= OUTPUT_HIGH))
+				continue;
+			fds[n] = (struct pollfd){ c->pipes[p], POLLIN, 0 };
+			owner[n] = c;
+			kind[n++] = p;
+		}
+	}
+	if (ppoll(fds, n, &tick, unblocked) < 0)
+		return;		/* a signal: the caller looks at stopping */
+	for (i = 0; i < n; i++) {
+		struct conn *c = owner[i];
+
+		if (fds[i].revents == 0)
+			continue;
+		if (kind[i] == -2)
+			accept_client(sv);
+		else if (kind[i] >= 0)
+			read_child(c, kind[i]);
+		else if (c->fd == fds[i].fd) {
+			/* Closed both ways: no one left to answer. */
+			if ((fds[i].revents & (POLLHUP | POLLERR)) &&
+			    !(fds[i].revents & POLLIN)) {
+				conn_hang_up(c);
+				continue;
+			}
+			if (fds[i].revents & POLLOUT)
+				write_client(c);
+			if (c->fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP |
+			    POLLERR)))
+				read_client(sv, c);
+		}
+	}
+	for (slot = 0; slot < MAX_CONNECTIONS; slot++) {
+		struct conn *c = sv->conns[slot];
+
+		if (c == NULL)
+			continue;
+		if (c->child != 0 && c->pipes[0] < 0 && c->pipes[1] < 0)
+			finish_request(sv, c);
+		/* A client that reads nothing costs only its connection. */
+		if (c->fd >= 0 && c->out_len > 0 && now_ms() - c->out_since_ms >
+		    STALL_MS)
+			conn_hang_up(c);
+		if (c->child == 0 && (c->fd < 0 || (c->closing &&
+		    c->out_len == 0) || (stopping && c->out_len == 0))) {
+			conn_free(c);
+			sv->conns[slot] = NULL;
+		}
+	}
+}
+
+int
+cmd_serve(const struct invocation *inv)
+{
+	struct service sv;
+	struct sigaction sa;
+	sigset_t blocked, unblocked;
+	int slot;
+	bool busy;
+
+	if (inv->socket == NULL || inv->operand_count != 0) {
+		fprintf(stderr, _("countersign: serve needs --socket PATH\n"
+		    "Usage: countersign serve --socket PATH [--db PATH] "
+		    "[--officers GROUP] [--importers GROUP] "
+		    "[--checkpoint-file PATH]\n"));
+		return EXIT_USAGE;
+	}
+	memset(&sv, 0, sizeof sv);
+	sv.inv = inv;
+	signal(SIGPIPE, SIG_IGN);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	/* The signals arrive only inside ppoll: no request is cut short. */
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGTERM);
+	sigaddset(&blocked, SIGINT);
+	sigprocmask(SIG_BLOCK, &blocked, &unblocked);
+	if ((sv.listen_fd = listen_on(inv->socket)) < 0)
+		return EXIT_STORAGE;
+	fprintf(stderr, "countersign serve: listening on %s\n", inv->socket);
+	for (;;) {
+		/* The review screens are told to end; other requests finish. */
+		for (slot = 0; stopping && slot < MAX_CONNECTIONS; slot++) {
+			struct conn *c = sv.conns[slot];
+
+			if (c != NULL && c->child != 0 && c->review &&
+			    !c->told_to_stop) {
+				kill(c->child, SIGTERM);
+				c->told_to_stop = true;
+			}
+		}
+		if (stopping && sv.listen_fd >= 0) {
+			close(sv.listen_fd);
+			sv.listen_fd = -1;
+			unlink(inv->socket);
+		}
+		busy = false;
+		for (slot = 0; slot < MAX_CONNECTIONS; slot++)
+			busy = busy || (sv.conns[slot] != NULL &&
+			    conn_busy(sv.conns[slot]));
+		if (stopping && !busy)
+			break;
+		serve_once(&sv, &unblocked);
+	}
+	for (slot = 0; slot < MAX_CONNECTIONS; slot++)
+		if (sv.conns[slot] != NULL)
+			conn_free(sv.conns[slot]);
+	fprintf(stderr, "countersign serve: stopped\n");
+	return EXIT_OK;
+}

@@ -1,0 +1,49 @@
+/*
+ * The boxes the confirmations are drawn in (dialog.c), shared by the
+ * single and the bulk decisions.
+ */
+#ifndef COUNTERSIGN_TUI_DIALOG_H
+#define COUNTERSIGN_TUI_DIALOG_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+#include "tui.h"
+
+#define DIALOG_WIDTH 66
+
+/*
+ * A dialog's parts, from the top: head (what applies to the action), list
+ * (the criteria to judge, scrolled to the one asked now), menu (the
+ * standard reasons), tail (the reason, then a refusal) and the key line.
+ * All are lines of sanitized text; long ones wrap, marked as in the detail.
+ */
+struct dialog {
+	WINDOW *w;
+	char title[300];		/* sanitized */
+	int width;			/* text columns inside the box */
+	int reason_row;			/* where the reason is typed */
+	struct detail head, list, menu, tail;
+	long list_cursor;		/* the list's line asked now, or -1 */
+	long top;			/* the body's first row in the box */
+	long shown_from, shown_to;	/* the body's rows the last draw showed */
+	long reason_line;		/* the tail's line where the reason is */
+	long tail_rows;			/* the tail's rows the last draw showed */
+};
+
+void dialog_clear(struct dialog *);
+/* Lays the parts out in a box and draws it; -1 when the screen is too small. */
+int dialog_draw(const struct tui *, struct dialog *);
+/* Reads a line of text into buf on the dialog's reason row. */
+void edit_text(struct dialog *, const char *label, char *buf, size_t size);
+/* The title, from raw text that may hold an untrusted action id. */
+void dialog_title(struct dialog *, const char *raw);
+/* After KEY_RESIZE: the view under the dialog is cleared. */
+void resized(void);
+bool confirm_key(int ch);
+/* PgDn, PgUp, Down and Up scroll the body; true when ch was one. */
+bool dialog_scroll_key(struct dialog *, int ch);
+/* Whether the last draw showed the tail's line (-1: none, false). */
+bool tail_line_shown(const struct dialog *, long line);
+
+#endif

@@ -1,0 +1,319 @@
+/*
+ * A and R: one decision over every tagged action the queue shows.  The
+ * dialog says first what will happen (how many are decided, which are
+ * skipped and why), asks for a reason, and records nothing before Enter.
+ * Each decision still goes through the one decision path, which may
+ * refuse it; every record names the bulk it was part of.  Skipped and
+ * refused actions stay tagged.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialog.h"
+#include "i18n.h"
+#include "json_fields.h"
+#include "lockout.h"
+#include "reasons.h"
+#include "text.h"
+#include "timestamp.h"
+#include "tui.h"
+#include "uuid_random.h"
+
+struct bulk_item {
+	char *id;
+	const char *skip;		/* why it is left out, or NULL */
+	char summary[256];		/* raw: detail_add() sanitizes */
+	/* The packet as re-checked and listed: what the decision is about. */
+	char sha256[65];
+};
+
+struct bulk {
+	enum decision_kind decision;
+	struct bulk_item *items;
+	size_t count;
+	long chosen;			/* items to decide */
+	const char *kind;		/* the items' one kind, or NULL */
+};
+
+/* The operator asked for it, drafted it or contributed to it (SPEC 5). */
+static bool
+own_action(const struct tui *t, const cJSON *action)
+{
+	const cJSON *name;
+
+	if (text_same_name(cJSON_GetStringValue(json_member(action,
+	    "requested_by")), t->op.login) ||
+	    text_same_name(cJSON_GetStringValue(json_member(action,
+	    "author")), t->op.login))
+		return true;
+	cJSON_ArrayForEach(name, json_member(action, "contributors")) {
+		if (text_same_name(cJSON_GetStringValue(name), t->op.login))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Why a bulk approval leaves an action out: anything the gate would
+ * refuse, and anything that needs an acknowledgement of its own.
+ */
+static const char *
+approve_skip(const struct tui *t, const struct recheck *rc, long long now_ms)
+{
+	const struct verdict *v = &rc->outcome.verdict;
+
+	if (strcmp(rc->data.status, "pending") != 0)
+		/* L10N: why a bulk decision leaves an action out */
+		return _("already decided");
+	if (rc->data.has_expiry && now_ms >= rc->data.expires_at_ms)
+		/* L10N: why a bulk approval leaves an action out */
+		return _("expired");
+	if (!v->overall_pass)
+		/* L10N: why a bulk approval leaves an action out */
+		return _("local rules fail");
+	if (own_action(t, rc->data.input.action))
+		/* L10N: why a bulk approval leaves an action out: the
+		   officer requested, drafted or co-authored it */
+		return _("your own action");
+	if (v->requires_human_approval)
+		/* L10N: why a bulk approval leaves an action out */
+		return _("high stakes: approve it on its own");
+	if (cJSON_GetArraySize(rc->outcome.divergence) > 0)
+		/* L10N: why a bulk approval leaves an action out */
+		return _("diverges from the advisory: approve it on its own");
+	return NULL;
+}
+
+static const char *
+reject_skip(const struct recheck *rc)
+{
+	if (strcmp(rc->data.status, "pending") != 0)
+		return _("already decided");
+	/* Its rejection must name who is needed (SPEC 2.4). */
+	if (lockout_deadlocked(&rc->data.input, true))
+		/* L10N: why a bulk rejection leaves an action out */
+		return _("deadlocked: reject it on its own, with escalation");
+	return NULL;
+}
+
+static void
+bulk_free(struct bulk *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->count; i++)
+		free(b->items[i].id);
+	free(b->items);
+}
+
+/* Each tagged action the queue shows, re-checked: decided or skipped, and why. */
+static int
+bulk_plan(struct tui *t, struct bulk *b)
+{
+	struct recheck rc;
+	struct error err;
+	long long now = timestamp_now();
+	char **ids;
+	size_t count, i;
+	bool one_kind = true;
+
+	if ((ids = queue_visible_tagged(t, &count)) == NULL)
+		return -1;
+	b->items = calloc(count + 1, sizeof *b->items);
+	if (b->items == NULL) {
+		queue_free_ids(ids, count);
+		return -1;
+	}
+	for (i = 0; i < count; i++) {
+		struct bulk_item *item = &b->items[b->count++];
+
+		item->id = ids[i];
+		ids[i] = NULL;
+		if (recheck_action(t->store, item->id, now, NULL, &rc,
+		    &err) != 0) {
+			/* L10N: why a bulk decision leaves an action out */
+			item->skip = _("cannot be re-checked");
+			continue;
+		}
+		item->skip = b->decision == DECISION_APPROVE ?
+		    approve_skip(t, &rc, now) : reject_skip(&rc);
+		snprintf(item->sha256, sizeof item->sha256, "%s",
+		    rc.data.packet_sha256);
+		rc.outcome.pack->summarize(rc.data.input.action, item->summary,
+		    sizeof item->summary);
+		if (b->kind == NULL && one_kind)
+			b->kind = rc.outcome.pack->kind;
+		else if (b->kind != NULL && strcmp(b->kind,
+		    rc.outcome.pack->kind) != 0) {
+			b->kind = NULL;
+			one_kind = false;
+		}
+		if (item->skip == NULL)
+			b->chosen++;
+		recheck_free(&rc);
+	}
+	queue_free_ids(ids, count);
+	return 0;
+}
+
+static void
+bulk_lines(struct tui *t, struct dialog *d, const struct bulk *b,
+    char reasons[][REASON_SIZE], size_t reason_count, const char *reason,
+    const char *refusal)
+{
+	long skipped = (long)b->count - b->chosen;
+	size_t i;
+	char *id;
+
+	dialog_clear(d);
+	detail_add(&d->head, DETAIL_HEADING, b->decision == DECISION_APPROVE ?
+	    /* L10N: the bulk approval dialog: %1$ld actions will be
+	       approved, %2$ld are left out */
+	    _("%ld will be approved, %ld skipped") :
+	    /* L10N: the bulk rejection dialog: as above */
+	    _("%ld will be rejected, %ld skipped"), b->chosen, skipped);
+	if (skipped > 0)
+		/* L10N: under the counts of a bulk decision */
+		detail_add(&d->head, DETAIL_PLAIN, "%s", _("Skipped actions "
+		    "stay tagged; open each to decide it."));
+	for (i = 0; i < b->count; i++) {
+		id = short_id(t->store, b->items[i].id);
+		if (b->items[i].skip == NULL)
+			detail_add(&d->list, DETAIL_PLAIN, "+ %s %s",
+			    id, b->items[i].summary);
+		else
+			/* L10N: an action a bulk decision leaves out: %1$s
+			   its id, %2$s why */
+			detail_add(&d->list, DETAIL_ALERT, _("- %s skipped: %s"),
+			    id, b->items[i].skip);
+		free(id);
+	}
+	for (i = 0; i < reason_count; i++)
+		detail_add(&d->menu, strcmp(reason, reasons[i]) ? DETAIL_DIM :
+		    DETAIL_HEADING, "%zu %s", i + 1, reasons[i]);
+	/* L10N: the reason of a bulk decision; Tab is the key */
+	detail_add(&d->tail, DETAIL_PLAIN, _("Reason (required, Tab to type): "
+	    "%s"), reason);
+	if (refusal[0] != '\0')
+		detail_add(&d->tail, DETAIL_ALERT, "%s", refusal);
+}
+
+/* Records the chosen items as one bulk; untags what was decided. */
+static void
+bulk_record(struct tui *t, const struct bulk *b, const char *reason)
+{
+	struct decision_bulk bulk;
+	struct decision_request req;
+	struct decision_outcome out;
+	struct error err;
+	size_t i, decided = 0;
+
+	uuid_random(bulk.id);
+	bulk.count = b->chosen;
+	for (i = 0; i < b->count; i++) {
+		if (b->items[i].skip != NULL)
+			continue;
+		memset(&req, 0, sizeof req);
+		req.action_id = b->items[i].id;
+		req.decision = b->decision;
+		req.reason = reason;
+		req.bulk = &bulk;
+		/* SPEC 5 `changed`: only the packet the dialog listed. */
+		req.expect_sha256 = b->items[i].sha256;
+		if (decision_record(t->store, &req, &t->op, DECISION_NOW,
+		    false, &out, &err) == 0 && out.recorded) {
+			decided++;
+			queue_untag(t, b->items[i].id);
+		}
+	}
+	queue_refresh(t->store, timestamp_now(), NULL, &err);
+	t->counts_stale = true;
+	tui_reload(t);
+	tui_notice(t, b->decision == DECISION_APPROVE ?
+	    /* L10N: after a bulk approval: how many were approved, how many
+	       skipped or refused (they stay tagged), the bulk's id */
+	    _("%zu approved, %zu left tagged (bulk %.8s)") :
+	    /* L10N: after a bulk rejection: as above */
+	    _("%zu rejected, %zu left tagged (bulk %.8s)"), decided,
+	    b->count - decided, bulk.id);
+}
+
+void
+dialog_bulk(struct tui *t, enum decision_kind decision)
+{
+	char reasons[REASONS_MAX][REASON_SIZE], reason[REASON_SIZE] = "";
+	char refusal[256] = "", title[128];
+	struct bulk b;
+	struct dialog d;
+	size_t reason_count;
+	int ch;
+
+	memset(&b, 0, sizeof b);
+	memset(&d, 0, sizeof d);
+	b.decision = decision;
+	if (t->tag_count == 0) {
+		/* L10N: t is the key that tags: keep it */
+		tui_notice(t, _("nothing is tagged (t tags an action)"));
+		return;
+	}
+	if (bulk_plan(t, &b) != 0)
+		return;
+	if (b.count == 0) {
+		/* L10N: the tagged actions are all hidden by the search or
+		   filter */
+		tui_notice(t, _("no tagged action is shown"));
+		bulk_free(&b);
+		return;
+	}
+	reason_count = reasons_load(decision == DECISION_APPROVE ? "approve" :
+	    "reject", b.kind, reasons, REASONS_MAX);
+	snprintf(title, sizeof title, decision == DECISION_APPROVE ?
+	    /* L10N: title of the bulk approval dialog: how many are tagged */
+	    _("Approve %zu tagged") :
+	    /* L10N: title of the bulk rejection dialog */
+	    _("Reject %zu tagged"), b.count);
+	dialog_title(&d, title);
+	for (;;) {
+		bulk_lines(t, &d, &b, reasons, reason_count, reason, refusal);
+		if (dialog_draw(t, &d) != 0)
+			break;
+		ch = wgetch(d.w);
+		if (tui_signalled != 0 || ch == 27 || ch == 'q')
+			break;
+		if (ch == KEY_RESIZE)
+			resized();
+		else if (dialog_scroll_key(&d, ch))
+			continue;
+		else if (ch >= '1' && ch < '1' + (int)reason_count)
+			snprintf(reason, sizeof reason, "%s", reasons[ch - '1']);
+		else if (ch == '0' || ch == '\t') {
+			/* L10N: label of the line where a reason is typed */
+			edit_text(&d, _("Reason: "), reason, sizeof reason);
+		} else if (confirm_key(ch)) {
+			if (b.chosen == 0)
+				/* L10N: Enter in a bulk dialog that would
+				   decide nothing */
+				snprintf(refusal, sizeof refusal, "%s",
+				    _("Nothing to decide: every tagged action "
+				    "is skipped"));
+			else if (text_blank(reason))
+				/* L10N: Enter in a bulk dialog without a
+				   reason */
+				snprintf(refusal, sizeof refusal, "%s",
+				    _("A bulk decision needs a reason"));
+			else {
+				bulk_record(t, &b, reason);
+				break;
+			}
+		}
+	}
+	if (d.w != NULL)
+		delwin(d.w);
+	dialog_clear(&d);
+	bulk_free(&b);
+	touchwin(stdscr);
+}

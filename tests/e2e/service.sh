@@ -1,0 +1,269 @@
+#!/bin/sh
+# SPEC 10 (issue 19): countersign serve and --connect, as the current user.
+# The same output and exit codes as local mode; roles by group; the
+# operator from the socket's peer; oversized, malformed and abandoned
+# requests; the checkpoint file and a truncated tail; SIGTERM, SIGKILL
+# and a restart on the same store.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+command -v socat >/dev/null 2>&1 || { echo "socat is needed"; exit 77; }
+
+ME=$(id -un)
+MYGROUP=$(id -gn)
+# A group the current user is not in, for the forbidden role.
+OTHER=$(getent group | awk -F: -v groups=" $(id -G) " \
+	'index(groups, " " $3 " ") == 0 { print $1; exit }')
+[ -n "$OTHER" ] || { echo "no group the user is outside of"; exit 77; }
+SOCK="$WORK/sock"
+CKPT="$WORK/checkpoints"
+SERVICE_PID=
+
+# serve [OPTIONS...]: starts the service on $SOCK and $DB, waits for it.
+serve() {
+	"$COUNTERSIGN" serve --db "$DB" --socket "$SOCK" \
+		--checkpoint-file "$CKPT" "$@" 2>>"$WORK/serve.log" &
+	SERVICE_PID=$!
+	i=0
+	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 100 ]; do
+		sleep 0.05; i=$((i + 1)); done
+	[ $i -lt 100 ] || { cat "$WORK/serve.log"; echo "FAIL: no service"; exit 1; }
+}
+stop() {
+	kill -TERM "$SERVICE_PID" 2>/dev/null || true
+	wait "$SERVICE_PID" 2>/dev/null || true
+}
+trap '[ -z "$SERVICE_PID" ] || kill -KILL "$SERVICE_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
+
+remote() { "$COUNTERSIGN" --connect "$SOCK" "$@"; }
+unstable() {
+	sed -E -e 's/"(verdict_id|decision_id)":"[0-9a-f-]{36}"/"\1":"ID"/g' \
+	    -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/TIME/g'
+}
+
+# until_approved PREFIX: waits until a PREFIX- action is approved.
+until_approved() {
+	i=0
+	while [ "$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT count(*) FROM action WHERE action_id LIKE '$1-%' AND status = 'approved'")" = 0 ] &&
+	    [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+}
+
+# same WHAT ARGS...: local and service runs agree byte for byte, but for
+# what differs from run to run (a verdict's id and time, a decision's id),
+# and for the line that says no syslog took a new head: the service's
+# checkpoint file takes every head, local mode's nothing on this host.
+same() {
+	what=$1
+	shift
+	set +e
+	cs "$@" 2>"$WORK/local.err" | unstable >"$WORK/local.out"
+	want=$(cs "$@" 2>/dev/null >/dev/null; echo $?)
+	remote "$@" 2>"$WORK/remote.err" | unstable >"$WORK/remote.out"
+	got=$(remote "$@" 2>/dev/null >/dev/null; echo $?)
+	set -e
+	expect_eq "$what: exit status as local" "$got" "$want"
+	stderr_but_sink "$WORK/local.err" >"$WORK/local.err.kept"
+	mv "$WORK/local.err.kept" "$WORK/local.err"
+	if cmp -s "$WORK/local.out" "$WORK/remote.out" &&
+	    cmp -s "$WORK/local.err" "$WORK/remote.err"; then
+		pass "$what: output as local"
+	else
+		fail "$what: output differs from local"
+		diff "$WORK/local.out" "$WORK/remote.out" | head -5
+		diff "$WORK/local.err" "$WORK/remote.err" | head -5
+	fi
+}
+
+# --- import through the service, as local import does it -------------------
+cp -r "$EXAMPLES" "$WORK/data"
+serve --officers "$MYGROUP" --importers "$MYGROUP"
+set +e
+"$COUNTERSIGN" --db "$WORK/local.db" import "$WORK/data" "$WORK/missing.json" \
+	>"$WORK/local.out" 2>"$WORK/local.err"
+want=$?
+remote import "$WORK/data" "$WORK/missing.json" >"$WORK/remote.out" 2>"$WORK/remote.err"
+got=$?
+set -e
+expect_eq "import: exit status as local" "$got" "$want"
+expect_eq "import: stdout as local" "$(cat "$WORK/remote.out")" "$(cat "$WORK/local.out")"
+expect_eq "import: stderr as local (file and line kept)" \
+	"$(sort "$WORK/remote.err")" "$(stderr_but_sink "$WORK/local.err" | sort)"
+expect_contains "an import error names file and line" "$WORK/remote.err" "decisions.jsonl:1:"
+expect_eq "policy imports recorded with the importer's login" \
+	"$(cs audit export | jq -r '.record | select(.event == "policy_import") | .operator.login' | sort -u)" "$ME"
+expect_eq "the checkpoint file holds the head after the import" \
+	"$(tail -n 1 "$CKPT" | cut -d' ' -f1-2)" \
+	"$(sqlite3 -cmd ".timeout 10000" "$DB" 'SELECT seq || " " || hash FROM audit_log ORDER BY seq DESC LIMIT 1')"
+expect_eq "the checkpoint file is the service's alone" "$(stat -c %a "$CKPT")" 600
+
+# --- reading: the same bytes as local mode ----------------------------------
+same "list" list
+same "list --all --json" list --all --json
+same "check" check
+same "check one action" check NB-412
+same "check an unknown action" check no-such-action
+same "audit verify" audit verify
+same "audit export" audit export
+same "audit export --csv" audit export --csv
+same "audit with a usage error" audit frobnicate
+
+# --- deciding: the same results as local mode on a copy ---------------------
+import_passing_trades s 6 >/dev/null
+cp "$DB" "$WORK/copy.db"
+{
+	echo '{"action_id": "s-0", "decision": "approve"}'
+	echo '{"action_id": "s-1", "decision": "reject", "reason": "no"}'
+	echo '{"action_id": "s-0", "decision": "approve"}'
+	echo 'not json'
+	echo '{"action_id": "NB-412", "decision": "approve"}'
+} >"$WORK/decisions"
+set +e
+"$COUNTERSIGN" --db "$WORK/copy.db" batch "$WORK/decisions" >"$WORK/local.out" 2>"$WORK/local.err"
+want=$?
+remote batch <"$WORK/decisions" >"$WORK/remote.out" 2>"$WORK/remote.err"
+got=$?
+set -e
+expect_eq "batch: exit status as local" "$got" "$want"
+expect_eq "batch: results as local (but ids and times)" \
+	"$(unstable <"$WORK/remote.out")" "$(unstable <"$WORK/local.out")"
+expect_eq "batch FILE reads the client's file" \
+	"$(remote batch "$WORK/decisions" | jq -r .code | sort | uniq -c | tr -s ' ')" \
+	"$(printf ' 3 already_decided\n 1 bad_request\n 1 po_judgment_required\n' | tr -s ' ')"
+printf '{"action_id": "s-2", "decision": "approve"}\n{"action_id": "s-9", "decision": "approve"}\n' >"$WORK/atomic"
+expect_status "batch --atomic with an unknown action: refused" 1 remote batch --atomic "$WORK/atomic"
+expect_eq "batch --atomic: nothing recorded" \
+	"$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT status FROM action WHERE action_id = 's-2'")" pending
+printf '{"action_id": "s-2", "decision": "approve"}\n{"action_id": "s-3", "decision": "approve"}\n' >"$WORK/atomic"
+expect_status "batch --atomic: all recorded" 0 remote batch --atomic "$WORK/atomic"
+expect_eq "the operator is the socket's peer" \
+	"$(cs audit export | jq -r '.record | select(.event == "decision") | "\(.operator.login) \(.operator.uid)"' | sort -u)" \
+	"$ME $(id -u)"
+expect_eq "USER and LOGNAME change nothing" \
+	"$(printf '{"action_id": "s-4", "decision": "approve"}\n' |
+	    USER=mallory LOGNAME=mallory remote batch | jq -r .status)" recorded
+expect_eq "... recorded as the peer" \
+	"$(cs audit export | jq -r '.record | select(.action_id == "s-4") | .operator.login')" "$ME"
+expect_eq "the checkpoint file holds the head after every decision" \
+	"$(tail -n 1 "$CKPT" | cut -d' ' -f1-2)" \
+	"$(sqlite3 -cmd ".timeout 10000" "$DB" 'SELECT seq || " " || hash FROM audit_log ORDER BY seq DESC LIMIT 1')"
+expect_status "audit verify through the service" 0 remote audit verify
+stop
+
+# --- roles ------------------------------------------------------------------
+serve --officers "$OTHER"
+expect_status "a non-officer: forbidden" 1 remote list
+expect_contains "... saying so" "$WORK/err" "forbidden"
+expect_contains "... naming the group" "$WORK/err" "'$OTHER'"
+expect_status "import without an importers group: forbidden" 1 remote import "$EXAMPLES/ips.json"
+expect_contains "... naming the option" "$WORK/err" "--importers"
+stop
+serve --officers "$MYGROUP" --importers "$OTHER"
+expect_status "an officer who is no importer may not import" 1 remote import "$EXAMPLES/ips.json"
+expect_contains "... forbidden" "$WORK/err" "forbidden: $ME is not in the group '$OTHER'"
+expect_status "... but may list" 0 remote list
+
+# --- the protocol: oversized, malformed, abandoned ---------------------------
+# reply INPUT: what the service answers to INPUT, sent raw.
+reply() { socat -t 5 - "UNIX-CONNECT:$SOCK" <"$1" 2>/dev/null || true; }
+head -c 1048577 /dev/zero | tr '\0' 'a' >"$WORK/big"
+echo >>"$WORK/big"
+expect_eq "a message over 1 MiB: an error" \
+	"$(reply "$WORK/big" | jq -r '.error.data.reason')" too_large
+echo '{"jsonrpc": "2.0", "id": 1, "method": "list"' >"$WORK/bad"
+echo '{"jsonrpc": "2.0", "id": 2, "method": "list"}' >>"$WORK/bad"
+reply "$WORK/bad" >"$WORK/answer"
+expect_eq "malformed JSON: a parse error, then the connection closes" \
+	"$(jq -c '[.error.code, .id]' "$WORK/answer")" '[-32700,null]'
+echo '{"jsonrpc": "2.0", "id": 7, "method": "frobnicate"}' >"$WORK/bad"
+expect_eq "an unknown method" "$(reply "$WORK/bad" | jq -c '[.error.code, .id]')" '[-32601,7]'
+echo '{"jsonrpc": "2.0", "id": 8, "method": "list", "params": {"operator": "bob"}}' >"$WORK/bad"
+expect_eq "no parameter names the operator" \
+	"$(reply "$WORK/bad" | jq -r '.error.data.reason')" invalid_params
+echo '{"jsonrpc": "2.0", "id": 9, "method": "list", "params": {"json": true}}' >"$WORK/good"
+expect_eq "a raw request is answered with output and an exit code" \
+	"$(reply "$WORK/good" | jq -r 'select(.id == 9) | .result.exit_code')" 0
+# A client that sends half a message and one that vanishes mid-request
+# cost the service nothing: it still answers others.
+printf '{"jsonrpc": "2.0", "id": 1, "meth' | socat -t 30 - "UNIX-CONNECT:$SOCK" >/dev/null 2>&1 &
+STALLED=$!
+import_passing_trades k 300 >/dev/null
+approvals k 300 >"$WORK/many"
+remote batch "$WORK/many" >/dev/null 2>&1 &
+CLIENT=$!
+until_approved k
+kill -KILL "$CLIENT" 2>/dev/null || true
+wait "$CLIENT" 2>/dev/null || true
+expect_status "others are still served" 0 remote list --json
+i=0
+while [ "$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT count(*) FROM action WHERE action_id LIKE 'k-%' AND status = 'pending'")" != 0 ] &&
+    [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+expect_eq "the killed client's request finished whole" \
+	"$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT count(*) FROM action WHERE action_id LIKE 'k-%' AND status = 'approved'")" 300
+expect_status "... and the chain verifies" 0 remote audit verify
+kill "$STALLED" 2>/dev/null || true
+
+# --- the checkpoint file against a truncated tail ---------------------------
+# The last record a policy import, which no decision row refers to.
+jq '.securities.ZZZZ = {"sector": "Utilities", "asset_class": "us_equity"}' \
+	"$EXAMPLES/security_map.json" >"$WORK/map.json"
+stop
+serve --officers "$MYGROUP" --importers "$MYGROUP"
+remote import "$WORK/map.json" >/dev/null
+stop
+sqlite3 -cmd ".timeout 10000" "$DB" "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'" >"$WORK/triggers"
+cp "$DB" "$WORK/before-truncation.db"
+while read -r t; do sqlite3 -cmd ".timeout 10000" "$DB" "DROP TRIGGER \"$t\""; done <"$WORK/triggers"
+sqlite3 -cmd ".timeout 10000" "$DB" 'DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)'
+expect_status "a truncated tail passes a local verify without a checkpoint" 0 cs audit verify
+serve --officers "$MYGROUP"
+expect_status "... and fails audit verify through the service" 1 remote audit verify
+expect_contains "... which says where" "$WORK/out" "BROKEN"
+stop
+cp "$WORK/before-truncation.db" "$DB"
+
+# --- SIGTERM, SIGKILL, restart; 8 clients deciding at once ------------------
+serve --officers "$MYGROUP"
+import_passing_trades c 200 >/dev/null
+approvals c 200 >"$WORK/d0"
+for p in 1 2 3 4 5 6 7; do
+	# each client in its own order, so they collide
+	awk -v p=$p 'NR % 8 >= p' "$WORK/d0" >"$WORK/d$p"
+	awk -v p=$p 'NR % 8 < p' "$WORK/d0" >>"$WORK/d$p"
+done
+for p in 0 1 2 3 4 5 6 7; do
+	remote batch "$WORK/d$p" >"$WORK/out$p" 2>"$WORK/err$p" &
+done
+until_approved c
+kill -KILL "$SERVICE_PID"
+wait "$SERVICE_PID" 2>/dev/null || true
+wait
+cat "$WORK"/out? >"$WORK/all"
+jq -r 'select(.status == "recorded") | .action_id' "$WORK/all" | sort >"$WORK/recorded"
+expect_eq "each action recorded at most once" "$(sort -u "$WORK/recorded" | wc -l)" "$(wc -l <"$WORK/recorded")"
+# The children finish what they started; then every answer is in the store.
+i=0
+while pgrep -f "serve --db $DB" >/dev/null 2>&1 && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+serve --officers "$MYGROUP"
+remote list --all --json | jq -r 'select(.status == "approved") | .action_id' | sort >"$WORK/approved"
+expect_eq "every recorded answer survived SIGKILL" \
+	"$(comm -23 "$WORK/recorded" "$WORK/approved" | wc -l)" 0
+expect_status "the chain verifies after the restart" 0 remote audit verify
+remote batch "$WORK/d0" >"$WORK/rest" || true
+expect_eq "after the restart every action is decided once" \
+	"$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT count(*) FROM decision WHERE action_id LIKE 'c-%'")" 200
+# SIGTERM during a request: it finishes and is answered, the service exits 0.
+import_passing_trades t 400 >/dev/null
+approvals t 400 >"$WORK/t"
+remote batch "$WORK/t" >"$WORK/t.out" 2>&1 &
+CLIENT=$!
+until_approved t
+kill -TERM "$SERVICE_PID"
+set +e
+wait "$SERVICE_PID"
+expect_eq "SIGTERM: the service exits 0" $? 0
+wait "$CLIENT"
+expect_eq "... after answering the request in progress" $? 0
+set -e
+expect_eq "... every line of it" "$(jq -r .status "$WORK/t.out" | sort | uniq -c | tr -s ' ')" " 400 recorded"
+expect_eq "... and the socket is gone" "$(test -e "$SOCK" && echo there || echo gone)" gone
+SERVICE_PID=
+finish
