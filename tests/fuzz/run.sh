@@ -133,10 +133,12 @@ fi
 missing=""
 for pair in cjson/cJSON.h:libcjson-dev sqlite3.h:libsqlite3-dev \
     uuid/uuid.h:uuid-dev openssl/evp.h:libssl-dev curses.h:libncurses-dev \
-    unicode/uspoof.h:libicu-dev; do
+    unicode/uspoof.h:libicu-dev libpq-fe.h:libpq-dev; do
 	header=${pair%%:*}
 	printf '#include <%s>\n' "$header" >"$work/probe_h.c"
-	"$CC" -E "$work/probe_h.c" -o /dev/null >/dev/null 2>&1 ||
+	# shellcheck disable=SC2046  # libpq's header is in a directory of its own
+	"$CC" -E $(pkg-config --cflags-only-I libpq 2>/dev/null) \
+	    "$work/probe_h.c" -o /dev/null >/dev/null 2>&1 ||
 		missing="$missing ${pair#*:}"
 done
 [ -z "$missing" ] ||
@@ -168,12 +170,12 @@ includes+=("-I$top/include" "-I$top")
 pc_cflags=""
 pc_libs=""
 if command -v pkg-config >/dev/null 2>&1 &&
-    pkg-config --exists libcjson sqlite3 uuid libcrypto ncursesw icu-uc icu-i18n 2>/dev/null; then
-	pc_cflags=$(pkg-config --cflags libcjson sqlite3 uuid libcrypto ncursesw icu-uc icu-i18n)
-	pc_libs=$(pkg-config --libs libcjson sqlite3 uuid libcrypto ncursesw icu-uc icu-i18n)
+    pkg-config --exists libcjson sqlite3 uuid libcrypto ncursesw icu-uc icu-i18n libpq 2>/dev/null; then
+	pc_cflags=$(pkg-config --cflags libcjson sqlite3 uuid libcrypto ncursesw icu-uc icu-i18n libpq)
+	pc_libs=$(pkg-config --libs libcjson sqlite3 uuid libcrypto ncursesw icu-uc icu-i18n libpq)
 fi
-[ -n "$pc_cflags" ] || pc_cflags="-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600"
-[ -n "$pc_libs" ] || pc_libs="-lcjson -lsqlite3 -luuid -lcrypto -lncursesw -licui18n -licuuc -licudata"
+[ -n "$pc_cflags" ] || pc_cflags="-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 -I/usr/include/postgresql"
+[ -n "$pc_libs" ] || pc_libs="-lcjson -lsqlite3 -luuid -lcrypto -lncursesw -licui18n -licuuc -licudata -lpq"
 # shellcheck disable=SC2206
 pc_cflags_a=($pc_cflags)
 # shellcheck disable=SC2206
