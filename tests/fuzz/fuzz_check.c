@@ -121,7 +121,8 @@ static const char standards_edge_json[] =
     "   \"applies_to\": {\"file_patterns\": [\"**\", \"*\", \"\", \"**/\","
     "    \"a/**/b/**/c\", \"[a-\", \"\\\\\", \"*.[ch]\", \"?\", \"***/*\"]}},"
     "  {\"id\": \"S-2\", \"assertion\": \"b\", \"status\": \"Accepted\","
-    "   \"applies_to\": {\"file_patterns\": []}},"
+    "   \"applies_to\": {\"file_patterns\": [], \"domains\": [\"auth\"],"
+    "    \"decision_types\": [\"token-storage\"]}},"
     "  {\"id\": \"S-3\", \"assertion\": \"c\", \"status\": \"accepted\","
     "   \"applies_to\": {\"file_patterns\": [\"**/*\"]}}]}";
 
