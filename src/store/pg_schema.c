@@ -207,23 +207,36 @@ static const struct pg_migration pg_migrations[] = {
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])
 
-/* -1: no schema yet (*empty: no tables at all); < -1: an error. */
+/*
+ * -1: no schema yet (*empty: no tables at all); < -1: an error.
+ * The database must compare text byte by byte, as SQLite does: action
+ * ids are looked up by range and their shortest unique prefixes found
+ * from their neighbours in that order (action_prefix.c), which a
+ * language's collation (en_US ignores '-') would get wrong.
+ */
 static int
 pg_current_version(struct store *s, bool *empty, struct error *err)
 {
 	db_stmt *stmt = NULL;
-	int version, has;
+	int version, has, bytewise;
 
 	if (db_prepare(s->db, "SELECT (SELECT count(*) FROM pg_tables"
 	    " WHERE schemaname = current_schema()),"
-	    " to_regclass('schema_version') IS NOT NULL", false, &stmt) !=
+	    " to_regclass('schema_version') IS NOT NULL,"
+	    " (SELECT datcollate IN ('C', 'POSIX') FROM pg_database"
+	    "  WHERE datname = current_database())", false, &stmt) !=
 	    DB_OK || db_step(stmt) != DB_ROW) {
 		db_finalize(stmt);
 		return -2 - store_error(s, err, "reading the schema");
 	}
 	*empty = db_column_int(stmt, 0) == 0;
 	has = db_column_int(stmt, 1);
+	bytewise = db_column_int(stmt, 2);
 	db_finalize(stmt);
+	if (!bytewise)
+		return -2 - error_set(err, EXIT_STORAGE, NULL, "%s: the "
+		    "database's collation is not C; create it with LC_COLLATE "
+		    "'C' (postgresql-roles.sql)", s->path);
 	if (!has)
 		return -1;
 	if (db_prepare(s->db, "SELECT max(version) FROM schema_version",

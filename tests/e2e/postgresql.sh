@@ -214,4 +214,13 @@ for sql in "UPDATE audit_log SET hash = hash" "DELETE FROM audit_log" \
 	expect_eq "  for want of the privilege, not by a trigger" \
 		"$(grep -cE 'permission denied|must be owner' "$WORK/err")" 1
 done
+
+### 6. A database whose collation is not bytewise is refused: ids are
+# looked up by their order, and "p-1" may not sort between "p1" and "p2".
+pg_psql postgres -c "CREATE DATABASE utf8coll LC_COLLATE 'C.utf8' LC_CTYPE 'C.utf8' TEMPLATE template0" >/dev/null
+DB=$(pg_uri utf8coll)
+expect_status "a database collated C.utf8 is refused" 4 \
+	cs import "$EXAMPLES/security_map.json"
+expect_contains "  and says why" "$WORK/err" "collation is not C"
+expect_eq "  before it makes a table" "$(q utf8coll 'SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()')" 0
 finish
