@@ -150,6 +150,12 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_SAVEPOINT] = "SAVEPOINT decision",
 	[SQL_RELEASE] = "RELEASE decision",
 	[SQL_ROLLBACK_TO] = "ROLLBACK TO decision",
+	/* Action ids by a unique prefix (action_prefix.c). */
+	[SQL_ACTION_EXACT_ID] =
+	    "SELECT action_id FROM action WHERE action_id = ?1",
+	[SQL_ACTION_ID_RANGE] =
+	    "SELECT action_id FROM action WHERE action_id > ?1"
+	    " AND action_id < ?2 ORDER BY action_id",
 	[SQL_DOCUMENT_PUT] =
 	    "INSERT INTO policy_document (type, raw_json, imported_at_ms)"
 	    " VALUES (?1, ?2, ?3) ON CONFLICT (type) DO UPDATE SET"
