@@ -358,21 +358,55 @@ text_blank(const char *s)
  * reassignment, roster.  Should ICU fail (out of memory), the names are
  * compared as spelt, ignoring ASCII case, rather than not at all.
  */
+/*
+ * A name's key costs ICU's normalizer and spoof checker, and the same few
+ * names (the operator, the roster, the authors) come back in every check
+ * and decision: a batch spent a seventh of its time on them.  The last
+ * NAME_MEMO keys are kept (the program has one thread).  NULL when ICU
+ * could not make a key.
+ */
+#define NAME_MEMO 16
+
+static const char *
+name_key(const char *name)
+{
+	static struct {
+		char *name;
+		char *key;
+	} memo[NAME_MEMO];
+	static size_t next;
+	size_t i;
+	char *copy, *key;
+
+	for (i = 0; i < NAME_MEMO; i++) {
+		if (memo[i].name != NULL && strcmp(memo[i].name, name) == 0)
+			return memo[i].key;
+	}
+	if ((key = unicode_name_key(name)) == NULL)
+		return NULL;
+	if ((copy = text_copy(name)) == NULL)
+		return key;	/* not kept: leaks one key, on no memory */
+	free(memo[next].name);
+	free(memo[next].key);
+	memo[next].name = copy;
+	memo[next].key = key;
+	next = (next + 1) % NAME_MEMO;
+	return key;
+}
+
 bool
 text_same_name(const char *a, const char *b)
 {
-	char *key_a, *key_b;
-	bool same;
+	const char *key_a, *key_b;
 
 	if (a == NULL || b == NULL)
 		return false;
-	key_a = unicode_name_key(a);
-	key_b = unicode_name_key(b);
-	same = key_a != NULL && key_b != NULL ? strcmp(key_a, key_b) == 0 :
+	if (strcmp(a, b) == 0)
+		return true;
+	key_a = name_key(a);
+	key_b = name_key(b);
+	return key_a != NULL && key_b != NULL ? strcmp(key_a, key_b) == 0 :
 	    text_equal_nocase(a, b);
-	free(key_a);
-	free(key_b);
-	return same;
 }
 
 bool

@@ -39,17 +39,17 @@ ambiguous(char *const *matches, int count, struct error *err)
 	    ", and more" : "");
 }
 
-/* Up to limit ids matching sql's ?1 (and ?2), in matches[]; -1 on error. */
+/* Up to limit ids the statement finds for ?1 (and ?2); an exit code on error. */
 static int
-ids_where(struct store *s, const char *sql, const char *a, const char *b,
-    char **matches, int limit, int *count)
+ids_where(struct store *s, enum statement which, const char *a,
+    const char *b, char **matches, int limit, int *count, struct error *err)
 {
-	db_stmt *stmt = NULL;
-	int rc;
+	db_stmt *stmt;
+	int rc = DB_DONE;
 
 	*count = 0;
-	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
-		return -1;
+	if ((stmt = store_statement(s, which, err)) == NULL)
+		return err->status;
 	db_bind_text(stmt, 1, a, -1, DB_STATIC);
 	if (b != NULL)
 		db_bind_text(stmt, 2, b, -1, DB_STATIC);
@@ -64,8 +64,9 @@ ids_where(struct store *s, const char *sql, const char *a, const char *b,
 	}
 	if (*count == limit)
 		rc = DB_DONE;
-	db_finalize(stmt);
-	return rc == DB_DONE ? 0 : -1;
+	db_reset(stmt);
+	return rc == DB_DONE ? 0 : store_error(s, err,
+	    "looking up an action id");
 }
 
 int
@@ -81,9 +82,9 @@ store_resolve_action_id(struct store *s, const char *given, char **full,
 	 * The exact id first, by its key: every batch line names one, and a
 	 * scan per decision would cost a batch the square of the queue.
 	 */
-	if (ids_where(s, "SELECT action_id FROM action WHERE action_id = ?1",
-	    given, NULL, matches, 1, &count) != 0)
-		return store_error(s, err, "looking up an action id");
+	if ((status = ids_where(s, SQL_ACTION_EXACT_ID, given, NULL, matches, 1,
+	    &count, err)) != 0)
+		return status;
 	/*
 	 * Else the ids that start with it: the key's range from the prefix
 	 * to the prefix and a 0xFF byte, which no UTF-8 id holds, so every
@@ -97,17 +98,8 @@ store_resolve_action_id(struct store *s, const char *given, char **full,
 		memcpy(upper, given, len);
 		upper[len] = (char)0xff;
 		upper[len + 1] = '\0';
-		/*
-		 * PostgreSQL refuses the byte, and its collation need not
-		 * sort by bytes: starts_with() there, in byte order.
-		 */
-		if (ids_where(s, s->db->pg != NULL ?
-		    "SELECT action_id FROM action WHERE starts_with(action_id,"
-		    " ?1) ORDER BY action_id COLLATE \"C\"" :
-		    "SELECT action_id FROM action WHERE"
-		    " action_id > ?1 AND action_id < ?2 ORDER BY action_id",
-		    given, upper, matches, PREFIX_MATCHES_SHOWN + 1, &count) != 0)
-			status = store_error(s, err, "looking up an action id");
+		status = ids_where(s, SQL_ACTION_ID_RANGE, given, upper, matches,
+		    PREFIX_MATCHES_SHOWN + 1, &count, err);
 		free(upper);
 	}
 	if (status != 0)

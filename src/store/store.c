@@ -150,6 +150,12 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_SAVEPOINT] = "SAVEPOINT decision",
 	[SQL_RELEASE] = "RELEASE decision",
 	[SQL_ROLLBACK_TO] = "ROLLBACK TO decision",
+	/* Action ids by a unique prefix (action_prefix.c). */
+	[SQL_ACTION_EXACT_ID] =
+	    "SELECT action_id FROM action WHERE action_id = ?1",
+	[SQL_ACTION_ID_RANGE] =
+	    "SELECT action_id FROM action WHERE action_id > ?1"
+	    " AND action_id < ?2 ORDER BY action_id",
 	[SQL_DOCUMENT_PUT] =
 	    "INSERT INTO policy_document (type, raw_json, imported_at_ms)"
 	    " VALUES (?1, ?2, ?3) ON CONFLICT (type) DO UPDATE SET"
@@ -195,6 +201,13 @@ static const char *const pg_statement_sql[SQL_STATEMENT_COUNT] = {
 	    " LEFT JOIN LATERAL (SELECT * FROM decision y"
 	    "  WHERE y.action_id = a.action_id OFFSET 0) d ON TRUE"
 	    " WHERE a.action_id <> ?1 ORDER BY a.imported_at_ms, a.rowid",
+	/*
+	 * PostgreSQL refuses the 0xff byte that bounds SQLite's range (text
+	 * must be UTF-8): starts_with() there, in byte order.  ?2 unused.
+	 */
+	[SQL_ACTION_ID_RANGE] =
+	    "SELECT action_id FROM action WHERE starts_with(action_id, ?1)"
+	    " ORDER BY action_id COLLATE \"C\"",
 	[SQL_QUEUE_STALE_REVISIONS] =
 	    "UPDATE queue_index SET epoch = 0 WHERE action_id <> ?1 AND"
 	    " action_id = ANY (ARRAY(" ARTIFACT_OF_PG("") " SELECT id FROM art))",

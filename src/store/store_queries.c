@@ -433,11 +433,31 @@ load_revision_chain(struct store *s, const cJSON *action, cJSON **out,
 	cJSON *chain, *version, *people;
 	int rc;
 
+	*out = NULL;
+	if (!cJSON_IsString(id))
+		return 0;
+	/*
+	 * Most actions are versions alone: neither revising nor naming an
+	 * artifact, and revised by none.  One probe of the revision index
+	 * says so; the walk's recursive query builds temporary tables, and
+	 * run for every action it made a check of 10,000 three times dearer.
+	 */
+	if (!cJSON_IsString(revision_of) && !cJSON_IsString(artifact)) {
+		if ((stmt = store_statement(s, SQL_ACTION_HAS_REVISION,
+		    err)) == NULL)
+			return err->status;
+		db_bind_text(stmt, 1, id->valuestring, -1, DB_STATIC);
+		rc = db_step(stmt);
+		db_reset(stmt);
+		if (rc == DB_DONE)
+			return 0;
+		if (rc != DB_ROW)
+			return store_error(s, err,
+			    "reading the versions of an artifact");
+	}
 	*out = chain = cJSON_CreateArray();
 	if (chain == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	if (!cJSON_IsString(id))
-		return 0;
 	if ((stmt = store_statement(s, SQL_REVISION_STEP, err)) == NULL)
 		return err->status;
 	db_bind_text(stmt, 1, id->valuestring, -1, DB_STATIC);
