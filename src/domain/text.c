@@ -397,16 +397,24 @@ name_key(const char *name)
 bool
 text_same_name(const char *a, const char *b)
 {
-	const char *key_a, *key_b;
+	const char *key_b;
+	char *key_a;
+	bool same;
 
 	if (a == NULL || b == NULL)
 		return false;
 	if (strcmp(a, b) == 0)
 		return true;
-	key_a = name_key(a);
+	/* Copied: making b's key may push a's out of the memo. */
+	if ((key_b = name_key(a)) == NULL)
+		key_a = NULL;
+	else if ((key_a = text_copy(key_b)) == NULL)
+		return text_equal_nocase(a, b);
 	key_b = name_key(b);
-	return key_a != NULL && key_b != NULL ? strcmp(key_a, key_b) == 0 :
+	same = key_a != NULL && key_b != NULL ? strcmp(key_a, key_b) == 0 :
 	    text_equal_nocase(a, b);
+	free(key_a);
+	return same;
 }
 
 bool

@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,28 @@ test_blank_reasons(void **state)
 	assert_false(text_blank("\xef\xbd\x8e\xef\xbd\x8f"));	/* fullwidth no */
 }
 
+/*
+ * Name keys are kept in a memo of 16: comparing a name whose key is the
+ * oldest there with 16 new names pushes it out while it is being read
+ * (a use after free that ASan and the fuzzer caught).
+ */
+static void
+test_memo_turns_over(void **state)
+{
+	char other[32];
+	int round, i;
+
+	(void)state;
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 40; i++) {
+			snprintf(other, sizeof other, "author-%d-%d", round, i);
+			assert_false(text_same_name("r\xd0\xbe\xd0\xbet", other));
+			assert_true(text_same_name(other, other));
+		}
+		assert_true(text_same_name("r\xd0\xbe\xd0\xbet", "ROOT"));
+	}
+}
+
 int
 main(void)
 {
@@ -151,6 +174,7 @@ main(void)
 		cmocka_unit_test(test_null_names_differ),
 		cmocka_unit_test(test_key_is_plain),
 		cmocka_unit_test(test_blank_reasons),
+		cmocka_unit_test(test_memo_turns_over),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
