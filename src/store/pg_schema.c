@@ -257,7 +257,7 @@ pg_schema_migrate(struct store *s, int sqlite_version, bool may_create,
 	char sql[64];
 	bool empty;
 	size_t i;
-	int version;
+	int version, rc;
 
 	/*
 	 * A migration schema.c has and this file has not yet: the store
@@ -268,21 +268,10 @@ pg_schema_migrate(struct store *s, int sqlite_version, bool may_create,
 		    "%d is not supported on PostgreSQL yet (it is at %d)",
 		    s->path, sqlite_version, latest);
 	version = pg_current_version(s, &empty, err);
-	if (version < -1)
-		return err->status;
-	if (version == latest)
-		return 0;
-	if (version > latest)
-		return error_set(err, EXIT_STORAGE, NULL,
-		    "%s has schema version %d, newer than this countersign "
-		    "understands (%d); use a newer countersign", s->path,
-		    version, latest);
-	if (version == -1 && !empty)
-		return error_set(err, EXIT_STORAGE, NULL, "%s is a PostgreSQL "
-		    "database with tables, but not a countersign one", s->path);
-	if (version == -1 && !may_create)
-		return error_set(err, EXIT_STORAGE, NULL,
-		    "%s has no countersign data yet", s->path);
+	if ((rc = schema_version_judged(s, version, latest, empty, may_create,
+	    "a PostgreSQL database with tables, but not a countersign one",
+	    err)) != 0)
+		return rc < 0 ? 0 : rc;
 	if (store_begin(s, err) != 0)
 		return err->status;
 	/* Another host may have migrated while we waited for the lock. */

@@ -316,6 +316,28 @@ apply(struct store *s, int from, struct error *err)
 }
 
 int
+schema_version_judged(const struct store *s, int version, int latest,
+    bool empty, bool may_create, const char *not_ours, struct error *err)
+{
+	if (version < -1)
+		return err->status;
+	if (version == latest)
+		return -1;
+	if (version > latest)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s has schema version %d, newer than this countersign "
+		    "understands (%d); use a newer countersign", s->path,
+		    version, latest);
+	if (version == -1 && !empty)
+		return error_set(err, EXIT_STORAGE, NULL, "%s is %s", s->path,
+		    not_ours);
+	if (version == -1 && !may_create)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "%s has no countersign data yet", s->path);
+	return 0;
+}
+
+int
 schema_migrate(struct store *s, bool may_create, struct error *err)
 {
 	bool empty;
@@ -324,22 +346,10 @@ schema_migrate(struct store *s, bool may_create, struct error *err)
 	if (s->db->pg != NULL)
 		return pg_schema_migrate(s, SCHEMA_VERSION, may_create, err);
 	version = current_version(s, &empty, err);
-	if (version < -1)
-		return err->status;
-	if (version == SCHEMA_VERSION)
-		return 0;
-	if (version > SCHEMA_VERSION)
-		return error_set(err, EXIT_STORAGE, NULL,
-		    "%s has schema version %d, newer than this countersign "
-		    "understands (%d); use a newer countersign", s->path,
-		    version, SCHEMA_VERSION);
-	if (version == -1 && !empty)
-		return error_set(err, EXIT_STORAGE, NULL,
-		    "%s is an SQLite database but not a countersign one",
-		    s->path);
-	if (version == -1 && !may_create)
-		return error_set(err, EXIT_STORAGE, NULL,
-		    "%s has no countersign data yet", s->path);
+	if ((rc = schema_version_judged(s, version, SCHEMA_VERSION, empty,
+	    may_create, "an SQLite database but not a countersign one",
+	    err)) != 0)
+		return rc < 0 ? 0 : rc;
 
 	if ((rc = store_begin(s, err)) != 0)
 		return rc;

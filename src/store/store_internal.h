@@ -166,6 +166,14 @@ db_stmt *store_statement(struct store *, enum statement, struct error *);
 /* Sets an EXIT_STORAGE error from the connection's last error. */
 int store_error(struct store *, struct error *, const char *doing);
 
+/*
+ * What a store's schema version means, whatever the backend: -1 when it
+ * is current, 0 when the migrations may bring it there, else the exit
+ * code of the error set (newer than this program, not countersign's —
+ * not_ours says what it is then — or empty where nothing may be made).
+ */
+int schema_version_judged(const struct store *, int version, int latest,
+    bool empty, bool may_create, const char *not_ours, struct error *);
 /* Schema: migrations to the current version (schema.c). */
 int schema_migrate(struct store *, bool may_create, struct error *);
 /*
