@@ -183,6 +183,16 @@ struct decision_row {
 };
 
 /*
+ * A hint before storing packets of these action ids in this transaction:
+ * one query finds which are new, and the store asks no more of those
+ * (fresh_ids.c).
+ */
+int store_expect_actions(struct store *, const char *const *ids, size_t n,
+    struct error *);
+/* A hint before deciding action_id: its reads fetched together. */
+int store_prefetch_decision(struct store *, const char *action_id,
+    struct error *);
+/*
  * The whole action id that given names (SPEC 7): itself when it is an id,
  * else the one id it is a prefix of; newly allocated in *full.  An id no
  * action has comes back as it is (the caller refuses it as unknown); an

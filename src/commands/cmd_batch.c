@@ -245,8 +245,10 @@ decide_line(struct store *store, const struct operator_identity *op,
 	 * A unique prefix names its action (SPEC 7), and the result names
 	 * the whole id decided; an ambiguous one decides nothing.
 	 */
-	rc = store_resolve_action_id(store, line->request.action_id,
-	    &line->resolved_id, err);
+	rc = store_prefetch_decision(store, line->request.action_id, err);
+	if (rc == 0)
+		rc = store_resolve_action_id(store, line->request.action_id,
+		    &line->resolved_id, err);
 	if (rc == EXIT_USAGE) {
 		bad_request(line, err);
 		error_clear(err);

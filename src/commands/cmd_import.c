@@ -1,7 +1,7 @@
 /*
  * countersign import PATH...: each file is one transaction, imported whole
- * or not at all (SPEC 1).  Files are parsed one object at a time, so a file
- * of 100,000 packets never holds more than one parsed tree.
+ * or not at all (SPEC 1).  Files are parsed a chunk of lines at a time, so a
+ * file of 100,000 packets never holds more than 256 parsed trees.
  */
 #include "config.h"
 
@@ -189,36 +189,42 @@ index_new_action(struct import_context *ctx, const struct loaded_object *o,
 	return store_queue_mark_revisions(ctx->store, o->id, err);
 }
 
-/* Imports one object starting at line; *error_offset locates a bad byte. */
+/* Parses and checks one object; *error_offset locates a bad byte. */
 static int
-import_object(struct import_context *ctx, const char *text, size_t len,
-    size_t line, size_t *error_offset, struct error *err)
+load_object(struct import_context *ctx, const char *text, size_t len,
+    struct loaded_object *o, size_t *error_offset, struct error *err)
 {
-	struct loaded_object o;
-	enum store_put_result result;
 	int rc;
 
 	*error_offset = 0;
-	rc = object_load(text, len, &o, error_offset, err);
-	if (rc == 0)
-		rc = object_check_clock(&o, ctx->now_ms, err);
-	if (rc == 0)
-		rc = store_put(ctx->store, &o, text, len, ctx->now_ms, &result,
-		    err);
-	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o.type))
-		rc = record_policy(ctx, &o, text, len, line, err);
+	rc = object_load(text, len, o, error_offset, err);
+	if (rc == 0 && (rc = object_check_clock(o, ctx->now_ms, err)) != 0)
+		object_free(o);
+	return rc;
+}
+
+/* Stores one object loaded from the text starting at line. */
+static int
+store_object(struct import_context *ctx, const struct loaded_object *o,
+    const char *text, size_t len, size_t line, struct error *err)
+{
+	enum store_put_result result;
+	int rc;
+
+	rc = store_put(ctx->store, o, text, len, ctx->now_ms, &result, err);
+	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o->type))
+		rc = record_policy(ctx, o, text, len, line, err);
 	/*
 	 * New policy or holdings change what the queue's flags say, of the
 	 * actions they touch only: those rows, even ones indexed earlier in
 	 * this file, read as stale, and the trees cached so far are dropped.
 	 */
-	if (rc == 0 && result != STORE_PUT_SAME && o.type != OBJECT_PACKET) {
+	if (rc == 0 && result != STORE_PUT_SAME && o->type != OBJECT_PACKET) {
 		store_cache_policy(ctx->store, true);
-		rc = store_queue_mark_touched(ctx->store, &o, err);
+		rc = store_queue_mark_touched(ctx->store, o, err);
 	}
-	if (rc == 0 && result == STORE_PUT_NEW && o.type == OBJECT_PACKET)
-		rc = index_new_action(ctx, &o, err);
-	object_free(&o);
+	if (rc == 0 && result == STORE_PUT_NEW && o->type == OBJECT_PACKET)
+		rc = index_new_action(ctx, o, err);
 	if (rc != 0)
 		return rc;
 	if (result == STORE_PUT_SAME)
@@ -226,6 +232,42 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 	else
 		ctx->counts.added++;
 	return 0;
+}
+
+/*
+ * Lines are parsed a chunk at a time, and the store told the chunk's
+ * action ids first: one question for all of them instead of several for
+ * each (store_expect_actions; on PostgreSQL each is a trip to the
+ * server).  Errors are still reported in line order: a line that does
+ * not parse ends the chunk, and the lines before it are stored first.
+ */
+#define IMPORT_CHUNK 256
+
+struct chunk_line {
+	struct loaded_object o;
+	const char *text;
+	size_t len, number;
+};
+
+static int
+store_chunk(struct import_context *ctx, struct chunk_line *chunk, size_t n,
+    size_t *error_line, struct error *err)
+{
+	const char *ids[IMPORT_CHUNK];
+	size_t i, count = 0;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if (chunk[i].o.type == OBJECT_PACKET)
+			ids[count++] = chunk[i].o.id;
+	rc = store_expect_actions(ctx->store, ids, count, err);
+	for (i = 0; rc == 0 && i < n; i++)
+		if ((rc = store_object(ctx, &chunk[i].o, chunk[i].text,
+		    chunk[i].len, chunk[i].number, err)) != 0)
+			*error_line = chunk[i].number;
+	for (i = 0; i < n; i++)
+		object_free(&chunk[i].o);
+	return rc;
 }
 
 /*
@@ -290,6 +332,7 @@ static int
 import_text(struct import_context *ctx, const char *text, size_t len,
     size_t *error_line, struct error *err)
 {
+	struct chunk_line *chunk;
 	const char *line, *end;
 	size_t line_len, number, offset = 0;
 	int rc;
@@ -314,27 +357,52 @@ import_text(struct import_context *ctx, const char *text, size_t len,
 		}
 	}
 	if (is_one_object(text, len)) {
-		rc = import_object(ctx, text, len, 1, &offset, err);
+		struct loaded_object o;
+
+		if ((rc = load_object(ctx, text, len, &o, &offset, err)) == 0) {
+			rc = store_object(ctx, &o, text, len, 1, err);
+			object_free(&o);
+		}
 		if (rc != 0)
 			*error_line = error_line_in(text, len, offset, err);
 		return rc;
 	}
 	/* JSON Lines; blank lines, and so an empty file, hold no object. */
-	for (line = text, number = 1; line < text + len; line = end + 1,
-	    number++) {
-		end = memchr(line, '\n', (size_t)(text + len - line));
-		if (end == NULL)
-			end = text + len;
-		line_len = (size_t)(end - line);
-		if (text_json_blank(line, line_len))
-			continue;
-		if ((rc = import_object(ctx, line, line_len, number, &offset,
-		    err)) != 0) {
-			*error_line = number;
-			return rc;
+	if ((chunk = calloc(IMPORT_CHUNK, sizeof *chunk)) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, _("out of memory"));
+	rc = 0;
+	for (line = text, number = 1; rc == 0 && line < text + len;) {
+		struct error load_err;
+		size_t n = 0, bad_line = 0;
+		int load_rc = 0;
+
+		error_clear(&load_err);
+		for (; n < IMPORT_CHUNK && line < text + len; line = end + 1,
+		    number++) {
+			end = memchr(line, '\n', (size_t)(text + len - line));
+			if (end == NULL)
+				end = text + len;
+			line_len = (size_t)(end - line);
+			if (text_json_blank(line, line_len))
+				continue;
+			if ((load_rc = load_object(ctx, line, line_len,
+			    &chunk[n].o, &offset, &load_err)) != 0) {
+				bad_line = number;
+				break;
+			}
+			chunk[n].text = line;
+			chunk[n].len = line_len;
+			chunk[n++].number = number;
+		}
+		rc = store_chunk(ctx, chunk, n, error_line, err);
+		if (rc == 0 && load_rc != 0) {
+			*err = load_err;
+			*error_line = bad_line;
+			rc = load_rc;
 		}
 	}
-	return 0;
+	free(chunk);
+	return rc;
 }
 
 /* Why a file was not imported, with its line and field when known. */

@@ -679,10 +679,10 @@ store_decision_insert(struct store *s, const char *action_id,
 	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
 	db_bind_text(stmt, 2, strcmp(row->decision, "approve") == 0 ?
 	    "approved" : "rejected", -1, DB_STATIC);
-	rc = db_step(stmt);
+	rc = db_step_changing(stmt, 1);
 	db_reset(stmt);
-	if (rc != DB_DONE || db_changes(s->db) != 1)
-		return rc != DB_DONE ? store_error(s, err,
+	if (rc != DB_DONE)
+		return rc != DB_MISMATCH ? store_error(s, err,
 		    "recording a decision") : error_set(err, EXIT_STORAGE,
 		    NULL, "action %s was not pending", action_id);
 	/* Decided: out of the queue, in the same transaction. */

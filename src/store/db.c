@@ -42,9 +42,29 @@ db_prepare(struct db *db, const char *sql, bool persistent, db_stmt **out)
 }
 
 int
+db_prefetch(struct db *db, db_stmt *const *stmts, int n)
+{
+	/* SQLite: a read costs no trip to prefetch. */
+	return db->pg != NULL ? pg_prefetch(db, stmts, n) : DB_OK;
+}
+
+int
 db_step(db_stmt *st)
 {
 	return st->pg != NULL ? pg_step(st) : sqlite3_step(st->lite);
+}
+
+int
+db_step_changing(db_stmt *st, int expected)
+{
+	int rc;
+
+	if (st->pg != NULL)
+		return pg_step_changing(st, expected);
+	rc = sqlite3_step(st->lite);
+	if (rc == DB_DONE && sqlite3_changes(st->db->lite) != expected)
+		return DB_MISMATCH;
+	return rc;
 }
 
 int

@@ -61,9 +61,25 @@ int db_column_type(db_stmt *, int column);
 const void *db_column_blob(db_stmt *, int column);
 struct db *db_handle(db_stmt *);
 
+/*
+ * Reads the store is about to make, each bound: on PostgreSQL inside a
+ * write transaction they go to the server together and their answers are
+ * remembered (pg_pipeline.c); elsewhere nothing happens.
+ */
+int db_prefetch(struct db *, db_stmt *const *stmts, int n);
+
 /* Statements without parameters or rows, several separated by ';'. */
 int db_exec(struct db *, const char *sql);
 int db_changes(struct db *);
+/*
+ * Steps a write that must change exactly `expected` rows: DB_DONE, or
+ * DB_MISMATCH when it changed another number.  On PostgreSQL under the
+ * write lock the write is pipelined and the count checked when its
+ * result comes: a mismatch then fails the transaction at its next read
+ * or COMMIT, so it can still never be committed.
+ */
+#define DB_MISMATCH SQLITE_NOTFOUND
+int db_step_changing(db_stmt *, int expected);
 const char *db_errmsg(struct db *);
 bool db_in_transaction(struct db *);
 /*
@@ -92,6 +108,7 @@ void pg_close(struct pg_conn *);
 int pg_prepare(struct db *, const char *sql, bool persistent,
     struct pg_stmt **);
 int pg_step(db_stmt *);
+int pg_step_changing(db_stmt *, int expected);
 void pg_reset(struct pg_stmt *);
 void pg_clear_bindings(struct pg_stmt *);
 void pg_finalize(struct pg_stmt *);
@@ -109,5 +126,6 @@ bool pg_in_transaction(struct pg_conn *);
 int pg_begin_write(struct db *);
 int pg_begin_read(struct db *);
 int pg_data_version(struct db *, long long *version);
+int pg_prefetch(struct db *, db_stmt *const *stmts, int n);
 
 #endif

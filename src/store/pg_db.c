@@ -17,6 +17,7 @@
 #include <libpq-fe.h>
 
 #include "db.h"
+#include "pg_internal.h"
 
 /*
  * The one write lock every countersign on every host takes first in each
@@ -31,41 +32,6 @@
  * reported, so a writer that stalls cannot hold every host up forever.
  */
 #define LOCK_TIMEOUT "10s"
-
-struct pg_conn {
-	PGconn *conn;
-	char message[1024];
-	int changes;
-	unsigned long statements;	/* names the prepared ones */
-	unsigned long session;		/* counts the connections made */
-	/*
-	 * Between BEGIN and COMMIT or ROLLBACK, as the store sent them: a
-	 * connection lost in there is never made again behind its back,
-	 * or the rest of the transaction would run on its own, committed
-	 * statement by statement.
-	 */
-	bool in_tx;
-};
-
-/* More than any query of the store binds. */
-#define MAX_PARAMETERS 64
-
-struct pg_stmt {
-	char *sql;			/* with $1, $2, ... */
-	char name[24];			/* "" unless prepared on the server */
-	bool persistent;
-	bool prepared;
-	unsigned long session;		/* the connection it was prepared on */
-	int nparams;
-	Oid *types;			/* text for a number the SQL skips */
-	char **values;			/* owned copies, NULL for NULL */
-	int *lengths;
-	PGresult *res;
-	int row;			/* the current row, -1 before the first */
-	unsigned char **blobs;		/* bytea cells decoded, per column */
-	size_t *blob_lengths;
-	int ncolumns;
-};
 
 /* Oids of the built-in types (catalog/pg_type.h is the server's). */
 #define OID_BOOL 16
@@ -102,8 +68,8 @@ keep_message(struct pg_conn *c, const PGresult *res)
 }
 
 /* SQLite's codes for an error a result reports. */
-static int
-result_code(struct pg_conn *c, PGresult *res)
+int
+pg_result_code(struct pg_conn *c, PGresult *res)
 {
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) :
 	    NULL;
@@ -139,7 +105,12 @@ pg_exec_one(struct pg_conn *c, const char *sql)
 static int
 session_setup(struct pg_conn *c)
 {
+	/* A new connection owes nothing and holds no lock. */
 	c->session++;
+	c->piping = false;
+	c->owed_count = 0;
+	c->locked = false;
+	pg_memo_forget(c);
 	if (PQsetClientEncoding(c->conn, "UTF8") != 0) {
 		keep_message(c, NULL);
 		return -1;
@@ -209,6 +180,7 @@ pg_close(struct pg_conn *c)
 {
 	if (c == NULL)
 		return;
+	pg_memo_forget(c);
 	PQfinish(c->conn);
 	free(c);
 }
@@ -350,6 +322,7 @@ pg_prepare(struct db *db, const char *sql, bool persistent,
 		st->types[i] = used[i] ? 0 : OID_TEXT;
 	st->persistent = persistent;
 	st->row = -1;
+	pg_classify(st);
 	*out = st;
 	return DB_OK;
 nomem:
@@ -392,59 +365,78 @@ drop_blobs(struct pg_stmt *st)
 	}
 }
 
+/* Rows of a read now st's to step through; res is st's to free. */
+int
+pg_take_rows(struct pg_conn *c, struct pg_stmt *st, PGresult *res)
+{
+	st->res = res;
+	st->ncolumns = PQnfields(res);
+	st->blobs = calloc((size_t)st->ncolumns + 1, sizeof *st->blobs);
+	st->blob_lengths = calloc((size_t)st->ncolumns + 1,
+	    sizeof *st->blob_lengths);
+	if (st->blobs == NULL || st->blob_lengths == NULL) {
+		drop_result(st);
+		snprintf(c->message, sizeof c->message, "out of memory");
+		return DB_NOMEM;
+	}
+	st->row = 0;
+	return PQntuples(res) > 0 ? DB_ROW : DB_DONE;
+}
+
 static int
-execute(struct pg_conn *c, struct pg_stmt *st)
+execute(struct pg_conn *c, struct pg_stmt *st, int expected)
 {
 	const char *const *values = (const char *const *)st->values;
 	PGresult *res;
+	int rc;
 
 	if (!c->in_tx && reconnect(c) != 0)
 		return DB_ERROR;
-	if (st->prepared && st->session != c->session)
-		st->prepared = false;	/* the server forgot it on reconnecting */
-	if (st->persistent && !st->prepared) {
-		snprintf(st->name, sizeof st->name, "cs%lu", ++c->statements);
-		res = PQprepare(c->conn, st->name, st->sql, st->nparams,
-		    st->types);
-		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-			int rc = result_code(c, res);
-
-			PQclear(res);
-			return rc;
-		}
-		PQclear(res);
-		st->prepared = true;
-		st->session = c->session;
+	/* Under the write lock: pipelined, or answered from the memo. */
+	if (pg_pipelined(c, st)) {
+		st->row = 0;
+		return pg_send(c, st, expected);
 	}
-	res = st->prepared ? PQexecPrepared(c->conn, st->name, st->nparams,
-	    values, st->lengths, NULL, 0) : PQexecParams(c->conn, st->sql,
-	    st->nparams, st->types, values, st->lengths, NULL, 0);
+	if ((res = pg_memo_find(c, st)) != NULL)
+		return pg_take_rows(c, st, res);
+	if (c->piping) {
+		/* The read rides the pipeline: one trip for it and the writes. */
+		if (st->persistent && st->kind == PG_READ) {
+			if ((rc = pg_settle(c, st, &res)) != DB_OK)
+				return rc;
+		} else {
+			if ((rc = pg_settle(c, NULL, NULL)) != DB_OK)
+				return rc;
+			res = NULL;
+		}
+	} else
+		res = NULL;
+	if (res == NULL) {
+		if ((rc = pg_prepare_on_server(c, st)) != DB_OK)
+			return rc;
+		res = st->prepared ? PQexecPrepared(c->conn, st->name,
+		    st->nparams, values, st->lengths, NULL, 0) :
+		    PQexecParams(c->conn, st->sql, st->nparams, st->types,
+		    values, st->lengths, NULL, 0);
+	}
 	switch (PQresultStatus(res)) {
 	case PGRES_COMMAND_OK:
 		c->changes = atoi(PQcmdTuples(res));
 		PQclear(res);
 		st->row = 0;
-		return DB_DONE;
+		/* Anything run at once may have changed what was read. */
+		if (st->kind != PG_READ)
+			pg_memo_forget(c);
+		return expected >= 0 && c->changes != expected ? DB_MISMATCH :
+		    DB_DONE;
 	case PGRES_TUPLES_OK:
-		st->res = res;
-		st->ncolumns = PQnfields(res);
-		st->blobs = calloc((size_t)st->ncolumns + 1, sizeof *st->blobs);
-		st->blob_lengths = calloc((size_t)st->ncolumns + 1,
-		    sizeof *st->blob_lengths);
-		if (st->blobs == NULL || st->blob_lengths == NULL) {
-			drop_result(st);
-			snprintf(c->message, sizeof c->message,
-			    "out of memory");
-			return DB_NOMEM;
-		}
-		st->row = 0;
-		return PQntuples(res) > 0 ? DB_ROW : DB_DONE;
-	default: {
-		int rc = result_code(c, res);
-
+		pg_memo_keep(c, st, res);
+		return pg_take_rows(c, st, res);
+	default:
+		rc = pg_result_code(c, res);
 		PQclear(res);
+		pg_memo_forget(c);
 		return rc;
-	}
 	}
 }
 
@@ -454,13 +446,19 @@ pg_step(db_stmt *s)
 	struct pg_stmt *st = s->pg;
 
 	if (st->row < 0)
-		return execute(s->db->pg, st);
+		return execute(s->db->pg, st, -1);
 	if (st->res == NULL)
 		return DB_DONE;
 	drop_blobs(st);
 	if (st->row < PQntuples(st->res))
 		st->row++;
 	return st->row < PQntuples(st->res) ? DB_ROW : DB_DONE;
+}
+
+int
+pg_step_changing(db_stmt *s, int expected)
+{
+	return execute(s->db->pg, s->pg, expected);
 }
 
 void
@@ -595,32 +593,54 @@ pg_column_type(struct pg_stmt *st, int column)
 int
 pg_exec(struct db *db, const char *sql)
 {
-	PGresult *res;
-
+	struct pg_conn *c = db->pg;
 	bool begin = strncmp(sql, "BEGIN", 5) == 0;
-
-	if (strncmp(sql, "COMMIT", 6) == 0 || strncmp(sql, "ROLLBACK", 8) == 0)
-		db->pg->in_tx = false;
-	else if (!begin && !db->pg->in_tx && reconnect(db->pg) != 0)
-		return DB_ERROR;
-	res = PQexec(db->pg->conn, sql);
-	if (begin)
-		db->pg->in_tx = PQtransactionStatus(db->pg->conn) !=
-		    PQTRANS_IDLE;
-	ExecStatusType status = PQresultStatus(res);
+	bool commit = strncmp(sql, "COMMIT", 6) == 0;
+	bool end = commit || strncmp(sql, "ROLLBACK", 8) == 0;
+	ExecStatusType status;
+	PGresult *res;
 	int rc = DB_OK;
 
+	/*
+	 * What the pipeline owes first: a write that failed there fails the
+	 * COMMIT, which is then never sent (the server would answer an
+	 * aborted transaction's COMMIT with a ROLLBACK that reads as done).
+	 */
+	if (c->piping && (rc = pg_settle(c, NULL, NULL)) != DB_OK && !end)
+		return rc;
+	if (end) {
+		c->in_tx = false;
+		c->locked = false;
+		pg_memo_forget(c);
+		if (commit && rc != DB_OK)
+			return rc;
+		rc = DB_OK;
+	} else if (!begin && !c->in_tx && reconnect(c) != 0)
+		return DB_ERROR;
+	res = PQexec(c->conn, sql);
+	if (begin)
+		c->in_tx = PQtransactionStatus(c->conn) != PQTRANS_IDLE;
+	status = PQresultStatus(res);
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
-		rc = result_code(db->pg, res);
-	else
-		db->pg->changes = atoi(PQcmdTuples(res));
+		rc = pg_result_code(c, res);
+	else if (commit && strcmp(PQcmdStatus(res), "COMMIT") != 0) {
+		snprintf(c->message, sizeof c->message, "the server rolled the "
+		    "transaction back instead of committing it");
+		rc = DB_ERROR;
+	} else
+		c->changes = atoi(PQcmdTuples(res));
 	PQclear(res);
+	if (!begin && !end)
+		pg_memo_forget(c);	/* whatever it was, it may have written */
 	return rc;
 }
 
 int
 pg_changes(struct pg_conn *c)
 {
+	/* A pipelined write's count comes with its result. */
+	if (c->piping && pg_settle(c, NULL, NULL) != DB_OK)
+		return -1;
 	return c->changes;
 }
 
@@ -657,6 +677,7 @@ begun(struct db *db, int rc)
 		PQclear(res);
 	}
 	db->pg->in_tx = false;
+	db->pg->locked = false;
 	memcpy(db->pg->message, message, sizeof message);
 	return rc;
 }
@@ -691,9 +712,13 @@ begin(struct db *db, const char *sql)
 int
 pg_begin_write(struct db *db)
 {
-	return begin(db, "BEGIN ISOLATION LEVEL READ COMMITTED;"
+	int rc = begin(db, "BEGIN ISOLATION LEVEL READ COMMITTED;"
 	    " SET LOCAL lock_timeout = '" LOCK_TIMEOUT "';"
 	    " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")");
+
+	/* The lock is ours: pipeline and memo may run (pg_pipeline.c). */
+	db->pg->locked = rc == DB_OK;
+	return rc;
 }
 
 /* One snapshot for a whole reading (audit verify). */
@@ -711,14 +736,18 @@ pg_begin_read(struct db *db)
 int
 pg_data_version(struct db *db, long long *version)
 {
-	PGresult *res = PQexec(db->pg->conn,
-	    "SELECT (pg_current_wal_lsn() - '0/0')::bigint");
+	PGresult *res;
 	int rc = DB_OK;
+
+	if (db->pg->piping && (rc = pg_settle(db->pg, NULL, NULL)) != DB_OK)
+		return rc;
+	res = PQexec(db->pg->conn,
+	    "SELECT (pg_current_wal_lsn() - '0/0')::bigint");
 
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
 		*version = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
 	else
-		rc = result_code(db->pg, res);
+		rc = pg_result_code(db->pg, res);
 	PQclear(res);
 	return rc;
 }

@@ -95,6 +95,8 @@ store_queue_mark_revisions(struct store *s, const char *action_id,
 	db_stmt *revisions, *mark;
 	int rc;
 
+	if (store_fresh_unnamed(s, action_id))
+		return 0;
 	if ((revisions = store_statement(s, SQL_REVISIONS_OF, err)) == NULL)
 		return err->status;
 	db_bind_text(revisions, 1, action_id, -1, DB_STATIC);
@@ -214,6 +216,8 @@ row_flags(struct store *s, const char *action_id, bool *present,
 
 	*present = false;
 	*flags = 0;
+	if (store_fresh_unqueued(s, action_id))
+		return 0;
 	if ((stmt = store_statement(s, SQL_QUEUE_FLAGS, err)) == NULL)
 		return err->status;
 	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
@@ -268,6 +272,7 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	db_reset(stmt);
 	if (rc != DB_DONE)
 		return store_error(s, err, "indexing the queue");
+	store_fresh_queued(s, row->action_id);
 	return totals_add(s, existed ? 0 : 1, old_flags, flags, err);
 }
 
@@ -283,6 +288,8 @@ stale_revisions(struct store *s, const char *action_id, struct error *err)
 	db_stmt *stmt;
 	int rc;
 
+	if (store_fresh_alone(s, action_id))
+		return 0;
 	if ((stmt = store_statement(s, SQL_ACTION_HAS_REVISION, err)) == NULL)
 		return err->status;
 	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);

@@ -41,6 +41,7 @@ enum statement {
 	SQL_ROLLBACK_TO,
 	SQL_ACTION_EXACT_ID,
 	SQL_ACTION_ID_RANGE,
+	SQL_IDS_KNOWN,
 	SQL_STATEMENT_COUNT
 };
 
@@ -143,6 +144,7 @@ struct store {
 	db_stmt *statements[SQL_STATEMENT_COUNT];
 	struct policy_cache cache;
 	struct document_memo memo[DOCUMENT_KINDS];
+	struct fresh_ids *fresh;	/* this transaction's (fresh_ids.c) */
 };
 
 /*
@@ -158,6 +160,22 @@ int store_object_valid(struct store *, cJSON *tree, enum object_type want,
  */
 int store_policy_object_load(struct store *, const char *sha256,
     enum object_type, cJSON **out, struct error *);
+
+/*
+ * fresh_ids.c: what the transaction knows of ids store_expect_actions()
+ * found new, kept by the store's writes; each question answers true only
+ * when the answer is known, false meaning "ask the database".
+ */
+bool store_fresh_absent(const struct store *, const char *id);
+bool store_fresh_unqueued(const struct store *, const char *id);
+bool store_fresh_unnamed(const struct store *, const char *id);
+/* No revision names it and its own row neither revises nor has an artifact. */
+bool store_fresh_alone(const struct store *, const char *id);
+void store_fresh_inserted(struct store *, const char *id,
+    const char *revision_of, const char *artifact_id);
+void store_fresh_queued(struct store *, const char *id);
+/* At the end of the transaction: what it knew no longer holds. */
+void store_fresh_forget(struct store *);
 
 /* Drops the document memos (store_close). */
 void store_forget_documents(struct store *);

@@ -169,13 +169,16 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 	bool exists;
 	int rc;
 
-	if ((stmt = store_statement(s, SQL_ACTION_GET, err)) == NULL)
-		return err->status;
-	bind_text(stmt, 1, o->id);
-	/* column 1 of SQL_ACTION_GET is the packet's text */
-	if ((rc = compare_existing(s, stmt, 1, o, "proposed_action.action_id",
-	    o->id, &exists, err)) != 0)
-		return rc;
+	exists = false;
+	if (!store_fresh_absent(s, o->id)) {
+		if ((stmt = store_statement(s, SQL_ACTION_GET, err)) == NULL)
+			return err->status;
+		bind_text(stmt, 1, o->id);
+		/* column 1 of SQL_ACTION_GET is the packet's text */
+		if ((rc = compare_existing(s, stmt, 1, o,
+		    "proposed_action.action_id", o->id, &exists, err)) != 0)
+			return rc;
+	}
 	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
 	if (exists)
 		return 0;
@@ -200,6 +203,7 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 	 */
 	if (db_step(stmt) != DB_DONE)
 		return store_error(s, err, "storing an action");
+	store_fresh_inserted(s, o->id, o->revision_of, o->artifact_id);
 	return 0;
 }
 

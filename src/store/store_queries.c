@@ -443,6 +443,8 @@ load_revision_chain(struct store *s, const cJSON *action, cJSON **out,
 	 * run for every action it made a check of 10,000 three times dearer.
 	 */
 	if (!cJSON_IsString(revision_of) && !cJSON_IsString(artifact)) {
+		if (store_fresh_alone(s, id->valuestring))
+			return 0;
 		if ((stmt = store_statement(s, SQL_ACTION_HAS_REVISION,
 		    err)) == NULL)
 			return err->status;

@@ -1,0 +1,106 @@
+/*
+ * The libpq backend's connection and statement (pg_db.c), shared with the
+ * pipeline and the read memo that save it round trips (pg_pipeline.c).
+ */
+#ifndef COUNTERSIGN_PG_INTERNAL_H
+#define COUNTERSIGN_PG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libpq-fe.h>
+
+#include "db.h"
+
+/* What a statement does, as the pipeline and the memo must know. */
+enum pg_kind {
+	PG_READ,		/* SELECT or WITH: rows, nothing changed */
+	PG_WRITE,		/* INSERT, UPDATE or DELETE of one table */
+	PG_MARK,		/* SAVEPOINT or RELEASE: changes no row */
+	PG_UNDO,		/* ROLLBACK TO: undoes an unknown set of rows */
+	PG_OTHER		/* anything else: run at once, forgets the memo */
+};
+
+/* A read's answer kept for the rest of a write transaction. */
+struct pg_memo {
+	uint64_t key;
+	char *sql;
+	char **values;
+	int *lengths;
+	int nparams;
+	PGresult *res;
+};
+
+#define PG_MEMO_SLOTS 512
+/* Results owed by the server before the pipeline is settled. */
+#define PG_OWED_MAX 256
+
+enum pg_owed_use { OWED_DISCARD, OWED_MEMO, OWED_DELIVER };
+
+struct pg_owed {
+	enum pg_owed_use use;
+	struct pg_stmt *st;		/* OWED_MEMO and OWED_DELIVER */
+	int expected;			/* rows a write must change, or -1 */
+};
+
+struct pg_conn {
+	PGconn *conn;
+	char message[1024];
+	int changes;
+	unsigned long statements;	/* names the prepared ones */
+	unsigned long session;		/* counts the connections made */
+	/*
+	 * Between BEGIN and COMMIT or ROLLBACK, as the store sent them: a
+	 * connection lost in there is never made again behind its back,
+	 * or the rest of the transaction would run on its own, committed
+	 * statement by statement.
+	 */
+	bool in_tx;
+	/*
+	 * Holding the write lock (pg_begin_write until COMMIT or ROLLBACK):
+	 * no other connection changes a row meanwhile, so writes may be
+	 * pipelined and reads remembered (pg_pipeline.c).
+	 */
+	bool locked;
+	bool piping;			/* in pipeline mode, results owed */
+	int owed_count;
+	struct pg_owed owed[PG_OWED_MAX];
+	struct pg_memo memo[PG_MEMO_SLOTS];
+};
+
+/* More than any query of the store binds. */
+#define MAX_PARAMETERS 64
+
+struct pg_stmt {
+	char *sql;			/* with $1, $2, ... */
+	char name[24];			/* "" unless prepared on the server */
+	bool persistent;
+	bool prepared;
+	unsigned long session;		/* the connection it was prepared on */
+	int nparams;
+	Oid *types;			/* text for a number the SQL skips */
+	char **values;			/* owned copies, NULL for NULL */
+	int *lengths;
+	PGresult *res;
+	int row;			/* the current row, -1 before the first */
+	unsigned char **blobs;		/* bytea cells decoded, per column */
+	size_t *blob_lengths;
+	int ncolumns;
+	enum pg_kind kind;
+	char table[64];			/* PG_WRITE's table */
+	char columns[256];		/* an UPDATE's SET columns, ' '-separated */
+};
+
+/* pg_pipeline.c */
+void pg_classify(struct pg_stmt *);
+bool pg_pipelined(const struct pg_conn *, const struct pg_stmt *);
+int pg_send(struct pg_conn *, struct pg_stmt *, int expected);
+int pg_settle(struct pg_conn *, struct pg_stmt *, PGresult **);
+int pg_take_rows(struct pg_conn *, struct pg_stmt *, PGresult *);
+PGresult *pg_memo_find(struct pg_conn *, const struct pg_stmt *);
+void pg_memo_keep(struct pg_conn *, const struct pg_stmt *, const PGresult *);
+void pg_memo_forget(struct pg_conn *);
+int pg_prepare_on_server(struct pg_conn *, struct pg_stmt *);
+int pg_result_code(struct pg_conn *, PGresult *);
+
+#endif

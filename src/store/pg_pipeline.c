@@ -1,0 +1,491 @@
+/*
+ * Round trips saved on PostgreSQL inside a write transaction (issue 20).
+ * A decision sends some twenty statements; one after another, each a trip
+ * to the server and back, they cost five times what the bare inserts of
+ * the same records do (bench/README.md).  Two mechanisms, both only while
+ * the connection holds the one write lock (pg_begin_write), when no other
+ * connection can change a row:
+ *
+ * - The pipeline: a write (INSERT, UPDATE, DELETE, SAVEPOINT, RELEASE,
+ *   ROLLBACK TO) is sent and not waited for.  Its result is read at the
+ *   next settling: the next read, exec, db_changes, or COMMIT, which
+ *   therefore reports any error a write met.  A failed write aborts the
+ *   transaction on the server, so nothing after it, and no COMMIT,
+ *   succeeds: the caller sees the error before anything is "recorded".
+ *
+ * - The memo: a read's answer is kept, by its SQL and parameters, until a
+ *   write could change it: an INSERT or DELETE of a table the read names,
+ *   an UPDATE of a column it names (or '*'), a ROLLBACK TO, any other
+ *   statement, or the end of the transaction.  Reads the store already
+ *   knows it will make (pg_prefetch) are sent together, one trip for all.
+ *
+ * The memo is exact, not a guess: under the lock the only changes are the
+ * connection's own, and every one of them passes through pg_send.  The
+ * schema's triggers only refuse; none writes another table.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pg_internal.h"
+
+/* The identifier at *p, copied to out; p moves past it. */
+static const char *
+identifier(const char *p, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (*p == ' ')
+		p++;
+	while ((isalnum((unsigned char)*p) || *p == '_') && n + 1 < size)
+		out[n++] = (char)tolower((unsigned char)*p++);
+	out[n] = '\0';
+	return p;
+}
+
+static bool
+starts_with_word(const char *sql, const char *word)
+{
+	size_t n = strlen(word);
+
+	return strncasecmp(sql, word, n) == 0 &&
+	    !isalnum((unsigned char)sql[n]) && sql[n] != '_';
+}
+
+/* word appears in text as a whole identifier (case-insensitively). */
+static bool
+names(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = text; (p = strcasestr(p, word)) != NULL; p += n) {
+		bool before = p > text && (isalnum((unsigned char)p[-1]) ||
+		    p[-1] == '_' || p[-1] == '.' || p[-1] == '$');
+		bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
+
+		if (!before && !after)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Sorts a statement by what it does.  Anything unusual (RETURNING, a
+ * statement the store does not write) is PG_OTHER: run at once.
+ */
+void
+pg_classify(struct pg_stmt *st)
+{
+	const char *p = st->sql, *set;
+	char column[64];
+	size_t used = 0;
+
+	st->kind = PG_OTHER;
+	st->table[0] = st->columns[0] = '\0';
+	if (names(p, "RETURNING"))
+		return;
+	if (starts_with_word(p, "SELECT") || starts_with_word(p, "WITH")) {
+		st->kind = PG_READ;
+	} else if (starts_with_word(p, "SAVEPOINT") ||
+	    starts_with_word(p, "RELEASE")) {
+		st->kind = PG_MARK;
+	} else if (starts_with_word(p, "ROLLBACK")) {
+		st->kind = PG_UNDO;
+	} else if (starts_with_word(p, "INSERT INTO")) {
+		identifier(p + 11, st->table, sizeof st->table);
+		st->kind = PG_WRITE;
+	} else if (starts_with_word(p, "DELETE FROM")) {
+		identifier(p + 11, st->table, sizeof st->table);
+		st->kind = PG_WRITE;
+	} else if (starts_with_word(p, "UPDATE")) {
+		p = identifier(p + 6, st->table, sizeof st->table);
+		while (*p == ' ')
+			p++;
+		if (!starts_with_word(p, "SET"))
+			return;
+		/* "SET a = ..., b = ... WHERE": the names before each '='. */
+		for (set = p + 3; *set != '\0' && !starts_with_word(set,
+		    "WHERE");) {
+			set = identifier(set, column, sizeof column);
+			while (*set == ' ')
+				set++;
+			if (*set != '=' || column[0] == '\0')
+				return;
+			if (used + strlen(column) + 2 > sizeof st->columns)
+				return;
+			used += (size_t)snprintf(st->columns + used,
+			    sizeof st->columns - used, "%s ", column);
+			/* To the next top-level ',' or WHERE. */
+			for (int depth = 0; *set != '\0'; set++) {
+				if (*set == '(')
+					depth++;
+				else if (*set == ')')
+					depth--;
+				else if (depth == 0 && *set == ',') {
+					set++;
+					break;
+				} else if (depth == 0 && *set == ' ' &&
+				    starts_with_word(set + 1, "WHERE")) {
+					set++;
+					break;
+				}
+			}
+		}
+		st->kind = st->columns[0] != '\0' ? PG_WRITE : PG_OTHER;
+	}
+	if (st->kind == PG_WRITE && st->table[0] == '\0')
+		st->kind = PG_OTHER;
+}
+
+bool
+pg_pipelined(const struct pg_conn *c, const struct pg_stmt *st)
+{
+	return c->locked && st->persistent && st->kind != PG_READ &&
+	    st->kind != PG_OTHER;
+}
+
+/* FNV-1a over the SQL and each parameter (NULL apart from ""). */
+static uint64_t
+memo_key(const char *sql, char *const *values, const int *lengths, int n)
+{
+	uint64_t h = 14695981039346656037u;
+	const unsigned char *p;
+	int i, k;
+
+	for (p = (const unsigned char *)sql; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211u;
+	for (i = 0; i < n; i++) {
+		h = (h ^ (values[i] == NULL ? 0xfe : 0xff)) * 1099511628211u;
+		for (k = 0; values[i] != NULL && k < lengths[i]; k++)
+			h = (h ^ (unsigned char)values[i][k]) * 1099511628211u;
+	}
+	return h;
+}
+
+static void
+memo_free(struct pg_memo *m)
+{
+	int i;
+
+	for (i = 0; i < m->nparams; i++)
+		free(m->values[i]);
+	free(m->values);
+	free(m->lengths);
+	free(m->sql);
+	PQclear(m->res);
+	memset(m, 0, sizeof *m);
+}
+
+void
+pg_memo_forget(struct pg_conn *c)
+{
+	size_t i;
+
+	for (i = 0; i < PG_MEMO_SLOTS; i++)
+		if (c->memo[i].res != NULL)
+			memo_free(&c->memo[i]);
+}
+
+static bool
+memo_matches(const struct pg_memo *m, uint64_t key, const struct pg_stmt *st)
+{
+	int i;
+
+	if (m->res == NULL || m->key != key || m->nparams != st->nparams ||
+	    strcmp(m->sql, st->sql) != 0)
+		return false;
+	for (i = 0; i < st->nparams; i++) {
+		if ((m->values[i] == NULL) != (st->values[i] == NULL))
+			return false;
+		if (m->values[i] != NULL && (m->lengths[i] != st->lengths[i] ||
+		    memcmp(m->values[i], st->values[i],
+		    (size_t)st->lengths[i]) != 0))
+			return false;
+	}
+	return true;
+}
+
+static bool
+memo_usable(const struct pg_conn *c, const struct pg_stmt *st)
+{
+	return c->locked && st->persistent && st->kind == PG_READ;
+}
+
+/* A copy of the answer remembered for st as bound, or NULL. */
+PGresult *
+pg_memo_find(struct pg_conn *c, const struct pg_stmt *st)
+{
+	uint64_t key;
+	struct pg_memo *m;
+
+	if (!memo_usable(c, st))
+		return NULL;
+	key = memo_key(st->sql, st->values, st->lengths, st->nparams);
+	m = &c->memo[key % PG_MEMO_SLOTS];
+	if (!memo_matches(m, key, st))
+		return NULL;
+	return PQcopyResult(m->res, PG_COPYRES_ATTRS | PG_COPYRES_TUPLES);
+}
+
+/* Remembers res as st's answer; one slot a key, the newest kept. */
+void
+pg_memo_keep(struct pg_conn *c, const struct pg_stmt *st, const PGresult *res)
+{
+	struct pg_memo m;
+	int i;
+
+	if (!memo_usable(c, st) || PQresultStatus(res) != PGRES_TUPLES_OK)
+		return;
+	memset(&m, 0, sizeof m);
+	m.key = memo_key(st->sql, st->values, st->lengths, st->nparams);
+	m.nparams = st->nparams;
+	if ((m.sql = strdup(st->sql)) == NULL || (st->nparams > 0 &&
+	    ((m.values = calloc((size_t)st->nparams, sizeof *m.values)) ==
+	    NULL || (m.lengths = calloc((size_t)st->nparams,
+	    sizeof *m.lengths)) == NULL)))
+		goto fail;
+	for (i = 0; i < st->nparams; i++) {
+		m.lengths[i] = st->lengths[i];
+		if (st->values[i] != NULL &&
+		    (m.values[i] = malloc((size_t)st->lengths[i] + 1)) == NULL)
+			goto fail;
+		if (st->values[i] != NULL)
+			memcpy(m.values[i], st->values[i],
+			    (size_t)st->lengths[i] + 1);
+	}
+	if ((m.res = PQcopyResult(res, PG_COPYRES_ATTRS |
+	    PG_COPYRES_TUPLES)) == NULL)
+		goto fail;
+	if (c->memo[m.key % PG_MEMO_SLOTS].res != NULL)
+		memo_free(&c->memo[m.key % PG_MEMO_SLOTS]);
+	c->memo[m.key % PG_MEMO_SLOTS] = m;
+	return;
+fail:
+	/* Not remembered costs a trip later, nothing more. */
+	memo_free(&m);
+}
+
+/* Forgets every answer st, about to run, could change. */
+static void
+memo_invalidate(struct pg_conn *c, const struct pg_stmt *st)
+{
+	char column[64];
+	const char *p;
+	size_t i;
+	bool stale;
+
+	if (st->kind == PG_MARK || st->kind == PG_READ)
+		return;
+	for (i = 0; i < PG_MEMO_SLOTS; i++) {
+		struct pg_memo *m = &c->memo[i];
+
+		if (m->res == NULL)
+			continue;
+		stale = st->kind != PG_WRITE || names(m->sql, st->table);
+		/* An UPDATE changes only its columns, and never the rows' set. */
+		if (stale && st->kind == PG_WRITE && st->columns[0] != '\0' &&
+		    strchr(m->sql, '*') == NULL) {
+			stale = false;
+			for (p = st->columns; *p != '\0' && !stale;) {
+				p = identifier(p, column, sizeof column);
+				stale = column[0] != '\0' && names(m->sql, column);
+				while (*p == ' ')
+					p++;
+			}
+		}
+		if (stale)
+			memo_free(m);
+	}
+}
+
+int
+pg_prepare_on_server(struct pg_conn *c, struct pg_stmt *st)
+{
+	PGresult *res;
+	int rc;
+
+	if (st->prepared && st->session != c->session)
+		st->prepared = false;	/* the server forgot it on reconnecting */
+	if (!st->persistent || st->prepared)
+		return DB_OK;
+	snprintf(st->name, sizeof st->name, "cs%lu", ++c->statements);
+	if (c->piping) {
+		if (!PQsendPrepare(c->conn, st->name, st->sql, st->nparams,
+		    st->types))
+			return pg_result_code(c, NULL);
+		c->owed[c->owed_count++] = (struct pg_owed){ OWED_DISCARD, NULL,
+		    -1 };
+	} else {
+		res = PQprepare(c->conn, st->name, st->sql, st->nparams,
+		    st->types);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			rc = pg_result_code(c, res);
+			PQclear(res);
+			return rc;
+		}
+		PQclear(res);
+	}
+	st->prepared = true;
+	st->session = c->session;
+	return DB_OK;
+}
+
+/* Queues st in the pipeline; its result is read at the next settling. */
+static int
+send_one(struct pg_conn *c, struct pg_stmt *st, enum pg_owed_use use,
+    int expected)
+{
+	int rc;
+
+	/* Room for st and its PREPARE: else what is owed is read first. */
+	if (c->piping && c->owed_count + 2 > PG_OWED_MAX &&
+	    (rc = pg_settle(c, NULL, NULL)) != DB_OK)
+		return rc;
+	if (!c->piping) {
+		if (!PQenterPipelineMode(c->conn))
+			return pg_result_code(c, NULL);
+		c->piping = true;
+	}
+	if ((rc = pg_prepare_on_server(c, st)) != DB_OK)
+		return rc;
+	if (!PQsendQueryPrepared(c->conn, st->name, st->nparams,
+	    (const char *const *)st->values, st->lengths, NULL, 0))
+		return pg_result_code(c, NULL);
+	c->owed[c->owed_count++] = (struct pg_owed){ use, st, expected };
+	return DB_OK;
+}
+
+/*
+ * Sends a write without waiting for it.  Now and then the pipeline is
+ * settled, so that neither side's buffers fill with the other's unread
+ * data.
+ */
+int
+pg_send(struct pg_conn *c, struct pg_stmt *st, int expected)
+{
+	int rc;
+
+	memo_invalidate(c, st);
+	if ((rc = send_one(c, st, OWED_DISCARD, expected)) != DB_OK)
+		return rc;
+	c->changes = -1;		/* known at the settling */
+	return DB_DONE;
+}
+
+/*
+ * Reads every owed result, and, with st, first sends st and hands its
+ * result back in *out.  The first error any of them met is returned,
+ * its message kept; the pipeline is left, whatever happened.
+ */
+int
+pg_settle(struct pg_conn *c, struct pg_stmt *st, PGresult **out)
+{
+	PGresult *res;
+	int i, rc = DB_OK;
+	bool failed = false;
+
+	if (out != NULL)
+		*out = NULL;
+	if (st != NULL && (rc = send_one(c, st, OWED_DELIVER, -1)) != DB_OK)
+		failed = true;
+	if (!c->piping)
+		return rc;
+	if (!PQpipelineSync(c->conn) && !failed) {
+		rc = pg_result_code(c, NULL);
+		failed = true;
+	}
+	for (i = 0; i < c->owed_count; i++) {
+		while ((res = PQgetResult(c->conn)) != NULL) {
+			ExecStatusType status = PQresultStatus(res);
+
+			if (status == PGRES_COMMAND_OK &&
+			    c->owed[i].use == OWED_DISCARD) {
+				c->changes = atoi(PQcmdTuples(res));
+				if (c->owed[i].expected >= 0 && !failed &&
+				    c->changes != c->owed[i].expected) {
+					snprintf(c->message, sizeof c->message,
+					    "a write changed %d rows where %d "
+					    "were expected", c->changes,
+					    c->owed[i].expected);
+					rc = DB_ERROR;
+					failed = true;
+				}
+			} else if (status == PGRES_TUPLES_OK ||
+			    status == PGRES_COMMAND_OK) {
+				if (c->owed[i].use == OWED_MEMO)
+					pg_memo_keep(c, c->owed[i].st, res);
+				if (c->owed[i].use == OWED_DELIVER && !failed &&
+				    out != NULL && *out == NULL) {
+					*out = res;
+					res = NULL;
+				}
+			} else if (!failed) {
+				/* PIPELINE_ABORTED follows an error already kept. */
+				rc = pg_result_code(c, res);
+				failed = true;
+			}
+			PQclear(res);
+		}
+		if (PQstatus(c->conn) == CONNECTION_BAD)
+			break;
+	}
+	c->owed_count = 0;
+	/* The sync point's own result, unless the connection is gone. */
+	while (PQstatus(c->conn) != CONNECTION_BAD &&
+	    (res = PQgetResult(c->conn)) != NULL) {
+		bool sync = PQresultStatus(res) == PGRES_PIPELINE_SYNC;
+
+		PQclear(res);
+		if (sync)
+			break;
+	}
+	if (!PQexitPipelineMode(c->conn) && !failed) {
+		rc = pg_result_code(c, NULL);
+		failed = true;
+	}
+	c->piping = PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF;
+	if (PQstatus(c->conn) == CONNECTION_BAD && !failed) {
+		rc = pg_result_code(c, NULL);
+		failed = true;
+	}
+	if (failed) {
+		if (out != NULL) {
+			PQclear(*out);
+			*out = NULL;
+		}
+		/* The transaction is aborted: nothing remembered holds. */
+		pg_memo_forget(c);
+		return rc != DB_OK ? rc : DB_ERROR;
+	}
+	return DB_OK;
+}
+
+int
+pg_prefetch(struct db *db, db_stmt *const *stmts, int n)
+{
+	struct pg_conn *c = db->pg;
+	PGresult *res;
+	int i, sent = 0, rc;
+
+	if (!c->locked)
+		return DB_OK;
+	for (i = 0; i < n; i++) {
+		struct pg_stmt *st = stmts[i]->pg;
+
+		if (!memo_usable(c, st))
+			continue;
+		if ((res = pg_memo_find(c, st)) != NULL) {
+			PQclear(res);
+			continue;
+		}
+		if ((rc = send_one(c, st, OWED_MEMO, -1)) != DB_OK)
+			return rc;
+		sent++;
+	}
+	return sent > 0 || c->piping ? pg_settle(c, NULL, NULL) : DB_OK;
+}
