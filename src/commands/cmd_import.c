@@ -1,7 +1,7 @@
 /*
  * countersign import PATH...: each file is one transaction, imported whole
- * or not at all (SPEC 1).  Files are parsed a chunk of lines at a time, so a
- * file of 100,000 packets never holds more than 256 parsed trees.
+ * or not at all (SPEC 1).  Files are parsed one object at a time, so a file
+ * of 100,000 packets never holds more than one parsed tree.
  */
 #include "config.h"
 
@@ -189,42 +189,36 @@ index_new_action(struct import_context *ctx, const struct loaded_object *o,
 	return store_queue_mark_revisions(ctx->store, o->id, err);
 }
 
-/* Parses and checks one object; *error_offset locates a bad byte. */
+/* Imports one object starting at line; *error_offset locates a bad byte. */
 static int
-load_object(struct import_context *ctx, const char *text, size_t len,
-    struct loaded_object *o, size_t *error_offset, struct error *err)
+import_object(struct import_context *ctx, const char *text, size_t len,
+    size_t line, size_t *error_offset, struct error *err)
 {
-	int rc;
-
-	*error_offset = 0;
-	rc = object_load(text, len, o, error_offset, err);
-	if (rc == 0 && (rc = object_check_clock(o, ctx->now_ms, err)) != 0)
-		object_free(o);
-	return rc;
-}
-
-/* Stores one object loaded from the text starting at line. */
-static int
-store_object(struct import_context *ctx, const struct loaded_object *o,
-    const char *text, size_t len, size_t line, struct error *err)
-{
+	struct loaded_object o;
 	enum store_put_result result;
 	int rc;
 
-	rc = store_put(ctx->store, o, text, len, ctx->now_ms, &result, err);
-	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o->type))
-		rc = record_policy(ctx, o, text, len, line, err);
+	*error_offset = 0;
+	rc = object_load(text, len, &o, error_offset, err);
+	if (rc == 0)
+		rc = object_check_clock(&o, ctx->now_ms, err);
+	if (rc == 0)
+		rc = store_put(ctx->store, &o, text, len, ctx->now_ms, &result,
+		    err);
+	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o.type))
+		rc = record_policy(ctx, &o, text, len, line, err);
 	/*
 	 * New policy or holdings change what the queue's flags say, of the
 	 * actions they touch only: those rows, even ones indexed earlier in
 	 * this file, read as stale, and the trees cached so far are dropped.
 	 */
-	if (rc == 0 && result != STORE_PUT_SAME && o->type != OBJECT_PACKET) {
+	if (rc == 0 && result != STORE_PUT_SAME && o.type != OBJECT_PACKET) {
 		store_cache_policy(ctx->store, true);
-		rc = store_queue_mark_touched(ctx->store, o, err);
+		rc = store_queue_mark_touched(ctx->store, &o, err);
 	}
-	if (rc == 0 && result == STORE_PUT_NEW && o->type == OBJECT_PACKET)
-		rc = index_new_action(ctx, o, err);
+	if (rc == 0 && result == STORE_PUT_NEW && o.type == OBJECT_PACKET)
+		rc = index_new_action(ctx, &o, err);
+	object_free(&o);
 	if (rc != 0)
 		return rc;
 	if (result == STORE_PUT_SAME)
@@ -235,38 +229,54 @@ store_object(struct import_context *ctx, const struct loaded_object *o,
 }
 
 /*
- * Lines are parsed a chunk at a time, and the store told the chunk's
- * action ids first: one question for all of them instead of several for
- * each (store_expect_actions; on PostgreSQL each is a trip to the
- * server).  Errors are still reported in line order: a line that does
- * not parse ends the chunk, and the lines before it are stored first.
+ * The action ids of a JSON Lines file, told to the store before the first
+ * line is stored: one query says which are new, and the store asks
+ * nothing more of those (store_expect_actions; on PostgreSQL each
+ * question was a trip to the server, four a packet).  Only a hint, read
+ * without parsing each line twice: a line whose id is not found plainly
+ * here (escaped, or not a packet) is simply asked about as before.
  */
-#define IMPORT_CHUNK 256
-
-struct chunk_line {
-	struct loaded_object o;
-	const char *text;
-	size_t len, number;
-};
-
 static int
-store_chunk(struct import_context *ctx, struct chunk_line *chunk, size_t n,
-    size_t *error_line, struct error *err)
+expect_actions(struct import_context *ctx, const char *text, size_t len,
+    struct error *err)
 {
-	const char *ids[IMPORT_CHUNK];
-	size_t i, count = 0;
-	int rc;
+	const char *line, *end, **ids = NULL, **grown;
+	size_t count = 0, cap = 0, at, n, id_at, id_len, i;
+	char *copy;
+	int rc = 0;
 
-	for (i = 0; i < n; i++)
-		if (chunk[i].o.type == OBJECT_PACKET)
-			ids[count++] = chunk[i].o.id;
+	for (line = text; line < text + len; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		if (end == NULL)
+			end = text + len;
+		n = (size_t)(end - line);
+		if (!json_member_text(line, n, "proposed_action", &at, &n) ||
+		    !json_member_text(line + at, n, "action_id", &id_at,
+		    &id_len) || id_len < 2 || line[at + id_at] != '"' ||
+		    memchr(line + at + id_at, '\\', id_len) != NULL)
+			continue;
+		if (count == cap) {
+			cap = cap == 0 ? 1024 : cap * 2;
+			if ((grown = realloc(ids, cap * sizeof *ids)) == NULL) {
+				rc = error_set(err, EXIT_STORAGE, NULL,
+				    _("out of memory"));
+				goto done;
+			}
+			ids = grown;
+		}
+		if ((copy = strndup(line + at + id_at + 1, id_len - 2)) ==
+		    NULL) {
+			rc = error_set(err, EXIT_STORAGE, NULL,
+			    _("out of memory"));
+			goto done;
+		}
+		ids[count++] = copy;
+	}
 	rc = store_expect_actions(ctx->store, ids, count, err);
-	for (i = 0; rc == 0 && i < n; i++)
-		if ((rc = store_object(ctx, &chunk[i].o, chunk[i].text,
-		    chunk[i].len, chunk[i].number, err)) != 0)
-			*error_line = chunk[i].number;
-	for (i = 0; i < n; i++)
-		object_free(&chunk[i].o);
+done:
+	for (i = 0; i < count; i++)
+		free((char *)ids[i]);
+	free(ids);
 	return rc;
 }
 
@@ -332,7 +342,6 @@ static int
 import_text(struct import_context *ctx, const char *text, size_t len,
     size_t *error_line, struct error *err)
 {
-	struct chunk_line *chunk;
 	const char *line, *end;
 	size_t line_len, number, offset = 0;
 	int rc;
@@ -357,52 +366,29 @@ import_text(struct import_context *ctx, const char *text, size_t len,
 		}
 	}
 	if (is_one_object(text, len)) {
-		struct loaded_object o;
-
-		if ((rc = load_object(ctx, text, len, &o, &offset, err)) == 0) {
-			rc = store_object(ctx, &o, text, len, 1, err);
-			object_free(&o);
-		}
+		rc = import_object(ctx, text, len, 1, &offset, err);
 		if (rc != 0)
 			*error_line = error_line_in(text, len, offset, err);
 		return rc;
 	}
+	if ((rc = expect_actions(ctx, text, len, err)) != 0)
+		return rc;
 	/* JSON Lines; blank lines, and so an empty file, hold no object. */
-	if ((chunk = calloc(IMPORT_CHUNK, sizeof *chunk)) == NULL)
-		return error_set(err, EXIT_STORAGE, NULL, _("out of memory"));
-	rc = 0;
-	for (line = text, number = 1; rc == 0 && line < text + len;) {
-		struct error load_err;
-		size_t n = 0, bad_line = 0;
-		int load_rc = 0;
-
-		error_clear(&load_err);
-		for (; n < IMPORT_CHUNK && line < text + len; line = end + 1,
-		    number++) {
-			end = memchr(line, '\n', (size_t)(text + len - line));
-			if (end == NULL)
-				end = text + len;
-			line_len = (size_t)(end - line);
-			if (text_json_blank(line, line_len))
-				continue;
-			if ((load_rc = load_object(ctx, line, line_len,
-			    &chunk[n].o, &offset, &load_err)) != 0) {
-				bad_line = number;
-				break;
-			}
-			chunk[n].text = line;
-			chunk[n].len = line_len;
-			chunk[n++].number = number;
-		}
-		rc = store_chunk(ctx, chunk, n, error_line, err);
-		if (rc == 0 && load_rc != 0) {
-			*err = load_err;
-			*error_line = bad_line;
-			rc = load_rc;
+	for (line = text, number = 1; line < text + len; line = end + 1,
+	    number++) {
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		if (end == NULL)
+			end = text + len;
+		line_len = (size_t)(end - line);
+		if (text_json_blank(line, line_len))
+			continue;
+		if ((rc = import_object(ctx, line, line_len, number, &offset,
+		    err)) != 0) {
+			*error_line = number;
+			return rc;
 		}
 	}
-	free(chunk);
-	return rc;
+	return 0;
 }
 
 /* Why a file was not imported, with its line and field when known. */

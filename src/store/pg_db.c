@@ -111,6 +111,7 @@ session_setup(struct pg_conn *c)
 	c->owed_count = 0;
 	c->locked = false;
 	pg_memo_forget(c);
+	pg_drop_held(c);
 	if (PQsetClientEncoding(c->conn, "UTF8") != 0) {
 		keep_message(c, NULL);
 		return -1;
@@ -486,6 +487,14 @@ pg_finalize(struct pg_stmt *st)
 		return;
 	drop_result(st);
 	pg_clear_bindings(st);
+	pg_free_held(st);
+	free(st->held_values);
+	free(st->held_lengths);
+	if (st->many != NULL) {
+		free(st->many->sql);
+		free(st->many->types);
+		free(st->many);
+	}
 	/*
 	 * A prepared statement lives as long as its connection: only the
 	 * store's own, prepared once per connection, are prepared at all.

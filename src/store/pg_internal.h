@@ -32,6 +32,9 @@ struct pg_memo {
 };
 
 #define PG_MEMO_SLOTS 512
+/* Rows an INSERT sends at once, and the statements that may hold rows. */
+#define PG_BATCH_ROWS 64
+#define PG_HOLDING_MAX 4
 /* Results owed by the server before the pipeline is settled. */
 #define PG_OWED_MAX 256
 
@@ -66,6 +69,8 @@ struct pg_conn {
 	int owed_count;
 	struct pg_owed owed[PG_OWED_MAX];
 	struct pg_memo memo[PG_MEMO_SLOTS];
+	struct pg_stmt *holding[PG_HOLDING_MAX];	/* statements holding rows */
+	int nholding;
 };
 
 /* More than any query of the store binds. */
@@ -89,6 +94,18 @@ struct pg_stmt {
 	enum pg_kind kind;
 	char table[64];			/* PG_WRITE's table */
 	char columns[256];		/* an UPDATE's SET columns, ' '-separated */
+	/*
+	 * An INSERT whose rows may be held and sent PG_BATCH_ROWS to a
+	 * statement (pg_pipeline.c): its VALUES tuple, the rows held (their
+	 * values moved here from values), and the many-row statement.
+	 */
+	bool batchable;
+	size_t tuple_at, tuple_end;
+	char **held_values;
+	int *held_lengths;
+	int held;
+	int rank;			/* orders the tables' flushes */
+	struct pg_stmt *many;
 };
 
 /* pg_pipeline.c */
@@ -100,6 +117,8 @@ int pg_take_rows(struct pg_conn *, struct pg_stmt *, PGresult *);
 PGresult *pg_memo_find(struct pg_conn *, const struct pg_stmt *);
 void pg_memo_keep(struct pg_conn *, const struct pg_stmt *, const PGresult *);
 void pg_memo_forget(struct pg_conn *);
+void pg_drop_held(struct pg_conn *);
+void pg_free_held(struct pg_stmt *);
 int pg_prepare_on_server(struct pg_conn *, struct pg_stmt *);
 int pg_result_code(struct pg_conn *, PGresult *);
 

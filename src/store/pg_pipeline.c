@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,49 @@ names(const char *text, const char *word)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The tables whose inserts may be held and sent many rows to a statement:
+ * no trigger on them reads the table an insert writes (a BEFORE INSERT
+ * trigger checking the audit head would not see the rows before it in
+ * the same statement).  Held rows are sent in this order of their tables,
+ * whatever order they came in: a row may depend only on rows of the
+ * tables before its own here (queue_index on action, a foreign key).
+ */
+static const char *const batchable_tables[] = { "action", "queue_index" };
+
+/*
+ * "INSERT INTO t (...) VALUES (...)" of such a table, every parameter in
+ * the VALUES tuple, the tuple at the end: its place is kept.
+ */
+static void
+classify_batchable(struct pg_stmt *st)
+{
+	const char *values, *p;
+	size_t i;
+	bool known = false;
+
+	st->batchable = false;
+	if (st->kind != PG_WRITE || !starts_with_word(st->sql, "INSERT INTO") ||
+	    names(st->sql, "CONFLICT") || st->nparams == 0)
+		return;
+	for (i = 0; i < sizeof batchable_tables / sizeof *batchable_tables &&
+	    !known; i++)
+		if (strcmp(st->table, batchable_tables[i]) == 0) {
+			known = true;
+			st->rank = (int)i;
+		}
+	if (!known || (values = strcasestr(st->sql, " VALUES (")) == NULL)
+		return;
+	for (p = st->sql; p < values; p++)
+		if (*p == '$')
+			return;
+	st->tuple_at = (size_t)(values - st->sql) + 8;
+	st->tuple_end = strlen(st->sql);
+	if (st->sql[st->tuple_end - 1] != ')')
+		return;
+	st->batchable = true;
 }
 
 /*
@@ -140,6 +184,7 @@ pg_classify(struct pg_stmt *st)
 	}
 	if (st->kind == PG_WRITE && st->table[0] == '\0')
 		st->kind = PG_OTHER;
+	classify_batchable(st);
 }
 
 bool
@@ -335,6 +380,178 @@ pg_prepare_on_server(struct pg_conn *c, struct pg_stmt *st)
 	return DB_OK;
 }
 
+void
+pg_free_held(struct pg_stmt *st)
+{
+	int i;
+
+	for (i = 0; st->held_values != NULL && i < st->held * st->nparams; i++)
+		free(st->held_values[i]);
+	st->held = 0;
+}
+
+/* Forgets the rows held, sent nowhere: the connection is new. */
+void
+pg_drop_held(struct pg_conn *c)
+{
+	int i;
+
+	for (i = 0; i < c->nholding; i++)
+		pg_free_held(c->holding[i]);
+	c->nholding = 0;
+}
+
+static int send_one(struct pg_conn *, struct pg_stmt *, enum pg_owed_use,
+    int);
+static int settle(struct pg_conn *, struct pg_stmt *, PGresult **, bool);
+
+/* The statement inserting PG_BATCH_ROWS rows of st, made once. */
+static struct pg_stmt *
+many_rows(struct pg_stmt *st)
+{
+	size_t tuple = st->tuple_end - st->tuple_at, size;
+	struct pg_stmt *m;
+	char *o;
+	const char *p;
+	int r;
+
+	if (st->many != NULL)
+		return st->many;
+	size = st->tuple_at + (size_t)PG_BATCH_ROWS * (tuple * 2 + 2) + 1;
+	if ((m = calloc(1, sizeof *m)) == NULL || (m->sql = malloc(size)) ==
+	    NULL || (m->types = calloc((size_t)PG_BATCH_ROWS *
+	    (size_t)st->nparams, sizeof *m->types)) == NULL) {
+		if (m != NULL)
+			free(m->sql);
+		free(m);
+		return NULL;
+	}
+	memcpy(m->sql, st->sql, st->tuple_at);
+	o = m->sql + st->tuple_at;
+	for (r = 0; r < PG_BATCH_ROWS; r++) {
+		if (r > 0) {
+			*o++ = ',';
+			*o++ = ' ';
+		}
+		/* The tuple again, each $k numbered on past the rows before. */
+		for (p = st->sql + st->tuple_at; p < st->sql + st->tuple_end;) {
+			if (*p == '$') {
+				char *end;
+				long k = strtol(p + 1, &end, 10);
+
+				o += sprintf(o, "$%ld", (long)r * st->nparams + k);
+				p = end;
+			} else
+				*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	m->nparams = PG_BATCH_ROWS * st->nparams;
+	m->persistent = true;
+	m->kind = PG_WRITE;
+	m->row = -1;
+	snprintf(m->table, sizeof m->table, "%s", st->table);
+	st->many = m;
+	return m;
+}
+
+/* Sends the rows st holds: PG_BATCH_ROWS at a time, the rest one by one. */
+static int
+send_held(struct pg_conn *c, struct pg_stmt *st)
+{
+	char **own_values = st->values;
+	int *own_lengths = st->lengths;
+	struct pg_stmt *m = NULL;
+	int done = 0, rc = DB_OK;
+
+	while (rc == DB_OK && done < st->held) {
+		if (st->held - done >= PG_BATCH_ROWS && (m = many_rows(st)) !=
+		    NULL) {
+			m->values = st->held_values + done * st->nparams;
+			m->lengths = st->held_lengths + done * st->nparams;
+			rc = send_one(c, m, OWED_DISCARD, -1);
+			m->values = NULL;
+			m->lengths = NULL;
+			done += PG_BATCH_ROWS;
+		} else {
+			st->values = st->held_values + done * st->nparams;
+			st->lengths = st->held_lengths + done * st->nparams;
+			rc = send_one(c, st, OWED_DISCARD, -1);
+			done++;
+		}
+	}
+	st->values = own_values;
+	st->lengths = own_lengths;
+	pg_free_held(st);
+	return rc;
+}
+
+/*
+ * Sends the rows held of the tables up to rank `upto` in batchable_tables
+ * (all: INT_MAX), in that order: a full table's rows go with only the
+ * rows they may depend on, and the others stay held to fill up.
+ */
+static int
+send_held_upto(struct pg_conn *c, int upto)
+{
+	struct pg_stmt *holding[PG_HOLDING_MAX];
+	int i, j, n = 0, rc = DB_OK;
+
+	/* Taken off the list first: a settling on the way finds them gone. */
+	for (i = j = 0; i < c->nholding; i++)
+		if (c->holding[i]->rank <= upto)
+			holding[n++] = c->holding[i];
+		else
+			c->holding[j++] = c->holding[i];
+	c->nholding = j;
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && holding[j - 1]->rank > holding[j]->rank;
+		    j--) {
+			struct pg_stmt *t = holding[j];
+
+			holding[j] = holding[j - 1];
+			holding[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		int sent = send_held(c, holding[i]);
+
+		if (rc == DB_OK)
+			rc = sent;
+	}
+	return rc;
+}
+
+static int
+send_all_held(struct pg_conn *c)
+{
+	return send_held_upto(c, INT_MAX);
+}
+
+/* Holds st's row, its values moved out of st; false when it cannot. */
+static bool
+hold(struct pg_conn *c, struct pg_stmt *st)
+{
+	int i;
+
+	if (st->held == 0 && c->nholding == PG_HOLDING_MAX)
+		return false;
+	if (st->held_values == NULL && ((st->held_values = calloc(
+	    (size_t)PG_BATCH_ROWS * (size_t)st->nparams,
+	    sizeof *st->held_values)) == NULL || (st->held_lengths = calloc(
+	    (size_t)PG_BATCH_ROWS * (size_t)st->nparams,
+	    sizeof *st->held_lengths)) == NULL))
+		return false;
+	if (st->held == 0)
+		c->holding[c->nholding++] = st;
+	for (i = 0; i < st->nparams; i++) {
+		st->held_values[st->held * st->nparams + i] = st->values[i];
+		st->held_lengths[st->held * st->nparams + i] = st->lengths[i];
+		st->values[i] = NULL;
+	}
+	st->held++;
+	return true;
+}
+
 /* Queues st in the pipeline; its result is read at the next settling. */
 static int
 send_one(struct pg_conn *c, struct pg_stmt *st, enum pg_owed_use use,
@@ -344,7 +561,7 @@ send_one(struct pg_conn *c, struct pg_stmt *st, enum pg_owed_use use,
 
 	/* Room for st and its PREPARE: else what is owed is read first. */
 	if (c->piping && c->owed_count + 2 > PG_OWED_MAX &&
-	    (rc = pg_settle(c, NULL, NULL)) != DB_OK)
+	    (rc = settle(c, NULL, NULL, false)) != DB_OK)
 		return rc;
 	if (!c->piping) {
 		if (!PQenterPipelineMode(c->conn))
@@ -371,9 +588,26 @@ pg_send(struct pg_conn *c, struct pg_stmt *st, int expected)
 	int rc;
 
 	memo_invalidate(c, st);
+	c->changes = -1;		/* known at the settling */
+	if (st->batchable && expected < 0) {
+		/* In pipeline mode: every way to the server settles first. */
+		if (!c->piping) {
+			if (!PQenterPipelineMode(c->conn))
+				return pg_result_code(c, NULL);
+			c->piping = true;
+		}
+		if (hold(c, st)) {
+			if (st->held == PG_BATCH_ROWS &&
+			    (rc = send_held_upto(c, st->rank)) != DB_OK)
+				return rc;
+			return DB_DONE;
+		}
+	}
+	/* Anything else goes after the rows held, in order. */
+	if ((rc = send_all_held(c)) != DB_OK)
+		return rc;
 	if ((rc = send_one(c, st, OWED_DISCARD, expected)) != DB_OK)
 		return rc;
-	c->changes = -1;		/* known at the settling */
 	return DB_DONE;
 }
 
@@ -385,13 +619,28 @@ pg_send(struct pg_conn *c, struct pg_stmt *st, int expected)
 int
 pg_settle(struct pg_conn *c, struct pg_stmt *st, PGresult **out)
 {
+	return settle(c, st, out, true);
+}
+
+/*
+ * With send_held false (the pipeline is full while rows are still held,
+ * perhaps half sent): only what is owed is read, the rows held stay held
+ * and the connection stays in pipeline mode for them.
+ */
+static int
+settle(struct pg_conn *c, struct pg_stmt *st, PGresult **out,
+    bool send_held)
+{
 	PGresult *res;
 	int i, rc = DB_OK;
 	bool failed = false;
 
 	if (out != NULL)
 		*out = NULL;
-	if (st != NULL && (rc = send_one(c, st, OWED_DELIVER, -1)) != DB_OK)
+	if (send_held && (rc = send_all_held(c)) != DB_OK)
+		failed = true;
+	if (!failed && st != NULL &&
+	    (rc = send_one(c, st, OWED_DELIVER, -1)) != DB_OK)
 		failed = true;
 	if (!c->piping)
 		return rc;
@@ -444,7 +693,7 @@ pg_settle(struct pg_conn *c, struct pg_stmt *st, PGresult **out)
 		if (sync)
 			break;
 	}
-	if (!PQexitPipelineMode(c->conn) && !failed) {
+	if (c->nholding == 0 && !PQexitPipelineMode(c->conn) && !failed) {
 		rc = pg_result_code(c, NULL);
 		failed = true;
 	}

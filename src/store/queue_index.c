@@ -248,7 +248,8 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 
 	if ((rc = row_flags(s, row->action_id, &existed, &old_flags, err)) != 0)
 		return rc;
-	if ((stmt = store_statement(s, SQL_QUEUE_PUT, err)) == NULL)
+	if ((stmt = store_statement(s, existed ? SQL_QUEUE_PUT :
+	    SQL_QUEUE_INSERT, err)) == NULL)
 		return err->status;
 	db_bind_text(stmt, 1, row->action_id, -1, DB_STATIC);
 	db_bind_int64(stmt, 2, epoch);

@@ -144,6 +144,15 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " divergence_count = excluded.divergence_count,"
 	    " requester = excluded.requester, author = excluded.author,"
 	    " drafted_at_ms = excluded.drafted_at_ms",
+	/*
+	 * SQL_QUEUE_PUT for a row known not to exist: a plain INSERT, which
+	 * PostgreSQL may send many rows at a time (pg_pipeline.c).
+	 */
+	[SQL_QUEUE_INSERT] =
+	    "INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
+	    " summary, advisory, divergence_count, imported_at_ms,"
+	    " expires_at_ms, requester, author, drafted_at_ms) VALUES (?1, ?9,"
+	    " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?12, ?13, ?14)",
 	[SQL_POLICY_EPOCH] =
 	    "SELECT value FROM meta WHERE key = 'policy_epoch'",
 	/* Prepared once: an --atomic batch opens one per decision. */
