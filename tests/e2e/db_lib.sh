@@ -57,3 +57,8 @@ sqlite_only() {
 	if on_pg; then echo "skip: $1 (SQLite only)"; return 1; fi
 	return 0
 }
+
+# sql_hex EXPR: SQL for EXPR's stored bytes in hex, on $DB's backend.
+sql_hex() {
+	if on_pg; then echo "encode(convert_to($1, 'UTF8'), 'hex')"; else echo "hex($1)"; fi
+}
