@@ -9,8 +9,10 @@ on_pg() { is_pg "$DB"; }
 # db_q STORE SQL: SQL on that store; db_sql SQL: on $DB.
 db_q() {
 	if is_pg "$1"; then
-		PGCLIENTENCODING=UTF8 PGOPTIONS="-c client_min_messages=warning" \
-			psql -X -q -At -v ON_ERROR_STOP=1 -d "$1" -c "$2"
+		# On stdin: a statement may be longer than an argument may.
+		printf '%s\n' "$2" | PGCLIENTENCODING=UTF8 \
+			PGOPTIONS="-c client_min_messages=warning" \
+			psql -X -q -At -v ON_ERROR_STOP=1 -d "$1" -f -
 	else
 		sqlite3 "$1" "$2"
 	fi
@@ -61,4 +63,10 @@ sqlite_only() {
 # sql_hex EXPR: SQL for EXPR's stored bytes in hex, on $DB's backend.
 sql_hex() {
 	if on_pg; then echo "encode(convert_to($1, 'UTF8'), 'hex')"; else echo "hex($1)"; fi
+}
+
+# sql_file_text FILE: SQL for FILE's bytes as text, on $DB's backend (on
+# PostgreSQL the server cannot read the test's files: quoted inline).
+sql_file_text() {
+	if on_pg; then printf '$file$%s$file$' "$(cat "$1")"; else echo "CAST(readfile('$1') AS TEXT)"; fi
 }
