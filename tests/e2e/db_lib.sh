@@ -19,8 +19,9 @@ db_q() {
 }
 db_sql() { db_q "$DB" "$1"; }
 
-# pg_name: $DB's database name; pg_named NAME: $DB's server, database NAME.
-pg_name() { printf '%s\n' "$DB" | sed 's|^[a-z]*://[^/]*/\([^?]*\).*|\1|'; }
+# pg_name [STORE]: its database's name (of $DB by default);
+# pg_named NAME: $DB's server, database NAME.
+pg_name() { printf '%s\n' "${1:-$DB}" | sed 's|^[a-z]*://[^/]*/\([^?]*\).*|\1|'; }
 pg_named() { printf '%s\n' "$DB" | sed "s|^\([a-z]*://[^/]*/\)[^?]*|\1$1|"; }
 # pg_create NAME [TEMPLATE]: database $DB's name_NAME made again, printed.
 pg_create() {
@@ -37,6 +38,15 @@ db_new() {
 }
 db_copy() {
 	if on_pg; then pg_create "$1" "$(pg_name)"; else cp "$DB" "$WORK/$1.db"; echo "$WORK/$1.db"; fi
+}
+# db_restore STORE: $DB made again, a copy of STORE (one db_copy made).
+db_restore() {
+	if on_pg; then
+		db_q "$(pg_named postgres)" "DROP DATABASE \"$(pg_name)\" WITH (FORCE)" >/dev/null
+		db_q "$(pg_named postgres)" "CREATE DATABASE \"$(pg_name)\" TEMPLATE \"$(pg_name "$1")\"" >/dev/null
+	else
+		cp "$1" "$DB"
+	fi
 }
 
 # db_tamper STORE "TRIGGER..." SQL: SQL as a writer of the store can run
