@@ -39,6 +39,10 @@ db_new() {
 db_copy() {
 	if on_pg; then pg_create "$1" "$(pg_name)"; else cp "$DB" "$WORK/$1.db"; echo "$WORK/$1.db"; fi
 }
+# db_named NAME: the store db_new or db_copy NAME made.
+db_named() {
+	if on_pg; then pg_named "$(pg_name)_$1"; else echo "$WORK/$1.db"; fi
+}
 # db_restore STORE: $DB made again, a copy of STORE (one db_copy made).
 db_restore() {
 	if on_pg; then
