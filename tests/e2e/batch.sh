@@ -99,7 +99,7 @@ expect_eq "the audit record of line 2 is a reject routed to action-drafting-b" \
 	"[\"$DIV_DID\",\"reject\",{\"reassign_to\":\"action-drafting-b\"}]"
 
 ### 2. A fresh database: the divergent trade can never be approved.
-FRESH=$WORK/fresh.db
+FRESH=$(db_new fresh)
 import_examples "$FRESH"
 for req in \
 	"{\"action_id\":\"$DIVERGENT\",\"decision\":\"approve\"}" \
