@@ -14,7 +14,8 @@ db_q() {
 			PGOPTIONS="-c client_min_messages=warning" \
 			psql -X -q -At -v ON_ERROR_STOP=1 -d "$1" -f -
 	else
-		sqlite3 "$1" "$2"
+		# As a client of a busy store: it waits for the writer.
+		sqlite3 -cmd ".timeout 10000" "$1" "$2"
 	fi
 }
 db_sql() { db_q "$DB" "$1"; }
