@@ -14,7 +14,7 @@ approvals k "$N" >"$WORK/decisions"
 sqlite_only "PRAGMA integrity_check" && INTEGRITY=yes || INTEGRITY=no
 consistent() {
 	expect_status "$1: audit verify" 0 cs audit verify
-	[ $INTEGRITY = no ] ||
+	[ "$INTEGRITY" = no ] ||
 		expect_eq "$1: integrity_check" "$(db_sql 'PRAGMA integrity_check')" ok
 	approved=$(db_sql "SELECT count(*) FROM action WHERE status = 'approved'")
 	expect_eq "$1: a decision row per approval" \

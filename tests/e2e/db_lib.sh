@@ -83,5 +83,6 @@ sql_hex() {
 # sql_file_text FILE: SQL for FILE's bytes as text, on $DB's backend (on
 # PostgreSQL the server cannot read the test's files: quoted inline).
 sql_file_text() {
+	# shellcheck disable=SC2016 # a dollar-quoted SQL literal
 	if on_pg; then printf '$file$%s$file$' "$(cat "$1")"; else echo "CAST(readfile('$1') AS TEXT)"; fi
 }

@@ -7,7 +7,7 @@
 
 sqlite_only "PRAGMA integrity_check" && INTEGRITY=yes || INTEGRITY=no
 intact() {
-	[ $INTEGRITY = no ] ||
+	[ "$INTEGRITY" = no ] ||
 		expect_eq "$1: integrity_check" "$(db_sql 'PRAGMA integrity_check')" ok
 	expect_status "$1: audit verify" 0 cs audit verify
 }
