@@ -104,7 +104,7 @@ cs audit export --csv >"$WORK/export.csv"
 expect_eq "the CSV export calls it an escalation" \
 	"$(grep -c '"w4".*"escalate"' "$WORK/export.csv")" 1
 expect_eq "the decision row keeps the expertise" \
-	"$(sqlite3 "$DB" "SELECT escalate || '|' || escalate_expertise FROM decision WHERE action_id = 'w4'")" \
+	"$(db_sql "SELECT escalate || '|' || escalate_expertise FROM decision WHERE action_id = 'w4'")" \
 	"1|fixed income"
 
 # ---- Self-approval: requested_by, author, contributor ----

@@ -4,7 +4,7 @@
 # neutralisation, and replay.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed"; exit 77; }
+on_pg || command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed"; exit 77; }
 command -v sha256sum >/dev/null 2>&1 || { echo "sha256sum is needed"; exit 77; }
 
 PASS=0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
@@ -14,7 +14,9 @@ out=$WORK/out
 
 # on DB ARGS...: countersign on another database.
 on() { d=$1; shift; "$COUNTERSIGN" --db "$d" "$@"; }
-q() { sqlite3 "$1" "$2"; }
+q() { db_q "$1" "$2"; }
+# The record's stored bytes, as each backend counts them.
+if on_pg; then BYTES='octet_length(record_json)'; else BYTES='length(CAST(record_json AS BLOB))'; fi
 # expect_match WHAT FILE ERE
 expect_match() {
 	if grep -qE -- "$3" "$2"; then pass "$1"; else
@@ -72,7 +74,7 @@ while [ "$seq" -le "$N" ]; do
 	rec=$(q "$DB" "SELECT record_json FROM audit_log WHERE seq = $seq")
 	stored_prev=$(q "$DB" "SELECT prev_hash FROM audit_log WHERE seq = $seq")
 	stored=$(q "$DB" "SELECT hash FROM audit_log WHERE seq = $seq")
-	bytes=$(q "$DB" "SELECT length(CAST(record_json AS BLOB)) FROM audit_log WHERE seq = $seq")
+	bytes=$(q "$DB" "SELECT $BYTES FROM audit_log WHERE seq = $seq")
 	if [ "$(printf '%s' "$rec" | wc -c)" -ne "$bytes" ]; then
 		fail "seq $seq: could not read the record's exact bytes"; bad=1
 	fi
@@ -86,7 +88,7 @@ while [ "$seq" -le "$N" ]; do
 	prev=$h
 	seq=$((seq + 1))
 done
-expect_eq "every row's hash recomputes with sqlite3 and sha256sum ($N rows)" "$bad" 0
+expect_eq "every row's hash recomputes with SQL and sha256sum ($N rows)" "$bad" 0
 expect_eq "the first prev_hash is 64 zeros" "$(q "$DB" "SELECT prev_hash FROM audit_log WHERE seq = 1")" "$ZEROS"
 expect_eq "hashes are lowercase hex" \
 	"$(q "$DB" "SELECT hash FROM audit_log" | grep -cvE '^[0-9a-f]{64}$' || true)" 0
@@ -99,13 +101,14 @@ expect_eq "audit export's records are the stored JSON" \
 	"$(jq -c .record "$WORK/export" | sha256sum)" \
 	"$(q "$DB" "SELECT record_json FROM audit_log ORDER BY seq" | jq -c . | sha256sum)"
 
-### 2. The triggers refuse UPDATE, DELETE and INSERT OR REPLACE.
+### 2. The triggers refuse UPDATE, DELETE and INSERT OR REPLACE (on
+### PostgreSQL: TRUNCATE and INSERT ... ON CONFLICT DO UPDATE).
 snapshot() { q "$DB" "SELECT seq, record_json, prev_hash, hash FROM audit_log ORDER BY seq" | sha256sum; }
 before=$(snapshot)
-# sql_refused WHAT SQL: sqlite3 must exit non-zero on the main database.
+# sql_refused WHAT SQL: the database must refuse it.
 sql_refused() {
-	if sqlite3 "$DB" "$2" >"$WORK/out" 2>"$WORK/err"; then
-		fail "$1: sqlite3 exited 0"
+	if db_sql "$2" >"$WORK/out" 2>"$WORK/err"; then
+		fail "$1: the database took it"
 	else
 		pass "$1"
 	fi
@@ -116,31 +119,42 @@ sql_refused "UPDATE of a hash is refused" "UPDATE audit_log SET hash = prev_hash
 sql_refused "DELETE of the last row is refused" \
 	"DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)"
 sql_refused "DELETE of everything is refused" "DELETE FROM audit_log"
-sql_refused "INSERT OR REPLACE of row 1 (with its own prev_hash) is refused" \
-	"INSERT OR REPLACE INTO audit_log (seq, record_json, prev_hash, hash) VALUES (1, '{}', '$ZEROS', '$ZEROS')"
-sql_refused "INSERT OR REPLACE of row 1 citing the head is refused" \
-	"INSERT OR REPLACE INTO audit_log (seq, record_json, prev_hash, hash) SELECT 1, '{}', hash, hash FROM audit_log ORDER BY seq DESC LIMIT 1"
-sql_refused "REPLACE of the last row is refused" \
-	"REPLACE INTO audit_log (seq, record_json, prev_hash, hash) SELECT seq, '{}', prev_hash, hash FROM audit_log ORDER BY seq DESC LIMIT 1"
+if on_pg; then
+	UPSERT="ON CONFLICT (seq) DO UPDATE SET record_json = excluded.record_json"
+	sql_refused "TRUNCATE is refused" "TRUNCATE audit_log CASCADE"
+	sql_refused "an upsert of row 1 (with its own prev_hash) is refused" \
+		"INSERT INTO audit_log (seq, record_json, prev_hash, hash) VALUES (1, '{}', '$ZEROS', '$ZEROS') $UPSERT"
+	sql_refused "an upsert of row 1 citing the head is refused" \
+		"INSERT INTO audit_log (seq, record_json, prev_hash, hash) SELECT 1, '{}', hash, hash FROM audit_log ORDER BY seq DESC LIMIT 1 $UPSERT"
+	sql_refused "an upsert of the last row is refused" \
+		"INSERT INTO audit_log (seq, record_json, prev_hash, hash) SELECT seq, '{}', prev_hash, hash FROM audit_log ORDER BY seq DESC LIMIT 1 $UPSERT"
+else
+	sql_refused "INSERT OR REPLACE of row 1 (with its own prev_hash) is refused" \
+		"INSERT OR REPLACE INTO audit_log (seq, record_json, prev_hash, hash) VALUES (1, '{}', '$ZEROS', '$ZEROS')"
+	sql_refused "INSERT OR REPLACE of row 1 citing the head is refused" \
+		"INSERT OR REPLACE INTO audit_log (seq, record_json, prev_hash, hash) SELECT 1, '{}', hash, hash FROM audit_log ORDER BY seq DESC LIMIT 1"
+	sql_refused "REPLACE of the last row is refused" \
+		"REPLACE INTO audit_log (seq, record_json, prev_hash, hash) SELECT seq, '{}', prev_hash, hash FROM audit_log ORDER BY seq DESC LIMIT 1"
+fi
 sql_refused "an insert that does not extend the head is refused" \
 	"INSERT INTO audit_log (seq, record_json, prev_hash, hash) VALUES ((SELECT max(seq) + 1 FROM audit_log), '{}', '$ZEROS', '$ZEROS')"
 expect_eq "the log is unchanged" "$(snapshot)" "$before"
 expect_status "audit verify after the refused writes" 0 cs audit verify
 
 ### 3. Tampering with a record is found, at its seq.
-cp "$DB" "$WORK/tampered.db"
-sqlite3 "$WORK/tampered.db" "DROP TRIGGER audit_log_no_update; UPDATE audit_log SET record_json = replace(record_json, 'approve', 'reject') WHERE seq = $APPROVE_SEQ"
+TAMPERED=$(db_copy tampered)
+db_tamper "$TAMPERED" audit_log_no_update "UPDATE audit_log SET record_json = replace(record_json, 'approve', 'reject') WHERE seq = $APPROVE_SEQ"
 expect_eq "the record did change" \
-	"$(q "$WORK/tampered.db" "SELECT record_json FROM audit_log WHERE seq = $APPROVE_SEQ" | jq -r .decision)" reject
-expect_status "audit verify on the tampered log" 1 on "$WORK/tampered.db" audit verify
+	"$(q "$TAMPERED" "SELECT record_json FROM audit_log WHERE seq = $APPROVE_SEQ" | jq -r .decision)" reject
+expect_status "audit verify on the tampered log" 1 on "$TAMPERED" audit verify
 expect_match "it names seq $APPROVE_SEQ" "$WORK/out" "seq $APPROVE_SEQ([^0-9]|$)"
 expect_status "a checkpoint at an earlier row does not hide it" 1 \
-	on "$WORK/tampered.db" audit verify --checkpoint "1:$(q "$DB" "SELECT hash FROM audit_log WHERE seq = 1")"
+	on "$TAMPERED" audit verify --checkpoint "1:$(q "$DB" "SELECT hash FROM audit_log WHERE seq = 1")"
 
-cp "$DB" "$WORK/rehashed.db"
+REHASHED=$(db_copy rehashed)
 # A wrong stored hash (record untouched) is found too.
-sqlite3 "$WORK/rehashed.db" "DROP TRIGGER audit_log_no_update; UPDATE audit_log SET hash = '$ZEROS' WHERE seq = $N"
-expect_status "a wrong stored hash on the last row" 1 on "$WORK/rehashed.db" audit verify
+db_tamper "$REHASHED" audit_log_no_update "UPDATE audit_log SET hash = '$ZEROS' WHERE seq = $N"
+expect_status "a wrong stored hash on the last row" 1 on "$REHASHED" audit verify
 expect_match "it names seq $N" "$WORK/out" "seq $N([^0-9]|$)"
 
 ### 3b. Replay (before the IPS changes below).
@@ -151,7 +165,7 @@ expect_contains "same verdict (rejected)" "$WORK/out" "same verdict"
 expect_status "audit replay of an undecided action" 1 cs audit replay no-such-action
 
 ### 4. Truncation: the chain stays consistent, a checkpoint catches it.
-cp "$DB" "$WORK/decision-last.db"
+DECISION_LAST=$(db_copy decision_last)
 jq -c '.version = 4' "$EXAMPLES/ips.json" >"$WORK/ips-v4.json"
 expect_status "import a new IPS version last" 0 cs import "$WORK/ips-v4.json"
 LAST=$(q "$DB" "SELECT seq || ':' || hash FROM audit_log ORDER BY seq DESC LIMIT 1")
@@ -170,23 +184,23 @@ for bad in " ${LAST}" "+${LAST}" "99999999999999999999999:${LAST#*:}"; do
 	expect_status "a malformed checkpoint ('$(printf '%.12s' "$bad")...') is a usage error" 2 \
 		cs audit verify --checkpoint "$bad"
 done
-cp "$DB" "$WORK/truncated.db"
-sqlite3 "$WORK/truncated.db" "DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq = ${LAST%%:*}"
-expect_eq "the row is gone" "$(q "$WORK/truncated.db" "SELECT count(*) FROM audit_log")" "$N"
-expect_status "plain audit verify on the truncated log" 0 on "$WORK/truncated.db" audit verify
+TRUNCATED=$(db_copy truncated)
+db_tamper "$TRUNCATED" audit_log_no_delete "DELETE FROM audit_log WHERE seq = ${LAST%%:*}"
+expect_eq "the row is gone" "$(q "$TRUNCATED" "SELECT count(*) FROM audit_log")" "$N"
+expect_status "plain audit verify on the truncated log" 0 on "$TRUNCATED" audit verify
 expect_status "audit verify --checkpoint on the truncated log" 1 \
-	on "$WORK/truncated.db" audit verify --checkpoint "$LAST"
+	on "$TRUNCATED" audit verify --checkpoint "$LAST"
 expect_match "it names the checkpoint's seq" "$WORK/out" "seq ${LAST%%:*}([^0-9]|$)"
-expect_status "an earlier checkpoint still holds" 0 on "$WORK/truncated.db" audit verify --checkpoint "$FIRST"
+expect_status "an earlier checkpoint still holds" 0 on "$TRUNCATED" audit verify --checkpoint "$FIRST"
 
 # When the truncated row is a decision, the decided action gives it away.
-DLAST=$(q "$WORK/decision-last.db" "SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1")
+DLAST=$(q "$DECISION_LAST" "SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1")
 expect_eq "its last row is c7's approval" \
-	"$(q "$WORK/decision-last.db" "SELECT record_json FROM audit_log WHERE seq = $DLAST" | jq -r '.event + " " + .action_id')" "decision c7"
-sqlite3 "$WORK/decision-last.db" "DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq = $DLAST"
+	"$(q "$DECISION_LAST" "SELECT record_json FROM audit_log WHERE seq = $DLAST" | jq -r '.event + " " + .action_id')" "decision c7"
+db_tamper "$DECISION_LAST" audit_log_no_delete "DELETE FROM audit_log WHERE seq = $DLAST"
 expect_eq "the decision row is gone" \
-	"$(q "$WORK/decision-last.db" "SELECT count(*) FROM audit_log WHERE seq = $DLAST")" 0
-expect_status "audit verify without the last decision record" 1 on "$WORK/decision-last.db" audit verify
+	"$(q "$DECISION_LAST" "SELECT count(*) FROM audit_log WHERE seq = $DLAST")" 0
+expect_status "audit verify without the last decision record" 1 on "$DECISION_LAST" audit verify
 expect_contains "it names the decided action" "$WORK/out" c7
 
 for bad in abc 5 "5:" ":$ZEROS" "x:$ZEROS" "5:$(printf '%063d' 0)" "5:${ZEROS}0" "5:$(printf '%064d' 0 | tr 0 g)"; do
@@ -239,7 +253,7 @@ expect_eq "no cell starts with a live formula character" \
 ### 6. The advisory verdict is recorded exactly as received (SPEC 6).
 # A parse into doubles would print 9007199254740993 as 9.00719925474099e+15,
 # 12345678901234567890123 as 1.2345678901234568e+22, 1E2 as 100, 1.0 as 1.
-RAW=$WORK/raw.db
+RAW=$(db_new raw)
 VERDICT='{"review_pass":true,"blocking_issues":[],"non_blocking_issues":[],"final_artifacts":[],"n1":12345678901234567890123,"g":9007199254740993,"n2":1E2,"n3":1.0,"n4":-0,"s":"caf\u00e9 \/ x"}'
 legal() { # legal ACTION_ID VERDICT: a legal_draft packet, its verdict as given
 	printf '{"type":"packet","kind":"legal_draft","proposed_action":{"action_id":"%s","doc_type":"x","law_domain":"civil","user_request":"u","draft_text":"d"},"reviewer_verdict":%s}\n' "$1" "$2"

@@ -99,7 +99,7 @@ expect_eq "the audit record of line 2 is a reject routed to action-drafting-b" \
 	"[\"$DIV_DID\",\"reject\",{\"reassign_to\":\"action-drafting-b\"}]"
 
 ### 2. A fresh database: the divergent trade can never be approved.
-FRESH=$WORK/fresh.db
+FRESH=$(db_new fresh)
 import_examples "$FRESH"
 for req in \
 	"{\"action_id\":\"$DIVERGENT\",\"decision\":\"approve\"}" \
@@ -372,7 +372,7 @@ expect_eq "every decision record is by the real operator" \
 ### 7. --atomic from a pipe holds no lock while its writer is slow.
 # Its input is read whole before its transaction, so another officer's
 # decision made meanwhile is recorded first, not kept waiting.
-SLOW=$WORK/slow.db
+SLOW=$(db_new slow)
 "$COUNTERSIGN" --db "$SLOW" import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
 	"$EXAMPLES/holdings.json" >/dev/null
 { variant s1 '.'; variant s2 '.'; variant s3 '.'; } >"$WORK/slow.jsonl"
@@ -390,9 +390,10 @@ expect_status "another officer decides while the atomic batch's writer is slow" 
 wait "$slow"
 expect_eq "the atomic batch recorded both its lines" \
 	"$(jq -s -c '[.[].status]' "$WORK/slow-out")" '["recorded","recorded"]'
+if on_pg; then AGG=string_agg; else AGG=group_concat; fi
 expect_eq "s3, decided meanwhile, is first in the log" \
-	"$(sqlite3 "$SLOW" "SELECT group_concat(json_extract(record_json, '$.action_id'))
+	"$(db_q "$SLOW" "SELECT $AGG(json_extract(record_json, '$.action_id'), ',')
 		FROM (SELECT record_json FROM audit_log WHERE json_extract(record_json,
-		'$.event') = 'decision' ORDER BY seq)")" s3,s1,s2
+		'$.event') = 'decision' ORDER BY seq) AS d")" s3,s1,s2
 
 finish

@@ -39,7 +39,7 @@ got=$?
 set -e
 expect_eq "--atomic over 64 MiB from a pipe: bad input" "$got" 3
 expect_contains "it says why" "$WORK/err" "at most 64 MiB"
-expect_eq "nothing recorded" "$(sqlite3 "$DB" "SELECT count(*) FROM decision")" 2
+expect_eq "nothing recorded" "$(db_sql "SELECT count(*) FROM decision")" 2
 # Under the limit it runs as ever.
 expect_status "--atomic under the limit from a pipe" 0 sh -c \
 	"printf '%s\n' '{\"action_id\":\"t-2\",\"decision\":\"approve\"}' | \"$COUNTERSIGN\" --db \"$DB\" batch --atomic"

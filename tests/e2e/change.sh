@@ -103,14 +103,14 @@ expect_eq "the record keeps the advisory exactly as received" \
 	"$(jq -c .advisory_verdict "$WORK/record")" \
 	"$(jq -c .reviewer_verdict "$EXAMPLES/packet-change.json")"
 expect_eq "the record names the standards index used, stored once (SPEC v2 6)" \
-	"$(sqlite3 "$DB" "SELECT json FROM policy_object WHERE sha256 = '$(jq -r .rule_inputs.standards_index_sha256 "$WORK/record")'" |
+	"$(db_sql "SELECT json FROM policy_object WHERE sha256 = '$(jq -r .rule_inputs.standards_index_sha256 "$WORK/record")'" |
 	jq -c '.standards | map(.id)')" '["ADR-007","ADR-009"]'
 expect_status "the audit chain verifies" 0 cs audit verify
 expect_status "a replay with the recorded judgment agrees" 0 cs audit replay NB-412
 expect_contains "replay: same verdict" "$out" "same verdict"
 
 ### 4. A fresh copy, AC-3 judged unmet: rules_failed.
-FRESH=$WORK/fresh-unmet.db
+FRESH=$(db_new fresh_unmet)
 import_change "$FRESH"
 batch_line "$FRESH" '{"action_id":"NB-412","decision":"approve","reason":"r","acknowledge":["high_stakes","divergence"],"po_judgments":{"AC-3":"unmet"}}'
 expect_eq "judged unmet: refused (exit 1)" "$batch_status" 1
@@ -165,7 +165,7 @@ batch_line "$DB" '{"action_id":"NB-417","decision":"approve","reason":"fact not 
 expect_eq "a change with a missing fact can" "$(line 1 .code)" null
 
 ### 7. No standards index imported: the standards rule fails closed.
-NOINDEX=$WORK/noindex.db
+NOINDEX=$(db_new noindex)
 in_db "$NOINDEX" import "$EXAMPLES/packet-change.json" >/dev/null
 set +e
 in_db "$NOINDEX" check NB-412 >"$out"
@@ -179,7 +179,7 @@ expect_eq "no index: rules_failed" "$(line 1 .code)" '"rules_failed"'
 ### 8. The contract's decisions.jsonl: its NB-412 line predates v2, which
 ### makes the example's plain-string AC-2 evidence and its missing head_sha
 ### high stakes (SPEC 2.3): without the acknowledgement it is refused.
-CONTRACT=$WORK/contract.db
+CONTRACT=$(db_new contract)
 import_change "$CONTRACT"
 set +e
 in_db "$CONTRACT" batch "$EXAMPLES/decisions.jsonl" >"$out"
@@ -195,7 +195,7 @@ expect_contains "the error names the field" "$WORK/err" "proposed_action.ci_stat
 
 ### 10. (v2) The backlog tool's own index imports as it is; a domain-scoped
 ### standard applies by the change's domains.
-BACKLOG=$WORK/backlog.db
+BACKLOG=$(db_new backlog)
 mkdir -p "$WORK/docs/standards"
 cat >"$WORK/docs/standards/index.json" <<'JSON'
 {
@@ -268,7 +268,7 @@ expect_eq "the record routes it as blocked_on" \
 	"$(cs audit export | jq -c 'select(.record.action_id == "NB-416") | .record.routing')" \
 	'{"blocked_on":"missing_standard"}'
 expect_eq "the decision row says so" \
-	"$(sqlite3 "$DB" "SELECT blocked_on FROM decision WHERE action_id = 'NB-416'")" missing_standard
+	"$(db_sql "SELECT blocked_on FROM decision WHERE action_id = 'NB-416'")" missing_standard
 expect_status "the chain still verifies" 0 cs audit verify
 expect_eq "list --all --json: held, and for what" \
 	"$(cs list --all --json | jq -c 'select(.action_id == "NB-416") | [.status, .blocked_on, .waiting_for]')" \
@@ -288,7 +288,7 @@ expect_eq "the held change's author may write its next version" \
 expect_eq "a plain rejection is not held" \
 	"$(in_db "$FRESH" list --all --json | jq -c 'select(.action_id == "NB-412") | [.status, .blocked_on]')" \
 	'["rejected",null]'
-TRADE_DB=$WORK/trade.db
+TRADE_DB=$(db_new trade)
 in_db "$TRADE_DB" import "$EXAMPLES/packet-trade-pass.json" >/dev/null
 TRADE_ID=$(jq -r .proposed_action.action_id "$EXAMPLES/packet-trade-pass.json")
 batch_line "$TRADE_DB" "{\"action_id\":\"$TRADE_ID\",\"decision\":\"reject\",\"reason\":\"r\",\"blocked_on\":\"missing_standard\"}"

@@ -13,9 +13,9 @@ cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
 	"$EXAMPLES/holdings.json" "$EXAMPLES/packet-trade-pass.json" \
 	"$EXAMPLES/packet-trade-divergent.json" >/dev/null
 
-# stored_sha256 ID: SHA-256 of the packet's stored bytes, from SQLite.
+# stored_sha256 ID: SHA-256 of the packet's stored bytes, from the store.
 stored_sha256() {
-	sqlite3 "$DB" "SELECT hex(raw_json) FROM action WHERE action_id = '$1'" |
+	db_sql "SELECT $(sql_hex raw_json) FROM action WHERE action_id = '$1'" |
 		xxd -r -p | sha256sum | cut -c1-64
 }
 # variant ID: the passing packet under another id.
@@ -24,10 +24,16 @@ variant() {
 		| .reviewer_verdict.action_id = $id' "$EXAMPLES/packet-trade-pass.json"
 }
 # swap ID: another officer with the file rewrites the packet under its id
-# (dropping the trigger first, as the file's owner can).
+# (past the triggers, as the file's or the tables' owner can).
 swap() {
 	variant "$1" | jq -c '.proposed_action.quantity = 9999
 		| .proposed_action.estimated_value_usd = 1' >"$WORK/swapped"
+	if on_pg; then
+		db_tamper "$DB" "" "UPDATE action SET raw_json = \$s\$$(cat "$WORK/swapped")\$s\$
+		  WHERE action_id = '$1'" 2>"$WORK/sqlerr" ||
+			{ fail "swap $1: $(cat "$WORK/sqlerr")"; }
+		return
+	fi
 	sqlite3 "$DB" "DROP TRIGGER IF EXISTS action_refuses_replace;
 		INSERT OR REPLACE INTO action (action_id, kind, user_id, raw_json,
 		  imported_at_ms) SELECT action_id, kind, user_id,
@@ -71,12 +77,21 @@ expect_eq "the record names packet_sha256" \
 decide "{\"action_id\":\"$PASS\",\"decision\":\"approve\",\"expect_sha256\":\"$other\"}"
 expect_eq "already_decided before changed" "$(jq -r .code "$out")" already_decided
 
-# REPLACE on the action table is refused by the database.
+# REPLACE on the action table (an upsert on PostgreSQL) is refused by
+# the database.
 variant swapme >"$WORK/swapme.json"
 cs import "$WORK/swapme.json" >/dev/null
+if on_pg; then
+	REPLACE="INSERT INTO action (action_id, kind, raw_json, imported_at_ms)
+	  VALUES ('swapme', 'trade', '{}', 0) ON CONFLICT (action_id) DO UPDATE
+	  SET kind = excluded.kind, raw_json = excluded.raw_json,
+	  imported_at_ms = excluded.imported_at_ms"
+else
+	REPLACE="INSERT OR REPLACE INTO action (action_id, kind, raw_json,
+	  imported_at_ms) VALUES ('swapme', 'trade', '{}', 0);"
+fi
 set +e
-sqlite3 "$DB" "INSERT OR REPLACE INTO action (action_id, kind, raw_json,
-  imported_at_ms) VALUES ('swapme', 'trade', '{}', 0);" 2>"$WORK/sqlerr"
+db_sql "$REPLACE" 2>"$WORK/sqlerr"
 got=$?
 set -e
 expect_eq "INSERT OR REPLACE INTO action is refused" "$([ "$got" -ne 0 ] && echo refused)" refused

@@ -45,8 +45,15 @@ usage_error "audit replay without an id" "countersign: audit replay needs an ACT
 usage_error "audit verify with an operand" "countersign: too many arguments" audit verify extra
 
 expect_status "list on a database that does not exist" 4 cs list
-expect_contains "says so" "$WORK/err" "no database at"
-expect_eq "and did not create it" "$(test -e "$DB" && echo yes || echo no)" no
+if on_pg; then
+	# An empty PostgreSQL database: no tables are made in it either.
+	expect_contains "says so" "$WORK/err" "has no countersign data yet"
+	expect_eq "and did not create it" \
+		"$(db_sql "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()")" 0
+else
+	expect_contains "says so" "$WORK/err" "no database at"
+	expect_eq "and did not create it" "$(test -e "$DB" && echo yes || echo no)" no
+fi
 
 echo 'this is not a database at all, not even close to one, really' >"$WORK/bad.db"
 expect_status "a file that is not SQLite" 4 "$COUNTERSIGN" --db "$WORK/bad.db" list

@@ -30,5 +30,5 @@ expect_eq "no busy error anywhere" "$(grep -ci 'busy\|locked' "$WORK/all" || tru
 expect_status "the chain verifies" 0 cs audit verify
 expect_contains "with $N decisions" "$WORK/out" "($N decisions)"
 expect_eq "every action approved" \
-	"$(sqlite3 "$DB" "SELECT count(*) FROM action WHERE status = 'approved'")" "$N"
+	"$(db_sql "SELECT count(*) FROM action WHERE status = 'approved'")" "$N"
 finish

@@ -26,9 +26,9 @@ expect_eq "the three refusals" \
 	"$(jq -r 'select(.status == "refused") | .code' "$WORK/out" | tr '\n' ' ')" \
 	"unknown_action bad_request already_decided "
 expect_eq "every recorded result is in the database" \
-	"$(sqlite3 "$DB" "SELECT count(*) FROM action WHERE status = 'approved'")" 1200
+	"$(db_sql "SELECT count(*) FROM action WHERE status = 'approved'")" 1200
 expect_eq "with a decision row each" \
-	"$(sqlite3 "$DB" 'SELECT count(*) FROM decision')" 1200
+	"$(db_sql 'SELECT count(*) FROM decision')" 1200
 expect_status "the chain verifies" 0 cs audit verify
 
 # A writer that sends a line, reads its answer, and only then sends the
@@ -41,6 +41,7 @@ mkfifo "$WORK/to" "$WORK/from"
 batch_pid=$!
 set +e
 timeout 60 sh -c '
+	. "$TOP_SRCDIR/tests/e2e/db_lib.sh"
 	exec 4<"$2" 3>"$1"
 	for i in 0 1 2; do
 		printf "{\"action_id\": \"i-%s\", \"decision\": \"approve\"}\n" $i >&3
@@ -48,7 +49,7 @@ timeout 60 sh -c '
 		printf "%s\n" "$answer" >>"$3"
 		# The answer came before the next line was sent, and it is
 		# already durable: the database says so.
-		sqlite3 "$4" "SELECT status FROM action WHERE action_id = '\''i-$i'\''" >>"$3"
+		db_q "$4" "SELECT status FROM action WHERE action_id = '\''i-$i'\''" >>"$3"
 	done
 	exec 3>&-
 ' sh "$WORK/to" "$WORK/from" "$WORK/dialogue" "$DB"

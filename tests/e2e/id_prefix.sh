@@ -47,7 +47,7 @@ echo '{"action_id": "pfx-2", "decision": "approve"}' >"$WORK/req"
 expect_status "batch: a unique prefix is decided" 0 cs batch "$WORK/req"
 expect_eq "under its whole id" "$(jq -r .action_id "$WORK/out")" pfx-2
 expect_eq "the record names the whole id" \
-	"$(sqlite3 "$DB" "SELECT count(*) FROM decision WHERE action_id = 'pfx-2'")" 1
+	"$(db_sql "SELECT count(*) FROM decision WHERE action_id = 'pfx-2'")" 1
 
 # audit replay
 expect_status "audit replay by a unique prefix" 0 cs audit replay 'x%_'

@@ -37,10 +37,10 @@ expect_eq "the change names the index" \
 	"$(record NB-412 | jq -r .rule_inputs.standards_index_sha256)" \
 	"$(cs audit export | jq -r 'select(.record.type == "standards_index") | .record.object_sha256')"
 expect_eq "three decisions, each object stored once" \
-	"$(sqlite3 "$DB" "SELECT type || ':' || count(*) FROM policy_object GROUP BY type ORDER BY type" | tr '\n' ' ')" \
+	"$(db_sql "SELECT type || ':' || count(*) FROM policy_object GROUP BY type ORDER BY type" | tr '\n' ' ')" \
 	"roster:1 standards_index:1 "
 expect_eq "stored byte for byte under its digest" \
-	"$(sqlite3 "$DB" "SELECT hex(json) FROM policy_object WHERE type = 'roster'" | xxd -r -p | sha256sum | cut -c1-64)" \
+	"$(db_sql "SELECT $(sql_hex json) FROM policy_object WHERE type = 'roster'" | xxd -r -p | sha256sum | cut -c1-64)" \
 	"$roster_sha"
 expect_status "replay resolves them" 0 cs audit replay "$PASS"
 expect_contains "same inputs, same verdict" "$WORK/out" "same inputs, same verdict"
@@ -53,41 +53,43 @@ jq -c '.proposed_action.action_id = "third" | .reviewer_verdict.action_id = "thi
 	"$EXAMPLES/packet-trade-pass.json" >"$WORK/third.json"
 cs import "$WORK/third.json" >/dev/null 2>&1
 echo '{"action_id": "third", "decision": "approve"}' | cs batch >/dev/null 2>&1
-expect_eq "two rosters stored" "$(sqlite3 "$DB" "SELECT count(*) FROM policy_object WHERE type = 'roster'")" 2
+expect_eq "two rosters stored" "$(db_sql "SELECT count(*) FROM policy_object WHERE type = 'roster'")" 2
 expect_status "the first decision replays against its own roster" 0 cs audit replay "$PASS"
 expect_status "the last against the new one" 0 cs audit replay third
 
 # A record written before (the roster and index copied in): still replays.
-seq=$(sqlite3 "$DB" "SELECT audit_seq FROM decision WHERE action_id = 'second'")
-old=$(sqlite3 "$DB" "SELECT record_json FROM audit_log WHERE seq = $seq" |
+seq=$(db_sql "SELECT audit_seq FROM decision WHERE action_id = 'second'")
+old=$(db_sql "SELECT record_json FROM audit_log WHERE seq = $seq" |
 	jq -c --slurpfile r "$WORK/roster.json" \
 	'.rule_inputs |= (del(.roster_sha256, .standards_index_sha256) + {standards_index: null, roster: $r[0]})')
-cp "$DB" "$WORK/old.db"
+OLD=$(db_copy old)
 printf '%s' "$old" >"$WORK/old-record"
-sqlite3 "$WORK/old.db" "DROP TRIGGER audit_log_no_update;
-	UPDATE audit_log SET record_json = CAST(readfile('$WORK/old-record') AS TEXT) WHERE seq = $seq"
+db_tamper "$OLD" audit_log_no_update "
+	UPDATE audit_log SET record_json = $(sql_file_text "$WORK/old-record") WHERE seq = $seq"
 expect_status "an older record, inputs copied, still replays" 0 \
-	"$COUNTERSIGN" --db "$WORK/old.db" audit replay second
+	"$COUNTERSIGN" --db "$OLD" audit replay second
 expect_contains "with the same verdict" "$WORK/out" "same inputs, same verdict"
 
 # A policy object changed under its name: replay says so, exit 4.
-cp "$DB" "$WORK/tampered.db"
-sqlite3 "$WORK/tampered.db" "DROP TRIGGER policy_object_no_update;
+TAMPERED=$(db_copy tampered)
+db_tamper "$TAMPERED" policy_object_no_update "
 	UPDATE policy_object SET json = replace(json, 'author-1\"', 'author-X\"')
 	WHERE sha256 = '$roster_sha'"
 expect_status "a policy object that lost its digest: storage error" 4 \
-	"$COUNTERSIGN" --db "$WORK/tampered.db" audit replay "$PASS"
+	"$COUNTERSIGN" --db "$TAMPERED" audit replay "$PASS"
 expect_contains "it says so" "$WORK/err" "no longer has that SHA-256"
 # And one that is gone.
-sqlite3 "$WORK/tampered.db" "DROP TRIGGER policy_object_no_delete;
+db_tamper "$TAMPERED" policy_object_no_delete "
 	DELETE FROM policy_object WHERE sha256 = '$roster_sha'"
 expect_status "a policy object that is gone: storage error" 4 \
-	"$COUNTERSIGN" --db "$WORK/tampered.db" audit replay "$PASS"
+	"$COUNTERSIGN" --db "$TAMPERED" audit replay "$PASS"
 expect_contains "it says so" "$WORK/err" "is not stored"
 # The database refuses to change or drop one.
 expect_eq "UPDATE of a policy object refused" \
-	"$(sqlite3 "$DB" "UPDATE policy_object SET type = 'x'" 2>&1 | grep -c immutable)" 1
+	"$(db_sql "UPDATE policy_object SET type = 'x'" 2>&1 | grep -c immutable)" 1
+# SQLite's REPLACE; PostgreSQL's plain INSERT, which the same trigger skips.
+if on_pg; then REPLACE=INSERT; else REPLACE="INSERT OR REPLACE"; fi
 expect_eq "REPLACE of one keeps it" \
-	"$(sqlite3 "$DB" "INSERT OR REPLACE INTO policy_object VALUES ('$roster_sha', 'roster', '{}');
-	  SELECT length(json) > 2 FROM policy_object WHERE sha256 = '$roster_sha'")" 1
+	"$(db_sql "$REPLACE INTO policy_object VALUES ('$roster_sha', 'roster', '{}');
+	  SELECT CASE WHEN length(json) > 2 THEN 1 ELSE 0 END FROM policy_object WHERE sha256 = '$roster_sha'")" 1
 finish

@@ -102,23 +102,26 @@ clean "audit replay of an unknown id" cs audit replay "u$(printf '\033[2J')"
 
 # A chain broken at such a record: the action row is deleted, and its
 # decision record names it (audit verify once printed the id raw, repainting "BROKEN").
-cp "$DB" "$WORK/broken.db"
-sqlite3 "$WORK/broken.db" "DELETE FROM action WHERE action_id IN
+BROKEN=$(db_copy broken)
+db_tamper "$BROKEN" "" "DELETE FROM action WHERE action_id IN
 	(SELECT action_id FROM decision);"
 clean "audit verify (broken at a hostile id)" \
-	"$COUNTERSIGN" --db "$WORK/broken.db" audit verify
+	"$COUNTERSIGN" --db "$BROKEN" audit verify
 expect_contains "it is reported broken" "$WORK/out" "BROKEN"
 # A record that is not JSON, holding raw controls.
-cp "$DB" "$WORK/raw.db"
-sqlite3 "$WORK/raw.db" "DROP TRIGGER audit_log_append_only;
+RAW=$(db_copy raw)
+if on_pg; then CHR=chr; else CHR=char; fi
+db_tamper "$RAW" audit_log_append_only "
 	INSERT INTO audit_log VALUES ((SELECT max(seq) + 1 FROM audit_log),
-	  char(13, 27) || '[2K' || char(127, 194, 155), 'x', 'y');"
-# And one that is valid JSON holding raw DEL, C1 and bidi characters.
-sqlite3 "$WORK/raw.db" "INSERT INTO audit_log VALUES ((SELECT max(seq) + 1
-	FROM audit_log), '{\"event\":\"x' || char(127, 155, 8238) || '\"}', 'x', 'y');"
-clean "audit verify (a raw record)" "$COUNTERSIGN" --db "$WORK/raw.db" audit verify
-clean "audit export (a raw record)" "$COUNTERSIGN" --db "$WORK/raw.db" audit export
-clean "audit export --csv (a raw record)" "$COUNTERSIGN" --db "$WORK/raw.db" audit export --csv
+	  $CHR(13) || $CHR(27) || '[2K' || $CHR(127) || $CHR(194) || $CHR(155), 'x', 'y');
+	-- And one that is valid JSON holding raw DEL, C1 and bidi characters.
+	INSERT INTO audit_log VALUES ((SELECT max(seq) + 1 FROM audit_log),
+	  '{\"event\":\"x' || $CHR(127) || $CHR(155) || $CHR(8238) || '\"}', 'x', 'y');"
+expect_eq "the two raw records are stored" "$(db_q "$RAW" "SELECT count(*) FROM audit_log")" \
+	$(($(db_sql "SELECT count(*) FROM audit_log") + 2))
+clean "audit verify (a raw record)" "$COUNTERSIGN" --db "$RAW" audit verify
+clean "audit export (a raw record)" "$COUNTERSIGN" --db "$RAW" audit export
+clean "audit export --csv (a raw record)" "$COUNTERSIGN" --db "$RAW" audit export --csv
 
 # Paths: a database and a TMPDIR whose names hold the payload.
 EVIL_DIR="$WORK/d$(printf '\033]0;pwned\007\302\233\r')"

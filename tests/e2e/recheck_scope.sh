@@ -14,13 +14,13 @@ jq -c '.proposed_action.action_id = "other-user" | .reviewer_verdict.action_id =
 cs import "$WORK/other.json" >/dev/null 2>&1
 PASS=0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
 
-mark() { sqlite3 "$DB" "UPDATE queue_index SET summary = 'MARK'"; }
+mark() { db_sql "UPDATE queue_index SET summary = 'MARK'"; }
 # rechecked: the ids whose rows were re-checked, in id order.
 rechecked() {
-	sqlite3 "$DB" "SELECT action_id FROM queue_index WHERE summary <> 'MARK'
+	db_sql "SELECT action_id FROM queue_index WHERE summary <> 'MARK'
 		ORDER BY action_id" | tr '\n' ' '
 }
-expect_eq "four pending rows" "$(sqlite3 "$DB" "SELECT count(*) FROM queue_index")" 4
+expect_eq "four pending rows" "$(db_sql "SELECT count(*) FROM queue_index")" 4
 CHANGE=$(jq -r .proposed_action.action_id "$EXAMPLES/packet-change.json")
 
 mark

@@ -43,7 +43,7 @@ unstable() {
 # until_approved PREFIX: waits until a PREFIX- action is approved.
 until_approved() {
 	i=0
-	while [ "$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT count(*) FROM action WHERE action_id LIKE '$1-%' AND status = 'approved'")" = 0 ] &&
+	while [ "$(db_sql "SELECT count(*) FROM action WHERE action_id LIKE '$1-%' AND status = 'approved'")" = 0 ] &&
 	    [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 }
 
@@ -77,7 +77,7 @@ same() {
 cp -r "$EXAMPLES" "$WORK/data"
 serve --officers "$MYGROUP" --importers "$MYGROUP"
 set +e
-"$COUNTERSIGN" --db "$WORK/local.db" import "$WORK/data" "$WORK/missing.json" \
+"$COUNTERSIGN" --db "$(db_new local)" import "$WORK/data" "$WORK/missing.json" \
 	>"$WORK/local.out" 2>"$WORK/local.err"
 want=$?
 remote import "$WORK/data" "$WORK/missing.json" >"$WORK/remote.out" 2>"$WORK/remote.err"
@@ -92,7 +92,7 @@ expect_eq "policy imports recorded with the importer's login" \
 	"$(cs audit export | jq -r '.record | select(.event == "policy_import") | .operator.login' | sort -u)" "$ME"
 expect_eq "the checkpoint file holds the head after the import" \
 	"$(tail -n 1 "$CKPT" | cut -d' ' -f1-2)" \
-	"$(sqlite3 -cmd ".timeout 10000" "$DB" 'SELECT seq || " " || hash FROM audit_log ORDER BY seq DESC LIMIT 1')"
+	"$(db_sql "SELECT seq || ' ' || hash FROM audit_log ORDER BY seq DESC LIMIT 1")"
 expect_eq "the checkpoint file is the service's alone" "$(stat -c %a "$CKPT")" 600
 
 # --- reading: the same bytes as local mode ----------------------------------
@@ -108,7 +108,10 @@ same "audit with a usage error" audit frobnicate
 
 # --- deciding: the same results as local mode on a copy ---------------------
 import_passing_trades s 6 >/dev/null
-cp "$DB" "$WORK/copy.db"
+# (PostgreSQL copies a database no one is connected to.)
+stop
+COPY=$(db_copy copy)
+serve --officers "$MYGROUP" --importers "$MYGROUP"
 {
 	echo '{"action_id": "s-0", "decision": "approve"}'
 	echo '{"action_id": "s-1", "decision": "reject", "reason": "no"}'
@@ -117,7 +120,7 @@ cp "$DB" "$WORK/copy.db"
 	echo '{"action_id": "NB-412", "decision": "approve"}'
 } >"$WORK/decisions"
 set +e
-"$COUNTERSIGN" --db "$WORK/copy.db" batch "$WORK/decisions" >"$WORK/local.out" 2>"$WORK/local.err"
+"$COUNTERSIGN" --db "$COPY" batch "$WORK/decisions" >"$WORK/local.out" 2>"$WORK/local.err"
 want=$?
 remote batch <"$WORK/decisions" >"$WORK/remote.out" 2>"$WORK/remote.err"
 got=$?
@@ -131,7 +134,7 @@ expect_eq "batch FILE reads the client's file" \
 printf '{"action_id": "s-2", "decision": "approve"}\n{"action_id": "s-9", "decision": "approve"}\n' >"$WORK/atomic"
 expect_status "batch --atomic with an unknown action: refused" 1 remote batch --atomic "$WORK/atomic"
 expect_eq "batch --atomic: nothing recorded" \
-	"$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT status FROM action WHERE action_id = 's-2'")" pending
+	"$(db_sql "SELECT status FROM action WHERE action_id = 's-2'")" pending
 printf '{"action_id": "s-2", "decision": "approve"}\n{"action_id": "s-3", "decision": "approve"}\n' >"$WORK/atomic"
 expect_status "batch --atomic: all recorded" 0 remote batch --atomic "$WORK/atomic"
 expect_eq "the operator is the socket's peer" \
@@ -144,7 +147,7 @@ expect_eq "... recorded as the peer" \
 	"$(cs audit export | jq -r '.record | select(.action_id == "s-4") | .operator.login')" "$ME"
 expect_eq "the checkpoint file holds the head after every decision" \
 	"$(tail -n 1 "$CKPT" | cut -d' ' -f1-2)" \
-	"$(sqlite3 -cmd ".timeout 10000" "$DB" 'SELECT seq || " " || hash FROM audit_log ORDER BY seq DESC LIMIT 1')"
+	"$(db_sql "SELECT seq || ' ' || hash FROM audit_log ORDER BY seq DESC LIMIT 1")"
 expect_status "audit verify through the service" 0 remote audit verify
 stop
 
@@ -194,10 +197,10 @@ kill -KILL "$CLIENT" 2>/dev/null || true
 wait "$CLIENT" 2>/dev/null || true
 expect_status "others are still served" 0 remote list --json
 i=0
-while [ "$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT count(*) FROM action WHERE action_id LIKE 'k-%' AND status = 'pending'")" != 0 ] &&
+while [ "$(db_sql "SELECT count(*) FROM action WHERE action_id LIKE 'k-%' AND status = 'pending'")" != 0 ] &&
     [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 expect_eq "the killed client's request finished whole" \
-	"$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT count(*) FROM action WHERE action_id LIKE 'k-%' AND status = 'approved'")" 300
+	"$(db_sql "SELECT count(*) FROM action WHERE action_id LIKE 'k-%' AND status = 'approved'")" 300
 expect_status "... and the chain verifies" 0 remote audit verify
 kill "$STALLED" 2>/dev/null || true
 
@@ -209,16 +212,14 @@ stop
 serve --officers "$MYGROUP" --importers "$MYGROUP"
 remote import "$WORK/map.json" >/dev/null
 stop
-sqlite3 -cmd ".timeout 10000" "$DB" "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'" >"$WORK/triggers"
-cp "$DB" "$WORK/before-truncation.db"
-while read -r t; do sqlite3 -cmd ".timeout 10000" "$DB" "DROP TRIGGER \"$t\""; done <"$WORK/triggers"
-sqlite3 -cmd ".timeout 10000" "$DB" 'DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)'
+BEFORE_TRUNCATION=$(db_copy before_truncation)
+db_tamper "$DB" audit_log_no_delete 'DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)'
 expect_status "a truncated tail passes a local verify without a checkpoint" 0 cs audit verify
 serve --officers "$MYGROUP"
 expect_status "... and fails audit verify through the service" 1 remote audit verify
 expect_contains "... which says where" "$WORK/out" "BROKEN"
 stop
-cp "$WORK/before-truncation.db" "$DB"
+db_restore "$BEFORE_TRUNCATION"
 
 # --- SIGTERM, SIGKILL, restart; 8 clients deciding at once ------------------
 serve --officers "$MYGROUP"
@@ -249,7 +250,7 @@ expect_eq "every recorded answer survived SIGKILL" \
 expect_status "the chain verifies after the restart" 0 remote audit verify
 remote batch "$WORK/d0" >"$WORK/rest" || true
 expect_eq "after the restart every action is decided once" \
-	"$(sqlite3 -cmd ".timeout 10000" "$DB" "SELECT count(*) FROM decision WHERE action_id LIKE 'c-%'")" 200
+	"$(db_sql "SELECT count(*) FROM decision WHERE action_id LIKE 'c-%'")" 200
 # SIGTERM during a request: it finishes and is answered, the service exits 0.
 import_passing_trades t 400 >/dev/null
 approvals t 400 >"$WORK/t"

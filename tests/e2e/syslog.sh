@@ -33,7 +33,7 @@ if [ -n "$nosink" ]; then
 else
 	echo "skip: cannot run without a syslog here"
 fi
-rm -f "$DB" "$DB-wal" "$DB-shm"
+if on_pg; then DB=$(db_new heads); else rm -f "$DB" "$DB-wal" "$DB-shm"; fi
 listener=""
 if [ ! -e /dev/log ]; then
 	command -v socat >/dev/null 2>&1 && [ -w /dev ] || { echo "cannot listen on /dev/log"; exit 77; }

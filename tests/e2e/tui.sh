@@ -162,13 +162,13 @@ tui_reap
 
 # Kept totals changed behind the store (a countersign from before schema 5
 # still deciding after an upgrade) are recounted once the first screen is up.
-counted=$(sqlite3 "$DB" "SELECT count(*) FROM queue_index")
-sqlite3 "$DB" "UPDATE queue_totals SET pending = 999"
+counted=$(db_sql "SELECT count(*) FROM queue_index")
+db_sql "UPDATE queue_totals SET pending = 999"
 tui_start 80 24
 wait_for "  $counted pending" &&
 	pass "the header shows the queue's count, not the drifted one"
 expect_eq "the kept totals are the counted ones again" \
-	"$(sqlite3 "$DB" "SELECT pending FROM queue_totals")" "$counted"
+	"$(db_sql "SELECT pending FROM queue_totals")" "$counted"
 
 # Growing the window shows the rows above the cursor again: shrunk to one
 # row of queue with the cursor on the last, then grown to room for all.

@@ -62,7 +62,7 @@ expect_screen "the revision is flagged locked out" "x!L   trade   rev-by-o"
 # Reading: every row of a long line can be reached, and untrusted text can
 # never start a row where the screen's own labels start.
 tui_stop
-DB="$WORK/reading.db"
+DB=$(db_new reading)
 cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
 	"$EXAMPLES/holdings.json" "$EXAMPLES/standards_index.json" \
 	"$EXAMPLES/roster.json" >/dev/null
