@@ -108,7 +108,8 @@ session_setup(struct pg_conn *c)
 	/* A new connection owes nothing and holds no lock. */
 	c->session++;
 	c->piping = false;
-	c->owed_count = 0;
+	c->owed_first = c->owed_count = 0;
+	c->failed = DB_OK;
 	c->locked = false;
 	pg_memo_forget(c);
 	pg_drop_held(c);

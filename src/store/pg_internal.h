@@ -66,8 +66,9 @@ struct pg_conn {
 	 */
 	bool locked;
 	bool piping;			/* in pipeline mode, results owed */
-	int owed_count;
+	int owed_first, owed_count;	/* a ring */
 	struct pg_owed owed[PG_OWED_MAX];
+	int failed;			/* the first error owed results met */
 	struct pg_memo memo[PG_MEMO_SLOTS];
 	struct pg_stmt *holding[PG_HOLDING_MAX];	/* statements holding rows */
 	int nholding;

@@ -363,8 +363,8 @@ pg_prepare_on_server(struct pg_conn *c, struct pg_stmt *st)
 		if (!PQsendPrepare(c->conn, st->name, st->sql, st->nparams,
 		    st->types))
 			return pg_result_code(c, NULL);
-		c->owed[c->owed_count++] = (struct pg_owed){ OWED_DISCARD, NULL,
-		    -1 };
+		c->owed[(c->owed_first + c->owed_count++) % PG_OWED_MAX] =
+		    (struct pg_owed){ OWED_DISCARD, NULL, -1 };
 	} else {
 		res = PQprepare(c->conn, st->name, st->sql, st->nparams,
 		    st->types);
@@ -552,18 +552,108 @@ hold(struct pg_conn *c, struct pg_stmt *st)
 	return true;
 }
 
-/* Queues st in the pipeline; its result is read at the next settling. */
+static struct pg_owed *
+owed_head(struct pg_conn *c)
+{
+	return &c->owed[c->owed_first];
+}
+
+static void
+owed_pop(struct pg_conn *c)
+{
+	c->owed_first = (c->owed_first + 1) % PG_OWED_MAX;
+	c->owed_count--;
+}
+
+/*
+ * One result of the oldest statement owed: a write's count checked, a
+ * read's rows remembered or handed over in *out; the first error kept in
+ * c->failed (its message in c->message).
+ */
+static void
+take_result(struct pg_conn *c, PGresult *res, PGresult **out)
+{
+	struct pg_owed *e = owed_head(c);
+	ExecStatusType status = PQresultStatus(res);
+
+	if (status == PGRES_COMMAND_OK && e->use == OWED_DISCARD) {
+		c->changes = atoi(PQcmdTuples(res));
+		if (e->expected >= 0 && c->failed == DB_OK &&
+		    c->changes != e->expected) {
+			snprintf(c->message, sizeof c->message, "a write "
+			    "changed %d rows where %d were expected",
+			    c->changes, e->expected);
+			c->failed = DB_ERROR;
+		}
+	} else if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) {
+		if (e->use == OWED_MEMO)
+			pg_memo_keep(c, e->st, res);
+		if (e->use == OWED_DELIVER && c->failed == DB_OK &&
+		    out != NULL && *out == NULL) {
+			*out = res;
+			return;
+		}
+	} else if (c->failed == DB_OK) {
+		/* PIPELINE_ABORTED follows an error already kept. */
+		c->failed = pg_result_code(c, res);
+		if (c->failed == DB_OK)
+			c->failed = DB_ERROR;
+	}
+	PQclear(res);
+}
+
+static void
+lost(struct pg_conn *c)
+{
+	if (c->failed == DB_OK && (c->failed = pg_result_code(c, NULL)) ==
+	    DB_OK)
+		c->failed = DB_ERROR;
+}
+
+/*
+ * Reads the results already come of the oldest statements owed, without
+ * waiting, so that the server and this process work at once; with
+ * `wait` (the pipeline is full), first waits until half of it is read.
+ * After an error nothing more is read here: the settling reads the rest.
+ */
+static void
+take_ready(struct pg_conn *c, bool wait)
+{
+	PGresult *res;
+
+	if (wait && (!PQsendFlushRequest(c->conn) || PQflush(c->conn) != 0))
+		lost(c);
+	while (c->owed_count > 0 && c->failed == DB_OK) {
+		if (!wait || c->owed_count <= PG_OWED_MAX / 2) {
+			if (!PQconsumeInput(c->conn)) {
+				lost(c);
+				break;
+			}
+			if (PQisBusy(c->conn))
+				break;
+		}
+		if ((res = PQgetResult(c->conn)) == NULL)
+			owed_pop(c);
+		else
+			take_result(c, res, NULL);
+		if (PQstatus(c->conn) == CONNECTION_BAD)
+			lost(c);
+	}
+}
+
+/* Queues st in the pipeline; its result is read later (take_ready, settle). */
 static int
 send_one(struct pg_conn *c, struct pg_stmt *st, enum pg_owed_use use,
     int expected)
 {
 	int rc;
 
-	/* Room for st and its PREPARE: else what is owed is read first. */
-	if (c->piping && c->owed_count + 2 > PG_OWED_MAX &&
-	    (rc = settle(c, NULL, NULL, false)) != DB_OK)
-		return rc;
-	if (!c->piping) {
+	if (c->piping) {
+		/* Room for st and its PREPARE, else wait for the server. */
+		take_ready(c, c->owed_count + 2 > PG_OWED_MAX);
+		if (c->failed != DB_OK)
+			return c->failed;
+	} else {
 		if (!PQenterPipelineMode(c->conn))
 			return pg_result_code(c, NULL);
 		c->piping = true;
@@ -573,7 +663,11 @@ send_one(struct pg_conn *c, struct pg_stmt *st, enum pg_owed_use use,
 	if (!PQsendQueryPrepared(c->conn, st->name, st->nparams,
 	    (const char *const *)st->values, st->lengths, NULL, 0))
 		return pg_result_code(c, NULL);
-	c->owed[c->owed_count++] = (struct pg_owed){ use, st, expected };
+	c->owed[(c->owed_first + c->owed_count++) % PG_OWED_MAX] =
+	    (struct pg_owed){ use, st, expected };
+	/* Results come back as they are made, not only at the next sync. */
+	if (c->owed_count > PG_OWED_MAX / 8 && !PQsendFlushRequest(c->conn))
+		return pg_result_code(c, NULL);
 	return DB_OK;
 }
 
@@ -632,58 +726,31 @@ settle(struct pg_conn *c, struct pg_stmt *st, PGresult **out,
     bool send_held)
 {
 	PGresult *res;
-	int i, rc = DB_OK;
-	bool failed = false;
+	int rc = DB_OK;
 
 	if (out != NULL)
 		*out = NULL;
-	if (send_held && (rc = send_all_held(c)) != DB_OK)
-		failed = true;
-	if (!failed && st != NULL &&
-	    (rc = send_one(c, st, OWED_DELIVER, -1)) != DB_OK)
-		failed = true;
+	if (send_held && (rc = send_all_held(c)) != DB_OK && c->failed == DB_OK)
+		c->failed = rc;
+	if (c->failed == DB_OK && st != NULL &&
+	    (rc = send_one(c, st, OWED_DELIVER, -1)) != DB_OK &&
+	    c->failed == DB_OK)
+		c->failed = rc;
 	if (!c->piping)
-		return rc;
-	if (!PQpipelineSync(c->conn) && !failed) {
-		rc = pg_result_code(c, NULL);
-		failed = true;
-	}
-	for (i = 0; i < c->owed_count; i++) {
-		while ((res = PQgetResult(c->conn)) != NULL) {
-			ExecStatusType status = PQresultStatus(res);
-
-			if (status == PGRES_COMMAND_OK &&
-			    c->owed[i].use == OWED_DISCARD) {
-				c->changes = atoi(PQcmdTuples(res));
-				if (c->owed[i].expected >= 0 && !failed &&
-				    c->changes != c->owed[i].expected) {
-					snprintf(c->message, sizeof c->message,
-					    "a write changed %d rows where %d "
-					    "were expected", c->changes,
-					    c->owed[i].expected);
-					rc = DB_ERROR;
-					failed = true;
-				}
-			} else if (status == PGRES_TUPLES_OK ||
-			    status == PGRES_COMMAND_OK) {
-				if (c->owed[i].use == OWED_MEMO)
-					pg_memo_keep(c, c->owed[i].st, res);
-				if (c->owed[i].use == OWED_DELIVER && !failed &&
-				    out != NULL && *out == NULL) {
-					*out = res;
-					res = NULL;
-				}
-			} else if (!failed) {
-				/* PIPELINE_ABORTED follows an error already kept. */
-				rc = pg_result_code(c, res);
-				failed = true;
-			}
-			PQclear(res);
+		goto done;
+	if (!PQpipelineSync(c->conn))
+		lost(c);
+	while (c->owed_count > 0) {
+		if ((res = PQgetResult(c->conn)) == NULL)
+			owed_pop(c);
+		else
+			take_result(c, res, out);
+		if (PQstatus(c->conn) == CONNECTION_BAD) {
+			lost(c);
+			c->owed_count = 0;
 		}
-		if (PQstatus(c->conn) == CONNECTION_BAD)
-			break;
 	}
-	c->owed_count = 0;
+	c->owed_first = 0;
 	/* The sync point's own result, unless the connection is gone. */
 	while (PQstatus(c->conn) != CONNECTION_BAD &&
 	    (res = PQgetResult(c->conn)) != NULL) {
@@ -693,25 +760,23 @@ settle(struct pg_conn *c, struct pg_stmt *st, PGresult **out,
 		if (sync)
 			break;
 	}
-	if (c->nholding == 0 && !PQexitPipelineMode(c->conn) && !failed) {
-		rc = pg_result_code(c, NULL);
-		failed = true;
-	}
+	if (c->nholding == 0 && !PQexitPipelineMode(c->conn))
+		lost(c);
 	c->piping = PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF;
-	if (PQstatus(c->conn) == CONNECTION_BAD && !failed) {
-		rc = pg_result_code(c, NULL);
-		failed = true;
-	}
-	if (failed) {
+	if (PQstatus(c->conn) == CONNECTION_BAD)
+		lost(c);
+done:
+	rc = c->failed;
+	c->failed = DB_OK;
+	if (rc != DB_OK) {
 		if (out != NULL) {
 			PQclear(*out);
 			*out = NULL;
 		}
 		/* The transaction is aborted: nothing remembered holds. */
 		pg_memo_forget(c);
-		return rc != DB_OK ? rc : DB_ERROR;
 	}
-	return DB_OK;
+	return rc;
 }
 
 int

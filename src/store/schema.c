@@ -264,6 +264,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE queue_index ADD COLUMN author TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE queue_index ADD COLUMN drafted_at_ms INTEGER;"
 	"UPDATE queue_index SET epoch = 0;",
+
+	/*
+	 * issue 20: nearly every action revises none, and the index of
+	 * revision_of held a NULL for each; every query of it asks for one
+	 * value ("revision_of = ..."), which a partial index serves.
+	 */
+	"DROP INDEX IF EXISTS action_by_revision;"
+	"CREATE INDEX action_by_revision ON action (revision_of)"
+	" WHERE revision_of IS NOT NULL;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
