@@ -1,12 +1,13 @@
 #!/bin/sh
-# Nothing decided is lost and nothing is half-recorded: a batch of 2,000
-# decisions is killed with SIGKILL at several points, then resumed.  The
+# Nothing decided is lost and nothing is half-recorded: batches of 2,000
+# decisions are killed with SIGKILL at several points, then resumed.  The
 # lines of a file are at hand at once, so they share commits (group
 # commit, SPEC 8): every "recorded" result written before the kill must
 # be in the database, and a group is there whole or not at all.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-N=2000
+SLICE=2000
+N=$((SLICE * 5))
 import_passing_trades k "$N"
 approvals k "$N" >"$WORK/decisions"
 
@@ -23,12 +24,17 @@ consistent() {
 		"$(db_sql "SELECT count(*) FROM audit_log WHERE json_extract(record_json, '\$.event') = 'decision'")" "$approved"
 }
 
-# Kill after a few more decisions were recorded, at several depths; each
-# run starts over, so earlier lines come back already_decided.
+# Kill after a few decisions were recorded, at several depths, each run
+# on 2,000 actions of its own: a run over the same lines found them all
+# decided after a few groups of 512, and finished before the later kills.
+slice=0
 for at in 1 50 200 400 700; do
 	: >"$WORK/run"
+	sed -n "$((slice * SLICE + 1)),$(((slice + 1) * SLICE))p" \
+		"$WORK/decisions" >"$WORK/slice"
+	slice=$((slice + 1))
 	# Not through cs(): $! must be countersign itself, not a subshell.
-	"$COUNTERSIGN" --db "$DB" batch "$WORK/decisions" >"$WORK/run" 2>/dev/null &
+	"$COUNTERSIGN" --db "$DB" batch "$WORK/slice" >"$WORK/run" 2>/dev/null &
 	pid=$!
 	tries=0
 	while [ "$(grep -c '"recorded"' "$WORK/run")" -lt "$at" ] &&
