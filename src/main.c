@@ -65,7 +65,7 @@ static const struct command commands[] = {
 	{ "demo", cmd_demo, 0, 0, "demo",
 	    N_("the bundled demo data in a fresh temporary database") },
 	{ "serve", cmd_serve, OPTION_SERVE, 0, "serve --socket PATH",
-	    N_("the gate as a service for a shared host (SPEC 10)") },
+	    N_("the gate as a service for a shared host") },
 };
 
 static void
