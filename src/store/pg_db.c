@@ -432,6 +432,9 @@ execute(struct pg_conn *c, struct pg_stmt *st, int expected)
 		return expected >= 0 && c->changes != expected ? DB_MISMATCH :
 		    DB_DONE;
 	case PGRES_TUPLES_OK:
+		/* A write with rows (RETURNING) changed what was read. */
+		if (st->kind != PG_READ)
+			pg_memo_forget(c);
 		pg_memo_keep(c, st, res);
 		return pg_take_rows(c, st, res);
 	default:

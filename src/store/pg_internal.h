@@ -38,11 +38,16 @@ struct pg_memo {
 /* Results owed by the server before the pipeline is settled. */
 #define PG_OWED_MAX 256
 
-enum pg_owed_use { OWED_DISCARD, OWED_MEMO, OWED_DELIVER };
+/*
+ * What to do with a result owed: drop it (a write), remember it (a
+ * prefetched read), hand it over (the read being settled), or, for a
+ * statement's PREPARE, forget that it is prepared unless it succeeded.
+ */
+enum pg_owed_use { OWED_DISCARD, OWED_MEMO, OWED_DELIVER, OWED_PREPARE };
 
 struct pg_owed {
 	enum pg_owed_use use;
-	struct pg_stmt *st;		/* OWED_MEMO and OWED_DELIVER */
+	struct pg_stmt *st;		/* all but OWED_DISCARD */
 	int expected;			/* rows a write must change, or -1 */
 };
 

@@ -65,8 +65,9 @@ names(const char *text, const char *word)
 	const char *p;
 
 	for (p = text; (p = strcasestr(p, word)) != NULL; p += n) {
+		/* "a.status" names status: a qualified column is still it. */
 		bool before = p > text && (isalnum((unsigned char)p[-1]) ||
-		    p[-1] == '_' || p[-1] == '.' || p[-1] == '$');
+		    p[-1] == '_');
 		bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
 
 		if (!before && !after)
@@ -133,12 +134,13 @@ pg_classify(struct pg_stmt *st)
 	st->table[0] = st->columns[0] = '\0';
 	if (names(p, "RETURNING"))
 		return;
-	if (starts_with_word(p, "SELECT") || starts_with_word(p, "WITH")) {
+	if (starts_with_word(p, "SELECT") || (starts_with_word(p, "WITH") &&
+	    !names(p, "INSERT") && !names(p, "UPDATE") && !names(p, "DELETE"))) {
 		st->kind = PG_READ;
 	} else if (starts_with_word(p, "SAVEPOINT") ||
 	    starts_with_word(p, "RELEASE")) {
 		st->kind = PG_MARK;
-	} else if (starts_with_word(p, "ROLLBACK")) {
+	} else if (starts_with_word(p, "ROLLBACK TO")) {
 		st->kind = PG_UNDO;
 	} else if (starts_with_word(p, "INSERT INTO")) {
 		identifier(p + 11, st->table, sizeof st->table);
@@ -363,8 +365,14 @@ pg_prepare_on_server(struct pg_conn *c, struct pg_stmt *st)
 		if (!PQsendPrepare(c->conn, st->name, st->sql, st->nparams,
 		    st->types))
 			return pg_result_code(c, NULL);
+		/*
+		 * Taken as prepared at once, so that the statement can follow;
+		 * a pipeline that fails before the server reaches it undoes
+		 * that (take_result), or every later use would name a
+		 * statement the server never made.
+		 */
 		c->owed[(c->owed_first + c->owed_count++) % PG_OWED_MAX] =
-		    (struct pg_owed){ OWED_DISCARD, NULL, -1 };
+		    (struct pg_owed){ OWED_PREPARE, st, -1 };
 	} else {
 		res = PQprepare(c->conn, st->name, st->sql, st->nparams,
 		    st->types);
@@ -565,6 +573,21 @@ owed_pop(struct pg_conn *c)
 	c->owed_count--;
 }
 
+static void
+written_earlier(struct pg_conn *c)
+{
+	static const char said[] = "a write sent earlier in this transaction "
+	    "failed: ";
+	size_t n = strlen(c->message);
+
+	/* The server's words after ours, cut if they must be. */
+	if (n > sizeof c->message - sizeof said)
+		n = sizeof c->message - sizeof said;
+	memmove(c->message + sizeof said - 1, c->message, n);
+	memcpy(c->message, said, sizeof said - 1);
+	c->message[sizeof said - 1 + n] = '\0';
+}
+
 /*
  * One result of the oldest statement owed: a write's count checked, a
  * read's rows remembered or handed over in *out; the first error kept in
@@ -576,7 +599,11 @@ take_result(struct pg_conn *c, PGresult *res, PGresult **out)
 	struct pg_owed *e = owed_head(c);
 	ExecStatusType status = PQresultStatus(res);
 
-	if (status == PGRES_COMMAND_OK && e->use == OWED_DISCARD) {
+	if (e->use == OWED_PREPARE && status != PGRES_COMMAND_OK)
+		e->st->prepared = false;
+	if (e->use == OWED_PREPARE && status == PGRES_COMMAND_OK) {
+		/* prepared, as taken */
+	} else if (status == PGRES_COMMAND_OK && e->use == OWED_DISCARD) {
 		c->changes = atoi(PQcmdTuples(res));
 		if (e->expected >= 0 && c->failed == DB_OK &&
 		    c->changes != e->expected) {
@@ -598,6 +625,12 @@ take_result(struct pg_conn *c, PGresult *res, PGresult **out)
 		c->failed = pg_result_code(c, res);
 		if (c->failed == DB_OK)
 			c->failed = DB_ERROR;
+		/*
+		 * Met now, sent before: say so, or the message would blame
+		 * whatever read or commit happened to bring it back.
+		 */
+		if (e->use == OWED_DISCARD)
+			written_earlier(c);
 	}
 	PQclear(res);
 }
@@ -666,7 +699,8 @@ send_one(struct pg_conn *c, struct pg_stmt *st, enum pg_owed_use use,
 	c->owed[(c->owed_first + c->owed_count++) % PG_OWED_MAX] =
 	    (struct pg_owed){ use, st, expected };
 	/* Results come back as they are made, not only at the next sync. */
-	if (c->owed_count > PG_OWED_MAX / 8 && !PQsendFlushRequest(c->conn))
+	if (c->owed_count > PG_OWED_MAX / 8 && (!PQsendFlushRequest(c->conn) ||
+	    PQflush(c->conn) != 0))
 		return pg_result_code(c, NULL);
 	return DB_OK;
 }
@@ -788,6 +822,12 @@ pg_prefetch(struct db *db, db_stmt *const *stmts, int n)
 
 	if (!c->locked)
 		return DB_OK;
+	/* Rows held go first: the reads must see them. */
+	if ((rc = send_all_held(c)) != DB_OK) {
+		if (c->failed == DB_OK)
+			c->failed = rc;
+		return pg_settle(c, NULL, NULL);
+	}
 	for (i = 0; i < n; i++) {
 		struct pg_stmt *st = stmts[i]->pg;
 

@@ -39,10 +39,29 @@ expect_status "the chain verifies" 0 cs audit verify
 # --atomic: the same failure, the whole batch undone.
 expect_status "--atomic with the failing insert" 4 cs batch --atomic "$WORK/all"
 expect_eq "--atomic: nothing recorded" "$(q boom 'SELECT count(*) FROM decision')" 0
+# The failed write's words reach the officer, said to be an earlier one.
+expect_contains "named as an earlier write of the transaction" "$WORK/out" \
+	"a write sent earlier in this transaction failed: boom"
 pg_psql boom -c "DROP TRIGGER boom ON decision" >/dev/null
 expect_status "without the trigger the same batch passes" 0 cs batch "$WORK/all"
 expect_eq "all forty recorded" "$(q boom 'SELECT count(*) FROM decision')" 40
 expect_status "the chain verifies" 0 cs audit verify
+
+# One process, two files: the first fails on the server mid-pipeline,
+# the second must still import (no statement is left taken as prepared
+# when the server never reached its PREPARE).
+pg_psql boom -c "CREATE FUNCTION boom2() RETURNS trigger LANGUAGE plpgsql AS
+	\$\$ BEGIN IF NEW.action_id = 'f-1' THEN RAISE EXCEPTION 'boom2'; END IF; RETURN NEW; END \$\$;
+	CREATE TRIGGER boom2 BEFORE INSERT ON action FOR EACH ROW EXECUTE FUNCTION boom2();" >/dev/null
+for p in f g; do
+	jq -c --arg p "$p" 'range(0; 3) as $i | .proposed_action.action_id = "\($p)-\($i)"
+		| .reviewer_verdict.action_id = "\($p)-\($i)"' "$EXAMPLES/packet-trade-pass.json" >"$WORK/$p.jsonl"
+done
+expect_status "two files, the first refused by the server" 4 cs import "$WORK/f.jsonl" "$WORK/g.jsonl"
+expect_contains "the first says why" "$WORK/err" "boom2"
+expect_contains "the second is imported" "$WORK/out" "g.jsonl: 3 imported"
+expect_eq "g's three are there, f's none" \
+	"$(q boom "SELECT string_agg(action_id, ' ' ORDER BY action_id) FROM action WHERE action_id ~ '^[fg]-'")" "g-0 g-1 g-2"
 
 ### 3. Refusals between recorded decisions in one group: each refusal
 # undoes itself only, a decided action is refused the second time within

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../src/store/db.h"
+#include "../../src/store/pg_internal.h"
 
 static void
 expect_translation(const char *sql, const char *want, int want_params)
@@ -83,6 +84,88 @@ skipped_numbers_are_reported(void **state)
 	free(got);
 }
 
+/*
+ * What the pipeline and the memo take a statement to do
+ * (pg_pipeline.c): a mistake here is a stale answer or a lost order.
+ */
+static struct pg_stmt
+classified(const char *sql)
+{
+	struct pg_stmt st;
+	unsigned char used[64] = { 0 };
+
+	memset(&st, 0, sizeof st);
+	st.sql = pg_translate(sql, &st.nparams, used, 64);
+	assert_non_null(st.sql);
+	pg_classify(&st);
+	return st;
+}
+
+static void
+statements_are_classified(void **state)
+{
+	struct pg_stmt st;
+
+	(void)state;
+	st = classified("SELECT a FROM t WHERE b = ?1");
+	assert_int_equal(st.kind, PG_READ);
+	free(st.sql);
+	/* A WITH that writes is no read: it must not be remembered. */
+	st = classified("WITH x AS (DELETE FROM t RETURNING a) SELECT a FROM x");
+	assert_int_equal(st.kind, PG_OTHER);
+	free(st.sql);
+	st = classified("INSERT INTO t (a) VALUES (?1) RETURNING a");
+	assert_int_equal(st.kind, PG_OTHER);
+	free(st.sql);
+	st = classified("ROLLBACK TO decision");
+	assert_int_equal(st.kind, PG_UNDO);
+	free(st.sql);
+	/* A plain ROLLBACK ends the transaction: never pipelined. */
+	st = classified("ROLLBACK");
+	assert_int_equal(st.kind, PG_OTHER);
+	free(st.sql);
+	st = classified("SAVEPOINT decision");
+	assert_int_equal(st.kind, PG_MARK);
+	free(st.sql);
+	st = classified("UPDATE queue_totals SET pending = pending + ?1,"
+	    " high_stakes = high_stakes + ?2 WHERE x = (SELECT 1, 2)");
+	assert_int_equal(st.kind, PG_WRITE);
+	assert_string_equal(st.table, "queue_totals");
+	assert_string_equal(st.columns, "pending high_stakes ");
+	free(st.sql);
+	st = classified("DELETE FROM queue_index WHERE action_id = ?1");
+	assert_int_equal(st.kind, PG_WRITE);
+	assert_string_equal(st.table, "queue_index");
+	assert_false(st.batchable);
+	free(st.sql);
+}
+
+static void
+inserts_batched_only_where_safe(void **state)
+{
+	struct pg_stmt st;
+
+	(void)state;
+	st = classified("INSERT INTO action (a, b) VALUES (?1, ?2)");
+	assert_true(st.batchable);
+	assert_int_equal(st.rank, 0);
+	free(st.sql);
+	st = classified("INSERT INTO queue_index (a, b) VALUES (?2, ?1)");
+	assert_true(st.batchable);
+	assert_int_equal(st.rank, 1);
+	free(st.sql);
+	/* An upsert may meet its own row twice in one statement. */
+	st = classified("INSERT INTO action (a) VALUES (?1) ON CONFLICT (a)"
+	    " DO NOTHING");
+	assert_false(st.batchable);
+	free(st.sql);
+	/* The audit log's trigger reads the head each row must extend. */
+	st = classified("INSERT INTO audit_log (a) VALUES (?1)");
+	assert_int_equal(st.kind, PG_WRITE);
+	assert_false(st.batchable);
+	free(st.sql);
+}
+
 int
 main(void)
 {
@@ -92,6 +175,8 @@ main(void)
 		cmocka_unit_test(null_safe_comparisons),
 		cmocka_unit_test(integers_are_64_bits),
 		cmocka_unit_test(skipped_numbers_are_reported),
+		cmocka_unit_test(statements_are_classified),
+		cmocka_unit_test(inserts_batched_only_where_safe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
