@@ -208,12 +208,6 @@ db_exec(struct db *db, const char *sql)
 	    sqlite3_exec(db->lite, sql, NULL, NULL, NULL);
 }
 
-int
-db_changes(struct db *db)
-{
-	return db->pg != NULL ? pg_changes(db->pg) : sqlite3_changes(db->lite);
-}
-
 const char *
 db_errmsg(struct db *db)
 {

@@ -70,7 +70,6 @@ int db_prefetch(struct db *, db_stmt *const *stmts, int n);
 
 /* Statements without parameters or rows, several separated by ';'. */
 int db_exec(struct db *, const char *sql);
-int db_changes(struct db *);
 /*
  * Steps a write that must change exactly `expected` rows: DB_DONE, or
  * DB_MISMATCH when it changed another number.  On PostgreSQL under the
@@ -120,7 +119,6 @@ int pg_column_bytes(struct pg_stmt *, int column);
 int pg_column_type(struct pg_stmt *, int column);
 const void *pg_column_blob(struct pg_stmt *, int column);
 int pg_exec(struct db *, const char *sql);
-int pg_changes(struct pg_conn *);
 const char *pg_errmsg(struct pg_conn *);
 bool pg_in_transaction(struct pg_conn *);
 int pg_begin_write(struct db *);

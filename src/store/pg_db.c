@@ -648,15 +648,6 @@ pg_exec(struct db *db, const char *sql)
 	return rc;
 }
 
-int
-pg_changes(struct pg_conn *c)
-{
-	/* A pipelined write's count comes with its result. */
-	if (c->piping && pg_settle(c, NULL, NULL) != DB_OK)
-		return -1;
-	return c->changes;
-}
-
 const char *
 pg_errmsg(struct pg_conn *c)
 {

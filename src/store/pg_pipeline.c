@@ -8,7 +8,7 @@
  *
  * - The pipeline: a write (INSERT, UPDATE, DELETE, SAVEPOINT, RELEASE,
  *   ROLLBACK TO) is sent and not waited for.  Its result is read at the
- *   next settling: the next read, exec, db_changes, or COMMIT, which
+ *   next settling: the next read, exec or COMMIT, which
  *   therefore reports any error a write met.  A failed write aborts the
  *   transaction on the server, so nothing after it, and no COMMIT,
  *   succeeds: the caller sees the error before anything is "recorded".
