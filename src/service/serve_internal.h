@@ -1,0 +1,89 @@
+/*
+ * What the service's two halves share: the connections and the loop that
+ * polls them (serve.c), and what a request runs, in a child, as whom
+ * (serve_request.c).
+ */
+#ifndef COUNTERSIGN_SERVE_INTERNAL_H
+#define COUNTERSIGN_SERVE_INTERNAL_H
+
+#include <pwd.h>
+#include <stdbool.h>
+#include <sys/types.h>
+#include <cjson/cJSON.h>
+
+#include "service.h"
+
+#define MAX_CONNECTIONS 128
+#define MAX_PER_UID 16		/* one account cannot take every slot */
+#define UPLOAD_MAX (256ULL << 20)	/* a request's files or batch input */
+#define OUTPUT_HIGH (1UL << 20)	/* unsent bytes before a child waits */
+#define STALL_MS 60000		/* a client that reads nothing is dropped */
+#define MAX_OPERANDS 4096
+
+enum role { ROLE_OFFICER, ROLE_IMPORTER };
+
+struct method {
+	const char *name;
+	int (*run)(const struct invocation *);	/* NULL: import, from uploads */
+	enum role role;
+	unsigned options;	/* enum method_option allowed */
+	int max_operands;	/* -1: any */
+};
+
+enum method_option {
+	OPT_ALL = 1 << 0, OPT_JSON = 1 << 1, OPT_ATOMIC = 1 << 2,
+	OPT_CSV = 1 << 3, OPT_CHECKPOINT = 1 << 4, OPT_SIZES = 1 << 5,
+	OPT_TERMINAL = 1 << 6	/* review: term, no_color, ctype, ... */
+};
+
+struct conn {
+	int fd;			/* -1 once the client is gone */
+	uid_t uid;		/* SO_PEERCRED at connect time */
+	char *in;		/* bytes read, not yet a whole message */
+	size_t in_len, in_cap;
+	char *out;		/* bytes for the client, not yet written */
+	size_t out_len, out_sent;
+	long long out_since_ms;	/* when out last made progress */
+	int spool;		/* uploads for the next request, or -1 */
+	unsigned long long spool_size;
+	pid_t child;		/* the request being served, or 0 */
+	bool review;		/* ... the review screens, on passed fds */
+	bool told_to_stop;	/* ... sent SIGTERM as the service stops */
+	int passed[3];		/* the client's terminal (SCM_RIGHTS) */
+	int passed_count;
+	int pipes[2];		/* its stdout and stderr, -1 at end */
+	cJSON *request_id;	/* the id to answer it with */
+	bool closing;		/* close once out is written */
+};
+
+struct service {
+	const struct invocation *inv;
+	int listen_fd;
+	struct conn *conns[MAX_CONNECTIONS];
+};
+
+/* The methods a client may call (serve_request.c). */
+extern const struct method methods[];
+extern const size_t method_count;
+
+/* serve.c */
+void conn_error(struct conn *, const cJSON *id, int code, const char *reason,
+    int exit_code, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+void close_passed(struct conn *);
+
+/* serve_request.c */
+int check_role(const struct service *, struct conn *, const cJSON *id,
+    const struct method *, const struct passwd *);
+int spool_append(struct conn *, const cJSON *params, const cJSON *id);
+void spool_reset(struct conn *);
+/* params as an invocation: 0, or -1 with the reason in why. */
+int params_to_invocation(const struct service *, const struct method *,
+    const cJSON *params, const struct conn *, struct invocation *,
+    char *why, size_t why_size);
+/* The child: one request, as local mode would run it, then _exit. */
+void serve_child(struct service *, struct conn *, const struct method *,
+    const cJSON *params, struct invocation *, const struct passwd *,
+    int out_fd, int err_fd);
+
+#endif

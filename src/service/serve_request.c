@@ -1,0 +1,508 @@
+/*
+ * What a service request runs (SPEC 10): whether its caller's groups allow
+ * it, the invocation its parameters make, the uploads it reads, and the
+ * child that runs the same command function as local mode.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <locale.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "decision.h"
+#include "exit_codes.h"
+#include "i18n.h"
+#include "service.h"
+#include "store.h"
+#include "timestamp.h"
+#include "serve_internal.h"
+
+const struct method methods[] = {
+	{ "import", NULL, ROLE_IMPORTER, OPT_SIZES, -1 },
+	{ "list", cmd_list, ROLE_OFFICER, OPT_ALL | OPT_JSON, 0 },
+	{ "check", cmd_check, ROLE_OFFICER, 0, -1 },
+	{ "batch", cmd_batch, ROLE_OFFICER, OPT_ATOMIC, 0 },
+	{ "audit", cmd_audit, ROLE_OFFICER, OPT_CSV | OPT_CHECKPOINT, 2 },
+	{ "review", review_run, ROLE_OFFICER, OPT_TERMINAL, 0 },
+};
+const size_t method_count = sizeof methods / sizeof methods[0];
+
+/* The review screens' terminal settings a client may pass. */
+static const char *const terminal_keys[] = { "term", "ctype", "messages",
+    "language" };
+/* Members of group: the primary group and the supplementary ones, now. */
+static bool
+in_group(const struct passwd *pw, const char *group)
+{
+	struct group *gr = getgrnam(group);
+	gid_t *groups = NULL, *grown;
+	int count = 32, i;
+	bool member = false;
+
+	if (gr == NULL)
+		return false;
+	for (;;) {
+		if ((grown = realloc(groups, (size_t)count * sizeof *groups)) ==
+		    NULL)
+			break;
+		groups = grown;
+		if (getgrouplist(pw->pw_name, pw->pw_gid, groups, &count) >= 0) {
+			for (i = 0; i < count; i++)
+				member = member || groups[i] == gr->gr_gid;
+			break;
+		}
+	}
+	free(groups);
+	return member;
+}
+
+/*
+ * The role's group, read at request time: an officer removed from the
+ * group is refused from her next request on.  0, or a forbidden answer.
+ */
+int
+check_role(const struct service *sv, struct conn *c, const cJSON *id,
+    const struct method *m, const struct passwd *pw)
+{
+	const char *group = m->role == ROLE_OFFICER ? sv->inv->officers :
+	    sv->inv->importers;
+	const char *option = m->role == ROLE_OFFICER ? "--officers" :
+	    "--importers";
+
+	if (pw == NULL) {
+		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
+		    "forbidden: uid %lu has no account on the service's host",
+		    (unsigned long)c->uid);
+		return -1;
+	}
+	if (group == NULL) {
+		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
+		    "forbidden: %s needs a role the service gives no group "
+		    "(serve %s)", m->name, option);
+		return -1;
+	}
+	if (!in_group(pw, group)) {
+		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
+		    "forbidden: %s is not in the group '%s' that %s needs "
+		    "(serve %s)", pw->pw_name, group, m->name, option);
+		return -1;
+	}
+	return 0;
+}
+
+/* Appends an upload's bytes to the connection's spool file. */
+int
+spool_append(struct conn *c, const cJSON *params, const cJSON *id)
+{
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
+	unsigned char *bytes;
+	size_t len;
+	char dir[] = "/tmp";
+	const char *tmp = getenv("TMPDIR");
+
+	if (!cJSON_IsString(data) || rpc_unbase64(data->valuestring, &bytes,
+	    &len) != 0) {
+		conn_error(c, id, RPC_INVALID_PARAMS, "invalid_params",
+		    EXIT_USAGE, "upload: params.data must be base64");
+		return -1;
+	}
+	if (c->spool_size + len > UPLOAD_MAX) {
+		free(bytes);
+		conn_error(c, id, RPC_TOO_LARGE, "too_large", EXIT_DATA,
+		    "a request's uploads are at most %llu MiB",
+		    UPLOAD_MAX >> 20);
+		return -1;
+	}
+	/* An unnamed file: nothing is left behind, whatever ends us. */
+	if (c->spool < 0 && (c->spool = open(tmp != NULL && *tmp == '/' ? tmp :
+	    dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0) {
+		free(bytes);
+		conn_error(c, id, RPC_INTERNAL, "internal", EXIT_STORAGE,
+		    "the service cannot hold the upload: %s", strerror(errno));
+		return -1;
+	}
+	if (rpc_write_all(c->spool, bytes, len) != 0) {
+		free(bytes);
+		conn_error(c, id, RPC_INTERNAL, "internal", EXIT_STORAGE,
+		    "the service cannot hold the upload: %s", strerror(errno));
+		return -1;
+	}
+	free(bytes);
+	c->spool_size += len;
+	return 0;
+}
+
+void
+spool_reset(struct conn *c)
+{
+	if (c->spool >= 0)
+		close(c->spool);
+	c->spool = -1;
+	c->spool_size = 0;
+}
+
+/* A terminal or locale name: letters, digits and ._+-@: only. */
+static bool
+terminal_word(const char *text)
+{
+	size_t n = strlen(text);
+
+	return n <= 64 && strspn(text, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-@:") == n;
+}
+
+/* params as an invocation: 0, or -1 with the reason in why. */
+int
+params_to_invocation(const struct service *sv, const struct method *m,
+    const cJSON *params, const struct conn *c, struct invocation *inv,
+    char *why, size_t why_size)
+{
+	static const struct { const char *key; unsigned bit; } flags[] = {
+		{ "all", OPT_ALL }, { "json", OPT_JSON },
+		{ "atomic", OPT_ATOMIC }, { "csv", OPT_CSV } };
+	const cJSON *item, *operands, *sizes;
+	unsigned long long total = 0;
+	size_t i;
+	int n;
+
+	memset(inv, 0, sizeof *inv);
+	inv->db_option = sv->inv->db_option;
+	if (params != NULL && !cJSON_IsObject(params))
+		return snprintf(why, why_size, "params must be an object"), -1;
+	cJSON_ArrayForEach(item, params) {
+		bool known = false;
+
+		for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+			if (strcmp(item->string, flags[i].key) != 0)
+				continue;
+			known = true;
+			if (!cJSON_IsBool(item) || !(m->options & flags[i].bit))
+				return snprintf(why, why_size, "%s: '%s' does "
+				    "not apply or is not true/false", m->name,
+				    item->string), -1;
+		}
+		for (i = 0; i < sizeof terminal_keys / sizeof terminal_keys[0];
+		    i++) {
+			if (strcmp(item->string, terminal_keys[i]) != 0)
+				continue;
+			known = true;
+			if (!(m->options & OPT_TERMINAL) ||
+			    !cJSON_IsString(item) || !terminal_word(
+			    item->valuestring))
+				return snprintf(why, why_size, "%s: '%s' does "
+				    "not apply or is no plain name", m->name,
+				    item->string), -1;
+		}
+		if (known || strcmp(item->string, "operands") == 0 ||
+		    (strcmp(item->string, "no_color") == 0 &&
+		    (m->options & OPT_TERMINAL) && cJSON_IsBool(item)) ||
+		    (strcmp(item->string, "checkpoint") == 0 &&
+		    (m->options & OPT_CHECKPOINT) && cJSON_IsString(item)) ||
+		    (strcmp(item->string, "sizes") == 0 &&
+		    (m->options & OPT_SIZES)))
+			continue;
+		return snprintf(why, why_size, "%s: unknown or misused "
+		    "parameter '%s'", m->name, item->string), -1;
+	}
+	inv->all = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
+	    "all"));
+	inv->json = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
+	    "json"));
+	inv->atomic = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
+	    "atomic"));
+	inv->csv = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
+	    "csv"));
+	item = cJSON_GetObjectItemCaseSensitive(params, "checkpoint");
+	inv->checkpoint = cJSON_IsString(item) ? item->valuestring : NULL;
+	operands = cJSON_GetObjectItemCaseSensitive(params, "operands");
+	n = cJSON_GetArraySize(operands);
+	if ((operands != NULL && !cJSON_IsArray(operands)) ||
+	    n > MAX_OPERANDS || (m->max_operands >= 0 && n > m->max_operands))
+		return snprintf(why, why_size, "%s: operands must be an array "
+		    "of at most %d strings", m->name, m->max_operands >= 0 ?
+		    m->max_operands : MAX_OPERANDS), -1;
+	inv->operands = calloc((size_t)n + 1, sizeof *inv->operands);
+	if (inv->operands == NULL)
+		return snprintf(why, why_size, "out of memory"), -1;
+	i = 0;
+	cJSON_ArrayForEach(item, operands) {
+		if (!cJSON_IsString(item))
+			return snprintf(why, why_size, "%s: operands must be "
+			    "strings", m->name), -1;
+		inv->operands[i++] = item->valuestring;
+	}
+	inv->operand_count = n;
+	if (!(m->options & OPT_SIZES))
+		return c->spool_size == 0 || m->run == cmd_batch ? 0 :
+		    (snprintf(why, why_size, "%s takes no upload", m->name), -1);
+	sizes = cJSON_GetObjectItemCaseSensitive(params, "sizes");
+	if (!cJSON_IsArray(sizes) || cJSON_GetArraySize(sizes) != n)
+		return snprintf(why, why_size, "import: sizes must give each "
+		    "operand's size"), -1;
+	cJSON_ArrayForEach(item, sizes) {
+		if (!cJSON_IsNumber(item) || item->valuedouble < 0 ||
+		    item->valuedouble > (double)UPLOAD_MAX)
+			return snprintf(why, why_size, "import: a size is not "
+			    "a byte count"), -1;
+		total += (unsigned long long)item->valuedouble;
+	}
+	if (total != c->spool_size)
+		return snprintf(why, why_size, "import: the sizes add up to "
+		    "%llu bytes, the uploads to %llu", total, c->spool_size),
+		    -1;
+	return 0;
+}
+
+/* "SEQ:HASH" of the checkpoint file's last line; 1 when there is none. */
+static int
+checkpoint_latest(const char *path, char *out, size_t size)
+{
+	char tail[4096], *line, *end;
+	long long seq;
+	char hash[65];
+	struct stat st;
+	ssize_t n;
+	off_t from;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		return errno == ENOENT ? 1 : (fprintf(stderr, "countersign: "
+		    "cannot read the checkpoint file %s: %s\n", path,
+		    strerror(errno)), -1);
+	if (fstat(fd, &st) != 0 || st.st_size == 0) {
+		close(fd);
+		return 1;
+	}
+	from = st.st_size > (off_t)sizeof tail - 1 ? st.st_size -
+	    (off_t)sizeof tail + 1 : 0;
+	n = pread(fd, tail, sizeof tail - 1, from);
+	close(fd);
+	if (n <= 0 || tail[n - 1] != '\n')
+		goto bad;
+	tail[n - 1] = '\0';
+	line = (end = strrchr(tail, '\n')) != NULL ? end + 1 : tail;
+	if (sscanf(line, "%lld %64[0-9a-f] ", &seq, hash) != 2 ||
+	    strlen(hash) != 64 || seq <= 0)
+		goto bad;
+	snprintf(out, size, "%lld:%s", seq, hash);
+	return 0;
+bad:
+	fprintf(stderr, "countersign: the checkpoint file %s does not end "
+	    "in a line \"seq hash time\"\n", path);
+	return -1;
+}
+
+/*
+ * audit verify through the service also holds the chain to the latest
+ * head in the checkpoint file: a tail truncated or rewritten in the store
+ * fails, whatever checkpoint the client named.
+ */
+static int
+audit_verify_served(const struct service *sv, struct invocation *inv)
+{
+	char head[128];
+	FILE *quiet;
+	int rc, saved;
+
+	if (sv->inv->checkpoint_file == NULL || inv->operand_count != 1 ||
+	    strcmp(inv->operands[0], "verify") != 0)
+		return cmd_audit(inv);
+	if ((rc = checkpoint_latest(sv->inv->checkpoint_file, head,
+	    sizeof head)) < 0)
+		return EXIT_STORAGE;
+	if (rc == 1)
+		return cmd_audit(inv);
+	if (inv->checkpoint == NULL) {
+		inv->checkpoint = head;
+		return cmd_audit(inv);
+	}
+	/* Both: the file's head first, its report kept only when it fails. */
+	fflush(stdout);
+	if ((quiet = tmpfile()) == NULL || (saved = dup(STDOUT_FILENO)) < 0)
+		return EXIT_STORAGE;
+	dup2(fileno(quiet), STDOUT_FILENO);
+	{
+		struct invocation file_inv = *inv;
+
+		file_inv.checkpoint = head;
+		rc = cmd_audit(&file_inv);
+	}
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	if (rc != EXIT_OK) {
+		char buf[4096];
+		size_t n;
+
+		rewind(quiet);
+		while ((n = fread(buf, 1, sizeof buf, quiet)) > 0)
+			fwrite(buf, 1, n, stdout);
+		fclose(quiet);
+		return rc;
+	}
+	fclose(quiet);
+	return cmd_audit(inv);
+}
+
+/* import: the uploads, one file after another in the sizes given. */
+static int
+import_served(const struct conn *c, const cJSON *params,
+    const struct invocation *inv)
+{
+	const cJSON *size = cJSON_GetObjectItemCaseSensitive(params, "sizes");
+	struct import_text *files = calloc((size_t)inv->operand_count + 1,
+	    sizeof *files);
+	char *all = malloc(c->spool_size + 1);
+	struct store *store;
+	struct error err;
+	size_t offset = 0, i = 0;
+	int rc;
+
+	error_clear(&err);
+	if (files == NULL || all == NULL || (c->spool_size > 0 &&
+	    pread(c->spool, all, c->spool_size, 0) != (ssize_t)c->spool_size)) {
+		fprintf(stderr, "countersign: the service cannot read the "
+		    "upload back\n");
+		return EXIT_STORAGE;
+	}
+	size = size != NULL ? size->child : NULL;
+	for (; size != NULL; size = size->next, i++) {
+		files[i].name = inv->operands[i];
+		files[i].text = all + offset;
+		files[i].len = (size_t)size->valuedouble;
+		offset += files[i].len;
+	}
+	if ((rc = open_store(inv, STORE_CREATE, &store, &err)) != 0) {
+		report_error(&err);
+		return rc;
+	}
+	rc = import_texts(store, files, i, stdout);
+	store_close(store);
+	return rc;
+}
+
+/*
+ * review: the client's terminal, passed with the request, becomes this
+ * process's stdin, stdout and stderr, and its TERM and locale the ones
+ * the screens use.  False, said on err_fd, when no terminal came.
+ */
+static bool
+review_child(struct conn *c, const cJSON *params, int err_fd)
+{
+	const cJSON *term = cJSON_GetObjectItemCaseSensitive(params, "term");
+	const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(params, "ctype");
+	const cJSON *messages = cJSON_GetObjectItemCaseSensitive(params,
+	    "messages");
+	const cJSON *language = cJSON_GetObjectItemCaseSensitive(params,
+	    "language");
+	int i;
+
+	if (c->passed_count != 3) {
+		dprintf(err_fd, "countersign: the review screens need the "
+		    "terminal passed with the request\n");
+		return false;
+	}
+	for (i = 0; i < 3; i++)
+		dup2(c->passed[i], i);
+	close_passed(c);
+	setenv("TERM", cJSON_IsString(term) ? term->valuestring : "dumb", 1);
+	unsetenv("LINES");
+	unsetenv("COLUMNS");
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params, "no_color")))
+		setenv("NO_COLOR", "1", 1);
+	else
+		unsetenv("NO_COLOR");
+	/* Wide characters need a UTF-8 locale, whatever the service's. */
+	if (!cJSON_IsString(ctype) || setlocale(LC_CTYPE,
+	    ctype->valuestring) == NULL)
+		setlocale(LC_CTYPE, "C.UTF-8");
+	if (cJSON_IsString(messages))
+		setlocale(LC_MESSAGES, messages->valuestring);
+	if (cJSON_IsString(language) && *language->valuestring != '\0')
+		setenv("LANGUAGE", language->valuestring, 1);
+	else
+		unsetenv("LANGUAGE");
+	return true;
+}
+
+/* The child: one request, as local mode would run it, then _exit. */
+void
+serve_child(struct service *sv, struct conn *c, const struct method *m,
+    const cJSON *params, struct invocation *inv, const struct passwd *pw,
+    int out_fd, int err_fd)
+{
+	struct operator_identity op;
+	int rc, null_fd, i;
+
+	signal(SIGTERM, SIG_IGN);	/* the request finishes */
+	signal(SIGINT, SIG_IGN);
+	for (i = 0; i < MAX_CONNECTIONS; i++) {
+		struct conn *other = sv->conns[i];
+
+		if (other == NULL || other == c)
+			continue;
+		if (other->fd >= 0)
+			close(other->fd);
+		if (other->spool >= 0)
+			close(other->spool);
+		if (other->pipes[0] >= 0)
+			close(other->pipes[0]);
+		if (other->pipes[1] >= 0)
+			close(other->pipes[1]);
+		close_passed(other);
+	}
+	if (sv->listen_fd >= 0)
+		close(sv->listen_fd);
+	if (c->fd >= 0)
+		close(c->fd);
+	if (m->run == review_run) {
+		if (!review_child(c, params, err_fd))
+			_exit(EXIT_USAGE);
+	} else {
+		close_passed(c);
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(err_fd, STDERR_FILENO);
+	}
+	if (m->run == cmd_batch && c->spool >= 0) {
+		lseek(c->spool, 0, SEEK_SET);
+		dup2(c->spool, STDIN_FILENO);
+	} else if (m->run != review_run && (null_fd = open("/dev/null",
+	    O_RDONLY)) >= 0) {
+		dup2(null_fd, STDIN_FILENO);
+		close(null_fd);
+	}
+	memset(&op, 0, sizeof op);
+	op.uid = (long long)c->uid;
+	snprintf(op.login, sizeof op.login, "%s", pw->pw_name);
+	operator_serve_as(&op);
+	store_checkpoint_file(sv->inv->checkpoint_file);
+	if (m->run == review_run) {
+		sigset_t none;
+
+		/* The screens handle these themselves, as in local mode. */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		rc = review_run(inv);
+	} else if (m->run == NULL)
+		rc = import_served(c, params, inv);
+	else if (m->run == cmd_audit)
+		rc = audit_verify_served(sv, inv);
+	else
+		rc = m->run(inv);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(rc);
+}
+
