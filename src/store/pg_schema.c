@@ -233,7 +233,7 @@ static int
 pg_current_version(struct store *s, bool *empty, struct error *err)
 {
 	db_stmt *stmt = NULL;
-	int version, has, bytewise;
+	int has, bytewise;
 
 	if (db_prepare(s->db, "SELECT (SELECT count(*) FROM pg_tables"
 	    " WHERE schemaname = current_schema()),"
@@ -254,14 +254,7 @@ pg_current_version(struct store *s, bool *empty, struct error *err)
 		    "'C' (postgresql-roles.sql)", s->path);
 	if (!has)
 		return -1;
-	if (db_prepare(s->db, "SELECT max(version) FROM schema_version",
-	    false, &stmt) != DB_OK || db_step(stmt) != DB_ROW) {
-		db_finalize(stmt);
-		return -2 - store_error(s, err, "reading the schema version");
-	}
-	version = db_column_int(stmt, 0);
-	db_finalize(stmt);
-	return version;
+	return schema_version_read(s, err);
 }
 
 int

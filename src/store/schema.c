@@ -277,12 +277,28 @@ static const char *const migrations[] = {
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
+int
+schema_version_read(struct store *s, struct error *err)
+{
+	db_stmt *stmt = NULL;
+	int version;
+
+	if (db_prepare(s->db, "SELECT max(version) FROM schema_version",
+	    false, &stmt) != DB_OK || db_step(stmt) != DB_ROW) {
+		db_finalize(stmt);
+		return -2 - store_error(s, err, "reading the schema version");
+	}
+	version = db_column_int(stmt, 0);
+	db_finalize(stmt);
+	return version;
+}
+
 /* -1: no schema_version table (and *empty says if the file has no tables). */
 static int
 current_version(struct store *s, bool *empty, struct error *err)
 {
 	db_stmt *stmt = NULL;
-	int version = -1, rc;
+	int rc;
 
 	*empty = false;
 	rc = db_prepare(s->db,
@@ -297,14 +313,7 @@ current_version(struct store *s, bool *empty, struct error *err)
 	db_finalize(stmt);
 	if (rc == 0)
 		return -1;
-	if (db_prepare(s->db, "SELECT max(version) FROM schema_version",
-	    false, &stmt) != DB_OK || db_step(stmt) != DB_ROW) {
-		db_finalize(stmt);
-		return -2 - store_error(s, err, "reading the schema version");
-	}
-	version = db_column_int(stmt, 0);
-	db_finalize(stmt);
-	return version;
+	return schema_version_read(s, err);
 }
 
 static int

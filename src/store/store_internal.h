@@ -191,6 +191,8 @@ int store_error(struct store *, struct error *, const char *doing);
  * code of the error set (newer than this program, not countersign's —
  * not_ours says what it is then — or empty where nothing may be made).
  */
+/* The schema_version table's version, either backend; < -1 on error. */
+int schema_version_read(struct store *, struct error *);
 int schema_version_judged(const struct store *, int version, int latest,
     bool empty, bool may_create, const char *not_ours, struct error *);
 /* Schema: migrations to the current version (schema.c). */

@@ -101,42 +101,43 @@ classified(const char *sql)
 	return st;
 }
 
+/* sql's kind, and for a write its table and whether it may be batched. */
+static void
+expect_kind(const char *sql, enum pg_kind kind, const char *table,
+    bool batchable)
+{
+	struct pg_stmt st = classified(sql);
+
+	assert_int_equal(st.kind, kind);
+	if (table != NULL)
+		assert_string_equal(st.table, table);
+	assert_int_equal(st.batchable, batchable);
+	free(st.sql);
+}
+
 static void
 statements_are_classified(void **state)
 {
 	struct pg_stmt st;
 
 	(void)state;
-	st = classified("SELECT a FROM t WHERE b = ?1");
-	assert_int_equal(st.kind, PG_READ);
-	free(st.sql);
+	expect_kind("SELECT a FROM t WHERE b = ?1", PG_READ, NULL, false);
 	/* A WITH that writes is no read: it must not be remembered. */
-	st = classified("WITH x AS (DELETE FROM t RETURNING a) SELECT a FROM x");
-	assert_int_equal(st.kind, PG_OTHER);
-	free(st.sql);
-	st = classified("INSERT INTO t (a) VALUES (?1) RETURNING a");
-	assert_int_equal(st.kind, PG_OTHER);
-	free(st.sql);
-	st = classified("ROLLBACK TO decision");
-	assert_int_equal(st.kind, PG_UNDO);
-	free(st.sql);
+	expect_kind("WITH x AS (DELETE FROM t RETURNING a) SELECT a FROM x",
+	    PG_OTHER, NULL, false);
+	expect_kind("INSERT INTO t (a) VALUES (?1) RETURNING a", PG_OTHER,
+	    NULL, false);
+	expect_kind("ROLLBACK TO decision", PG_UNDO, NULL, false);
 	/* A plain ROLLBACK ends the transaction: never pipelined. */
-	st = classified("ROLLBACK");
-	assert_int_equal(st.kind, PG_OTHER);
-	free(st.sql);
-	st = classified("SAVEPOINT decision");
-	assert_int_equal(st.kind, PG_MARK);
-	free(st.sql);
+	expect_kind("ROLLBACK", PG_OTHER, NULL, false);
+	expect_kind("SAVEPOINT decision", PG_MARK, NULL, false);
+	expect_kind("DELETE FROM queue_index WHERE action_id = ?1", PG_WRITE,
+	    "queue_index", false);
 	st = classified("UPDATE queue_totals SET pending = pending + ?1,"
 	    " high_stakes = high_stakes + ?2 WHERE x = (SELECT 1, 2)");
 	assert_int_equal(st.kind, PG_WRITE);
 	assert_string_equal(st.table, "queue_totals");
 	assert_string_equal(st.columns, "pending high_stakes ");
-	free(st.sql);
-	st = classified("DELETE FROM queue_index WHERE action_id = ?1");
-	assert_int_equal(st.kind, PG_WRITE);
-	assert_string_equal(st.table, "queue_index");
-	assert_false(st.batchable);
 	free(st.sql);
 }
 
@@ -155,15 +156,11 @@ inserts_batched_only_where_safe(void **state)
 	assert_int_equal(st.rank, 1);
 	free(st.sql);
 	/* An upsert may meet its own row twice in one statement. */
-	st = classified("INSERT INTO action (a) VALUES (?1) ON CONFLICT (a)"
-	    " DO NOTHING");
-	assert_false(st.batchable);
-	free(st.sql);
+	expect_kind("INSERT INTO action (a) VALUES (?1) ON CONFLICT (a)"
+	    " DO NOTHING", PG_WRITE, "action", false);
 	/* The audit log's trigger reads the head each row must extend. */
-	st = classified("INSERT INTO audit_log (a) VALUES (?1)");
-	assert_int_equal(st.kind, PG_WRITE);
-	assert_false(st.batchable);
-	free(st.sql);
+	expect_kind("INSERT INTO audit_log (a) VALUES (?1)", PG_WRITE,
+	    "audit_log", false);
 }
 
 int
