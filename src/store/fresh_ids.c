@@ -13,7 +13,8 @@
  *
  *   absent   no action row: put_packet need not look for one
  *   queued   a queue row may exist: until the first queue put, none does
- *            (a queue row needs its action, a foreign key)
+ *            (a queue row is written only with its action: the
+ *            store's rule, and on SQLite a foreign key too)
  *   named    some row's revision_of is the id (an insert naming it)
  *   links    its own row revises or names an artifact
  *

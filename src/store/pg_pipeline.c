@@ -82,7 +82,8 @@ names(const char *text, const char *word)
  * trigger checking the audit head would not see the rows before it in
  * the same statement).  Held rows are sent in this order of their tables,
  * whatever order they came in: a row may depend only on rows of the
- * tables before its own here (queue_index on action, a foreign key).
+ * tables before its own here (a queue row names its action: a foreign
+ * key on SQLite, the store's own rule on PostgreSQL since schema 12).
  */
 static const char *const batchable_tables[] = { "action", "queue_index" };
 

@@ -299,7 +299,10 @@ pg_schema_migrate(struct store *s, int sqlite_version, bool may_create,
 		if (pg_migrations[i].version <= version)
 			continue;
 		if (db_exec(s->db, pg_migrations[i].sql) != DB_OK) {
-			store_error(s, err, "migrating the schema");
+			/* Most often the service's role, which may not. */
+			store_error(s, err, "migrating the schema (only the "
+			    "schema's owner may: run one command as the owner, "
+			    "countersign(1) --db)");
 			goto fail;
 		}
 		snprintf(sql, sizeof sql, "UPDATE schema_version SET version"

@@ -64,4 +64,21 @@ for id in e-9 e-519; do
 		'[false]'
 done
 
+
+# Four imports at once, two of the same new file: the ids asked about
+# before the write lock was won must not pass for new after it.  One of
+# the two stores the file, the other finds it all unchanged.
+lines 600 s >"$WORK/same.jsonl"
+lines 300 t >"$WORK/t.jsonl"
+lines 300 u >"$WORK/u.jsonl"
+for f in same same t u; do
+	"$COUNTERSIGN" --db "$DB" import "$WORK/$f.jsonl" >>"$WORK/concurrent.out" 2>>"$WORK/concurrent.err" &
+done
+wait
+expect_eq "the shared file: stored once, found unchanged once" \
+	"$(grep 'same.jsonl' "$WORK/concurrent.out" | sed 's/.*: //' | sort | tr '\n' ';')" \
+	"0 imported, 600 unchanged;600 imported, 0 unchanged;"
+expect_eq "no import failed" "$(stderr_but_sink "$WORK/concurrent.err" | wc -c)" 0
+expect_eq "all 1,200 queued" "$(($(count s) + $(count t) + $(count u)))" 1200
+expect_status "the chain verifies" 0 cs audit verify
 finish

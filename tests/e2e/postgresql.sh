@@ -224,6 +224,18 @@ for sql in "UPDATE audit_log SET hash = hash" "DELETE FROM audit_log" \
 		"$(grep -cE 'permission denied|must be owner' "$WORK/err")" 1
 done
 
+# An upgrade: the schema one version behind.  The service's role may not
+# migrate it, and says who may; one command as the owner does, and the
+# service carries on.
+pg_psql countersign -c "UPDATE schema_version SET version = version - 1" >/dev/null
+expect_status "a schema one version behind: the service's role is refused" 4 cs list
+expect_contains "  and told to run one command as the owner" "$WORK/err" \
+	"only the schema's owner may"
+expect_status "one command as the owner migrates it" 0 \
+	"$COUNTERSIGN" --db "$OWNER" list
+pg_psql countersign -f "$TOP_SRCDIR/data/postgresql-grants.sql" >/dev/null
+expect_status "then the service's role works again" 0 cs list
+
 ### 6. A database whose collation is not bytewise is refused: ids are
 # looked up by their order, and "p-1" may not sort between "p1" and "p2".
 pg_psql postgres -c "CREATE DATABASE utf8coll LC_COLLATE 'C.utf8' LC_CTYPE 'C.utf8' TEMPLATE template0" >/dev/null
