@@ -327,7 +327,7 @@ shown_value(const cJSON *item, char *buf, size_t size)
 	printed = cJSON_PrintUnformatted(item);
 	snprintf(buf, size, "%s", printed != NULL ? clip(printed, clipped,
 	    sizeof clipped) : "?");
-	free(printed);
+	cJSON_free(printed);
 	return buf;
 }
 
@@ -620,7 +620,7 @@ describe_checks(struct detail *d, const cJSON *checks)
 			if ((printed = cJSON_PrintUnformatted(check)) == NULL)
 				return -1;
 			rc = detail_add_text(d, DETAIL_PLAIN, "  - ", printed);
-			free(printed);
+			cJSON_free(printed);
 		}
 		if (rc != 0)
 			return -1;
@@ -653,7 +653,7 @@ describe_review(struct detail *d, const struct check_input *in,
 				return -1;
 			rc = detail_add_text(d, DETAIL_ALERT, "Review error: ",
 			    printed);
-			free(printed);
+			cJSON_free(printed);
 		}
 		if (rc != 0)
 			return -1;

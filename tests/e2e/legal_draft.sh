@@ -211,4 +211,19 @@ variant legal-nodraft 'del(.proposed_action.draft_text)' >"$WORK/nodraft.json"
 expect_status "a packet without draft_text is refused" 3 cs import "$WORK/nodraft.json"
 expect_contains "the error names the field" "$WORK/err" proposed_action.draft_text
 
+### 7. A review error or checks that are not strings (issue 36): the
+### structured output legal reviewers produce imports, checks, describes
+### and decides.  Each once aborted the program (free() of a block the
+### private cJSON allocator had made).
+n=0
+for error in '{"code": "timeout", "attempts": 3}' 42 '["a", "b"]' true null; do
+	n=$((n + 1))
+	variant "legal-err$n" ".reviewer_verdict = {review_pass: false, blocking_issues: [], non_blocking_issues: [],
+		final_artifacts: [], error: $error, checks: [{check: \"court fee\", passed: false}, \"plain\"]}" >"$WORK/err$n.json"
+	expect_status "a review error of $error imports" 0 cs import "$WORK/err$n.json"
+	expect_status "and checks (high stakes, no rule fails)" 0 cs check "legal-err$n"
+	batch_one "{\"action_id\": \"legal-err$n\", \"decision\": \"reject\", \"reason\": \"structured error\"}"
+	expect_eq "and is decided" "$batch_status $(line 1 -r .status)" "0 recorded"
+done
+
 finish
