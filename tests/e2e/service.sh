@@ -35,9 +35,13 @@ stop() {
 trap '[ -z "$SERVICE_PID" ] || kill -KILL "$SERVICE_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
 
 remote() { "$COUNTERSIGN" --connect "$SOCK" "$@"; }
+# unstable: masks what differs from run to run: ids, times, and list's
+# AGE column (the last on a queue line), which two runs a second apart
+# print as 0s and 1s (issue 35, point 8).
 unstable() {
 	sed -E -e 's/"(verdict_id|decision_id)":"[0-9a-f-]{36}"/"\1":"ID"/g' \
-	    -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/TIME/g'
+	    -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/TIME/g' \
+	    -e 's/ +[0-9]+[smhd]$/ AGE/'
 }
 
 # until_approved PREFIX: waits until a PREFIX- action is approved.
