@@ -14,7 +14,6 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "i18n.h"
-#include "json_memory.h"
 #include "sanitize.h"
 #include "service.h"
 #include "store.h"
@@ -298,7 +297,6 @@ main(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 	/* The commands open the screens through this (commands.h). */
 	review_screens = tui_run;
-	json_memory_init();
 	store_library_init();
 	setlocale(LC_ALL, "");
 	/* Numbers in JSON and audit records never follow the locale. */

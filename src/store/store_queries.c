@@ -8,7 +8,6 @@
 
 #include "exit_codes.h"
 #include "json_fields.h"
-#include "json_memory.h"
 #include "json_writer.h"
 #include "sha256.h"
 #include "store_internal.h"
@@ -335,7 +334,7 @@ action_from_row(struct store *s, db_stmt *stmt, const char *action_id,
 	 * Stored text that passed SPEC 1 at import; read, then dropped.  Its
 	 * length is known: no strlen() over every packet (2.5% of a check).
 	 */
-	d->packet = json_scratch_parse(
+	d->packet = cJSON_ParseWithLength(
 	    (const char *)db_column_text(stmt, 1),
 	    (size_t)db_column_bytes(stmt, 1));
 	/* What the officer is shown is what an approval may be about. */
@@ -824,7 +823,7 @@ void
 check_data_free(struct check_data *d)
 {
 	if (!d->packet_borrowed)
-		json_scratch_free(d->packet);
+		cJSON_Delete(d->packet);
 	if (!d->policy_borrowed) {
 		cJSON_Delete(d->ips);
 		cJSON_Delete(d->holdings);

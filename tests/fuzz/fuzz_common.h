@@ -21,24 +21,8 @@
 #include <cjson/cJSON.h>
 #include <unicode/uchar.h>
 
-#include "json_memory.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-/*
- * cJSON's allocator as the program sets it up (json_memory.h): under
- * ASan, text cJSON made and then given to free() instead of cJSON_free()
- * fails here as it fails in the program.
- */
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	json_memory_init();
-	return 0;
-}
 
 /* A NUL-terminated copy of data[0..size); aborts when out of memory. */
 static inline char *

@@ -19,7 +19,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "json_memory.h"
 #include "json_strict.h"
 #include "json_writer.h"
 #include "sanitize.h"
@@ -593,11 +592,5 @@ main(void)
 		cmocka_unit_test(test_verbatim),
 	};
 
-	/*
-	 * cJSON's allocator as the program has it: text cJSON prints must
-	 * go back to it, not to free() (a tree too deep for the walk once
-	 * crashed a decision that way).
-	 */
-	json_memory_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
