@@ -12,8 +12,9 @@
 /*
  * The key two names share when a reader cannot tell them apart (SPEC
  * 2.4): NFKC with case folding (which drops default-ignorable code
- * points), then without White_Space and U+2800 BRAILLE PATTERN BLANK,
- * then the UTS #39 confusable skeleton.  "rооt" (Cyrillic о), "ＲＯＯＴ"
+ * points), then NFD without White_Space, U+2800 BRAILLE PATTERN BLANK,
+ * format characters (Cf) and combining marks (Mn, Me), then the UTS #39
+ * confusable skeleton.  "rооt" (Cyrillic о), "ＲＯＯＴ"
  * and "ro\u034Fot" all give the key of "root".  A newly allocated UTF-8
  * string; NULL for NULL, invalid UTF-8, or when ICU or memory fails.
  */

@@ -22,6 +22,7 @@
 /* Opened on first use, kept for the life of the process. */
 static USpoofChecker *spoof_checker;
 static const UNormalizer2 *nfkc_casefold;
+static const UNormalizer2 *nfd;
 
 static bool
 icu_ready(void)
@@ -34,6 +35,12 @@ icu_ready(void)
 			nfkc_casefold = NULL;
 	}
 	status = U_ZERO_ERROR;
+	if (nfd == NULL) {
+		nfd = unorm2_getNFDInstance(&status);
+		if (U_FAILURE(status))
+			nfd = NULL;
+	}
+	status = U_ZERO_ERROR;
 	if (spoof_checker == NULL) {
 		spoof_checker = uspoof_open(&status);
 		if (U_FAILURE(status)) {
@@ -41,7 +48,7 @@ icu_ready(void)
 			spoof_checker = NULL;
 		}
 	}
-	return nfkc_casefold != NULL && spoof_checker != NULL;
+	return nfkc_casefold != NULL && nfd != NULL && spoof_checker != NULL;
 }
 
 /* Renders blank though it is neither white space nor default-ignorable. */
@@ -70,22 +77,23 @@ utf16_of(const char *text, int32_t *length)
 	return out;
 }
 
-/* NFKC_Casefold of in, newly allocated; NULL on failure. */
+/* in normalized by form, newly allocated; NULL on failure. */
 static UChar *
-folded(const UChar *in, int32_t length, int32_t *out_length)
+normalized(const UNormalizer2 *form, const UChar *in, int32_t length,
+    int32_t *out_length)
 {
 	UErrorCode status = U_ZERO_ERROR;
 	int32_t need;
 	UChar *out;
 
-	need = unorm2_normalize(nfkc_casefold, in, length, NULL, 0, &status);
+	need = unorm2_normalize(form, in, length, NULL, 0, &status);
 	if (status != U_BUFFER_OVERFLOW_ERROR && U_FAILURE(status))
 		return NULL;
 	if ((out = malloc(((size_t)need + 1) * sizeof *out)) == NULL)
 		return NULL;
 	status = U_ZERO_ERROR;
-	*out_length = unorm2_normalize(nfkc_casefold, in, length, out,
-	    need + 1, &status);
+	*out_length = unorm2_normalize(form, in, length, out, need + 1,
+	    &status);
 	if (U_FAILURE(status)) {
 		free(out);
 		return NULL;
@@ -93,18 +101,28 @@ folded(const UChar *in, int32_t length, int32_t *out_length)
 	return out;
 }
 
-/* Drops, in place, what renders blank (and any ignorable left over). */
+/*
+ * Drops, in place, what renders blank, any ignorable left over, every
+ * format character (Cf: U+13430 and its kind are not default-ignorable,
+ * yet most terminals show nothing) and every combining mark (Mn, Me:
+ * "alice" with U+0307 above reads as "alice").  The text is in NFD, so
+ * a precomposed letter has given up its marks too (issue 35).
+ */
 static int32_t
-without_blanks(UChar *s, int32_t length)
+without_blanks_or_marks(UChar *s, int32_t length)
 {
 	int32_t in = 0, out = 0, start;
+	int8_t type;
 	UChar32 c;
 
 	while (in < length) {
 		start = in;
 		U16_NEXT(s, in, length, c);
+		type = u_charType(c);
 		if (blank_glyph(c) ||
-		    u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT))
+		    u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT) ||
+		    type == U_FORMAT_CHAR || type == U_NON_SPACING_MARK ||
+		    type == U_ENCLOSING_MARK)
 			continue;
 		while (start < in)
 			s[out++] = s[start++];
@@ -150,20 +168,36 @@ skeleton(const UChar *s, int32_t length)
 char *
 unicode_name_key(const char *name)
 {
-	UChar *utf16 = NULL, *fold = NULL;
-	int32_t length = 0, fold_length = 0;
+	UChar *utf16 = NULL, *bare = NULL, *fold = NULL, *decomposed = NULL;
+	int32_t length = 0, bare_length = 0, fold_length = 0;
+	int32_t decomposed_length = 0;
 	char *key = NULL;
 
 	if (name == NULL || !icu_ready() ||
 	    (utf16 = utf16_of(name, &length)) == NULL)
 		goto done;
-	if ((fold = folded(utf16, length, &fold_length)) == NULL)
+	/*
+	 * Marks go before the case folding, which makes a letter of some
+	 * (U+0345 becomes iota), and again after it, which decomposes some
+	 * compatibility characters into a letter and a mark.
+	 */
+	if ((bare = normalized(nfd, utf16, length, &bare_length)) == NULL)
 		goto done;
-	fold_length = without_blanks(fold, fold_length);
-	key = skeleton(fold, fold_length);
+	bare_length = without_blanks_or_marks(bare, bare_length);
+	if ((fold = normalized(nfkc_casefold, bare, bare_length,
+	    &fold_length)) == NULL)
+		goto done;
+	if ((decomposed = normalized(nfd, fold, fold_length,
+	    &decomposed_length)) == NULL)
+		goto done;
+	decomposed_length = without_blanks_or_marks(decomposed,
+	    decomposed_length);
+	key = skeleton(decomposed, decomposed_length);
 done:
 	free(utf16);
+	free(bare);
 	free(fold);
+	free(decomposed);
 	return key;
 }
 

@@ -115,6 +115,10 @@ expect_eq "fresh: the divergent trade is still pending" "$(status_of "$DIVERGENT
 ### 3. Every refusal code reachable without change packets.
 {
 	variant self ".proposed_action.requested_by = \"$ME\""
+	# The requester's name with a combining mark, or with a format
+	# control most terminals show as nothing (issue 35).
+	variant selfmark ".proposed_action.requested_by = \"$ME\\u0307\""
+	variant selfcf ".proposed_action.requested_by = \"$ME\\ud80d\\udc30\""
 	variant old '.proposed_action.expires_at = "2020-01-01T00:00:00Z"'
 	variant big '.proposed_action.estimated_value_usd = 30000 | .proposed_action.quantity = 400 | .reviewer_verdict.requires_human_approval = true'
 	variant big2 '.proposed_action.estimated_value_usd = 30000 | .proposed_action.quantity = 400'
@@ -167,6 +171,8 @@ expect_contains "rules_failed names ips_version_current" "$out" ips_version_curr
 
 refused "approve what I requested" self_approval '{"action_id":"self","decision":"approve","reason":"mine"}'
 refused "approve what I requested, acknowledging everything" self_approval '{"action_id":"self","decision":"approve","reason":"mine","acknowledge":["high_stakes","divergence"]}'
+refused "approve what I requested, spelled with U+0307" self_approval '{"action_id":"selfmark","decision":"approve","reason":"mine"}'
+refused "approve what I requested, spelled with U+13430" self_approval '{"action_id":"selfcf","decision":"approve","reason":"mine"}'
 recorded "reject what I requested" '{"action_id":"self","decision":"reject","reason":"on reflection, no"}' rejected
 
 refused "approve an expired action" expired '{"action_id":"old","decision":"approve","reason":"late"}'
