@@ -1,6 +1,6 @@
 /*
  * Strict JSON: cJSON 1.7.15 accepts things an audit trail must refuse
- * (FIELD-NOTES.md): a \u0000 escape silently truncates a string, duplicate
+ * (seen with Debian 12's libcjson): a \u0000 escape silently truncates a string, duplicate
  * keys keep the first, trailing garbage is ignored, 1e400 becomes infinity
  * and invalid UTF-8 passes through.  json_parse_strict() refuses all of them.
  */

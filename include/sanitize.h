@@ -49,10 +49,4 @@ size_t sanitized_prefix(const char *sanitized, size_t columns, size_t *width);
  */
 char *json_escape_controls(const char *json);
 
-/*
- * Characters that show as nothing or reorder the text around them, which
- * the sanitizer escapes (SPEC 9): for comparing what a person reads.
- */
-bool sanitize_invisible(uint32_t code_point);
-
 #endif

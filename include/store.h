@@ -296,7 +296,6 @@ struct queue_query {
 
 /* The policy epoch: bumped by every policy import, so index rows go stale. */
 int store_policy_epoch(struct store *, long long *epoch, struct error *);
-int store_bump_epoch(struct store *, struct error *);
 /*
  * Marks stale the index rows of the pending actions a policy object just
  * stored can change (issue 24): an IPS or holdings, its user's trades; the

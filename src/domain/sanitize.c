@@ -100,12 +100,6 @@ is_c1_control(uint32_t code_point)
  * (Zl, Zp), every bidi control.  The classes are ICU's (unicode_text.c):
  * a hand list of them had missed 304 such code points.
  */
-bool
-sanitize_invisible(uint32_t code_point)
-{
-	return is_format_character(code_point) != 0;
-}
-
 static int
 is_format_character(uint32_t code_point)
 {

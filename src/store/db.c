@@ -227,7 +227,8 @@ db_begin_write(struct db *db)
 	/*
 	 * IMMEDIATE takes the write lock up front: a deferred transaction
 	 * that read first would get SQLITE_BUSY_SNAPSHOT at its first
-	 * write, with no busy wait at all (FIELD-NOTES.md).
+	 * write, with no busy wait at all: SQLite skips the busy handler
+	 * where waiting could deadlock.
 	 */
 	return db->pg != NULL ? pg_begin_write(db) :
 	    sqlite3_exec(db->lite, "BEGIN IMMEDIATE", NULL, NULL, NULL);

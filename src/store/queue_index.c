@@ -43,15 +43,6 @@ store_policy_epoch(struct store *s, long long *epoch, struct error *err)
 }
 
 int
-store_bump_epoch(struct store *s, struct error *err)
-{
-	if (db_exec(s->db, "UPDATE meta SET value = value + 1"
-	    " WHERE key = 'policy_epoch'") != DB_OK)
-		return store_error(s, err, "bumping the policy epoch");
-	return 0;
-}
-
-int
 store_queue_mark_touched(struct store *s, const struct loaded_object *o,
     struct error *err)
 {

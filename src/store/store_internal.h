@@ -6,7 +6,10 @@
 
 #include "store.h"
 
-/* Statements prepared once per connection and reused (FIELD-NOTES.md). */
+/*
+ * Statements prepared once per connection and reused: preparing one
+ * costs more than running it for the small statements a decision makes.
+ */
 enum statement {
 	SQL_ACTION_GET,
 	SQL_ACTION_INSERT,

@@ -1,6 +1,6 @@
 /*
  * Unit tests for src/domain/json_strict.c: json_parse_strict() must refuse
- * everything cJSON 1.7.15 lets through (FIELD-NOTES.md "cJSON") and that
+ * everything cJSON 1.7.15 lets through (include/json_strict.h) and that
  * SPEC section 1 calls bad input, with an EXIT_DATA error; json_print()
  * must escape terminal controls and still print JSON that reads back the same.
  */
