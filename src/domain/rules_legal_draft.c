@@ -41,6 +41,7 @@
 #include "exit_codes.h"
 #include "json_extract.h"
 #include "json_fields.h"
+#include "json_strict.h"
 #include "rule_pack.h"
 #include "sha256.h"
 #include "text.h"
@@ -324,10 +325,10 @@ shown_value(const cJSON *item, char *buf, size_t size)
 
 	if (cJSON_IsString(item))
 		return clip(item->valuestring, buf, size);
-	printed = cJSON_PrintUnformatted(item);
+	printed = json_print(item);
 	snprintf(buf, size, "%s", printed != NULL ? clip(printed, clipped,
 	    sizeof clipped) : "?");
-	cJSON_free(printed);
+	free(printed);
 	return buf;
 }
 
@@ -617,10 +618,10 @@ describe_checks(struct detail *d, const cJSON *checks)
 			rc = detail_add_text(d, DETAIL_PLAIN, "  - ",
 			    check->valuestring);
 		} else {
-			if ((printed = cJSON_PrintUnformatted(check)) == NULL)
+			if ((printed = json_print(check)) == NULL)
 				return -1;
 			rc = detail_add_text(d, DETAIL_PLAIN, "  - ", printed);
-			cJSON_free(printed);
+			free(printed);
 		}
 		if (rc != 0)
 			return -1;
@@ -649,11 +650,11 @@ describe_review(struct detail *d, const struct check_input *in,
 			rc = detail_add_text(d, DETAIL_ALERT, "Review error: ",
 			    l->error->valuestring);
 		else {
-			if ((printed = cJSON_PrintUnformatted(l->error)) == NULL)
+			if ((printed = json_print(l->error)) == NULL)
 				return -1;
 			rc = detail_add_text(d, DETAIL_ALERT, "Review error: ",
 			    printed);
-			cJSON_free(printed);
+			free(printed);
 		}
 		if (rc != 0)
 			return -1;

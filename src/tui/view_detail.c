@@ -12,6 +12,7 @@
 
 #include "i18n.h"
 #include "json_fields.h"
+#include "json_strict.h"
 #include "lockout.h"
 #include "text.h"
 #include "sanitize.h"
@@ -282,14 +283,14 @@ revisions_section(struct detail *d, const struct check_input *in)
 	detail_add(d, DETAIL_HEADING, "%s", _("VERSIONS OF THE ARTIFACT"));
 	artifact_tree(d, in);
 	locked = lockout_authors(in, false);
-	list = locked != NULL ? cJSON_PrintUnformatted(locked) : NULL;
+	list = locked != NULL ? json_print(locked) : NULL;
 	/* L10N: %1$s is a JSON list of names, %2$s the next message or
 	   nothing */
 	detail_add(d, DETAIL_PLAIN, _("  locked out: %s%s"), list ? list : "[]",
 	    lockout_deadlocked(in, false) ? _("; deadlocked: escalated to a "
 	    "person") : lockout_deadlocked(in, true) ? _("; rejecting it "
 	    "leaves only escalation (deadlocked)") : "");
-	cJSON_free(list);
+	free(list);
 	cJSON_Delete(locked);
 }
 

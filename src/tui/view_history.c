@@ -15,6 +15,7 @@
 #include "decision.h"
 #include "i18n.h"
 #include "json_fields.h"
+#include "json_strict.h"
 #include "text.h"
 #include "tui.h"
 
@@ -165,7 +166,7 @@ describe_record(struct detail *d, const struct history_entry *e,
 	if (decision_blocked(record, &gaps))
 		describe_blocked(d, gaps);
 	cJSON_Delete(gaps);
-	acks = cJSON_PrintUnformatted(json_member(record, "acknowledged"));
+	acks = json_print(json_member(record, "acknowledged"));
 	/* L10N: %1$s the local verdict ("pass" or "FAIL"), %2$d how many
 	   divergences, %3$s a JSON list of what was acknowledged
 	   (high_stakes, divergence: not translated), %4$.16s the start of
@@ -182,7 +183,7 @@ describe_record(struct detail *d, const struct history_entry *e,
 		detail_add(d, DETAIL_DIM, _("    bulk %.8s of %d"),
 		    text_of(bulk, "id"), cJSON_IsNumber(json_member(bulk,
 		    "count")) ? json_member(bulk, "count")->valueint : 0);
-	cJSON_free(acks);
+	free(acks);
 	cJSON_Delete(record);
 }
 
@@ -378,9 +379,9 @@ record_build(struct detail *d, const struct history_entry *e)
 	if (decision_blocked(record, &gaps))
 		describe_blocked(d, gaps);
 	cJSON_Delete(gaps);
-	acks = cJSON_PrintUnformatted(json_member(record, "acknowledged"));
+	acks = json_print(json_member(record, "acknowledged"));
 	detail_add(d, DETAIL_PLAIN, _("acknowledged %s"), acks ? acks : "[]");
-	cJSON_free(acks);
+	free(acks);
 	routing_line(d, json_member(record, "routing"));
 	if (cJSON_IsObject(json_member(record, "po_judgments")))
 		judgments_line(d, json_member(record, "po_judgments"));
