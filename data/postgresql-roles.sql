@@ -15,10 +15,10 @@ CREATE ROLE countersign_owner LOGIN;
 -- append to the audit log and the decisions, and nothing more on them.
 CREATE ROLE countersign_service LOGIN;
 
--- Text compared byte by byte, as SQLite does (countersign refuses any
--- other collation: action ids are looked up by their order).
+-- Any collation will do: the schema's text columns declare COLLATE "C"
+-- themselves, as action ids are looked up by their byte order.
 CREATE DATABASE countersign OWNER countersign_owner ENCODING 'UTF8'
-	LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
+	TEMPLATE template0;
 -- Nobody else connects, or creates objects in it.
 REVOKE ALL ON DATABASE countersign FROM PUBLIC;
 GRANT CONNECT ON DATABASE countersign TO countersign_service;

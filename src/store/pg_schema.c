@@ -218,40 +218,63 @@ static const struct pg_migration pg_migrations[] = {
 	" WHERE revision_of IS NOT NULL;"
 	"ALTER TABLE queue_index DROP CONSTRAINT IF EXISTS"
 	" queue_index_action_id_fkey;" },
+	/*
+	 * schema.c's 13 (issue 38): every text column collates C, as SQLite
+	 * compares, whatever the database's default: action ids are looked
+	 * up by range and their shortest unique prefixes found from their
+	 * neighbours in byte order (action_prefix.c), which a language's
+	 * collation (en-US ignores '-') gets wrong.  Columns rather than
+	 * the database, because DBAs create databases with their site's
+	 * defaults.  A table added later declares COLLATE "C" itself.  The
+	 * two triggers that name action's columns must go while their
+	 * columns change, and come back as they were.
+	 * And queue_index's foreign key to action is back: the schema test
+	 * (tests/e2e/schema_compare.sh) holds both backends to one schema.
+	 */
+	{ 13,
+	"DROP TRIGGER action_decided_once ON action;"
+	"DROP TRIGGER action_immutable ON action;"
+	"DO $$ DECLARE c record; BEGIN"
+	" FOR c IN SELECT table_name, column_name"
+	"  FROM information_schema.columns"
+	"  WHERE table_schema = current_schema() AND data_type = 'text'"
+	"  AND collation_name IS DISTINCT FROM 'C' LOOP"
+	"  EXECUTE format('ALTER TABLE %I ALTER COLUMN %I TYPE text"
+	"   COLLATE \"C\"', c.table_name, c.column_name);"
+	" END LOOP; END $$;"
+	"CREATE TRIGGER action_decided_once BEFORE UPDATE OF status ON action"
+	"  FOR EACH ROW WHEN (OLD.status <> 'pending')"
+	"  EXECUTE FUNCTION action_decided_refuse();"
+	"CREATE TRIGGER action_immutable BEFORE UPDATE OF action_id, kind,"
+	"  user_id, author, revision_of, requested_by, expires_at_ms, raw_json,"
+	"  imported_at_ms, artifact_id ON action"
+	"  FOR EACH ROW EXECUTE FUNCTION action_immutable_refuse();"
+	"ALTER TABLE queue_index ADD CONSTRAINT queue_index_action_id_fkey"
+	" FOREIGN KEY (action_id) REFERENCES action (action_id);" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])
 
 /*
- * -1: no schema yet (*empty: no tables at all); < -1: an error.
- * The database must compare text byte by byte, as SQLite does: action
- * ids are looked up by range and their shortest unique prefixes found
- * from their neighbours in that order (action_prefix.c), which a
- * language's collation (en_US ignores '-') would get wrong.
+ * -1: no schema yet (*empty: no tables at all); < -1: an error.  Any
+ * database collation will do: the columns declare their own (13).
  */
 static int
 pg_current_version(struct store *s, bool *empty, struct error *err)
 {
 	db_stmt *stmt = NULL;
-	int has, bytewise;
+	int has;
 
 	if (db_prepare(s->db, "SELECT (SELECT count(*) FROM pg_tables"
 	    " WHERE schemaname = current_schema()),"
-	    " to_regclass('schema_version') IS NOT NULL,"
-	    " (SELECT datcollate IN ('C', 'POSIX') FROM pg_database"
-	    "  WHERE datname = current_database())", false, &stmt) !=
+	    " to_regclass('schema_version') IS NOT NULL", false, &stmt) !=
 	    DB_OK || db_step(stmt) != DB_ROW) {
 		db_finalize(stmt);
 		return -2 - store_error(s, err, "reading the schema");
 	}
 	*empty = db_column_int(stmt, 0) == 0;
 	has = db_column_int(stmt, 1);
-	bytewise = db_column_int(stmt, 2);
 	db_finalize(stmt);
-	if (!bytewise)
-		return -2 - error_set(err, EXIT_STORAGE, NULL, "%s: the "
-		    "database's collation is not C; create it with LC_COLLATE "
-		    "'C' (postgresql-roles.sql)", s->path);
 	if (!has)
 		return -1;
 	return schema_version_read(s, err);

@@ -273,6 +273,13 @@ static const char *const migrations[] = {
 	"DROP INDEX IF EXISTS action_by_revision;"
 	"CREATE INDEX action_by_revision ON action (revision_of)"
 	" WHERE revision_of IS NOT NULL;",
+
+	/*
+	 * issue 38: PostgreSQL's text columns declare the C collation and
+	 * queue_index gets its foreign key back (pg_schema.c).  SQLite
+	 * compares text as bytes already and never lost the key.
+	 */
+	"",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -236,12 +236,34 @@ expect_status "one command as the owner migrates it" 0 \
 pg_psql countersign -f "$TOP_SRCDIR/data/postgresql-grants.sql" >/dev/null
 expect_status "then the service's role works again" 0 cs list
 
-### 6. A database whose collation is not bytewise is refused: ids are
-# looked up by their order, and "p-1" may not sort between "p1" and "p2".
-pg_psql postgres -c "CREATE DATABASE utf8coll LC_COLLATE 'C.utf8' LC_CTYPE 'C.utf8' TEMPLATE template0" >/dev/null
-DB=$(pg_uri utf8coll)
-expect_status "a database collated C.utf8 is refused" 4 \
-	cs import "$EXAMPLES/security_map.json"
-expect_contains "  and says why" "$WORK/err" "collation is not C"
-expect_eq "  before it makes a table" "$(q utf8coll 'SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()')" 0
+### 6. A database with the site's default collation (issue 38): here
+# ICU's en-US, by which "AB-2" falls in the range of the prefix "ab"
+# (from "ab" up to "ac") where bytes put it before both.  The columns
+# collate C themselves, so it imports, decides, lists as SQLite does and
+# finds id prefixes over byte ranges.
+pg_psql postgres -c "CREATE DATABASE sitecoll TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'" >/dev/null
+expect_eq "the database's own collation orders otherwise" \
+	"$(q sitecoll "SELECT 'AB-2' >= 'ab' AND 'AB-2' < 'ac', 'AB-2' COLLATE \"C\" >= 'ab' AND 'AB-2' COLLATE \"C\" < 'ac'")" 't|f'
+for id in ab-1 AB-2 Zz-1 Zz-2 a-3; do
+	jq -c --arg id "$id" '.proposed_action.action_id = $id | .reviewer_verdict.action_id = $id' \
+		"$EXAMPLES/packet-trade-pass.json"
+done >"$WORK/cased.jsonl"
+"$COUNTERSIGN" --db "$WORK/cased.db" import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" \
+	"$EXAMPLES/holdings.json" "$WORK/cased.jsonl" >/dev/null 2>&1
+DB=$(pg_uri sitecoll)
+expect_status "a database created with the site's collation imports" 0 \
+	cs import "$EXAMPLES/security_map.json" "$EXAMPLES/ips.json" "$EXAMPLES/holdings.json" "$WORK/cased.jsonl"
+expect_eq "every text column collates C" \
+	"$(q sitecoll "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() AND data_type = 'text' AND collation_name IS DISTINCT FROM 'C'")" 0
+expect_eq "list --json in SQLite's order" "$(cs list --json | jq -r .action_id | tr '\n' ' ')" \
+	"$("$COUNTERSIGN" --db "$WORK/cased.db" list --json | jq -r .action_id | tr '\n' ' ')"
+expect_status "the prefix ab names ab-1 alone, as in bytes" 0 cs check ab
+expect_eq "  and checks it" "$(jq -r .action_id "$WORK/out")" ab-1
+expect_status "a prefix of two ids is ambiguous" 2 cs check Zz
+expect_contains "  naming both" "$WORK/err" "Zz-2"
+printf '{"action_id": "Zz", "decision": "approve"}\n{"action_id": "ab", "decision": "approve"}\n' >"$WORK/zz"
+cs batch "$WORK/zz" >"$WORK/out" 2>"$WORK/err" || true
+expect_eq "decides: an ambiguous prefix refused, a unique one recorded" \
+	"$(jq -r '[.status, .action_id] | join(":")' "$WORK/out" | tr '\n' ' ')" "refused:Zz recorded:ab-1 "
+expect_status "the chain verifies" 0 cs audit verify
 finish
