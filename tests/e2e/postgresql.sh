@@ -23,9 +23,11 @@ for t in trade_examples list_sanitized batch legal_draft lockout \
 	stored_rows raw_controls hostile import_strict syslog tui service \
 	contract l10n tui_artifact tui_bulk tui_change tui_history \
 	tui_judgment tui_officer tui_tour tui_service faults cli; do
+	suite_n=$((${suite_n:-0} + 1))
+	progress "section 1, suite $suite_n: $t.sh on PostgreSQL"
 	uri=$(pg_createdb "suite_$t")
 	if COUNTERSIGN_TEST_DB=$uri sh "$TOP_SRCDIR/tests/e2e/$t.sh" \
-		>"$WORK/$t.log" 2>&1; then
+		>"$WORK/$t.log" 2>&1 9>&-; then
 		pass "$t.sh on PostgreSQL"
 		# Its parts about SQLite itself, said skipped.
 		grep '^skip:' "$WORK/$t.log" | sed "s/^/    $t.sh: /" || true
@@ -40,6 +42,7 @@ for t in trade_examples list_sanitized batch legal_draft lockout \
 	fi
 done
 
+progress "section 2: schema, triggers and the chain"
 ### 2. Schema, triggers and the chain, as the database keeps them.
 DB=$(pg_createdb main)
 import_passing_trades p 20
@@ -94,6 +97,7 @@ head -n 3 "$WORK/atomic" >"$WORK/atomic3"
 expect_status "an --atomic batch that passes" 0 cs batch --atomic "$WORK/atomic3"
 expect_eq "records all three" "$(q main "SELECT count(*) FROM decision WHERE action_id IN ('p-10', 'p-11', 'p-12')")" 3
 
+progress "section 3: two hosts, one database"
 ### 3. Two hosts, one database: eight deciders, four through each of two
 # connections' worth of processes (the service is one more client of the
 # same store), approving the same 300 actions in different orders.
@@ -128,6 +132,7 @@ expect_eq "one decision record per action" \
 expect_eq "one unbroken run of seq" "$(q hosts 'SELECT count(*) = max(seq) FROM audit_log')" t
 expect_status "the chain verifies" 0 cs audit verify
 
+progress "section 4: the server killed mid-batch"
 ### 4. The server killed mid-batch: every result said "recorded" is there,
 # the batch reports a storage error, and the chain verifies.
 DB=$(pg_createdb crash)
@@ -198,6 +203,7 @@ expect_eq "after a restart: both decisions recorded" \
 expect_eq "after a restart: exit 0" "$rc" 0
 expect_status "after a restart: the chain verifies" 0 cs audit verify
 
+progress "section 5: the least-privilege roles"
 ### 5. The least-privilege roles (data/postgresql-roles.sql): the service's
 # role may read and append to the audit log, and nothing more on it.
 pg_psql postgres -f "$TOP_SRCDIR/data/postgresql-roles.sql" >/dev/null
@@ -236,6 +242,7 @@ expect_status "one command as the owner migrates it" 0 \
 pg_psql countersign -f "$TOP_SRCDIR/data/postgresql-grants.sql" >/dev/null
 expect_status "then the service's role works again" 0 cs list
 
+progress "section 6: the site's default collation"
 ### 6. A database with the site's default collation (issue 38): here
 # ICU's en-US, by which "AB-2" falls in the range of the prefix "ab"
 # (from "ab" up to "ac") where bytes put it before both.  The columns
