@@ -117,7 +117,7 @@ if [ -c /dev/full ]; then
 	head -n 1 "$WORK/full-batch" >&3
 	tries=0
 	while [ "$(db_sql "SELECT status FROM action WHERE action_id = 'full-1'")" != rejected ] &&
-	      [ $tries -lt 200 ]; do
+	      [ $tries -lt 1200 ]; do
 		sleep 0.05; tries=$((tries + 1))
 	done
 	# It has stopped, or is stopping: this line must not be decided.

@@ -28,11 +28,11 @@ pass() { echo "ok: $*"; }
 
 # progress TEXT: a line for whoever watches make check, which keeps a
 # test's own output in its log until it ends.  Makefile.am hands tests
-# the terminal's stderr as descriptor 9 (AM_TESTS_FD_REDIRECT); a test run
-# by hand has no descriptor 9 and prints nothing (nor one that another
+# the terminal's stderr as descriptor 7 (AM_TESTS_FD_REDIRECT); a test run
+# by hand has no descriptor 7 and prints nothing (nor one that another
 # test runs, which closes it for it).
 progress() {
-	{ printf '  %s: %s\n' "${0##*/}" "$*" >&9; } 2>/dev/null || true
+	{ printf '  %s: %s\n' "${0##*/}" "$*" >&7; } 2>/dev/null || true
 }
 
 # expect_eq WHAT GOT WANT

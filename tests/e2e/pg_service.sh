@@ -21,9 +21,9 @@ serve() {
 		--checkpoint-file "$WORK/$1.checkpoints" 2>>"$WORK/$1.log" &
 	PIDS="$PIDS $!"
 	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$WORK/$1.sock" 2>/dev/null || [ $i -ge 100 ]; do
+	until socat -u OPEN:/dev/null "UNIX-CONNECT:$WORK/$1.sock" 2>/dev/null || [ $i -ge 1200 ]; do
 		sleep 0.05; i=$((i + 1)); done
-	[ $i -lt 100 ] || { cat "$WORK/$1.log"; echo "FAIL: no service $1"; exit 1; }
+	[ $i -lt 1200 ] || { cat "$WORK/$1.log"; echo "FAIL: no service $1"; exit 1; }
 }
 remote() { sock=$1; shift; "$COUNTERSIGN" --connect "$WORK/$sock.sock" "$@"; }
 q() { pg_psql services -At -c "$1"; }

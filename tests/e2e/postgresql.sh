@@ -27,7 +27,7 @@ for t in trade_examples list_sanitized batch legal_draft lockout \
 	progress "section 1, suite $suite_n: $t.sh on PostgreSQL"
 	uri=$(pg_createdb "suite_$t")
 	if COUNTERSIGN_TEST_DB=$uri sh "$TOP_SRCDIR/tests/e2e/$t.sh" \
-		>"$WORK/$t.log" 2>&1 9>&-; then
+		>"$WORK/$t.log" 2>&1 7>&-; then
 		pass "$t.sh on PostgreSQL"
 		# Its parts about SQLite itself, said skipped.
 		grep '^skip:' "$WORK/$t.log" | sed "s/^/    $t.sh: /" || true
@@ -192,7 +192,7 @@ approvals k 1202 | tail -n 2 >"$WORK/two"
 import_passing_trades k 1202 2>/dev/null
 sed -n 1p "$WORK/two" >&9
 tries=0
-while [ "$(grep -c . "$WORK/piped")" -lt 1 ] && [ $tries -lt 500 ]; do sleep 0.02; tries=$((tries + 1)); done
+while [ "$(grep -c . "$WORK/piped")" -lt 1 ] && [ $tries -lt 3000 ]; do sleep 0.02; tries=$((tries + 1)); done
 # (the new server must not keep the pipe open: no EOF would come)
 pg_ctl_ -m fast stop >/dev/null; pg_start 9>&-
 sed -n 2p "$WORK/two" >&9

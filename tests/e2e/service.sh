@@ -24,9 +24,9 @@ serve() {
 		--checkpoint-file "$CKPT" "$@" 2>>"$WORK/serve.log" &
 	SERVICE_PID=$!
 	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 100 ]; do
+	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
 		sleep 0.05; i=$((i + 1)); done
-	[ $i -lt 100 ] || { cat "$WORK/serve.log"; echo "FAIL: no service"; exit 1; }
+	[ $i -lt 1200 ] || { cat "$WORK/serve.log"; echo "FAIL: no service"; exit 1; }
 }
 stop() {
 	kill -TERM "$SERVICE_PID" 2>/dev/null || true
@@ -202,7 +202,7 @@ wait "$CLIENT" 2>/dev/null || true
 expect_status "others are still served" 0 remote list --json
 i=0
 while [ "$(db_sql "SELECT count(*) FROM action WHERE action_id LIKE 'k-%' AND status = 'pending'")" != 0 ] &&
-    [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 expect_eq "the killed client's request finished whole" \
 	"$(db_sql "SELECT count(*) FROM action WHERE action_id LIKE 'k-%' AND status = 'approved'")" 300
 expect_status "... and the chain verifies" 0 remote audit verify
@@ -246,7 +246,7 @@ jq -r 'select(.status == "recorded") | .action_id' "$WORK/all" | sort >"$WORK/re
 expect_eq "each action recorded at most once" "$(sort -u "$WORK/recorded" | wc -l)" "$(wc -l <"$WORK/recorded")"
 # The children finish what they started; then every answer is in the store.
 i=0
-while pgrep -f "serve --db $DB" >/dev/null 2>&1 && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while pgrep -f "serve --db $DB" >/dev/null 2>&1 && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 serve --officers "$MYGROUP"
 remote list --all --json | jq -r 'select(.status == "approved") | .action_id' | sort >"$WORK/approved"
 expect_eq "every recorded answer survived SIGKILL" \

@@ -40,7 +40,7 @@ if [ ! -e /dev/log ]; then
 	socat -u UNIX-RECV:/dev/log,mode=666 OPEN:"$WORK/syslog",creat,append &
 	listener=$!
 	tries=0
-	while [ ! -S /dev/log ] && [ $tries -lt 200 ]; do sleep 0.01; tries=$((tries + 1)); done
+	while [ ! -S /dev/log ] && [ $tries -lt 6000 ]; do sleep 0.01; tries=$((tries + 1)); done
 fi
 cleanup() {
 	if [ -n "$listener" ]; then kill "$listener" 2>/dev/null || true; rm -f /dev/log; fi

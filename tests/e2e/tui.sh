@@ -142,7 +142,7 @@ tui_vanish
 # process end in between and report a state it no longer has.
 tries=0
 ended=no
-while [ $tries -lt 100 ]; do
+while [ $tries -lt 600 ]; do
 	if ! alive "$vanished_cs"; then
 		ended=yes
 		break
@@ -179,7 +179,7 @@ tm resize-window -t 0 -x 120 -y 40
 tries=0
 # Queue rows only: not the escalated artifacts listed under them (^).
 queue_rows() { screen | grep -v '^  ^' | grep -c ' trade '; }
-while [ "$(queue_rows)" -ne "$counted" ] && [ $tries -lt 100 ]; do
+while [ "$(queue_rows)" -ne "$counted" ] && [ $tries -lt 600 ]; do
 	sleep 0.05
 	tries=$((tries + 1))
 done

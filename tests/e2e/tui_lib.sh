@@ -43,7 +43,7 @@ tui_start() {
 screen() { tm capture-pane -p -t 0; }
 keys() { tm send-keys -t 0 "$@"; }
 
-# screen_until shows|lacks TEXT: until the screen does (5 s at most);
+# screen_until shows|lacks TEXT: until the screen does (30 s at most);
 # 1 if it never did.  tmux draws what it has read from the pane, and
 # under load that can trail the program's last write by a moment, so
 # every look at the screen waits for what it expects.
@@ -57,7 +57,7 @@ screen_until() {
 		fi
 		[ "$seen" = "$1" ] && return 0
 		tries=$((tries + 1))
-		if [ $tries -gt 100 ]; then
+		if [ $tries -gt 600 ]; then
 			return 1
 		fi
 		sleep 0.05
@@ -104,19 +104,19 @@ tui_vanish() {
 }
 
 # tui_reap: returns once countersign has ended and its shell has recorded
-# how (five seconds at most for each), so nothing writes to $WORK after
+# how (30 seconds at most for each), so nothing writes to $WORK after
 # this, then ends the shell.  Only then: the shell's end would send
 # countersign a SIGHUP of its own.
 tui_reap() {
 	[ -n "$vanished_pane" ] || return 0
 	tries=0
 	while [ -n "$vanished_cs" ] && alive "$vanished_cs" &&
-	    [ $tries -lt 100 ]; do
+	    [ $tries -lt 600 ]; do
 		sleep 0.05
 		tries=$((tries + 1))
 	done
 	tries=0
-	while [ ! -s "$WORK/tui-exit" ] && [ $tries -lt 100 ]; do
+	while [ ! -s "$WORK/tui-exit" ] && [ $tries -lt 600 ]; do
 		sleep 0.05
 		tries=$((tries + 1))
 	done
@@ -129,11 +129,11 @@ tui_stop() { tui_vanish; tui_reap; }
 # tui_pid: the countersign process in the pane.
 tui_pid() { pgrep -P "$(tm list-panes -t 0 -F '#{pane_pid}')" countersign; }
 
-# tui_exit_status: how it ended, waiting up to five seconds (an ASan build
+# tui_exit_status: how it ended, waiting up to 30 seconds (an ASan build
 # under a parallel make check needs more than one); "running" if not.
 tui_exit_status() {
 	tries=0
-	while [ ! -s "$WORK/tui-exit" ] && [ $tries -lt 100 ]; do
+	while [ ! -s "$WORK/tui-exit" ] && [ $tries -lt 600 ]; do
 		sleep 0.05
 		tries=$((tries + 1))
 	done
@@ -152,12 +152,12 @@ alive() {
 }
 
 # expect_re WHAT REGEX: until a line of the screen matches REGEX (grep's
-# basic syntax), five seconds at most, as expect_screen waits for text.
+# basic syntax), 30 seconds at most, as expect_screen waits for text.
 expect_re() {
 	tries=0
 	until screen 2>/dev/null | grep -q -- "$2"; do
 		tries=$((tries + 1))
-		if [ $tries -gt 100 ]; then
+		if [ $tries -gt 600 ]; then
 			fail "$1: no line matches [$2]:"
 			show_screen
 			return 0
