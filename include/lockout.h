@@ -17,7 +17,7 @@
 
 /*
  * Adds the author_lockout rule when the packet has revision_of, or an
- * artifact_id shared by a rejected version.
+ * artifact_id (or, for a change, a pr_url) shared by a rejected version.
  */
 int lockout_rule(const struct check_input *, struct verdict *);
 
@@ -40,5 +40,18 @@ bool lockout_may_reassign(const struct check_input *, const char *author,
  * the chain stands, which is what the queue shows.  False without a roster.
  */
 bool lockout_deadlocked(const struct check_input *, bool this_rejected);
+
+/*
+ * The key two names that read the same share (SPEC 2.4), malloc'd; the
+ * store keeps the locked-out people of an artifact by it.  NULL when out
+ * of memory.
+ */
+char *lockout_name_key(const char *name);
+
+/*
+ * The pull request a packet is a version of (SPEC 2.4 v3): a change's
+ * non-empty pr_url, or NULL.
+ */
+const char *lockout_pr_url(const cJSON *packet);
 
 #endif

@@ -71,8 +71,8 @@ struct name_set {
 };
 
 /* The key of a name; should ICU fail, the name as spelt. */
-static char *
-key_of(const char *name)
+char *
+lockout_name_key(const char *name)
 {
 	char *key = unicode_name_key(name);
 
@@ -97,7 +97,7 @@ set_has(const struct name_set *set, const char *name)
 	char *key;
 	bool found;
 
-	if (name == NULL || (key = key_of(name)) == NULL)
+	if (name == NULL || (key = lockout_name_key(name)) == NULL)
 		return false;
 	found = set_has_key(set, key);
 	free(key);
@@ -113,7 +113,7 @@ set_add(struct name_set *set, const char *name)
 
 	if (name == NULL)
 		return;
-	if ((key = key_of(name)) == NULL) {
+	if ((key = lockout_name_key(name)) == NULL) {
 		set->failed = true;
 		return;
 	}
@@ -210,28 +210,49 @@ lockout_authors(const struct check_input *in, bool this_rejected)
 	return out;
 }
 
-/*
- * The rule is present for a declared revision and for an undeclared
- * version of an artifact that already had a rejection (SPEC 2.4 v2).
- */
-static bool
-rule_applies(const struct check_input *in)
+const char *
+lockout_pr_url(const cJSON *packet)
 {
-	const char *artifact = string_of(in->action, "artifact_id");
+	const char *kind = string_of(packet, "kind");
+	const char *url = string_of(json_member(packet, "proposed_action"),
+	    "pr_url");
+
+	return kind != NULL && strcmp(kind, "change") == 0 && url != NULL &&
+	    *url != '\0' ? url : NULL;
+}
+
+/* A version of the chain with this key's value that was rejected. */
+static bool
+rejected_sharing(const struct check_input *in, const char *key,
+    const char *value)
+{
 	const cJSON *version;
 	const char *other;
 
-	if (string_of(in->action, "revision_of") != NULL)
-		return true;
-	if (artifact == NULL)
+	if (value == NULL)
 		return false;
 	cJSON_ArrayForEach(version, in->revision_chain) {
-		other = string_of(version, "artifact_id");
-		if (other != NULL && strcmp(other, artifact) == 0 &&
+		other = string_of(version, key);
+		if (other != NULL && strcmp(other, value) == 0 &&
 		    is_status(version, "rejected"))
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The rule is present for a declared revision and for an undeclared
+ * version of an artifact that already had a rejection: one sharing its
+ * artifact_id (SPEC 2.4 v2) or, for a change, its pull request (v3).
+ */
+static bool
+rule_applies(const struct check_input *in)
+{
+	if (string_of(in->action, "revision_of") != NULL)
+		return true;
+	return rejected_sharing(in, "artifact_id",
+	    string_of(in->action, "artifact_id")) ||
+	    rejected_sharing(in, "pr_url", lockout_pr_url(in->packet));
 }
 
 /* The first person of the action who is locked out, or NULL. */
@@ -338,6 +359,10 @@ lockout_rule(const struct check_input *in, struct verdict *v)
 	if (revised != NULL)
 		return verdict_add_rule(v, rule_id, rule_description, true,
 		    "%s may revise %s", author, revised);
+	if (string_of(in->action, "artifact_id") == NULL)
+		return verdict_add_rule(v, rule_id, rule_description, true,
+		    "%s may write a version of pull request %s", author,
+		    lockout_pr_url(in->packet));
 	return verdict_add_rule(v, rule_id, rule_description, true,
 	    "%s may write a version of artifact %s", author,
 	    string_of(in->action, "artifact_id"));
@@ -348,13 +373,13 @@ static bool
 on_roster(const cJSON *roster, const char *name)
 {
 	const cJSON *author;
-	char *key = key_of(name), *other;
+	char *key = lockout_name_key(name), *other;
 	bool found = false;
 
 	cJSON_ArrayForEach(author, json_member(roster, "authors")) {
 		if (found || key == NULL || !cJSON_IsString(author))
 			continue;
-		if ((other = key_of(author->valuestring)) != NULL)
+		if ((other = lockout_name_key(author->valuestring)) != NULL)
 			found = strcmp(key, other) == 0;
 		free(other);
 	}

@@ -685,6 +685,10 @@ store_decision_insert(struct store *s, const char *action_id,
 		return rc != DB_MISMATCH ? store_error(s, err,
 		    "recording a decision") : error_set(err, EXIT_STORAGE,
 		    NULL, "action %s was not pending", action_id);
+	if ((rc = store_artifact_decided(s, action_id,
+	    strcmp(row->decision, "reject") == 0, row->blocked_on != NULL,
+	    err)) != 0)
+		return rc;
 	/* Decided: out of the queue, in the same transaction. */
 	return store_queue_remove(s, action_id, err);
 }

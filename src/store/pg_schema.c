@@ -251,6 +251,37 @@ static const struct pg_migration pg_migrations[] = {
 	"  FOR EACH ROW EXECUTE FUNCTION action_immutable_refuse();"
 	"ALTER TABLE queue_index ADD CONSTRAINT queue_index_action_id_fkey"
 	" FOREIGN KEY (action_id) REFERENCES action (action_id);" },
+	/* schema.c's 14 (issue 34): the artifacts as sets (artifact.c). */
+	{ 14,
+	"CREATE TABLE artifact_node ("
+	"  node TEXT COLLATE \"C\" PRIMARY KEY,"
+	"  artifact TEXT COLLATE \"C\" NOT NULL,"
+	"  tree TEXT COLLATE \"C\");"
+	"CREATE INDEX artifact_node_by_artifact ON artifact_node (artifact);"
+	"CREATE INDEX artifact_node_by_tree ON artifact_node (tree)"
+	"  WHERE tree IS NOT NULL;"
+	"CREATE TABLE artifact_size ("
+	"  kind INTEGER NOT NULL,"
+	"  label TEXT COLLATE \"C\" NOT NULL,"
+	"  size BIGINT NOT NULL,"
+	"  PRIMARY KEY (kind, label));"
+	"CREATE TABLE artifact_lock ("
+	"  artifact TEXT COLLATE \"C\" NOT NULL,"
+	"  name_key TEXT COLLATE \"C\" NOT NULL,"
+	"  action_id TEXT COLLATE \"C\" NOT NULL,"
+	"  PRIMARY KEY (artifact, name_key, action_id));"
+	"CREATE TABLE artifact_pr ("
+	"  action_id TEXT COLLATE \"C\" PRIMARY KEY,"
+	"  pr_url TEXT COLLATE \"C\" NOT NULL,"
+	"  rejected INTEGER NOT NULL);"
+	"CREATE INDEX artifact_pr_rejected ON artifact_pr (pr_url, rejected);"
+	"DROP INDEX IF EXISTS action_by_artifact;"
+	"CREATE INDEX action_by_artifact ON action (artifact_id, status)"
+	"  WHERE artifact_id IS NOT NULL;"
+	"DROP INDEX IF EXISTS action_by_revision;"
+	"CREATE INDEX action_by_revision ON action (revision_of, status)"
+	"  WHERE revision_of IS NOT NULL;"
+	"INSERT INTO meta VALUES ('artifacts_built', 0);" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])
@@ -335,6 +366,8 @@ pg_schema_migrate(struct store *s, int sqlite_version, bool may_create,
 			goto fail;
 		}
 	}
+	if (version < latest && store_artifacts_build(s, err) != 0)
+		goto fail;
 	return store_commit(s, err);
 fail:
 	store_rollback(s);

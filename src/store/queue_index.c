@@ -269,37 +269,14 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 }
 
 /*
- * A decision changes what the lockout rule says of the revisions of the
- * action (SPEC 2.4): their rows are checked again, as after a policy
- * import, by the next refresh.  Most actions have none, and the recursive
- * update costs a tenth of a batch decision even so: an index probe first.
+ * A decision changes what the lockout rule says of the other versions
+ * of the action (SPEC 2.4): their rows are checked again, as after a
+ * policy import, by the next refresh.
  */
 static int
 stale_revisions(struct store *s, const char *action_id, struct error *err)
 {
-	db_stmt *stmt;
-	int rc;
-
-	if (store_fresh_alone(s, action_id))
-		return 0;
-	if ((stmt = store_statement(s, SQL_ACTION_HAS_REVISION, err)) == NULL)
-		return err->status;
-	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-	rc = db_step(stmt);
-	db_reset(stmt);
-	if (rc == DB_DONE)
-		return 0;
-	if (rc != DB_ROW)
-		return store_error(s, err, "looking for revisions");
-	if ((stmt = store_statement(s, SQL_QUEUE_STALE_REVISIONS, err)) ==
-	    NULL)
-		return err->status;
-	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-	rc = db_step(stmt);
-	db_reset(stmt);
-	if (rc != DB_DONE)
-		return store_error(s, err, "marking revisions for a re-check");
-	return 0;
+	return store_artifact_mark_stale(s, action_id, err);
 }
 
 int

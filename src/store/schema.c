@@ -280,6 +280,43 @@ static const char *const migrations[] = {
 	 * compares text as bytes already and never lost the key.
 	 */
 	"",
+
+	/*
+	 * issue 34: the artifacts of SPEC 2.4 kept as sets (artifact.c), so
+	 * that no check walks one; the indexes answer "a rejected version
+	 * of this artifact_id", "an approved revision of this version" by a
+	 * probe.  store_artifacts_build() computes the sets of the stored
+	 * actions once, after this migration.
+	 */
+	"CREATE TABLE artifact_node ("
+	"  node TEXT PRIMARY KEY,"
+	"  artifact TEXT NOT NULL,"
+	"  tree TEXT);"
+	"CREATE INDEX artifact_node_by_artifact ON artifact_node (artifact);"
+	"CREATE INDEX artifact_node_by_tree ON artifact_node (tree)"
+	"  WHERE tree IS NOT NULL;"
+	"CREATE TABLE artifact_size ("
+	"  kind INTEGER NOT NULL,"
+	"  label TEXT NOT NULL,"
+	"  size BIGINT NOT NULL,"
+	"  PRIMARY KEY (kind, label));"
+	"CREATE TABLE artifact_lock ("
+	"  artifact TEXT NOT NULL,"
+	"  name_key TEXT NOT NULL,"
+	"  action_id TEXT NOT NULL,"
+	"  PRIMARY KEY (artifact, name_key, action_id));"
+	"CREATE TABLE artifact_pr ("
+	"  action_id TEXT PRIMARY KEY,"
+	"  pr_url TEXT NOT NULL,"
+	"  rejected INTEGER NOT NULL);"
+	"CREATE INDEX artifact_pr_rejected ON artifact_pr (pr_url, rejected);"
+	"DROP INDEX IF EXISTS action_by_artifact;"
+	"CREATE INDEX action_by_artifact ON action (artifact_id, status)"
+	"  WHERE artifact_id IS NOT NULL;"
+	"DROP INDEX IF EXISTS action_by_revision;"
+	"CREATE INDEX action_by_revision ON action (revision_of, status)"
+	"  WHERE revision_of IS NOT NULL;"
+	"INSERT INTO meta VALUES ('artifacts_built', 0);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -391,7 +428,8 @@ schema_migrate(struct store *s, bool may_create, struct error *err)
 		}
 		version = 0;
 	}
-	if (version < SCHEMA_VERSION && apply(s, version, err) != 0)
+	if (version < SCHEMA_VERSION && (apply(s, version, err) != 0 ||
+	    store_artifacts_build(s, err) != 0))
 		goto fail;
 	return store_commit(s, err);
 fail:

@@ -20,23 +20,6 @@
  */
 #define BUSY_TIMEOUT_MS 10000
 
-/*
- * The artifact of ?1 (SPEC 2.4, issue 21) as the table art(id): seeded
- * with ?1 and the extra seeds, then revision_of followed both ways and
- * artifact_id joined until nothing is new.  UNION stops at any loop, and
- * SQLite walks it with a queue, not by recursion: a chain of any depth.
- */
-#define ARTIFACT_OF(seeds) \
-	"WITH RECURSIVE art(id) AS (SELECT ?1" seeds \
-	" UNION SELECT a.revision_of FROM action a JOIN art" \
-	"  ON a.action_id = art.id WHERE a.revision_of IS NOT NULL" \
-	" UNION SELECT a.action_id FROM action a JOIN art" \
-	"  ON a.revision_of = art.id" \
-	" UNION SELECT b.action_id FROM art JOIN action a" \
-	"  ON a.action_id = art.id JOIN action b" \
-	"  ON b.artifact_id = a.artifact_id" \
-	"  WHERE a.artifact_id IS NOT NULL AND b.artifact_id IS NOT NULL)"
-
 static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_ACTION_GET] =
 	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms"
@@ -92,17 +75,6 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_DECISION_RECORD] =
 	    "SELECT l.record_json FROM decision d JOIN audit_log l"
 	    " ON l.seq = d.audit_seq WHERE d.action_id = ?1",
-	/* The artifact of ?1 (SPEC 2.4): see ARTIFACT_OF. */
-	[SQL_REVISION_STEP] =
-	    ARTIFACT_OF(" UNION SELECT ?2 WHERE ?2 IS NOT NULL"
-	    " UNION SELECT action_id FROM action WHERE artifact_id = ?3")
-	    " SELECT a.action_id, a.author, a.status, a.revision_of,"
-	    " a.artifact_id, json_extract(a.raw_json,"
-	    " '$.proposed_action.contributors'), d.reassign_to, d.escalate,"
-	    " d.blocked_on, d.operator_login, d.escalate_expertise"
-	    " FROM art JOIN action a ON a.action_id = art.id"
-	    " LEFT JOIN decision d ON d.action_id = a.action_id"
-	    " WHERE a.action_id <> ?1 ORDER BY a.imported_at_ms, a.rowid",
 	[SQL_QUEUE_REMOVE] =
 	    "DELETE FROM queue_index WHERE action_id = ?1",
 	/* ?1 has another version: it revises, is revised or names one. */
@@ -110,10 +82,6 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    "SELECT 1 FROM action WHERE revision_of = ?1 UNION ALL"
 	    " SELECT 1 FROM action WHERE action_id = ?1 AND (revision_of IS"
 	    " NOT NULL OR artifact_id IS NOT NULL) LIMIT 1",
-	/* Every other version of ?1: their lockout reads its decision. */
-	[SQL_QUEUE_STALE_REVISIONS] =
-	    "UPDATE queue_index SET epoch = 0 WHERE action_id <> ?1 AND"
-	    " action_id IN (" ARTIFACT_OF("") " SELECT id FROM art)",
 	[SQL_QUEUE_FLAGS] =
 	    "SELECT flags FROM queue_index WHERE action_id = ?1",
 	[SQL_QUEUE_TOTALS_ADD] =
@@ -177,44 +145,8 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " imported_at_ms = excluded.imported_at_ms",
 };
 
-/*
- * PostgreSQL takes one recursive term naming the table once (SQLite
- * walks several): ARTIFACT_OF's three steps as one, through LATERAL,
- * and its parameters typed where nothing else types them.
- */
-#define ARTIFACT_OF_PG(seeds) \
-	"WITH RECURSIVE art(id) AS (SELECT CAST(?1 AS TEXT)" seeds \
-	" UNION SELECT n.id FROM art, LATERAL (" \
-	"  SELECT a.revision_of FROM action a WHERE a.action_id = art.id" \
-	"   AND a.revision_of IS NOT NULL" \
-	"  UNION ALL SELECT a.action_id FROM action a" \
-	"   WHERE a.revision_of = art.id" \
-	"  UNION ALL SELECT b.action_id FROM action a JOIN action b" \
-	"   ON b.artifact_id = a.artifact_id WHERE a.action_id = art.id" \
-	"   AND a.artifact_id IS NOT NULL AND b.artifact_id IS NOT NULL) n(id))"
-
 /* The statements PostgreSQL needs written otherwise (issue 20). */
 static const char *const pg_statement_sql[SQL_STATEMENT_COUNT] = {
-	[SQL_REVISION_STEP] =
-	    /* IS NOT NULL: a plan made for any ?3 may use the partial index. */
-	    ARTIFACT_OF_PG(" UNION SELECT CAST(?2 AS TEXT) WHERE ?2 IS NOT NULL"
-	    " UNION SELECT action_id FROM action WHERE artifact_id = ?3"
-	    " AND artifact_id IS NOT NULL")
-	    " SELECT a.action_id, a.author, a.status, a.revision_of,"
-	    " a.artifact_id, json_extract(a.raw_json,"
-	    " '$.proposed_action.contributors'), d.reassign_to, d.escalate,"
-	    " d.blocked_on, d.operator_login, d.escalate_expertise"
-	    /*
-	     * The planner cannot tell that the walk finds a handful of rows
-	     * (it guessed a million, and hashed the whole action table for
-	     * each new action): each row by its key, OFFSET 0 keeping the
-	     * lookups from being folded back into a join.
-	     */
-	    " FROM art CROSS JOIN LATERAL (SELECT * FROM action x"
-	    "  WHERE x.action_id = art.id OFFSET 0) a"
-	    " LEFT JOIN LATERAL (SELECT * FROM decision y"
-	    "  WHERE y.action_id = a.action_id OFFSET 0) d ON TRUE"
-	    " WHERE a.action_id <> ?1 ORDER BY a.imported_at_ms, a.rowid",
 	/*
 	 * PostgreSQL refuses the 0xff byte that bounds SQLite's range (text
 	 * must be UTF-8): starts_with() there, in byte order.  ?2 unused.
@@ -222,9 +154,6 @@ static const char *const pg_statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_ACTION_ID_RANGE] =
 	    "SELECT action_id FROM action WHERE starts_with(action_id, ?1)"
 	    " ORDER BY action_id COLLATE \"C\"",
-	[SQL_QUEUE_STALE_REVISIONS] =
-	    "UPDATE queue_index SET epoch = 0 WHERE action_id <> ?1 AND"
-	    " action_id = ANY (ARRAY(" ARTIFACT_OF_PG("") " SELECT id FROM art))",
 	/*
 	 * OFFSET 0 keeps each EXISTS a probe of its index: hashed instead,
 	 * as a plan made while the table was small chose, each run read
@@ -471,6 +400,7 @@ store_close(struct store *s)
 	store_forget_documents(s);
 	for (i = 0; i < SQL_STATEMENT_COUNT; i++)
 		db_finalize(s->statements[i]);
+	store_artifact_statements_close(s);
 	db_close(s->db);
 	free(s->db);
 	free(s->path);

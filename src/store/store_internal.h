@@ -29,9 +29,7 @@ enum statement {
 	SQL_DECISION_INSERT,
 	SQL_ACTION_SET_STATUS,
 	SQL_DECISION_RECORD,
-	SQL_REVISION_STEP,
 	SQL_QUEUE_REMOVE,
-	SQL_QUEUE_STALE_REVISIONS,
 	SQL_ACTION_HAS_REVISION,
 	SQL_QUEUE_FLAGS,
 	SQL_QUEUE_TOTALS_ADD,
@@ -47,6 +45,32 @@ enum statement {
 	SQL_IDS_KNOWN,
 	SQL_QUEUE_INSERT,
 	SQL_STATEMENT_COUNT
+};
+
+/* The statements of artifact.c, prepared once per connection. */
+enum artifact_statement {
+	ART_NODE_GET,
+	ART_NODE_PUT,
+	ART_SIZE_GET,
+	ART_SIZE_PUT,
+	ART_SIZE_DROP,
+	ART_RELABEL,
+	ART_RELABEL_TREE,
+	ART_RELABEL_LOCKS,
+	ART_LOCK_PUT,
+	ART_LOCK_FIND,
+	ART_PEOPLE,
+	ART_PR_PUT,
+	ART_PR_REJECTED,
+	ART_PR_FIND,
+	ART_SIBLING_APPROVED,
+	ART_ARTIFACT_ID_REJECTED,
+	ART_VERSION,
+	ART_VERSIONS,
+	ART_QUEUE_STALE,
+	ART_BUILT,
+	ART_TO_BUILD,
+	ARTIFACT_STATEMENTS
 };
 
 /* One security map entry a cached pass has read (security_cache.c). */
@@ -149,6 +173,7 @@ struct store {
 	struct policy_cache cache;
 	struct document_memo memo[DOCUMENT_KINDS];
 	struct fresh_ids *fresh;	/* this transaction's (fresh_ids.c) */
+	db_stmt *artifact_statements[ARTIFACT_STATEMENTS];
 };
 
 /*
@@ -210,5 +235,32 @@ int pg_schema_migrate(struct store *, int sqlite_version, bool may_create,
 int store_queue_remove(struct store *, const char *action_id, struct error *);
 /* Writes the transaction's change of the totals, before its commit. */
 int store_queue_totals_flush(struct store *, struct error *);
+
+/*
+ * The artifacts of SPEC 2.4 as the store keeps them (artifact.c).
+ * store_artifact_stored: the action o, just stored, joins what it names
+ * (EXIT_DATA for a revision_of that makes a cycle).
+ * store_artifact_decided: a rejection (blocked: held for a standard)
+ * locks its people out of the artifact.
+ * store_artifact_mark_stale: every other version's queue row is checked
+ * again.
+ * store_artifact_chain: the other versions of the packet's action as the
+ * lockout rule reads them (check_input.revision_chain), NULL when alone:
+ * every one, or (a pass over the queue) only those the rule's answers and
+ * the deadlock flag depend on, for an action of this status and roster.
+ * store_artifacts_build: after a migration that made the tables, the
+ * artifacts of the stored actions, computed once.
+ */
+int store_artifact_stored(struct store *, const struct loaded_object *,
+    struct error *);
+int store_artifact_decided(struct store *, const char *action_id,
+    bool rejected, bool blocked, struct error *);
+int store_artifact_mark_stale(struct store *, const char *action_id,
+    struct error *);
+int store_artifact_chain(struct store *, const cJSON *packet,
+    const char *status, bool every_version, const cJSON *roster,
+    cJSON **out, struct error *);
+int store_artifacts_build(struct store *, struct error *);
+void store_artifact_statements_close(struct store *);
 
 #endif

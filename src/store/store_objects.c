@@ -12,6 +12,7 @@
 #include "exit_codes.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "lockout.h"
 #include "store_internal.h"
 #include "text.h"
 
@@ -123,43 +124,6 @@ put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
 	return 0;
 }
 
-/*
- * A revision_of chain that comes back to the action itself would make it
- * a version of itself (SPEC 2.4): refused as bad input.  The stored
- * chain is walked by the database (UNION stops at any loop, and there is
- * no depth limit), from the version the new action names.
- */
-static int
-refuse_revision_cycle(struct store *s, const struct loaded_object *o,
-    struct error *err)
-{
-	db_stmt *stmt = NULL;
-	int rc;
-
-	if (o->revision_of == NULL)
-		return 0;
-	if (strcmp(o->revision_of, o->id) == 0)
-		return error_set(err, EXIT_DATA, "proposed_action.revision_of",
-		    "action %.64s names itself as the version it revises",
-		    o->id);
-	if (db_prepare(s->db, "WITH RECURSIVE up(id) AS (SELECT ?2"
-	    " UNION SELECT a.revision_of FROM action a JOIN up"
-	    " ON a.action_id = up.id WHERE a.revision_of IS NOT NULL)"
-	    " SELECT 1 FROM up WHERE id = ?1", false, &stmt) != DB_OK)
-		return store_error(s, err, "following a revision chain");
-	bind_text(stmt, 1, o->id);
-	bind_text(stmt, 2, o->revision_of);
-	rc = db_step(stmt);
-	db_finalize(stmt);
-	if (rc == DB_ROW)
-		return error_set(err, EXIT_DATA, "proposed_action.revision_of",
-		    "revision_of %.64s leads back to action %.64s: a cycle of "
-		    "revisions", o->revision_of, o->id);
-	if (rc != DB_DONE)
-		return store_error(s, err, "following a revision chain");
-	return 0;
-}
-
 static int
 put_packet(struct store *s, const struct loaded_object *o, const char *raw,
     size_t raw_len, long long now_ms, enum store_put_result *result,
@@ -182,8 +146,6 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
 	if (exists)
 		return 0;
-	if ((rc = refuse_revision_cycle(s, o, err)) != 0)
-		return rc;
 	if ((stmt = store_statement(s, SQL_ACTION_INSERT, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, o->id);
@@ -203,8 +165,10 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 	 */
 	if (db_step(stmt) != DB_DONE)
 		return store_error(s, err, "storing an action");
-	store_fresh_inserted(s, o->id, o->revision_of, o->artifact_id);
-	return 0;
+	/* A pull request links a version as an artifact_id does (SPEC 2.4). */
+	store_fresh_inserted(s, o->id, o->revision_of, o->artifact_id != NULL ?
+	    o->artifact_id : lockout_pr_url(o->json));
+	return store_artifact_stored(s, o, err);
 }
 
 static int

@@ -404,108 +404,6 @@ load_action(struct store *s, const char *action_id, long long now_ms,
 	return rc;
 }
 
-/* Column i of the row as a string member, or null. */
-static void
-add_text_column(cJSON *version, const char *key, db_stmt *stmt, int i)
-{
-	const char *text = (const char *)db_column_text(stmt, i);
-
-	if (text != NULL)
-		cJSON_AddStringToObject(version, key, text);
-	else
-		cJSON_AddNullToObject(version, key);
-}
-
-/*
- * The other versions of the action's artifact (SPEC 2.4), as the lockout
- * rule reads them: see SQL_REVISION_STEP.
- */
-static int
-load_revision_chain(struct store *s, const cJSON *action, cJSON **out,
-    struct error *err)
-{
-	const cJSON *id = json_member(action, "action_id");
-	const cJSON *revision_of = json_member(action, "revision_of");
-	const cJSON *artifact = json_member(action, "artifact_id");
-	const char *contributors;
-	db_stmt *stmt;
-	cJSON *chain, *version, *people;
-	int rc;
-
-	*out = NULL;
-	if (!cJSON_IsString(id))
-		return 0;
-	/*
-	 * Most actions are versions alone: neither revising nor naming an
-	 * artifact, and revised by none.  One probe of the revision index
-	 * says so; the walk's recursive query builds temporary tables, and
-	 * run for every action it made a check of 10,000 three times dearer.
-	 */
-	if (!cJSON_IsString(revision_of) && !cJSON_IsString(artifact)) {
-		if (store_fresh_alone(s, id->valuestring))
-			return 0;
-		if ((stmt = store_statement(s, SQL_ACTION_HAS_REVISION,
-		    err)) == NULL)
-			return err->status;
-		db_bind_text(stmt, 1, id->valuestring, -1, DB_STATIC);
-		rc = db_step(stmt);
-		db_reset(stmt);
-		if (rc == DB_DONE)
-			return 0;
-		if (rc != DB_ROW)
-			return store_error(s, err,
-			    "reading the versions of an artifact");
-	}
-	*out = chain = cJSON_CreateArray();
-	if (chain == NULL)
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	if ((stmt = store_statement(s, SQL_REVISION_STEP, err)) == NULL)
-		return err->status;
-	db_bind_text(stmt, 1, id->valuestring, -1, DB_STATIC);
-	if (cJSON_IsString(revision_of))
-		db_bind_text(stmt, 2, revision_of->valuestring, -1,
-		    DB_STATIC);
-	if (cJSON_IsString(artifact))
-		db_bind_text(stmt, 3, artifact->valuestring, -1,
-		    DB_STATIC);
-	while ((rc = db_step(stmt)) == DB_ROW) {
-		if ((version = cJSON_CreateObject()) == NULL ||
-		    !cJSON_AddItemToArray(chain, version)) {
-			cJSON_Delete(version);
-			db_reset(stmt);
-			return error_set(err, EXIT_STORAGE, NULL,
-			    "out of memory");
-		}
-		add_text_column(version, "action_id", stmt, 0);
-		add_text_column(version, "author", stmt, 1);
-		contributors = (const char *)db_column_text(stmt, 5);
-		people = contributors != NULL ? cJSON_Parse(contributors) :
-		    NULL;
-		if (people != NULL)
-			cJSON_AddItemToObject(version, "contributors", people);
-		else
-			cJSON_AddArrayToObject(version, "contributors");
-		add_text_column(version, "status", stmt, 2);
-		add_text_column(version, "revision_of", stmt, 3);
-		add_text_column(version, "artifact_id", stmt, 4);
-		add_text_column(version, "reassign_to", stmt, 6);
-		cJSON_AddBoolToObject(version, "escalate",
-		    db_column_int(stmt, 7) != 0);
-		add_text_column(version, "blocked_on", stmt, 8);
-		add_text_column(version, "decided_by", stmt, 9);
-		add_text_column(version, "expertise", stmt, 10);
-	}
-	db_reset(stmt);
-	if (rc != DB_DONE)
-		return store_error(s, err, "reading the versions of an artifact");
-	/* A version alone, as before artifacts: no chain at all. */
-	if (cJSON_GetArraySize(chain) == 0) {
-		cJSON_Delete(chain);
-		*out = NULL;
-	}
-	return 0;
-}
-
 /* Points the check input at the loaded trees. */
 static void
 link_input(struct check_data *d)
@@ -622,9 +520,13 @@ load_policy(struct store *s, const struct rule_pack *pack,
 	if (pack->needs & NEEDS_STANDARDS)
 		d->standards = c->standards;
 	d->roster = c->roster;
-	/* Every action may be a version of an artifact (SPEC 2.4 v2). */
-	if ((rc = load_revision_chain(s, d->input.action, &d->revision_chain,
-	    err)) != 0)
+	/*
+	 * Every action may be a version of an artifact (SPEC 2.4 v2): a
+	 * single check reads every other version, a pass over the queue
+	 * those its lockout answers depend on (artifact.c).
+	 */
+	if ((rc = store_artifact_chain(s, d->input.packet, d->status, single,
+	    c->roster, &d->revision_chain, err)) != 0)
 		return rc;
 	link_input(d);
 	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {

@@ -1,0 +1,968 @@
+/*
+ * The artifacts of SPEC 2.4, kept as the store writes versions (issue
+ * 34), so that no question about one walks it.
+ *
+ * An artifact is a connected set of nodes: "v:" an action id (a version,
+ * or an id some revision_of names), "a:" an artifact_id, "p:" a change's
+ * pr_url.  A version is joined to the id it revises, its artifact_id and
+ * its pull request.  Each node carries the label of its set (one of its
+ * nodes); joining two sets relabels the smaller, so a node is relabelled
+ * at most log2(n) times and an import pays per version, not per version
+ * of the artifact.  A second labelling joins versions by revision_of
+ * alone (the "tree"): a new version's own tree holds only versions that
+ * revise it, so it closes a cycle exactly when the id it revises is in
+ * its tree.  An action no link names has no node at all.
+ *
+ * Beside the sets: the locked-out people of each artifact by name key
+ * (artifact_lock), written when a rejection is recorded or when a
+ * rejected action first joins an artifact, and the rejected changes of
+ * each pull request (artifact_pr).  The lockout rule of a pass over the
+ * queue then reads only the versions that answer its questions
+ * (reduced_chain); a single check, a decision and the detail view read
+ * every version, by label.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "json_fields.h"
+#include "lockout.h"
+#include "store_internal.h"
+#include "text.h"
+
+enum { LABEL_ARTIFACT = 0, LABEL_TREE = 1 };
+
+/* The columns of a version as the lockout rule reads it (lockout.c). */
+#define VERSION_COLUMNS \
+	"a.action_id, a.author, a.status, a.revision_of, a.artifact_id," \
+	" json_extract(a.raw_json, '$.proposed_action.contributors')," \
+	" d.reassign_to, d.escalate, d.blocked_on, d.operator_login," \
+	" d.escalate_expertise, p.pr_url"
+
+static const char *const artifact_sql[ARTIFACT_STATEMENTS] = {
+	[ART_NODE_GET] =
+	    "SELECT artifact, tree FROM artifact_node WHERE node = ?1",
+	[ART_NODE_PUT] =
+	    "INSERT INTO artifact_node (node, artifact, tree)"
+	    " VALUES (?1, ?1, ?2)",
+	[ART_SIZE_GET] =
+	    "SELECT size FROM artifact_size WHERE kind = ?1 AND label = ?2",
+	[ART_SIZE_PUT] =
+	    "INSERT INTO artifact_size (kind, label, size) VALUES (?1, ?2, ?3)"
+	    " ON CONFLICT (kind, label) DO UPDATE SET size = excluded.size",
+	[ART_SIZE_DROP] =
+	    "DELETE FROM artifact_size WHERE kind = ?1 AND label = ?2",
+	[ART_RELABEL] =
+	    "UPDATE artifact_node SET artifact = ?1 WHERE artifact = ?2",
+	[ART_RELABEL_TREE] =
+	    "UPDATE artifact_node SET tree = ?1 WHERE tree = ?2",
+	[ART_RELABEL_LOCKS] =
+	    "UPDATE artifact_lock SET artifact = ?1 WHERE artifact = ?2",
+	[ART_LOCK_PUT] =
+	    "INSERT INTO artifact_lock (artifact, name_key, action_id)"
+	    " VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+	[ART_LOCK_FIND] =
+	    "SELECT action_id FROM artifact_lock WHERE artifact = ?1"
+	    " AND name_key = ?2 AND action_id <> ?3 LIMIT 1",
+	[ART_PEOPLE] =
+	    "SELECT a.author, json_extract(a.raw_json,"
+	    " '$.proposed_action.contributors'), a.status, d.blocked_on"
+	    " FROM action a LEFT JOIN decision d ON d.action_id = a.action_id"
+	    " WHERE a.action_id = ?1",
+	[ART_PR_PUT] =
+	    "INSERT INTO artifact_pr (action_id, pr_url, rejected)"
+	    " VALUES (?1, ?2, 0) ON CONFLICT DO NOTHING",
+	[ART_PR_REJECTED] =
+	    "UPDATE artifact_pr SET rejected = 1 WHERE action_id = ?1",
+	[ART_PR_FIND] =
+	    "SELECT action_id FROM artifact_pr WHERE pr_url = ?1"
+	    " AND rejected = 1 AND action_id <> ?2 LIMIT 1",
+	[ART_SIBLING_APPROVED] =
+	    "SELECT action_id FROM action WHERE revision_of = ?1"
+	    " AND status = 'approved' AND action_id <> ?2"
+	    " ORDER BY imported_at_ms, rowid LIMIT 1",
+	[ART_ARTIFACT_ID_REJECTED] =
+	    "SELECT action_id FROM action WHERE artifact_id = ?1"
+	    " AND status = 'rejected' AND action_id <> ?2 LIMIT 1",
+	[ART_VERSION] =
+	    "SELECT " VERSION_COLUMNS " FROM action a"
+	    " LEFT JOIN decision d ON d.action_id = a.action_id"
+	    " LEFT JOIN artifact_pr p ON p.action_id = a.action_id"
+	    " WHERE a.action_id = ?1",
+	/* The 'v:' nodes of the artifact are its versions (and dangling ids). */
+	[ART_VERSIONS] =
+	    "SELECT " VERSION_COLUMNS " FROM artifact_node n"
+	    " JOIN action a ON a.action_id = substr(n.node, 3)"
+	    " LEFT JOIN decision d ON d.action_id = a.action_id"
+	    " LEFT JOIN artifact_pr p ON p.action_id = a.action_id"
+	    " WHERE n.artifact = ?1 AND n.node >= 'v:' AND n.node < 'v;'"
+	    " AND a.action_id <> ?2 ORDER BY a.imported_at_ms, a.rowid",
+	[ART_QUEUE_STALE] =
+	    "UPDATE queue_index SET epoch = 0 WHERE action_id IN"
+	    " (SELECT substr(node, 3) FROM artifact_node WHERE artifact = ?1"
+	    "  AND node >= 'v:' AND node < 'v;') AND action_id <> ?2",
+	[ART_BUILT] =
+	    "SELECT value FROM meta WHERE key = 'artifacts_built'",
+	[ART_TO_BUILD] =
+	    "SELECT action_id, revision_of, artifact_id, CASE WHEN kind ="
+	    " 'change' THEN json_extract(raw_json, '$.proposed_action.pr_url')"
+	    " END FROM action WHERE revision_of IS NOT NULL OR artifact_id IS"
+	    " NOT NULL OR kind = 'change' ORDER BY imported_at_ms, rowid",
+};
+
+/*
+ * PostgreSQL planned the walk this replaced as a hash of the whole action
+ * table for each new action: each row by its key, OFFSET 0 keeping the
+ * lookups from being folded back into a join.
+ */
+static const char *const artifact_pg_sql[ARTIFACT_STATEMENTS] = {
+	[ART_VERSIONS] =
+	    "SELECT " VERSION_COLUMNS " FROM artifact_node n"
+	    " CROSS JOIN LATERAL (SELECT * FROM action x"
+	    "  WHERE x.action_id = substr(n.node, 3) OFFSET 0) a"
+	    " LEFT JOIN LATERAL (SELECT * FROM decision y"
+	    "  WHERE y.action_id = a.action_id OFFSET 0) d ON TRUE"
+	    " LEFT JOIN LATERAL (SELECT * FROM artifact_pr z"
+	    "  WHERE z.action_id = a.action_id OFFSET 0) p ON TRUE"
+	    " WHERE n.artifact = ?1 AND n.node >= 'v:' AND n.node < 'v;'"
+	    " AND a.action_id <> ?2 ORDER BY a.imported_at_ms, a.rowid",
+	[ART_QUEUE_STALE] =
+	    "UPDATE queue_index SET epoch = 0 WHERE action_id = ANY (ARRAY("
+	    " SELECT substr(node, 3) FROM artifact_node WHERE artifact = ?1"
+	    "  AND node >= 'v:' AND node < 'v;')) AND action_id <> ?2",
+};
+
+static db_stmt *
+statement(struct store *s, enum artifact_statement which, struct error *err)
+{
+	db_stmt *stmt = s->artifact_statements[which];
+	const char *sql = artifact_sql[which];
+
+	if (stmt == NULL) {
+		if (s->db->pg != NULL && artifact_pg_sql[which] != NULL)
+			sql = artifact_pg_sql[which];
+		if (db_prepare(s->db, sql, true, &stmt) != DB_OK) {
+			store_error(s, err, "preparing a statement");
+			return NULL;
+		}
+		s->artifact_statements[which] = stmt;
+	}
+	db_reset(stmt);
+	db_clear_bindings(stmt);
+	return stmt;
+}
+
+void
+store_artifact_statements_close(struct store *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARTIFACT_STATEMENTS; i++) {
+		db_finalize(s->artifact_statements[i]);
+		s->artifact_statements[i] = NULL;
+	}
+}
+
+/* "v:" and the id, say: a node's name; NULL when out of memory. */
+static char *
+node_name(char prefix, const char *value)
+{
+	size_t n = strlen(value);
+	char *node = malloc(n + 3);
+
+	if (node != NULL) {
+		node[0] = prefix;
+		node[1] = ':';
+		memcpy(node + 2, value, n + 1);
+	}
+	return node;
+}
+
+/* The text of column i, copied, or NULL (then *failed if out of memory). */
+static char *
+column_copy(db_stmt *stmt, int i, bool *failed)
+{
+	const char *text = (const char *)db_column_text(stmt, i);
+	char *copy;
+
+	if (text == NULL)
+		return NULL;
+	if ((copy = text_copy(text)) == NULL)
+		*failed = true;
+	return copy;
+}
+
+/*
+ * The labels of node (*artifact NULL: no node); each the caller's.
+ */
+static int
+node_get(struct store *s, const char *node, char **artifact, char **tree,
+    struct error *err)
+{
+	db_stmt *stmt;
+	bool failed = false;
+	int rc;
+
+	*artifact = NULL;
+	if (tree != NULL)
+		*tree = NULL;
+	if ((stmt = statement(s, ART_NODE_GET, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, node, -1, DB_STATIC);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
+		*artifact = column_copy(stmt, 0, &failed);
+		if (tree != NULL)
+			*tree = column_copy(stmt, 1, &failed);
+	}
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_error(s, err, "reading an artifact");
+	if (failed) {
+		free(*artifact);
+		*artifact = NULL;
+		if (tree != NULL) {
+			free(*tree);
+			*tree = NULL;
+		}
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	return 0;
+}
+
+static int
+size_put(struct store *s, int kind, const char *label, long long size,
+    struct error *err)
+{
+	db_stmt *stmt;
+
+	if ((stmt = statement(s, ART_SIZE_PUT, err)) == NULL)
+		return err->status;
+	db_bind_int(stmt, 1, kind);
+	db_bind_text(stmt, 2, label, -1, DB_STATIC);
+	db_bind_int64(stmt, 3, size);
+	if (db_step(stmt) != DB_DONE)
+		return store_error(s, err, "writing an artifact");
+	return 0;
+}
+
+static int
+size_get(struct store *s, int kind, const char *label, long long *size,
+    struct error *err)
+{
+	db_stmt *stmt;
+	int rc;
+
+	*size = 1;
+	if ((stmt = statement(s, ART_SIZE_GET, err)) == NULL)
+		return err->status;
+	db_bind_int(stmt, 1, kind);
+	db_bind_text(stmt, 2, label, -1, DB_STATIC);
+	if ((rc = db_step(stmt)) == DB_ROW)
+		*size = db_column_int64(stmt, 0);
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_error(s, err, "reading an artifact");
+	return 0;
+}
+
+/* One statement of two labels (?1 the new, ?2 the old). */
+static int
+relabel(struct store *s, enum artifact_statement which, const char *to,
+    const char *from, struct error *err)
+{
+	db_stmt *stmt;
+
+	if ((stmt = statement(s, which, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, to, -1, DB_STATIC);
+	db_bind_text(stmt, 2, from, -1, DB_STATIC);
+	if (db_step(stmt) != DB_DONE)
+		return store_error(s, err, "joining two artifacts");
+	return 0;
+}
+
+/*
+ * Joins the sets labelled *a and b (of kind): the smaller takes the
+ * larger's label, which *a is afterwards (b is left to the caller).
+ */
+static int
+join(struct store *s, int kind, char **a, const char *b, struct error *err)
+{
+	long long size_a, size_b;
+	const char *big, *small;
+	db_stmt *stmt;
+	char *kept;
+	int rc;
+
+	if (strcmp(*a, b) == 0)
+		return 0;
+	if ((rc = size_get(s, kind, *a, &size_a, err)) != 0 ||
+	    (rc = size_get(s, kind, b, &size_b, err)) != 0)
+		return rc;
+	big = size_a >= size_b ? *a : b;
+	small = size_a >= size_b ? b : *a;
+	if (kind == LABEL_TREE)
+		rc = relabel(s, ART_RELABEL_TREE, big, small, err);
+	else if ((rc = relabel(s, ART_RELABEL, big, small, err)) == 0)
+		rc = relabel(s, ART_RELABEL_LOCKS, big, small, err);
+	if (rc == 0)
+		rc = size_put(s, kind, big, size_a + size_b, err);
+	if (rc == 0) {
+		if ((stmt = statement(s, ART_SIZE_DROP, err)) == NULL)
+			return err->status;
+		db_bind_int(stmt, 1, kind);
+		db_bind_text(stmt, 2, small, -1, DB_STATIC);
+		if (db_step(stmt) != DB_DONE)
+			return store_error(s, err, "joining two artifacts");
+	}
+	if (rc != 0 || big == *a)
+		return rc;
+	if ((kept = text_copy(b)) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	free(*a);
+	*a = kept;
+	return 0;
+}
+
+/* Locks the people of action_id out of artifact, if its rejection does. */
+static int
+lock_people(struct store *s, const char *artifact, const char *action_id,
+    bool known_rejected, struct error *err)
+{
+	db_stmt *stmt, *put;
+	cJSON *contributors = NULL;
+	const cJSON *name;
+	char *author = NULL, *key;
+	bool failed = false, locks;
+	const char *text;
+	int rc;
+
+	if ((stmt = statement(s, ART_PEOPLE, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	if ((rc = db_step(stmt)) == DB_ROW) {
+		text = (const char *)db_column_text(stmt, 2);
+		locks = db_column_text(stmt, 3) == NULL && (known_rejected ||
+		    (text != NULL && strcmp(text, "rejected") == 0));
+		if (locks) {
+			author = column_copy(stmt, 0, &failed);
+			text = (const char *)db_column_text(stmt, 1);
+			contributors = text != NULL ? cJSON_Parse(text) : NULL;
+		}
+	} else
+		locks = false;
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_error(s, err, "reading the people of a version");
+	rc = failed ? error_set(err, EXIT_STORAGE, NULL, "out of memory") : 0;
+	/* The author first, then each contributor: the people of SPEC 2.4. */
+	name = NULL;
+	text = author;
+	while (rc == 0 && locks) {
+		if (text != NULL) {
+			if ((key = lockout_name_key(text)) == NULL) {
+				rc = error_set(err, EXIT_STORAGE, NULL,
+				    "out of memory");
+				break;
+			}
+			if ((put = statement(s, ART_LOCK_PUT, err)) == NULL) {
+				free(key);
+				rc = err->status;
+				break;
+			}
+			db_bind_text(put, 1, artifact, -1, DB_STATIC);
+			db_bind_text(put, 2, key, -1, DB_TRANSIENT);
+			db_bind_text(put, 3, action_id, -1, DB_STATIC);
+			free(key);
+			if (db_step(put) != DB_DONE)
+				rc = store_error(s, err, "locking out people");
+		}
+		name = name == NULL && cJSON_IsArray(contributors) ?
+		    contributors->child : name != NULL ? name->next : NULL;
+		if (name == NULL)
+			break;
+		text = cJSON_IsString(name) ? name->valuestring : NULL;
+	}
+	free(author);
+	cJSON_Delete(contributors);
+	return rc;
+}
+
+/*
+ * The labels of node, made a set of its own if it had none.  A "v:"
+ * node of a stored action other than the one being stored (fresh) brings
+ * the lockout of its rejection.
+ */
+static int
+node_find_or_add(struct store *s, const char *node, const char *fresh,
+    char **artifact, char **tree, struct error *err)
+{
+	bool version = node[0] == 'v';
+	db_stmt *stmt;
+	int rc;
+
+	if ((rc = node_get(s, node, artifact, tree, err)) != 0 ||
+	    *artifact != NULL)
+		return rc;
+	if ((stmt = statement(s, ART_NODE_PUT, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, node, -1, DB_STATIC);
+	if (version)
+		db_bind_text(stmt, 2, node, -1, DB_STATIC);
+	if (db_step(stmt) != DB_DONE)
+		return store_error(s, err, "writing an artifact");
+	if ((rc = size_put(s, LABEL_ARTIFACT, node, 1, err)) != 0 ||
+	    (version && (rc = size_put(s, LABEL_TREE, node, 1, err)) != 0))
+		return rc;
+	if ((*artifact = text_copy(node)) == NULL ||
+	    (tree != NULL && version && (*tree = text_copy(node)) == NULL))
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	if (version && (fresh == NULL || strcmp(node + 2, fresh) != 0))
+		return lock_people(s, *artifact, node + 2, false, err);
+	return 0;
+}
+
+/*
+ * Joins the version id to what it names.  fresh: id was stored just now
+ * (nothing of it decided yet), and a revision_of that closes a cycle is
+ * refused (SPEC 2.4).
+ */
+static int
+artifact_add(struct store *s, const char *id, const char *revision_of,
+    const char *artifact_id, const char *pr_url, bool fresh,
+    struct error *err)
+{
+	char *node = NULL, *label = NULL, *tree = NULL;
+	char *other = NULL, *other_tree = NULL;
+	db_stmt *stmt;
+	int rc;
+
+	if ((node = node_name('v', id)) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	if ((rc = node_find_or_add(s, node, fresh ? id : NULL, &label, &tree,
+	    err)) != 0)
+		goto cleanup;
+	if (revision_of != NULL) {
+		free(node);
+		if ((node = node_name('v', revision_of)) == NULL) {
+			rc = error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
+			goto cleanup;
+		}
+		if ((rc = node_find_or_add(s, node, NULL, &other, &other_tree,
+		    err)) != 0)
+			goto cleanup;
+		/* The new version is the root of its tree: see the top. */
+		if (fresh && tree != NULL && other_tree != NULL &&
+		    strcmp(tree, other_tree) == 0) {
+			rc = error_set(err, EXIT_DATA,
+			    "proposed_action.revision_of", "revision_of %.64s "
+			    "leads back to action %.64s: a cycle of revisions",
+			    revision_of, id);
+			goto cleanup;
+		}
+		if ((rc = join(s, LABEL_TREE, &tree, other_tree, err)) != 0 ||
+		    (rc = join(s, LABEL_ARTIFACT, &label, other, err)) != 0)
+			goto cleanup;
+		free(other);
+		other = NULL;
+	}
+	if (artifact_id != NULL) {
+		free(node);
+		if ((node = node_name('a', artifact_id)) == NULL) {
+			rc = error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
+			goto cleanup;
+		}
+		if ((rc = node_find_or_add(s, node, NULL, &other, NULL,
+		    err)) != 0 ||
+		    (rc = join(s, LABEL_ARTIFACT, &label, other, err)) != 0)
+			goto cleanup;
+		free(other);
+		other = NULL;
+	}
+	if (pr_url != NULL) {
+		free(node);
+		if ((node = node_name('p', pr_url)) == NULL) {
+			rc = error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
+			goto cleanup;
+		}
+		if ((rc = node_find_or_add(s, node, NULL, &other, NULL,
+		    err)) != 0 ||
+		    (rc = join(s, LABEL_ARTIFACT, &label, other, err)) != 0)
+			goto cleanup;
+		if ((stmt = statement(s, ART_PR_PUT, err)) == NULL) {
+			rc = err->status;
+			goto cleanup;
+		}
+		db_bind_text(stmt, 1, id, -1, DB_STATIC);
+		db_bind_text(stmt, 2, pr_url, -1, DB_STATIC);
+		if (db_step(stmt) != DB_DONE)
+			rc = store_error(s, err, "writing an artifact");
+	}
+cleanup:
+	free(node);
+	free(label);
+	free(tree);
+	free(other);
+	free(other_tree);
+	return rc;
+}
+
+int
+store_artifact_stored(struct store *s, const struct loaded_object *o,
+    struct error *err)
+{
+	const char *pr_url = lockout_pr_url(o->json);
+
+	if (o->revision_of != NULL && strcmp(o->revision_of, o->id) == 0)
+		return error_set(err, EXIT_DATA, "proposed_action.revision_of",
+		    "action %.64s names itself as the version it revises",
+		    o->id);
+	/*
+	 * Naming nothing, it joins nothing, and closes no cycle: a version
+	 * that revises it made its node already (the common case: none).
+	 */
+	if (o->revision_of == NULL && o->artifact_id == NULL && pr_url == NULL)
+		return 0;
+	return artifact_add(s, o->id, o->revision_of, o->artifact_id, pr_url,
+	    true, err);
+}
+
+/* The label of action_id's artifact, or NULL: it has none. */
+static int
+label_of(struct store *s, const char *action_id, char **label,
+    struct error *err)
+{
+	char *node = node_name('v', action_id);
+	int rc;
+
+	*label = NULL;
+	if (node == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	rc = node_get(s, node, label, NULL, err);
+	free(node);
+	return rc;
+}
+
+int
+store_artifact_decided(struct store *s, const char *action_id,
+    bool rejected, bool blocked, struct error *err)
+{
+	db_stmt *stmt;
+	char *label;
+	int rc;
+
+	if (!rejected || store_fresh_alone(s, action_id))
+		return 0;
+	if ((rc = label_of(s, action_id, &label, err)) != 0 || label == NULL)
+		return rc;
+	if ((stmt = statement(s, ART_PR_REJECTED, err)) == NULL)
+		rc = err->status;
+	else {
+		db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+		if (db_step(stmt) != DB_DONE)
+			rc = store_error(s, err, "writing an artifact");
+	}
+	if (rc == 0 && !blocked)
+		rc = lock_people(s, label, action_id, true, err);
+	free(label);
+	return rc;
+}
+
+int
+store_artifact_mark_stale(struct store *s, const char *action_id,
+    struct error *err)
+{
+	db_stmt *stmt;
+	char *label;
+	int rc;
+
+	if (store_fresh_alone(s, action_id))
+		return 0;
+	if ((rc = label_of(s, action_id, &label, err)) != 0 || label == NULL)
+		return rc;
+	if ((stmt = statement(s, ART_QUEUE_STALE, err)) == NULL)
+		rc = err->status;
+	else {
+		db_bind_text(stmt, 1, label, -1, DB_TRANSIENT);
+		db_bind_text(stmt, 2, action_id, -1, DB_STATIC);
+		if (db_step(stmt) != DB_DONE)
+			rc = store_error(s, err,
+			    "marking revisions for a re-check");
+	}
+	free(label);
+	return rc;
+}
+
+/* Column i of the row as a string member, or null. */
+static void
+add_text(cJSON *version, const char *key, db_stmt *stmt, int i)
+{
+	const char *text = (const char *)db_column_text(stmt, i);
+
+	if (text != NULL)
+		cJSON_AddStringToObject(version, key, text);
+	else
+		cJSON_AddNullToObject(version, key);
+}
+
+/* Appends each row of stmt to chain as a version (VERSION_COLUMNS). */
+static int
+add_versions(struct store *s, db_stmt *stmt, cJSON *chain, struct error *err)
+{
+	const char *contributors;
+	cJSON *version, *people;
+	int rc;
+
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		if ((version = cJSON_CreateObject()) == NULL ||
+		    !cJSON_AddItemToArray(chain, version)) {
+			cJSON_Delete(version);
+			db_reset(stmt);
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
+		}
+		add_text(version, "action_id", stmt, 0);
+		add_text(version, "author", stmt, 1);
+		contributors = (const char *)db_column_text(stmt, 5);
+		people = contributors != NULL ? cJSON_Parse(contributors) :
+		    NULL;
+		if (people != NULL)
+			cJSON_AddItemToObject(version, "contributors", people);
+		else
+			cJSON_AddArrayToObject(version, "contributors");
+		add_text(version, "status", stmt, 2);
+		add_text(version, "revision_of", stmt, 3);
+		add_text(version, "artifact_id", stmt, 4);
+		add_text(version, "reassign_to", stmt, 6);
+		cJSON_AddBoolToObject(version, "escalate",
+		    db_column_int(stmt, 7) != 0);
+		add_text(version, "blocked_on", stmt, 8);
+		add_text(version, "decided_by", stmt, 9);
+		add_text(version, "expertise", stmt, 10);
+		/* Only where there is one: records before v3 read the same. */
+		if (db_column_text(stmt, 11) != NULL)
+			add_text(version, "pr_url", stmt, 11);
+	}
+	db_reset(stmt);
+	if (rc != DB_DONE)
+		return store_error(s, err, "reading the versions of an artifact");
+	return 0;
+}
+
+/* The versions a reduced chain holds, each once. */
+struct witnesses {
+	char **ids;
+	size_t count;
+	bool failed;
+};
+
+static void
+witness_add(struct witnesses *w, const char *id)
+{
+	char **grown;
+	size_t i;
+
+	if (id == NULL || w->failed)
+		return;
+	for (i = 0; i < w->count; i++)
+		if (strcmp(w->ids[i], id) == 0)
+			return;
+	if ((grown = realloc(w->ids, (w->count + 1) * sizeof *grown)) ==
+	    NULL || (grown[w->count] = text_copy(id)) == NULL) {
+		if (grown != NULL)
+			w->ids = grown;
+		w->failed = true;
+		return;
+	}
+	w->ids = grown;
+	w->count++;
+}
+
+static void
+witnesses_free(struct witnesses *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->count; i++)
+		free(w->ids[i]);
+	free(w->ids);
+}
+
+/*
+ * The first row of a statement of two text parameters, an action id, as
+ * a witness.
+ */
+static int
+find_witness(struct store *s, enum artifact_statement which, const char *one,
+    const char *two, struct witnesses *w, struct error *err)
+{
+	db_stmt *stmt;
+	int rc;
+
+	if ((stmt = statement(s, which, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, one, -1, DB_STATIC);
+	db_bind_text(stmt, 2, two, -1, DB_STATIC);
+	if ((rc = db_step(stmt)) == DB_ROW)
+		witness_add(w, (const char *)db_column_text(stmt, 0));
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_error(s, err, "reading the versions of an artifact");
+	return 0;
+}
+
+/* Whether the person by name is locked out of label (not by id itself). */
+static int
+find_lock(struct store *s, const char *label, const char *name,
+    const char *id, struct witnesses *w, bool *found, struct error *err)
+{
+	db_stmt *stmt;
+	char *key;
+	int rc;
+
+	*found = false;
+	if ((key = lockout_name_key(name)) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	if ((stmt = statement(s, ART_LOCK_FIND, err)) == NULL) {
+		free(key);
+		return err->status;
+	}
+	db_bind_text(stmt, 1, label, -1, DB_STATIC);
+	db_bind_text(stmt, 2, key, -1, DB_TRANSIENT);
+	db_bind_text(stmt, 3, id, -1, DB_STATIC);
+	free(key);
+	if ((rc = db_step(stmt)) == DB_ROW) {
+		witness_add(w, (const char *)db_column_text(stmt, 0));
+		*found = true;
+	}
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_error(s, err, "reading who is locked out");
+	return 0;
+}
+
+/* Whether name is one of the people of action (the author or a contributor). */
+static bool
+person_of(const cJSON *action, const char *name)
+{
+	const cJSON *contributor;
+	const cJSON *author = json_member(action, "author");
+	bool same = cJSON_IsString(author) &&
+	    text_same_name(author->valuestring, name);
+
+	cJSON_ArrayForEach(contributor, json_member(action, "contributors")) {
+		if (!same && cJSON_IsString(contributor))
+			same = text_same_name(contributor->valuestring, name);
+	}
+	return same;
+}
+
+/*
+ * The versions that answer every question the lockout rule and the
+ * queue's deadlock flag ask of this action (lockout.c), found by index:
+ * the revised version, the first approved sibling, a rejected version
+ * sharing its artifact_id or pull request, one rejection locking out each
+ * of its people, and, when every roster author is out, one locking out
+ * each of them.  Their answers are the whole chain's: each is a version
+ * of the artifact, and none is left out that would change one.
+ */
+static int
+reduced_chain(struct store *s, const char *label, const cJSON *packet,
+    bool rejected, const cJSON *roster, struct witnesses *w,
+    struct error *err)
+{
+	const cJSON *action = json_member(packet, "proposed_action");
+	const char *id = cJSON_GetStringValue(json_member(action,
+	    "action_id"));
+	const char *revised = cJSON_GetStringValue(json_member(action,
+	    "revision_of"));
+	const char *artifact_id = cJSON_GetStringValue(json_member(action,
+	    "artifact_id"));
+	const char *pr_url = lockout_pr_url(packet);
+	const cJSON *person, *authors = json_member(roster, "authors");
+	struct witnesses roster_out = { NULL, 0, false };
+	bool found, all = true;
+	size_t i;
+	int rc = 0;
+
+	if (revised != NULL) {
+		witness_add(w, revised);
+		rc = find_witness(s, ART_SIBLING_APPROVED, revised, id, w, err);
+	}
+	if (rc == 0 && artifact_id != NULL)
+		rc = find_witness(s, ART_ARTIFACT_ID_REJECTED, artifact_id, id,
+		    w, err);
+	if (rc == 0 && pr_url != NULL)
+		rc = find_witness(s, ART_PR_FIND, pr_url, id, w, err);
+	person = json_member(action, "author");
+	if (rc == 0 && cJSON_IsString(person))
+		rc = find_lock(s, label, person->valuestring, id, w, &found,
+		    err);
+	cJSON_ArrayForEach(person, json_member(action, "contributors")) {
+		if (rc == 0 && cJSON_IsString(person))
+			rc = find_lock(s, label, person->valuestring, id, w,
+			    &found, err);
+	}
+	/* Deadlocked only if every roster author is out; else no witness. */
+	if (rc == 0 && cJSON_GetArraySize(authors) > 0) {
+		cJSON_ArrayForEach(person, authors) {
+			if (rc != 0 || !all)
+				break;
+			if (!cJSON_IsString(person) || (rejected &&
+			    person_of(action, person->valuestring)))
+				continue;
+			rc = find_lock(s, label, person->valuestring, id,
+			    &roster_out, &found, err);
+			all = found;
+		}
+		for (i = 0; rc == 0 && all && i < roster_out.count; i++)
+			witness_add(w, roster_out.ids[i]);
+		if (roster_out.failed)
+			w->failed = true;
+	}
+	witnesses_free(&roster_out);
+	if (rc == 0 && w->failed)
+		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	return rc;
+}
+
+int
+store_artifact_chain(struct store *s, const cJSON *packet, const char *status,
+    bool every_version, const cJSON *roster, cJSON **out, struct error *err)
+{
+	const cJSON *action = json_member(packet, "proposed_action");
+	const char *id = cJSON_GetStringValue(json_member(action,
+	    "action_id"));
+	struct witnesses w = { NULL, 0, false };
+	db_stmt *stmt;
+	cJSON *chain = NULL;
+	char *label = NULL;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (id == NULL || store_fresh_alone(s, id))
+		return 0;
+	if ((rc = label_of(s, id, &label, err)) != 0 || label == NULL)
+		return rc;
+	if ((chain = cJSON_CreateArray()) == NULL) {
+		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+		goto cleanup;
+	}
+	if (every_version) {
+		if ((stmt = statement(s, ART_VERSIONS, err)) == NULL) {
+			rc = err->status;
+			goto cleanup;
+		}
+		db_bind_text(stmt, 1, label, -1, DB_STATIC);
+		db_bind_text(stmt, 2, id, -1, DB_STATIC);
+		rc = add_versions(s, stmt, chain, err);
+		goto cleanup;
+	}
+	if ((rc = reduced_chain(s, label, packet, status != NULL &&
+	    strcmp(status, "rejected") == 0, roster, &w, err)) != 0)
+		goto cleanup;
+	for (i = 0; rc == 0 && i < w.count; i++) {
+		if (strcmp(w.ids[i], id) == 0)
+			continue;
+		if ((stmt = statement(s, ART_VERSION, err)) == NULL) {
+			rc = err->status;
+			break;
+		}
+		db_bind_text(stmt, 1, w.ids[i], -1, DB_STATIC);
+		rc = add_versions(s, stmt, chain, err);
+	}
+cleanup:
+	witnesses_free(&w);
+	free(label);
+	/* A version alone, as before artifacts: no chain at all. */
+	if (rc == 0 && cJSON_GetArraySize(chain) > 0)
+		*out = chain;
+	else
+		cJSON_Delete(chain);
+	return rc;
+}
+
+int
+store_artifacts_build(struct store *s, struct error *err)
+{
+	struct build_row {
+		char *id, *revision_of, *artifact_id, *pr_url;
+	} *rows = NULL, *grown;
+	size_t count = 0, i;
+	db_stmt *stmt;
+	bool failed = false, built;
+	int rc;
+
+	if ((stmt = statement(s, ART_BUILT, err)) == NULL)
+		return err->status;
+	rc = db_step(stmt);
+	built = rc != DB_ROW || db_column_int64(stmt, 0) != 0;
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_error(s, err, "reading the schema");
+	if (built)
+		return 0;
+	/* Read first, written after: the writes must not disturb the scan. */
+	if ((stmt = statement(s, ART_TO_BUILD, err)) == NULL)
+		return err->status;
+	while (!failed && (rc = db_step(stmt)) == DB_ROW) {
+		if ((grown = realloc(rows, (count + 1) * sizeof *rows)) ==
+		    NULL) {
+			failed = true;
+			break;
+		}
+		rows = grown;
+		rows[count].id = column_copy(stmt, 0, &failed);
+		rows[count].revision_of = column_copy(stmt, 1, &failed);
+		rows[count].artifact_id = column_copy(stmt, 2, &failed);
+		rows[count].pr_url = column_copy(stmt, 3, &failed);
+		count++;
+	}
+	db_reset(stmt);
+	if (failed)
+		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	else if (rc != DB_DONE)
+		rc = store_error(s, err, "reading the artifacts");
+	else
+		rc = 0;
+	for (i = 0; rc == 0 && i < count; i++) {
+		if (rows[i].id == NULL)
+			continue;
+		if (rows[i].pr_url != NULL && rows[i].pr_url[0] == '\0') {
+			free(rows[i].pr_url);
+			rows[i].pr_url = NULL;
+		}
+		if (rows[i].revision_of != NULL &&
+		    strcmp(rows[i].revision_of, rows[i].id) == 0) {
+			free(rows[i].revision_of);
+			rows[i].revision_of = NULL;
+		}
+		if (rows[i].revision_of == NULL && rows[i].artifact_id ==
+		    NULL && rows[i].pr_url == NULL)
+			continue;
+		rc = artifact_add(s, rows[i].id, rows[i].revision_of,
+		    rows[i].artifact_id, rows[i].pr_url, false, err);
+	}
+	for (i = 0; i < count; i++) {
+		free(rows[i].id);
+		free(rows[i].revision_of);
+		free(rows[i].artifact_id);
+		free(rows[i].pr_url);
+	}
+	free(rows);
+	if (rc == 0 && db_exec(s->db, "UPDATE artifact_pr SET rejected = 1"
+	    " WHERE action_id IN (SELECT action_id FROM action"
+	    " WHERE status = 'rejected')") != DB_OK)
+		rc = store_error(s, err, "building the artifacts");
+	if (rc == 0 && db_exec(s->db, "UPDATE meta SET value = 1"
+	    " WHERE key = 'artifacts_built'") != DB_OK)
+		rc = store_error(s, err, "building the artifacts");
+	return rc;
+}
