@@ -253,6 +253,10 @@ static const struct pg_migration pg_migrations[] = {
 	" FOREIGN KEY (action_id) REFERENCES action (action_id);" },
 	/* schema.c's 14 (issue 34): the artifacts as sets (artifact.c). */
 	{ 14,
+	"DROP TABLE IF EXISTS artifact_node;"
+	"DROP TABLE IF EXISTS artifact_size;"
+	"DROP TABLE IF EXISTS artifact_lock;"
+	"DROP TABLE IF EXISTS artifact_pr;"
 	"CREATE TABLE artifact_node ("
 	"  node TEXT COLLATE \"C\" PRIMARY KEY,"
 	"  artifact TEXT COLLATE \"C\" NOT NULL,"
@@ -281,6 +285,7 @@ static const struct pg_migration pg_migrations[] = {
 	"DROP INDEX IF EXISTS action_by_revision;"
 	"CREATE INDEX action_by_revision ON action (revision_of, status)"
 	"  WHERE revision_of IS NOT NULL;"
+	"DELETE FROM meta WHERE key = 'artifacts_built';"
 	"INSERT INTO meta VALUES ('artifacts_built', 0);" },
 };
 

@@ -286,8 +286,13 @@ static const char *const migrations[] = {
 	 * that no check walks one; the indexes answer "a rejected version
 	 * of this artifact_id", "an approved revision of this version" by a
 	 * probe.  store_artifacts_build() computes the sets of the stored
-	 * actions once, after this migration.
+	 * actions once, after this migration; run again (a database taken
+	 * back to an older version), it starts from empty tables.
 	 */
+	"DROP TABLE IF EXISTS artifact_node;"
+	"DROP TABLE IF EXISTS artifact_size;"
+	"DROP TABLE IF EXISTS artifact_lock;"
+	"DROP TABLE IF EXISTS artifact_pr;"
 	"CREATE TABLE artifact_node ("
 	"  node TEXT PRIMARY KEY,"
 	"  artifact TEXT NOT NULL,"
@@ -316,6 +321,7 @@ static const char *const migrations[] = {
 	"DROP INDEX IF EXISTS action_by_revision;"
 	"CREATE INDEX action_by_revision ON action (revision_of, status)"
 	"  WHERE revision_of IS NOT NULL;"
+	"DELETE FROM meta WHERE key = 'artifacts_built';"
 	"INSERT INTO meta VALUES ('artifacts_built', 0);",
 };
 
