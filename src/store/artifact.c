@@ -46,12 +46,13 @@ static const char *const artifact_sql[ARTIFACT_STATEMENTS] = {
 	    "SELECT artifact, tree FROM artifact_node WHERE node = ?1",
 	[ART_NODE_PUT] =
 	    "INSERT INTO artifact_node (node, artifact, tree)"
-	    " VALUES (?1, ?1, ?2)",
+	    " VALUES (?1, ?2, ?3)",
 	[ART_SIZE_GET] =
 	    "SELECT size FROM artifact_size WHERE kind = ?1 AND label = ?2",
-	[ART_SIZE_PUT] =
+	[ART_SIZE_GROW] =
 	    "INSERT INTO artifact_size (kind, label, size) VALUES (?1, ?2, ?3)"
-	    " ON CONFLICT (kind, label) DO UPDATE SET size = excluded.size",
+	    " ON CONFLICT (kind, label) DO UPDATE"
+	    " SET size = artifact_size.size + excluded.size",
 	[ART_SIZE_DROP] =
 	    "DELETE FROM artifact_size WHERE kind = ?1 AND label = ?2",
 	[ART_RELABEL] =
@@ -232,17 +233,18 @@ node_get(struct store *s, const char *node, char **artifact, char **tree,
 	return 0;
 }
 
+/* The set labelled label (of kind) has grown by count nodes. */
 static int
-size_put(struct store *s, int kind, const char *label, long long size,
+size_grow(struct store *s, int kind, const char *label, long long count,
     struct error *err)
 {
 	db_stmt *stmt;
 
-	if ((stmt = statement(s, ART_SIZE_PUT, err)) == NULL)
+	if ((stmt = statement(s, ART_SIZE_GROW, err)) == NULL)
 		return err->status;
 	db_bind_int(stmt, 1, kind);
 	db_bind_text(stmt, 2, label, -1, DB_STATIC);
-	db_bind_int64(stmt, 3, size);
+	db_bind_int64(stmt, 3, count);
 	if (db_step(stmt) != DB_DONE)
 		return store_error(s, err, "writing an artifact");
 	return 0;
@@ -309,7 +311,8 @@ join(struct store *s, int kind, char **a, const char *b, struct error *err)
 	else if ((rc = relabel(s, ART_RELABEL, big, small, err)) == 0)
 		rc = relabel(s, ART_RELABEL_LOCKS, big, small, err);
 	if (rc == 0)
-		rc = size_put(s, kind, big, size_a + size_b, err);
+		rc = size_grow(s, kind, big, size_a >= size_b ? size_b : size_a,
+		    err);
 	if (rc == 0) {
 		if ((stmt = statement(s, ART_SIZE_DROP, err)) == NULL)
 			return err->status;
@@ -391,125 +394,142 @@ lock_people(struct store *s, const char *artifact, const char *action_id,
 	return rc;
 }
 
-/*
- * The labels of node, made a set of its own if it had none.  A "v:"
- * node of a stored action other than the one being stored (fresh) brings
- * the lockout of its rejection.
- */
-static int
-node_find_or_add(struct store *s, const char *node, const char *fresh,
-    char **artifact, char **tree, struct error *err)
-{
-	bool version = node[0] == 'v';
-	db_stmt *stmt;
-	int rc;
+/* A node artifact_add() joins, with the labels it had (NULL: new). */
+struct joined {
+	char *node;
+	char *artifact, *tree;
+};
 
-	if ((rc = node_get(s, node, artifact, tree, err)) != 0 ||
-	    *artifact != NULL)
-		return rc;
+/* Writes the node, new, into the sets labelled artifact and tree. */
+static int
+node_put(struct store *s, const char *node, const char *artifact,
+    const char *tree, struct error *err)
+{
+	db_stmt *stmt;
+
 	if ((stmt = statement(s, ART_NODE_PUT, err)) == NULL)
 		return err->status;
 	db_bind_text(stmt, 1, node, -1, DB_STATIC);
-	if (version)
-		db_bind_text(stmt, 2, node, -1, DB_STATIC);
+	db_bind_text(stmt, 2, artifact, -1, DB_STATIC);
+	if (tree != NULL)
+		db_bind_text(stmt, 3, tree, -1, DB_STATIC);
 	if (db_step(stmt) != DB_DONE)
 		return store_error(s, err, "writing an artifact");
-	if ((rc = size_put(s, LABEL_ARTIFACT, node, 1, err)) != 0 ||
-	    (version && (rc = size_put(s, LABEL_TREE, node, 1, err)) != 0))
-		return rc;
-	if ((*artifact = text_copy(node)) == NULL ||
-	    (tree != NULL && version && (*tree = text_copy(node)) == NULL))
+	return 0;
+}
+
+/* *label, or a copy of the first label given when it is NULL. */
+static int
+take_label(char **label, const char *a, const char *b, struct error *err)
+{
+	const char *first = a != NULL ? a : b;
+
+	if (*label != NULL || first == NULL)
+		return 0;
+	if ((*label = text_copy(first)) == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	if (version && (fresh == NULL || strcmp(node + 2, fresh) != 0))
-		return lock_people(s, *artifact, node + 2, false, err);
 	return 0;
 }
 
 /*
- * Joins the version id to what it names.  fresh: id was stored just now
- * (nothing of it decided yet), and a revision_of that closes a cycle is
- * refused (SPEC 2.4).
+ * Joins the version id to what it names: the id it revises, its
+ * artifact_id, its pull request.  The largest set already there takes the
+ * others, and a node new to the store is written with its label at once.
+ * fresh: id was stored just now (nothing of it decided yet), and a
+ * revision_of that closes a cycle is refused (SPEC 2.4).
  */
 static int
 artifact_add(struct store *s, const char *id, const char *revision_of,
     const char *artifact_id, const char *pr_url, bool fresh,
     struct error *err)
 {
-	char *node = NULL, *label = NULL, *tree = NULL;
-	char *other = NULL, *other_tree = NULL;
+	struct joined n[4];
+	char *label = NULL, *tree = NULL;
+	long long added = 0, added_tree = 0;
+	size_t count = 0, i;
 	db_stmt *stmt;
-	int rc;
+	int rc = 0;
 
-	if ((node = node_name('v', id)) == NULL)
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	if ((rc = node_find_or_add(s, node, fresh ? id : NULL, &label, &tree,
-	    err)) != 0)
+	memset(n, 0, sizeof n);
+	n[count++].node = node_name('v', id);
+	if (revision_of != NULL)
+		n[count++].node = node_name('v', revision_of);
+	if (artifact_id != NULL)
+		n[count++].node = node_name('a', artifact_id);
+	if (pr_url != NULL)
+		n[count++].node = node_name('p', pr_url);
+	for (i = 0; i < count && rc == 0; i++) {
+		if (n[i].node == NULL)
+			rc = error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
+		else
+			rc = node_get(s, n[i].node, &n[i].artifact,
+			    i < 2 ? &n[i].tree : NULL, err);
+	}
+	if (rc != 0)
 		goto cleanup;
-	if (revision_of != NULL) {
-		free(node);
-		if ((node = node_name('v', revision_of)) == NULL) {
-			rc = error_set(err, EXIT_STORAGE, NULL,
-			    "out of memory");
-			goto cleanup;
-		}
-		if ((rc = node_find_or_add(s, node, NULL, &other, &other_tree,
-		    err)) != 0)
-			goto cleanup;
-		/* The new version is the root of its tree: see the top. */
-		if (fresh && tree != NULL && other_tree != NULL &&
-		    strcmp(tree, other_tree) == 0) {
-			rc = error_set(err, EXIT_DATA,
-			    "proposed_action.revision_of", "revision_of %.64s "
-			    "leads back to action %.64s: a cycle of revisions",
-			    revision_of, id);
-			goto cleanup;
-		}
-		if ((rc = join(s, LABEL_TREE, &tree, other_tree, err)) != 0 ||
-		    (rc = join(s, LABEL_ARTIFACT, &label, other, err)) != 0)
-			goto cleanup;
-		free(other);
-		other = NULL;
+	/* The new version is the root of its tree: see the top. */
+	if (fresh && revision_of != NULL && n[0].tree != NULL &&
+	    n[1].tree != NULL && strcmp(n[0].tree, n[1].tree) == 0) {
+		rc = error_set(err, EXIT_DATA, "proposed_action.revision_of",
+		    "revision_of %.64s leads back to action %.64s: a cycle of "
+		    "revisions", revision_of, id);
+		goto cleanup;
 	}
-	if (artifact_id != NULL) {
-		free(node);
-		if ((node = node_name('a', artifact_id)) == NULL) {
-			rc = error_set(err, EXIT_STORAGE, NULL,
-			    "out of memory");
-			goto cleanup;
-		}
-		if ((rc = node_find_or_add(s, node, NULL, &other, NULL,
-		    err)) != 0 ||
-		    (rc = join(s, LABEL_ARTIFACT, &label, other, err)) != 0)
-			goto cleanup;
-		free(other);
-		other = NULL;
+	for (i = 0; i < count && rc == 0; i++) {
+		if (n[i].artifact == NULL)
+			continue;
+		if (label == NULL)
+			rc = take_label(&label, n[i].artifact, NULL, err);
+		else
+			rc = join(s, LABEL_ARTIFACT, &label, n[i].artifact,
+			    err);
 	}
-	if (pr_url != NULL) {
-		free(node);
-		if ((node = node_name('p', pr_url)) == NULL) {
-			rc = error_set(err, EXIT_STORAGE, NULL,
-			    "out of memory");
-			goto cleanup;
-		}
-		if ((rc = node_find_or_add(s, node, NULL, &other, NULL,
-		    err)) != 0 ||
-		    (rc = join(s, LABEL_ARTIFACT, &label, other, err)) != 0)
-			goto cleanup;
-		if ((stmt = statement(s, ART_PR_PUT, err)) == NULL) {
+	if (rc == 0 && revision_of != NULL && n[0].tree != NULL &&
+	    n[1].tree != NULL && (rc = take_label(&tree, n[0].tree, NULL,
+	    err)) == 0)
+		rc = join(s, LABEL_TREE, &tree, n[1].tree, err);
+	if (rc != 0 || (rc = take_label(&label, n[0].node, NULL, err)) != 0 ||
+	    (rc = take_label(&tree, n[0].tree, revision_of != NULL ?
+	    n[1].tree : NULL, err)) != 0 ||
+	    (rc = take_label(&tree, n[0].node, NULL, err)) != 0)
+		goto cleanup;
+	for (i = 0; i < count && rc == 0; i++) {
+		if (n[i].artifact != NULL)
+			continue;
+		rc = node_put(s, n[i].node, label, i < 2 ? tree : NULL, err);
+		added++;
+		added_tree += i < 2;
+	}
+	if (rc == 0 && added > 0)
+		rc = size_grow(s, LABEL_ARTIFACT, label, added, err);
+	if (rc == 0 && added_tree > 0)
+		rc = size_grow(s, LABEL_TREE, tree, added_tree, err);
+	/* A stored version new to the sets brings its rejection's lockout. */
+	for (i = 0; i < 2 && i < count && rc == 0; i++) {
+		if (n[i].artifact == NULL && !(fresh && i == 0) &&
+		    !(i == 1 && revision_of == NULL))
+			rc = lock_people(s, label, n[i].node + 2, false, err);
+	}
+	if (rc == 0 && pr_url != NULL) {
+		if ((stmt = statement(s, ART_PR_PUT, err)) == NULL)
 			rc = err->status;
-			goto cleanup;
+		else {
+			db_bind_text(stmt, 1, id, -1, DB_STATIC);
+			db_bind_text(stmt, 2, pr_url, -1, DB_STATIC);
+			if (db_step(stmt) != DB_DONE)
+				rc = store_error(s, err,
+				    "writing an artifact");
 		}
-		db_bind_text(stmt, 1, id, -1, DB_STATIC);
-		db_bind_text(stmt, 2, pr_url, -1, DB_STATIC);
-		if (db_step(stmt) != DB_DONE)
-			rc = store_error(s, err, "writing an artifact");
 	}
 cleanup:
-	free(node);
+	for (i = 0; i < count; i++) {
+		free(n[i].node);
+		free(n[i].artifact);
+		free(n[i].tree);
+	}
 	free(label);
 	free(tree);
-	free(other);
-	free(other_tree);
 	return rc;
 }
 
