@@ -23,6 +23,7 @@
 #include "exit_codes.h"
 #include "store.h"
 #include "store_fixture.h"
+#include "examples.h"
 
 static const struct operator_identity officer = { "officer", 1000 };
 
@@ -311,6 +312,105 @@ test_cycles_by_the_revision_tree(void **state)
 	    1);
 }
 
+/* The change example as id by author (its pr_url kept). */
+static char *
+change(const char *id, const char *author)
+{
+	char quoted_id[300], quoted_author[300];
+
+	return sf_edit(EXAMPLE_PACKET_CHANGE, "proposed_action.action_id",
+	    sf_quote(quoted_id, sizeof quoted_id, id),
+	    "proposed_action.author", sf_quote(quoted_author,
+	    sizeof quoted_author, author), (const char *)NULL);
+}
+
+/* SPEC 2.4 v3: a resubmission under a new id is the same pull request. */
+static void
+test_pull_request_is_one_artifact(void **state)
+{
+	char *ids, *result;
+
+	(void)state;
+	sf_import_owned(fx.store, change("pr-1", "a"));
+	reject("pr-1");
+	sf_import_owned(fx.store, change("pr-2", "a"));
+	sf_import_owned(fx.store, change("pr-3", "b"));
+	ids = artifact_of("pr-3");
+	assert_string_equal(ids, "pr-1,pr-2");
+	free(ids);
+	result = lockout_of("pr-2");
+	assert_string_equal(result, "fail: a wrote or contributed to a "
+	    "rejected version of this artifact and is locked out of its later "
+	    "versions, in any role");
+	free(result);
+	result = lockout_of("pr-3");
+	assert_string_equal(result, "pass: b may write a version of pull "
+	    "request https://example.invalid/pr/412");
+	free(result);
+	/* A trade is no pull request: the same pr_url in it joins nothing. */
+	sf_import_owned(fx.store, version("t-1", "a", "pr_url",
+	    "\"https://example.invalid/pr/412\"", NULL));
+	result = lockout_of("t-1");
+	assert_string_equal(result, "absent");
+	free(result);
+}
+
+/*
+ * A database from before the sets (schema 12): the migration computes
+ * them once from the stored actions and decisions, the same as the
+ * imports kept them.
+ */
+static void
+test_sets_computed_for_an_older_database(void **state)
+{
+	struct error err;
+	char *before, *after, *result;
+
+	(void)state;
+	sf_import_owned(fx.store, version("o1", "a", "artifact_id", "\"o\"",
+	    NULL));
+	reject("o1");
+	sf_import_owned(fx.store, version("o2", "b", "revision_of", "\"o1\"",
+	    NULL));
+	sf_import_owned(fx.store, version("o3", "a", "artifact_id", "\"o\"",
+	    NULL));
+	sf_import_owned(fx.store, change("pr-1", "c"));
+	reject("pr-1");
+	sf_import_owned(fx.store, change("pr-2", "c"));
+	before = sf_sql_text(fx.path, "SELECT group_concat(node || '=' ||"
+	    " (SELECT count(*) FROM artifact_lock l WHERE l.artifact ="
+	    " n.artifact), ',') FROM (SELECT * FROM artifact_node ORDER BY"
+	    " node) n");
+	store_close(fx.store);
+	fx.store = NULL;
+	sf_sql(fx.path, "DROP TABLE artifact_node; DROP TABLE artifact_size;"
+	    " DROP TABLE artifact_lock; DROP TABLE artifact_pr;"
+	    " DELETE FROM meta WHERE key = 'artifacts_built';"
+	    " UPDATE schema_version SET version = 12");
+	assert_int_equal(store_open(fx.path, STORE_EXISTING, &fx.store, &err),
+	    0);
+	after = sf_sql_text(fx.path, "SELECT group_concat(node || '=' ||"
+	    " (SELECT count(*) FROM artifact_lock l WHERE l.artifact ="
+	    " n.artifact), ',') FROM (SELECT * FROM artifact_node ORDER BY"
+	    " node) n");
+	assert_non_null(before);
+	assert_non_null(after);
+	assert_string_equal(after, before);
+	assert_sets(2);
+	result = lockout_of("o3");
+	assert_string_equal(result, "fail: a wrote or contributed to a "
+	    "rejected version of this artifact and is locked out of its later "
+	    "versions, in any role");
+	free(result);
+	result = lockout_of("pr-2");
+	assert_string_equal(result, "fail: c wrote or contributed to a "
+	    "rejected version of this artifact and is locked out of its later "
+	    "versions, in any role");
+	free(result);
+	free(before);
+	free(after);
+}
+
 int
 main(void)
 {
@@ -325,6 +425,11 @@ main(void)
 		    sf_teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_cycles_by_the_revision_tree, setup, sf_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_pull_request_is_one_artifact, setup, sf_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_sets_computed_for_an_older_database, setup,
+		    sf_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
