@@ -19,7 +19,7 @@ q() { pg_psql "$1" -At -c "$2"; }
 for t in trade_examples list_sanitized batch legal_draft lockout \
 	queue_index holdings_import injection tui_kinds \
 	audit_chain audit_rows crash concurrency group_commit id_prefix \
-	artifact artifact_pr batch_limits recheck_scope change changed policy_objects \
+	artifact artifact_pr artifact_bounds batch_limits recheck_scope change changed policy_objects \
 	stored_rows raw_controls hostile import_strict syslog tui service \
 	contract l10n tui_artifact tui_bulk tui_change tui_history \
 	tui_judgment tui_officer tui_tour tui_service faults cli; do
