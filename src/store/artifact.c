@@ -41,6 +41,10 @@ enum { LABEL_ARTIFACT = 0, LABEL_TREE = 1 };
 	" d.reassign_to, d.escalate, d.blocked_on, d.operator_login," \
 	" d.escalate_expertise, p.pr_url"
 
+/*
+ * "x IS NOT NULL" beside "x = ?1" where the index of x is partial: a
+ * plan PostgreSQL makes for any ?1 may then use it (else it scans).
+ */
 static const char *const artifact_sql[ARTIFACT_STATEMENTS] = {
 	[ART_NODE_GET] =
 	    "SELECT artifact, tree FROM artifact_node WHERE node = ?1",
@@ -58,7 +62,8 @@ static const char *const artifact_sql[ARTIFACT_STATEMENTS] = {
 	[ART_RELABEL] =
 	    "UPDATE artifact_node SET artifact = ?1 WHERE artifact = ?2",
 	[ART_RELABEL_TREE] =
-	    "UPDATE artifact_node SET tree = ?1 WHERE tree = ?2",
+	    "UPDATE artifact_node SET tree = ?1 WHERE tree = ?2"
+	    " AND tree IS NOT NULL",
 	[ART_RELABEL_LOCKS] =
 	    "UPDATE artifact_lock SET artifact = ?1 WHERE artifact = ?2",
 	[ART_LOCK_PUT] =
@@ -82,10 +87,12 @@ static const char *const artifact_sql[ARTIFACT_STATEMENTS] = {
 	    " AND rejected = 1 AND action_id <> ?2 LIMIT 1",
 	[ART_SIBLING_APPROVED] =
 	    "SELECT action_id FROM action WHERE revision_of = ?1"
+	    " AND revision_of IS NOT NULL"
 	    " AND status = 'approved' AND action_id <> ?2"
 	    " ORDER BY imported_at_ms, rowid LIMIT 1",
 	[ART_ARTIFACT_ID_REJECTED] =
 	    "SELECT action_id FROM action WHERE artifact_id = ?1"
+	    " AND artifact_id IS NOT NULL"
 	    " AND status = 'rejected' AND action_id <> ?2 LIMIT 1",
 	[ART_VERSION] =
 	    "SELECT " VERSION_COLUMNS " FROM action a"

@@ -9,6 +9,13 @@
 . "$TOP_SRCDIR/tests/e2e/artifact_lib.sh"
 
 artifact_setup x a b
+# On PostgreSQL a tenth: each linked version there waits for a few reads
+# from the server, and the sizes are about the store's sets, not the wire.
+S=10000 T=3000 C=10000
+if on_pg; then
+	S=1000 T=300 C=1000
+	echo "skip: the full sizes (SQLite only; a tenth on PostgreSQL)"
+fi
 lock() {
 	cs check "$1" >"$WORK/$1.check" || true
 	jq -r '[.local_verdict.rule_results[] | select(.rule_id == "author_lockout") | "\(.passed) \(.detail // "")"] | .[]' "$WORK/$1.check"
@@ -29,14 +36,14 @@ version root x '{}' >"$WORK/root.json"
 cs import "$WORK/root.json" >/dev/null
 printf '%s\n' '{"action_id":"root","decision":"reject","reason":"no"}' >"$WORK/line"
 expect_status "rejecting the root" 0 cs batch "$WORK/line"
-many s 10000 '{revision_of: "root"}' >"$WORK/siblings.jsonl"
+many s $S '{revision_of: "root"}' >"$WORK/siblings.jsonl"
 expect_status "10,000 siblings are imported" 0 cs import "$WORK/siblings.jsonl"
-expect_eq "all of them" "$(count s)" 10000
-expect_eq "a sibling by a free author may revise the root" "$(lock s-9999)" \
-	"true author-9999 may revise root"
+expect_eq "all of them" "$(count s)" $S
+expect_eq "a sibling by a free author may revise the root" "$(lock s-$((S - 1)))" \
+	"true author-$((S - 1)) may revise root"
 printf '%s\n' '{"action_id":"s-17","decision":"approve","acknowledge":["divergence"]}' >"$WORK/line"
 expect_status "approving one sibling" 0 cs batch "$WORK/line"
-expect_eq "then the others are a second next version" "$(lock s-9999)" \
+expect_eq "then the others are a second next version" "$(lock s-$((S - 1)))" \
 	"false s-17, another revision of root, was already approved: one next version per rejection"
 
 # 3,000 versions sharing one artifact_id, after a rejection of one.
@@ -44,29 +51,29 @@ version shared-0 a '{"artifact_id": "big"}' >"$WORK/shared.json"
 cs import "$WORK/shared.json" >/dev/null
 printf '%s\n' '{"action_id":"shared-0","decision":"reject","reason":"no"}' >"$WORK/line"
 expect_status "rejecting the first of an artifact_id" 0 cs batch "$WORK/line"
-many t 3000 '{artifact_id: "big"}' >"$WORK/shared.jsonl"
+many t $T '{artifact_id: "big"}' >"$WORK/shared.jsonl"
 version t-a a '{"artifact_id": "big"}' >>"$WORK/shared.jsonl"
 expect_status "3,000 versions of one artifact_id are imported" 0 cs import "$WORK/shared.jsonl"
-expect_eq "all of them" "$(count t)" 3001
-expect_eq "a free author may write one" "$(lock t-2999)" \
-	"true author-2999 may write a version of artifact big"
+expect_eq "all of them" "$(count t)" $((T + 1))
+expect_eq "a free author may write one" "$(lock t-$((T - 1)))" \
+	"true author-$((T - 1)) may write a version of artifact big"
 expect_eq "the rejected author may not" "$(lock t-a)" \
 	"false a wrote or contributed to a rejected version of this artifact and is locked out of its later versions, in any role"
 
 # A chain of 10,000, each version revising the one before.
-many c 10000 'if $i > 0 then {revision_of: "c-\($i - 1)"} else {} end' >"$WORK/chain.jsonl"
-expect_status "a chain of 10,000 is imported" 0 cs import "$WORK/chain.jsonl"
-expect_eq "all of it" "$(count c)" 10000
-expect_eq "its tip is checked against the version it revises" "$(lock c-9999)" \
-	"false the revised action c-9998 was not rejected (it is pending)"
+many c $C 'if $i > 0 then {revision_of: "c-\($i - 1)"} else {} end' >"$WORK/chain.jsonl"
+expect_status "a chain of $C is imported" 0 cs import "$WORK/chain.jsonl"
+expect_eq "all of it" "$(count c)" $C
+expect_eq "its tip is checked against the version it revises" "$(lock c-$((C - 1)))" \
+	"false the revised action c-$((C - 2)) was not rejected (it is pending)"
 cs check c-0 >"$WORK/c-0.check" 2>&1
 expect_eq "its root holds no lockout rule" \
 	"$(jq '[.local_verdict.rule_results[] | select(.rule_id == "author_lockout")] | length' "$WORK/c-0.check")" 0
 
 # The same chain, but its first version revises its last: the last line
-# closes a cycle of 10,000, and nothing of the file is imported.
-many w 10000 'if $i > 0 then {revision_of: "w-\($i - 1)"} else {revision_of: "w-9999"} end' >"$WORK/cycle.jsonl"
-expect_status "a file closing a cycle of 10,000 is refused" 3 cs import "$WORK/cycle.jsonl"
+# closes a cycle of $C, and nothing of the file is imported.
+many w $C "if \$i > 0 then {revision_of: \"w-\\(\$i - 1)\"} else {revision_of: \"w-$((C - 1))\"} end" >"$WORK/cycle.jsonl"
+expect_status "a file closing a cycle of $C is refused" 3 cs import "$WORK/cycle.jsonl"
 expect_contains "at its last line, naming revision_of" "$WORK/err" "proposed_action.revision_of"
 expect_contains "as a cycle" "$WORK/err" "a cycle of revisions"
 expect_eq "nothing of it is imported" "$(count w)" 0
