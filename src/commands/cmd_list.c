@@ -1,6 +1,7 @@
 /* countersign list [--all] [--json]: the queue as a table or JSON lines. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,21 +16,28 @@
 #include "text.h"
 #include "xmalloc.h"
 
+/*
+ * The queue's order (care_of) has five classes, each in the order the
+ * store reads the actions: a row of the first goes out at once, the
+ * others wait in a spool file each, copied out after the pass.  Memory
+ * then stays flat however long the queue (issue 34).
+ */
+#define CARE_CLASSES 5
+
 struct list_run {
 	struct store *store;
 	const struct invocation *inv;
 	long long now_ms;
 	size_t rows;
 	struct error *err;
-	struct listed *listed;		/* the rows, to print in queue order */
-	size_t listed_count, listed_size;
+	bool header_printed;
+	FILE *spool[CARE_CLASSES];	/* [0] is stdout, opened lazily */
 };
 
-/* A row, what --json adds to it, and where it goes in the queue's order. */
+/* A row and what --json adds to it. */
 struct listed {
 	struct queue_row row;
 	int care;
-	size_t read;			/* its place as read: oldest first */
 	char packet_sha256[65];		/* "" when the packet is not text */
 	cJSON *reasons;			/* high_stakes_reasons, {code, detail} */
 	cJSON *blocked;			/* a held change's gaps, or NULL */
@@ -39,20 +47,21 @@ struct listed {
 
 /* Prints sanitized text in exactly columns cells, cut with an ellipsis. */
 static void
-print_cell(const char *text, size_t columns)
+print_cell(FILE *out, const char *text, size_t columns)
 {
 	size_t width = sanitized_width(text), cut;
 
 	if (width <= columns) {
-		printf("%s%*s", text, (int)(columns - width), "");
+		fprintf(out, "%s%*s", text, (int)(columns - width), "");
 		return;
 	}
 	cut = sanitized_prefix(text, columns - 1, &width);
-	printf("%.*s\xe2\x80\xa6%*s", (int)cut, text, (int)(columns - 1 - width), "");
+	fprintf(out, "%.*s\xe2\x80\xa6%*s", (int)cut, text,
+	    (int)(columns - 1 - width), "");
 }
 
 static void
-print_row(const struct list_run *run, const struct queue_row *row)
+print_row(const struct list_run *run, FILE *out, const struct queue_row *row)
 {
 	char flags[7], age[16], *id;
 	size_t i;
@@ -63,35 +72,35 @@ print_row(const struct list_run *run, const struct queue_row *row)
 	    row->deadlocked ? 'D' : ' ', row->expired ? 'E' : ' ');
 	format_age(age, sizeof age, run->now_ms - row->imported_at_ms);
 	id = xsanitize(row->action_id);
-	printf("%s ", flags);
-	print_cell(row->kind, 11);	/* "legal_draft" */
+	fprintf(out, "%s ", flags);
+	print_cell(out, row->kind, 11);	/* "legal_draft" */
 	/*
 	 * The id whole, whatever its length: it is what check, batch and
 	 * grep are given, and a cut one can name several actions.  Ids up to
 	 * a UUID's length keep the columns aligned.
 	 */
-	printf(" %s%*s ", id, (int)(ID_COLUMNS - (sanitized_width(id) <
+	fprintf(out, " %s%*s ", id, (int)(ID_COLUMNS - (sanitized_width(id) <
 	    ID_COLUMNS ? sanitized_width(id) : ID_COLUMNS)), "");
-	print_cell(row->who, 12);
-	printf(" ");
-	print_cell(row->summary, 28);
-	printf(" %-4s %-5s %4s", _(row->advisory),
+	print_cell(out, row->who, 12);
+	fprintf(out, " ");
+	print_cell(out, row->summary, 28);
+	fprintf(out, " %-4s %-5s %4s", _(row->advisory),
 	    /* L10N: "pass", "fail", "FAIL" and "n/a" are verdicts in
 	       4-column cells of the queue (advisory and local verdict): at
 	       most 4 characters, no accented letters (the columns are
 	       counted in bytes); "FAIL" is upper case to stand out */
 	    row->local_fail ? _("FAIL") : _("pass"), age);
 	if (run->inv->all)
-		printf("  %s", row->status);
-	printf("\n");
+		fprintf(out, "  %s", row->status);
+	fprintf(out, "\n");
 	/* Divergences under their row: what the officer must not miss. */
 	for (i = 0; i < row->divergence_count; i++)
-		printf("       ! %s\n", row->notes[i] ? row->notes[i] : "");
+		fprintf(out, "       ! %s\n", row->notes[i] ? row->notes[i] : "");
 	free(id);
 }
 
 static void
-print_json(const struct listed *listed)
+print_json(FILE *out, const struct listed *listed)
 {
 	const struct queue_row *row = &listed->row;
 	cJSON *line = cJSON_CreateObject(), *flags;
@@ -146,7 +155,7 @@ print_json(const struct listed *listed)
 	}
 	text = json_print(line);
 	if (text != NULL)
-		printf("%s\n", text);
+		fprintf(out, "%s\n", text);
 	free(text);
 	cJSON_Delete(line);
 }
@@ -202,18 +211,18 @@ blocked_on_gaps(const struct list_run *run, const struct recheck *r,
 
 /* Under its row: what a held change waits for. */
 static void
-print_blocked(const cJSON *gaps)
+print_blocked(FILE *out, const cJSON *gaps)
 {
 	const cJSON *gap;
 	char *text;
 
 	if (cJSON_GetArraySize(gaps) == 0)
 		/* L10N: under a rejected change held for a standard */
-		printf("       %s\n", _("blocked: waiting for a standard"));
+		fprintf(out, "       %s\n", _("blocked: waiting for a standard"));
 	cJSON_ArrayForEach(gap, gaps) {
 		text = xsanitize(gap->valuestring);
 		/* L10N: %s is the reviewer's text of the missing standard */
-		printf(_("       blocked: waiting for a standard: %s\n"),
+		fprintf(out, _("       blocked: waiting for a standard: %s\n"),
 		    text);
 		free(text);
 	}
@@ -234,98 +243,125 @@ care_of(const struct queue_row *row)
 	    row->high_stakes ? 1 : 0;
 }
 
-static int
-queue_order(const void *a, const void *b)
+/* The table's headings, once, before its first row (not for --json). */
+static void
+print_header(struct list_run *run)
 {
-	const struct listed *x = a, *y = b;
+	if (run->inv->json || run->header_printed)
+		return;
+	run->header_printed = true;
+	/* L10N: the column headings of "countersign list".
+	   Each heading starts where its column starts: FLG at
+	   0 (flags), KIND at 7, ID at 19, WHO at 56, SUMMARY at
+	   69, ADV (the advisory verdict) at 98, LOCAL (the local
+	   verdict) at 103, AGE at 110.  Keep the positions and no
+	   accented letters (the columns are counted in bytes).
+	   %s is the STATUS heading or nothing. */
+	printf(_("FLG    KIND        ID                                   "
+	    "WHO          SUMMARY                      ADV  LOCAL  "
+	    "AGE%s\n"),
+	    run->inv->all ? _("  STATUS") : "");
+}
 
-	if (x->care != y->care)
-		return y->care - x->care;
-	if (x->row.imported_at_ms != y->row.imported_at_ms)
-		return x->row.imported_at_ms < y->row.imported_at_ms ? -1 : 1;
-	return x->read < y->read ? -1 : x->read > y->read;
+/* Where a row of this care goes: stdout for the first class, else its spool. */
+static FILE *
+output_for(struct list_run *run, int care)
+{
+	size_t class = (size_t)(2 - care);
+
+	if (class == 0) {
+		print_header(run);
+		return stdout;
+	}
+	if (run->spool[class] == NULL)
+		run->spool[class] = tmpfile();
+	return run->spool[class];
+}
+
+static void
+free_listed(struct listed *listed)
+{
+	queue_row_free(&listed->row);
+	cJSON_Delete(listed->reasons);
+	cJSON_Delete(listed->blocked);
 }
 
 static int
 list_one(void *ctx, struct recheck *r)
 {
 	struct list_run *run = ctx;
-	struct listed *grown, *listed;
+	struct listed listed;
+	FILE *out;
 	int rc;
 
-	if (run->listed_count == run->listed_size) {
-		run->listed_size = run->listed_size ? 2 * run->listed_size : 64;
-		grown = realloc(run->listed, run->listed_size * sizeof *grown);
-		if (grown == NULL)
-			return error_set(run->err, EXIT_STORAGE, NULL,
-			    _("out of memory"));
-		run->listed = grown;
-	}
-	listed = &run->listed[run->listed_count];
-	memset(listed, 0, sizeof *listed);
+	memset(&listed, 0, sizeof listed);
 	if ((rc = queue_row_from_recheck(r, r->outcome.verdict.action_id,
-	    &listed->row, run->now_ms, run->err)) != 0)
-		return rc;
-	listed->care = care_of(&listed->row);
-	listed->read = run->listed_count;
-	snprintf(listed->packet_sha256, sizeof listed->packet_sha256, "%s",
+	    &listed.row, run->now_ms, run->err)) != 0)
+		goto cleanup;
+	listed.care = care_of(&listed.row);
+	snprintf(listed.packet_sha256, sizeof listed.packet_sha256, "%s",
 	    r->data.packet_sha256);
-	/* Counted before anything can fail: free_listed() frees it all. */
-	run->listed_count++;
-	if (run->inv->json && (listed->reasons = reasons_json(
-	    &r->outcome.verdict)) == NULL)
-		return error_set(run->err, EXIT_STORAGE, NULL,
+	if (run->inv->json && (listed.reasons = reasons_json(
+	    &r->outcome.verdict)) == NULL) {
+		rc = error_set(run->err, EXIT_STORAGE, NULL,
 		    _("out of memory"));
-	return blocked_on_gaps(run, r, listed->row.action_id,
-	    &listed->blocked);
+		goto cleanup;
+	}
+	if ((rc = blocked_on_gaps(run, r, listed.row.action_id,
+	    &listed.blocked)) != 0)
+		goto cleanup;
+	if ((out = output_for(run, listed.care)) == NULL) {
+		rc = error_set(run->err, EXIT_STORAGE, NULL,
+		    /* L10N: %s is the system's reason (strerror) */
+		    _("cannot write the output: %s"), strerror(errno));
+		goto cleanup;
+	}
+	if (run->inv->json)
+		print_json(out, &listed);
+	else {
+		print_row(run, out, &listed.row);
+		if (listed.blocked != NULL)
+			print_blocked(out, listed.blocked);
+	}
+	run->rows++;
+cleanup:
+	free_listed(&listed);
+	return rc;
+}
+
+/* The spooled classes after the first, in the queue's order. */
+static int
+print_spooled(struct list_run *run)
+{
+	char buf[64 * 1024];
+	size_t class, n;
+	FILE *spool;
+
+	for (class = 1; class < CARE_CLASSES; class++) {
+		if ((spool = run->spool[class]) == NULL)
+			continue;
+		print_header(run);
+		if (fflush(spool) != 0 || ferror(spool) ||
+		    fseek(spool, 0, SEEK_SET) != 0)
+			return error_set(run->err, EXIT_STORAGE, NULL,
+			    _("cannot write the output: %s"), strerror(errno));
+		while ((n = fread(buf, 1, sizeof buf, spool)) > 0)
+			fwrite(buf, 1, n, stdout);
+		if (ferror(spool))
+			return error_set(run->err, EXIT_STORAGE, NULL,
+			    _("cannot write the output: %s"), strerror(errno));
+	}
+	return 0;
 }
 
 static void
-print_listed(struct list_run *run)
+close_spools(struct list_run *run)
 {
-	size_t i;
+	size_t class;
 
-	if (run->listed_count > 1)
-		qsort(run->listed, run->listed_count, sizeof *run->listed,
-		    queue_order);
-	for (i = 0; i < run->listed_count; i++) {
-		const struct queue_row *row = &run->listed[i].row;
-
-		if (run->inv->json)
-			print_json(&run->listed[i]);
-		else {
-			if (run->rows == 0) {
-				/* L10N: the column headings of "countersign list".
-				   Each heading starts where its column starts: FLG at
-				   0 (flags), KIND at 7, ID at 19, WHO at 56, SUMMARY at
-				   69, ADV (the advisory verdict) at 98, LOCAL (the local
-				   verdict) at 103, AGE at 110.  Keep the positions and no
-				   accented letters (the columns are counted in bytes).
-				   %s is the STATUS heading or nothing. */
-				printf(_("FLG    KIND        ID                                   "
-				    "WHO          SUMMARY                      ADV  LOCAL  "
-				    "AGE%s\n"),
-				    run->inv->all ? _("  STATUS") : "");
-			}
-			print_row(run, row);
-			if (run->listed[i].blocked != NULL)
-				print_blocked(run->listed[i].blocked);
-		}
-		run->rows++;
-	}
-}
-
-static void
-free_listed(struct list_run *run)
-{
-	size_t i;
-
-	for (i = 0; i < run->listed_count; i++) {
-		queue_row_free(&run->listed[i].row);
-		cJSON_Delete(run->listed[i].reasons);
-		cJSON_Delete(run->listed[i].blocked);
-	}
-	free(run->listed);
+	for (class = 1; class < CARE_CLASSES; class++)
+		if (run->spool[class] != NULL)
+			fclose(run->spool[class]);
 }
 
 int
@@ -341,21 +377,24 @@ cmd_list(const struct invocation *inv)
 		report_error(&err);
 		return rc;
 	}
-	run = (struct list_run){ store, inv, timestamp_now(), 0, &err, NULL,
-	    0, 0 };
+	memset(&run, 0, sizeof run);
+	run.store = store;
+	run.inv = inv;
+	run.now_ms = timestamp_now();
+	run.err = &err;
 	stdout_for_many_lines();
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
 	rc = recheck_each(store, inv->all, run.now_ms, list_one, &run, &err);
 	store_close(store);
+	/* In the order the review screen shows them. */
+	if (rc == 0)
+		rc = print_spooled(&run);
+	close_spools(&run);
 	if (rc != 0) {
-		free_listed(&run);
 		report_error(&err);
 		return rc;
 	}
-	/* In the order the review screen shows them. */
-	print_listed(&run);
-	free_listed(&run);
 	if (run.rows == 0 && !inv->json)
 		printf("%s\n", inv->all ? _("No actions.") :
 		    _("No pending actions."));
