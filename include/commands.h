@@ -23,6 +23,10 @@ struct invocation {
 	const char *socket;		/* serve --socket PATH */
 	const char *officers;		/* serve --officers GROUP */
 	const char *importers;		/* serve --importers GROUP */
+	const char *readers;		/* (v3) serve --readers GROUP */
+	long long timeout_s;		/* (v3) wait --timeout SECONDS, or -1 */
+	long long after_seq;		/* (v3) events --after SEQ */
+	bool follow;			/* (v3) events --follow */
 	const char *checkpoint_file;	/* serve --checkpoint-file PATH */
 	char **operands;
 	int operand_count;
@@ -41,6 +45,10 @@ int cmd_demo(const struct invocation *);
 int data_dir_find(char *dir, size_t size, char *looked, size_t looked_size);
 int cmd_batch(const struct invocation *);
 int cmd_audit(const struct invocation *);
+/* (v3) SPEC 12: an action's status object, a wait for it, the feed. */
+int cmd_status(const struct invocation *);
+int cmd_wait(const struct invocation *);
+int cmd_events(const struct invocation *);
 /*
  * The review screens, for the commands that open them (demo, and the
  * service for a remote terminal).  The terminal layer sits above the

@@ -10,7 +10,8 @@ enum exit_code {
 	EXIT_REFUSED = 1,	/* a check failed, a decision was refused, the chain is broken */
 	EXIT_USAGE = 2,		/* bad command line */
 	EXIT_DATA = 3,		/* bad input data */
-	EXIT_STORAGE = 4	/* the database could not be used */
+	EXIT_STORAGE = 4,	/* the database could not be used */
+	EXIT_TIMED_OUT = 5	/* (v3) wait: the action is still pending */
 };
 
 #endif

@@ -27,7 +27,8 @@ enum rpc_error {
 	RPC_FORBIDDEN = -32001,
 	RPC_BUSY = -32002,
 	RPC_TOO_LARGE = -32003,
-	RPC_STOPPING = -32004
+	RPC_STOPPING = -32004,
+	RPC_REFUSED = -32005	/* (v3) a gate code in data.code (SPEC 12) */
 };
 
 /* countersign serve: runs until SIGTERM or SIGINT. */

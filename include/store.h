@@ -232,6 +232,47 @@ int store_load_recorded(struct store *, const char *action_id,
     const cJSON *rule_inputs, long long now_ms, struct check_data *,
     struct error *);
 
+/* ---- Programs as clients (SPEC 12): status, waits and the feed ---- */
+
+/* An action's state and, once decided, its decision and that record. */
+struct action_status {
+	char action_id[257];
+	char kind[32];
+	char status[16];		/* pending, approved, rejected */
+	char *raw_json;			/* the packet as stored; owned */
+	size_t raw_length;
+	bool has_expiry;
+	long long expires_at_ms;
+	bool decided;
+	struct decision_row decision;	/* when decided; pointers NULL */
+	char hash[65];			/* the decision record's, "" if none */
+	char *record_json;		/* the decision record, owned, or NULL */
+};
+
+/* The action of exactly this id: *found false when there is none. */
+int store_action_status(struct store *, const char *action_id,
+    struct action_status *, bool *found, struct error *);
+void action_status_free(struct action_status *);
+/*
+ * Up to limit ids that start with prefix (limit + 1 tells "more"), each
+ * newly allocated into ids[]; *count how many.
+ */
+int store_action_matches(struct store *, const char *prefix, char **ids,
+    int limit, int *count, struct error *);
+/* Calls fn for up to limit records after after_seq, in order. */
+int store_audit_after(struct store *, long long after_seq, int limit,
+    int (*fn)(void *ctx, long long seq, const char *record_json,
+    const char *hash), void *ctx, struct error *);
+/*
+ * Watching for other writers' commits: store_watch_start once, then
+ * store_watch_changed whenever store_watch_fd is readable (PostgreSQL's
+ * NOTIFY) or a timer fires (SQLite, fd -1: PRAGMA data_version); it
+ * says whether anything may have been committed since the last call.
+ */
+int store_watch_start(struct store *, struct error *);
+int store_watch_fd(struct store *);
+int store_watch_changed(struct store *, bool *changed, struct error *);
+
 /* One row of the queue, as `list` prints it and the TUI shows it. */
 struct queue_row {
 	char action_id[257];

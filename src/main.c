@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <locale.h>
 #include <signal.h>
@@ -14,6 +15,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "programs.h"
 #include "sanitize.h"
 #include "service.h"
 #include "store.h"
@@ -26,7 +28,9 @@ enum option_bit {
 	OPTION_ATOMIC = 1 << 2,
 	OPTION_CSV = 1 << 3,
 	OPTION_CHECKPOINT = 1 << 4,
-	OPTION_SERVE = 1 << 5		/* --socket, --officers, ... */
+	OPTION_SERVE = 1 << 5,		/* --socket, --officers, ... */
+	OPTION_TIMEOUT = 1 << 6,	/* (v3) wait --timeout */
+	OPTION_AFTER = 1 << 7,		/* (v3) events --after, --follow */
 };
 
 struct command {
@@ -65,6 +69,14 @@ static const struct command commands[] = {
 	    N_("the bundled demo data in a fresh temporary database") },
 	{ "serve", cmd_serve, OPTION_SERVE, 0, "serve --socket PATH",
 	    N_("the gate as a service for a shared host") },
+	/* (v3) SPEC 12: for programs and the people who script them. */
+	{ "status", cmd_status, 0, 1, "status ACTION_ID",
+	    N_("an action's state and decision, as JSON") },
+	{ "wait", cmd_wait, OPTION_TIMEOUT, 1, "wait ACTION_ID [--timeout S]",
+	    N_("wait for a decision; exit 0 approved, 1 not, 5 timed out") },
+	{ "events", cmd_events, OPTION_AFTER, 0,
+	    "events [--after SEQ] [--follow]",
+	    N_("the audit records after SEQ as JSON lines, then new ones") },
 };
 
 static void
@@ -113,6 +125,13 @@ usage(FILE *out)
 	    "                  serve: who may import\n"
 	    "  --checkpoint-file PATH\n"
 	    "                  serve: append every audit head to PATH\n"));
+	/* L10N: as the options above; GROUP, SECONDS and SEQ stay too */
+	fprintf(out, _("  --readers GROUP serve: who may read the queue, the "
+	    "log and statuses\n"
+	    "  --timeout SECONDS\n"
+	    "                  wait: give up after SECONDS (exit 5)\n"
+	    "  --after SEQ     events: the records after SEQ (else all)\n"
+	    "  --follow        events: go on with new records as they come\n"));
 }
 
 static const struct command *
@@ -125,6 +144,23 @@ find_command(const char *name)
 			return &commands[i];
 	}
 	return NULL;
+}
+
+/* Digits only, at most max: an option's count (--timeout, --after). */
+static bool
+whole_number(const char *text, long long max, long long *out)
+{
+	char *end;
+	long long n;
+
+	if (*text < '0' || *text > '9')
+		return false;
+	errno = 0;
+	n = strtoll(text, &end, 10);
+	if (errno != 0 || *end != '\0' || n > max)
+		return false;
+	*out = n;
+	return true;
 }
 
 /* What parse_options() returns when the command line goes on to a command. */
@@ -151,6 +187,10 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 		{ "officers", required_argument, NULL, 'O' },
 		{ "importers", required_argument, NULL, 'I' },
 		{ "checkpoint-file", required_argument, NULL, 'F' },
+		{ "readers", required_argument, NULL, 'R' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "after", required_argument, NULL, 'A' },
+		{ "follow", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -214,6 +254,30 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			inv->checkpoint_file = optarg;
 			*given |= OPTION_SERVE;
 			break;
+		case 'R':
+			inv->readers = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'T':
+		case 'A':
+			if (!whole_number(optarg, c == 'T' ?
+			    WAIT_TIMEOUT_MAX_MS / 1000 : (1LL << 53),
+			    c == 'T' ? &inv->timeout_s : &inv->after_seq)) {
+				safe = xsanitize(optarg);
+				/* L10N: %1$s the option (--timeout, --after),
+				   %2$s what was typed */
+				fprintf(stderr, _("countersign: %s needs a "
+				    "whole number, not '%s'\n"), c == 'T' ?
+				    "--timeout" : "--after", safe);
+				free(safe);
+				return EXIT_USAGE;
+			}
+			*given |= c == 'T' ? OPTION_TIMEOUT : OPTION_AFTER;
+			break;
+		case 'f':
+			inv->follow = true;
+			*given |= OPTION_AFTER;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -225,7 +289,7 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			   text: through the sanitizer. */
 			safe = xsanitize(argv[optind - 1]);
 			/* -d is no option at all, --db one without a value. */
-			if (optopt != 0 && strchr("dkCSOIF", optopt) != NULL &&
+			if (optopt != 0 && strchr("dkCSOIFRTA", optopt) != NULL &&
 			    strncmp(argv[optind - 1], "--", 2) == 0)
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "
@@ -309,6 +373,7 @@ main(int argc, char **argv)
 	textdomain(PACKAGE);
 #endif
 	memset(&inv, 0, sizeof inv);
+	inv.timeout_s = -1;
 	if ((status = parse_options(argc, argv, &inv, &given)) !=
 	    OPTIONS_PARSED)
 		return status;

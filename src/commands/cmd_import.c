@@ -22,6 +22,7 @@
 #include "json_extract.h"
 #include "json_strict.h"
 #include "object.h"
+#include "programs.h"
 #include "sanitize.h"
 #include "sha256.h"
 #include "text.h"
@@ -108,6 +109,15 @@ struct import_context {
 	struct audit_head head;		/* after the last policy record */
 	long long epoch;		/* the policy epoch now in force */
 	struct file_counts counts;
+	/* submit (SPEC 12): what the last object was, for its result. */
+	struct import_seen *seen;
+};
+
+struct import_seen {
+	enum object_type type;
+	bool loaded;
+	char action_id[257];		/* packets; "" otherwise */
+	enum store_put_result result;
 };
 
 static bool
@@ -218,6 +228,13 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 	}
 	if (rc == 0 && result == STORE_PUT_NEW && o.type == OBJECT_PACKET)
 		rc = index_new_action(ctx, &o, err);
+	if (rc == 0 && ctx->seen != NULL) {
+		ctx->seen->loaded = true;
+		ctx->seen->type = o.type;
+		ctx->seen->result = result;
+		snprintf(ctx->seen->action_id, sizeof ctx->seen->action_id,
+		    "%s", o.type == OBJECT_PACKET ? o.id : "");
+	}
 	object_free(&o);
 	if (rc != 0)
 		return rc;
@@ -715,4 +732,124 @@ cmd_import(const struct invocation *inv)
 	rc = import_paths(store, inv->operands, inv->operand_count, stdout);
 	store_close(store);
 	return rc;
+}
+
+/* One line's result of submit (SPEC 12), error NULL when imported. */
+static cJSON *
+submit_result(size_t index, const struct import_seen *seen, const char *text,
+    size_t len, const char *status, const struct error *err)
+{
+	cJSON *r = cJSON_CreateObject(), *e;
+	char digest[65];
+	bool packet = seen->loaded && seen->type == OBJECT_PACKET;
+
+	cJSON_AddNumberToObject(r, "index", (double)index);
+	if (seen->loaded)
+		cJSON_AddStringToObject(r, "type", object_type_name(seen->type));
+	else
+		cJSON_AddNullToObject(r, "type");
+	if (packet)
+		cJSON_AddStringToObject(r, "action_id", seen->action_id);
+	else
+		cJSON_AddNullToObject(r, "action_id");
+	cJSON_AddStringToObject(r, "status", status);
+	/* The stored packet is the string sent: its digest is the string's. */
+	if (packet && sha256_hex(text, len, digest) == 0)
+		cJSON_AddStringToObject(r, "packet_sha256", digest);
+	else
+		cJSON_AddNullToObject(r, "packet_sha256");
+	if (err == NULL)
+		cJSON_AddNullToObject(r, "error");
+	else {
+		e = cJSON_AddObjectToObject(r, "error");
+		cJSON_AddStringToObject(e, "code", "bad_request");
+		cJSON_AddStringToObject(e, "field", err->field);
+		cJSON_AddStringToObject(e, "message", err->message);
+	}
+	return r;
+}
+
+int
+program_submit(struct store *store, const cJSON *lines, cJSON **result,
+    struct program_error *perr)
+{
+	struct import_context ctx;
+	struct import_seen *seen = NULL;
+	struct error err;
+	const cJSON *line;
+	cJSON *results;
+	size_t n, i, bad = 0, offset;
+	int rc = 0;
+
+	*result = NULL;
+	memset(perr, 0, sizeof *perr);
+	if (!cJSON_IsArray(lines)) {
+		perr->code = "bad_request";
+		snprintf(perr->message, sizeof perr->message, "submit: lines "
+		    "must be an array of strings");
+		return -1;
+	}
+	n = (size_t)cJSON_GetArraySize(lines);
+	cJSON_ArrayForEach(line, lines)
+		if (!cJSON_IsString(line)) {
+			perr->code = "bad_request";
+			snprintf(perr->message, sizeof perr->message, "submit: "
+			    "lines must be an array of strings");
+			return -1;
+		}
+	error_clear(&err);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.store = store;
+	ctx.path = "submit";
+	ctx.now_ms = timestamp_now();
+	operator_current(&ctx.op);
+	if ((seen = calloc(n + 1, sizeof *seen)) == NULL) {
+		rc = error_set(&err, EXIT_STORAGE, NULL, "out of memory");
+		goto storage;
+	}
+	if ((rc = store_begin(store, &err)) != 0)
+		goto storage;
+	store_cache_policy(store, true);
+	rc = store_policy_epoch(store, &ctx.epoch, &err);
+	i = 0;
+	cJSON_ArrayForEach(line, lines) {
+		if (rc != 0)
+			break;
+		ctx.seen = &seen[i];
+		rc = import_object(&ctx, line->valuestring,
+		    strlen(line->valuestring), i + 1, &offset, &err);
+		bad = i++;
+	}
+	store_cache_policy(store, false);
+	if (rc == 0)
+		rc = store_commit(store, &err);
+	else
+		store_rollback(store);
+	if (rc == EXIT_STORAGE)
+		goto storage;
+	if (rc == 0) {
+		announce_head(store, &ctx.head);
+		if (queue_refresh(store, timestamp_now(), &(long){ 0 }, &err) !=
+		    0)
+			goto storage;
+	}
+	*result = cJSON_CreateObject();
+	results = cJSON_AddArrayToObject(*result, "results");
+	i = 0;
+	cJSON_ArrayForEach(line, lines) {
+		const char *status = rc != 0 ? "refused" :
+		    seen[i].result == STORE_PUT_SAME ? "unchanged" : "imported";
+
+		cJSON_AddItemToArray(results, submit_result(i, &seen[i],
+		    line->valuestring, strlen(line->valuestring), status,
+		    rc != 0 && i == bad ? &err : NULL));
+		i++;
+	}
+	free(seen);
+	return 0;
+storage:
+	free(seen);
+	perr->code = "storage";
+	snprintf(perr->message, sizeof perr->message, "%.400s", err.message);
+	return -1;
 }

@@ -22,6 +22,8 @@
 
 #include "exit_codes.h"
 #include "i18n.h"
+#include "json_strict.h"
+#include "programs.h"
 #include "sanitize.h"
 #include "service.h"
 #include "xmalloc.h"
@@ -397,6 +399,183 @@ request_params(const char *command, const struct invocation *inv,
 	return params;
 }
 
+/* One JSON value as a line on stdout, through the one printer. */
+static int
+print_json_line(const cJSON *value)
+{
+	char *text = json_print(value);
+	int rc = EXIT_OK;
+
+	if (text == NULL || printf("%s\n", text) < 0)
+		rc = client_fail(EXIT_STORAGE, _("cannot write the output"));
+	free(text);
+	return rc;
+}
+
+/*
+ * The next message from the service for a method for programs (SPEC 12),
+ * parsed; NULL, said, when the connection ended.
+ */
+static cJSON *
+next_message(struct client *cl)
+{
+	size_t len;
+	cJSON *m;
+
+	if (read_line(cl, &len) != 0) {
+		fprintf(stderr, _("countersign: the service closed the "
+		    "connection without an answer\n"));
+		return NULL;
+	}
+	m = cJSON_ParseWithLength(cl->in, len);
+	drop_line(cl, len);
+	if (m == NULL)
+		fprintf(stderr, _("countersign: the service sent what is not "
+		    "a JSON-RPC 2.0 message\n"));
+	return m;
+}
+
+/* A refusal as the service gave it: its message and code; exit status. */
+static int
+report_refusal(const cJSON *error)
+{
+	const cJSON *message = cJSON_GetObjectItemCaseSensitive(error,
+	    "message");
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(error, "data");
+	const cJSON *code = cJSON_GetObjectItemCaseSensitive(data, "code");
+	const cJSON *exit_code = cJSON_GetObjectItemCaseSensitive(data,
+	    "exit_code");
+	const cJSON *match;
+	char *safe = xsanitize(cJSON_IsString(message) ?
+	    message->valuestring : "?");
+	char *safe_code = xsanitize(cJSON_IsString(code) ? code->valuestring :
+	    "?");
+
+	fprintf(stderr, "countersign: %s (%s)\n", safe, safe_code);
+	free(safe);
+	free(safe_code);
+	cJSON_ArrayForEach(match, cJSON_GetObjectItemCaseSensitive(data,
+	    "matches")) {
+		safe = xsanitize(cJSON_IsString(match) ? match->valuestring :
+		    "?");
+		fprintf(stderr, "countersign:   %s\n", safe);
+		free(safe);
+	}
+	return cJSON_IsNumber(exit_code) ? exit_code->valueint : EXIT_STORAGE;
+}
+
+/* The answer to request 1, its result printed: status and wait. */
+static int
+status_remote(struct client *cl, const char *command,
+    const struct invocation *inv)
+{
+	cJSON *m = message(command, true), *params, *answer;
+	const cJSON *result, *error;
+	const char *state;
+	int rc;
+
+	params = cJSON_AddObjectToObject(m, "params");
+	cJSON_AddStringToObject(params, "action_id", inv->operands[0]);
+	if (strcmp(command, "wait") == 0)
+		cJSON_AddNumberToObject(params, "timeout_ms", (double)(
+		    inv->timeout_s >= 0 ? inv->timeout_s * 1000 :
+		    WAIT_TIMEOUT_MAX_MS));
+	if (send_message(cl, m) != 0)
+		return client_fail(EXIT_STORAGE, _("cannot send to the "
+		    "service"));
+	do {
+		if ((answer = next_message(cl)) == NULL)
+			return EXIT_STORAGE;
+		result = cJSON_GetObjectItemCaseSensitive(answer, "result");
+		error = cJSON_GetObjectItemCaseSensitive(answer, "error");
+		if (result == NULL && error == NULL)
+			cJSON_Delete(answer);	/* a notification */
+	} while (result == NULL && error == NULL);
+	if (error != NULL)
+		rc = report_refusal(error);
+	else if ((rc = print_json_line(result)) == EXIT_OK &&
+	    strcmp(command, "wait") == 0) {
+		state = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(result,
+		    "state")) ? cJSON_GetObjectItemCaseSensitive(result,
+		    "state")->valuestring : "pending";
+		rc = strcmp(state, "approved") == 0 ? EXIT_OK :
+		    strcmp(state, "pending") == 0 ? EXIT_TIMED_OUT :
+		    EXIT_REFUSED;
+	}
+	cJSON_Delete(answer);
+	return rc;
+}
+
+/*
+ * events: the notifications' params, one line each, until the head the
+ * service named (or, with --follow, for good).  A feed the service
+ * dropped (too much unread) goes on from where it said, on a new
+ * connection, so no record is missed or printed twice.
+ */
+static int
+events_remote(struct client *cl, const struct invocation *inv)
+{
+	long long after = inv->after_seq, head = -1;
+	const cJSON *params, *seq, *method;
+	cJSON *m, *answer;
+	int rc = EXIT_OK;
+
+	for (;;) {
+		m = message("events", true);
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "params"),
+		    "after_seq", (double)after);
+		if (send_message(cl, m) != 0)
+			return client_fail(EXIT_STORAGE, _("cannot send to the "
+			    "service"));
+		for (;;) {
+			if ((answer = next_message(cl)) == NULL)
+				return EXIT_STORAGE;
+			method = cJSON_GetObjectItemCaseSensitive(answer,
+			    "method");
+			params = cJSON_GetObjectItemCaseSensitive(answer,
+			    "params");
+			if (cJSON_GetObjectItemCaseSensitive(answer, "error")) {
+				rc = report_refusal(
+				    cJSON_GetObjectItemCaseSensitive(answer,
+				    "error"));
+				cJSON_Delete(answer);
+				return rc;
+			}
+			if ((seq = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(answer, "result"),
+			    "head_seq")) != NULL && head < 0)
+				head = (long long)seq->valuedouble;
+			else if (cJSON_IsString(method) && strcmp(
+			    method->valuestring, "event") == 0) {
+				seq = cJSON_GetObjectItemCaseSensitive(params,
+				    "seq");
+				after = (long long)seq->valuedouble;
+				if ((rc = print_json_line(params)) != EXIT_OK) {
+					cJSON_Delete(answer);
+					return rc;
+				}
+				if (inv->follow)
+					fflush(stdout);
+			} else if (cJSON_IsString(method) && strcmp(
+			    method->valuestring, "events_dropped") == 0) {
+				seq = cJSON_GetObjectItemCaseSensitive(params,
+				    "resume_after_seq");
+				after = (long long)seq->valuedouble;
+				cJSON_Delete(answer);
+				break;
+			}
+			cJSON_Delete(answer);
+			if (!inv->follow && head >= 0 && after >= head)
+				return EXIT_OK;
+		}
+		close(cl->fd);
+		cl->in_len = 0;
+		if ((cl->fd = connect_to(inv->connect)) < 0)
+			return client_fail(EXIT_STORAGE, _("cannot connect to "
+			    "the service"));
+	}
+}
+
 int
 client_run(const char *command, const struct invocation *inv)
 {
@@ -424,6 +603,16 @@ client_run(const char *command, const struct invocation *inv)
 	cl.sizes = cJSON_CreateArray();
 	if (strcmp(command, "review") == 0) {
 		rc = review_remote(&cl, inv);
+		goto done;
+	}
+	if (strcmp(command, "status") == 0 || strcmp(command, "wait") == 0) {
+		rc = inv->operand_count == 1 ? status_remote(&cl, command,
+		    inv) : (fprintf(stderr, _("countersign: %s needs one "
+		    "ACTION_ID\n"), command), EXIT_USAGE);
+		goto done;
+	}
+	if (strcmp(command, "events") == 0) {
+		rc = events_remote(&cl, inv);
 		goto done;
 	}
 	if (strcmp(command, "import") == 0)

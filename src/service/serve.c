@@ -56,7 +56,7 @@ on_stop(int sig)
 	stopping = 1;
 }
 
-static long long
+long long
 now_ms(void)
 {
 	struct timespec ts;
@@ -66,7 +66,7 @@ now_ms(void)
 }
 
 /* Queues one message (cJSON, consumed) and its newline for the client. */
-static void
+void
 conn_send(struct conn *c, cJSON *message)
 {
 	char *text = cJSON_PrintUnformatted(message);
@@ -91,10 +91,11 @@ conn_send(struct conn *c, cJSON *message)
 	memcpy(c->out + c->out_len, text, len);
 	c->out[c->out_len + len] = '\n';
 	c->out_len = need;
+	c->out_queued += len + 1;
 	cJSON_free(text);
 }
 
-static cJSON *
+cJSON *
 message_new(const cJSON *id)
 {
 	cJSON *m = cJSON_CreateObject();
@@ -127,6 +128,8 @@ conn_error(struct conn *c, const cJSON *id, int code, const char *reason,
 	cJSON_AddNumberToObject(error, "code", code);
 	cJSON_AddStringToObject(error, "message", message);
 	data = cJSON_AddObjectToObject(error, "data");
+	/* SPEC 12: the gate's code is data.code; reason is its v2 name. */
+	cJSON_AddStringToObject(data, "code", reason);
 	cJSON_AddStringToObject(data, "reason", reason);
 	cJSON_AddNumberToObject(data, "exit_code", exit_code);
 	conn_send(c, m);
@@ -140,8 +143,9 @@ close_passed(struct conn *c)
 }
 
 static void
-conn_free(struct conn *c)
+conn_free(struct service *sv, struct conn *c)
 {
+	programs_conn_free(sv, c);
 	close_passed(c);
 	if (c->fd >= 0)
 		close(c->fd);
@@ -219,6 +223,7 @@ start_request(struct service *sv, struct conn *c, const struct method *m,
 	c->pipes[0] = out[0];
 	c->pipes[1] = err[0];
 	c->request_id = cJSON_Duplicate(id, true);
+	c->json_child = (m->options & OPT_PROGRAM) != 0;
 	fprintf(stderr, "countersign serve: uid %lu (%s): %s\n",
 	    (unsigned long)c->uid, pw->pw_name, m->name);
 }
@@ -272,7 +277,11 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 	if (m == NULL)
 		conn_error(c, id, RPC_METHOD_NOT_FOUND, "method_not_found",
 		    EXIT_USAGE, "no method '%.64s'", method->valuestring);
-	else if (check_role(sv, c, id, m, pw = getpwuid(c->uid)) == 0)
+	else if (check_role(sv, c, id, m, pw = getpwuid(c->uid)) != 0)
+		;
+	else if (m->options & OPT_IN_LOOP)
+		programs_call(sv, c, m, params, id);
+	else
 		start_request(sv, c, m, params, id, pw);
 	if (c->child == 0) {
 		spool_reset(c);
@@ -436,6 +445,7 @@ write_client(struct conn *c)
 		return;
 	}
 	c->out_sent += (size_t)n;
+	c->out_written += (unsigned long long)n;
 	c->out_since_ms = now_ms();
 	if (c->out_sent == c->out_len) {
 		free(c->out);
@@ -479,7 +489,10 @@ read_child(struct conn *c, int which)
 		c->pipes[which] = -1;
 		return;
 	}
-	send_output(c, which, buf, (size_t)n);
+	if (c->json_child)
+		programs_child_output(c, which, buf, (size_t)n);
+	else
+		send_output(c, which, buf, (size_t)n);
 }
 
 /* Both pipes at end: the child has exited or is exiting; answer. */
@@ -501,7 +514,9 @@ finish_request(struct service *sv, struct conn *c)
 		    WTERMSIG(status) : 0);
 		send_output(c, 1, line, strlen(line));
 	}
-	if (c->fd >= 0) {
+	if (c->json_child)
+		programs_child_done(c, c->request_id, code);
+	else if (c->fd >= 0) {
 		m = message_new(c->request_id);
 		cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "result"),
 		    "exit_code", code);
@@ -566,7 +581,7 @@ accept_client(struct service *sv)
 		    "account)", MAX_CONNECTIONS, MAX_PER_UID);
 		if (c->out != NULL)
 			(void)!write(fd, c->out, c->out_len);
-		conn_free(c);
+		conn_free(sv, c);
 		return;
 	}
 	sv->conns[slot] = c;
@@ -628,12 +643,14 @@ conn_busy(const struct conn *c)
 static void
 serve_once(struct service *sv, const sigset_t *unblocked)
 {
-	struct pollfd fds[1 + 3 * MAX_CONNECTIONS];
-	struct conn *owner[1 + 3 * MAX_CONNECTIONS];
-	int kind[1 + 3 * MAX_CONNECTIONS];	/* -1 socket, 0/1 a pipe */
-	struct timespec tick = { 1, 0 };
+	struct pollfd fds[2 + 3 * MAX_CONNECTIONS];
+	struct conn *owner[2 + 3 * MAX_CONNECTIONS];
+	int kind[2 + 3 * MAX_CONNECTIONS];	/* -1 socket, 0/1 a pipe */
+	long tick_ms = programs_tick_ms(sv);
+	struct timespec tick = { tick_ms / 1000, tick_ms % 1000 * 1000000 };
 	nfds_t n = 0, i;
-	int slot, open_conns = 0;
+	int slot, open_conns = 0, watch = programs_watch_fd(sv);
+	bool child_ended = false;
 
 	for (slot = 0; slot < MAX_CONNECTIONS; slot++)
 		open_conns += sv->conns[slot] != NULL;
@@ -641,6 +658,12 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 		fds[n] = (struct pollfd){ sv->listen_fd, POLLIN, 0 };
 		owner[n] = NULL;
 		kind[n++] = -2;
+	}
+	if (watch >= 0) {
+		/* Another writer's NOTIFY (SPEC 12): read in programs_tick. */
+		fds[n] = (struct pollfd){ watch, POLLIN, 0 };
+		owner[n] = NULL;
+		kind[n++] = -3;
 	}
 	for (slot = 0; slot < MAX_CONNECTIONS; slot++) {
 		struct conn *c = sv->conns[slot];
@@ -674,6 +697,8 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 
 		if (fds[i].revents == 0)
 			continue;
+		if (kind[i] == -3)
+			continue;
 		if (kind[i] == -2)
 			accept_client(sv);
 		else if (kind[i] >= 0)
@@ -697,18 +722,22 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 
 		if (c == NULL)
 			continue;
-		if (c->child != 0 && c->pipes[0] < 0 && c->pipes[1] < 0)
+		if (c->child != 0 && c->pipes[0] < 0 && c->pipes[1] < 0) {
 			finish_request(sv, c);
+			child_ended = true;
+		}
 		/* A client that reads nothing costs only its connection. */
 		if (c->fd >= 0 && c->out_len > 0 && now_ms() - c->out_since_ms >
 		    STALL_MS)
 			conn_hang_up(c);
 		if (c->child == 0 && (c->fd < 0 || (c->closing &&
 		    c->out_len == 0) || (stopping && c->out_len == 0))) {
-			conn_free(c);
+			conn_free(sv, c);
 			sv->conns[slot] = NULL;
 		}
 	}
+	/* A child's commit, or another writer's, wakes waits and feeds. */
+	programs_tick(sv, child_ended);
 }
 
 int
@@ -768,7 +797,8 @@ cmd_serve(const struct invocation *inv)
 	}
 	for (slot = 0; slot < MAX_CONNECTIONS; slot++)
 		if (sv.conns[slot] != NULL)
-			conn_free(sv.conns[slot]);
+			conn_free(&sv, sv.conns[slot]);
+	programs_stop(&sv);
 	fprintf(stderr, "countersign serve: stopped\n");
 	return EXIT_OK;
 }

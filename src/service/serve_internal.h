@@ -20,7 +20,12 @@
 #define STALL_MS 60000		/* a client that reads nothing is dropped */
 #define MAX_OPERANDS 4096
 
-enum role { ROLE_OFFICER, ROLE_IMPORTER };
+/*
+ * Who may call a method: officers; importers; (v3) officers or readers,
+ * for what only reads the queue and the log; and (v3) anyone with a
+ * role, for the methods programs wait with (SPEC 12).
+ */
+enum role { ROLE_OFFICER, ROLE_IMPORTER, ROLE_READER, ROLE_ANY };
 
 struct method {
 	const char *name;
@@ -33,8 +38,12 @@ struct method {
 enum method_option {
 	OPT_ALL = 1 << 0, OPT_JSON = 1 << 1, OPT_ATOMIC = 1 << 2,
 	OPT_CSV = 1 << 3, OPT_CHECKPOINT = 1 << 4, OPT_SIZES = 1 << 5,
-	OPT_TERMINAL = 1 << 6	/* review: term, no_color, ctype, ... */
+	OPT_TERMINAL = 1 << 6,	/* review: term, no_color, ctype, ... */
+	OPT_PROGRAM = 1 << 7,	/* (v3) params of its own, a JSON result */
+	OPT_IN_LOOP = 1 << 8	/* (v3) answered by the loop, no child */
 };
+
+struct program_conn;		/* serve_programs.c: waits, a feed */
 
 struct conn {
 	int fd;			/* -1 once the client is gone */
@@ -54,12 +63,19 @@ struct conn {
 	int pipes[2];		/* its stdout and stderr, -1 at end */
 	cJSON *request_id;	/* the id to answer it with */
 	bool closing;		/* close once out is written */
+	/* out's bytes ever queued and ever written: where a feed stands */
+	unsigned long long out_queued, out_written;
+	bool json_child;	/* the child's stdout is the JSON answer */
+	char *json_out;		/* ... gathered here */
+	size_t json_len;
+	struct program_conn *programs;	/* NULL until a wait or events */
 };
 
 struct service {
 	const struct invocation *inv;
 	int listen_fd;
 	struct conn *conns[MAX_CONNECTIONS];
+	struct program_loop *programs;	/* serve_programs.c, or NULL */
 };
 
 /* The methods a client may call (serve_request.c). */
@@ -71,6 +87,32 @@ void conn_error(struct conn *, const cJSON *id, int code, const char *reason,
     int exit_code, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 void close_passed(struct conn *);
+/* Queues one message (consumed) and its newline for the client. */
+void conn_send(struct conn *, cJSON *message);
+/* A JSON-RPC 2.0 message, answering id when not NULL. */
+cJSON *message_new(const cJSON *id);
+long long now_ms(void);
+
+/* serve_programs.c: the methods for programs (SPEC 12) */
+/* A method answered from the loop: status, wait, events, ... */
+void programs_call(struct service *, struct conn *, const struct method *,
+    const cJSON *params, const cJSON *id);
+/* submit's child: the answer as one JSON object on stdout. */
+int programs_submit_child(const struct invocation *, const cJSON *params);
+/* A JSON child's output, and its end: the answer to send. */
+void programs_child_output(struct conn *, int which, const char *buf,
+    size_t len);
+void programs_child_done(struct conn *, const cJSON *id, int exit_code);
+/*
+ * Once a loop pass: other writers' commits, waits that time out,
+ * feeds to fill.  child_ended: a request's child finished meanwhile.
+ */
+void programs_tick(struct service *, bool child_ended);
+/* What the loop polls for programs: the store's fd (or -1), and how long. */
+int programs_watch_fd(const struct service *);
+long programs_tick_ms(const struct service *);
+void programs_conn_free(struct service *, struct conn *);
+void programs_stop(struct service *);
 
 /* serve_request.c */
 int check_role(const struct service *, struct conn *, const cJSON *id,

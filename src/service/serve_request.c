@@ -29,11 +29,18 @@
 
 const struct method methods[] = {
 	{ "import", NULL, ROLE_IMPORTER, OPT_SIZES, -1 },
-	{ "list", cmd_list, ROLE_OFFICER, OPT_ALL | OPT_JSON, 0 },
-	{ "check", cmd_check, ROLE_OFFICER, 0, -1 },
+	{ "list", cmd_list, ROLE_READER, OPT_ALL | OPT_JSON, 0 },
+	{ "check", cmd_check, ROLE_READER, 0, -1 },
 	{ "batch", cmd_batch, ROLE_OFFICER, OPT_ATOMIC, 0 },
-	{ "audit", cmd_audit, ROLE_OFFICER, OPT_CSV | OPT_CHECKPOINT, 2 },
+	{ "audit", cmd_audit, ROLE_READER, OPT_CSV | OPT_CHECKPOINT, 2 },
 	{ "review", review_run, ROLE_OFFICER, OPT_TERMINAL, 0 },
+	/* (v3) Methods for programs (SPEC 12): JSON results. */
+	{ "submit", NULL, ROLE_IMPORTER, OPT_PROGRAM, 0 },
+	{ "status", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
+	{ "wait", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
+	{ "events", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
+	{ "receipt", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
+	{ "checkpoint", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
 };
 const size_t method_count = sizeof methods / sizeof methods[0];
 
@@ -74,11 +81,29 @@ int
 check_role(const struct service *sv, struct conn *c, const cJSON *id,
     const struct method *m, const struct passwd *pw)
 {
-	const char *group = m->role == ROLE_OFFICER ? sv->inv->officers :
-	    sv->inv->importers;
-	const char *option = m->role == ROLE_OFFICER ? "--officers" :
-	    "--importers";
+	const struct invocation *inv = sv->inv;
+	const char *group = m->role == ROLE_IMPORTER ? inv->importers :
+	    inv->officers;
+	const char *option = m->role == ROLE_IMPORTER ? "--importers" :
+	    m->role == ROLE_OFFICER ? "--officers" :
+	    m->role == ROLE_READER ? "--officers or --readers" :
+	    "--officers, --importers or --readers";
 
+	if (pw != NULL && m->role != ROLE_OFFICER && m->role !=
+	    ROLE_IMPORTER) {
+		/* (v3) Readers read; programs wait with any role (SPEC 12). */
+		bool allowed = (inv->officers != NULL && in_group(pw,
+		    inv->officers)) || (inv->readers != NULL && in_group(pw,
+		    inv->readers)) || (m->role == ROLE_ANY &&
+		    inv->importers != NULL && in_group(pw, inv->importers));
+
+		if (allowed)
+			return 0;
+		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
+		    "forbidden: %s has no role that %s needs (serve %s)",
+		    pw->pw_name, m->name, option);
+		return -1;
+	}
 	if (pw == NULL) {
 		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
 		    "forbidden: uid %lu has no account on the service's host",
@@ -179,6 +204,10 @@ params_to_invocation(const struct service *sv, const struct method *m,
 	inv->db_option = sv->inv->db_option;
 	if (params != NULL && !cJSON_IsObject(params))
 		return snprintf(why, why_size, "params must be an object"), -1;
+	/* Its params are its own (serve_programs.c); no upload. */
+	if (m->options & OPT_PROGRAM)
+		return c->spool_size == 0 ? 0 : (snprintf(why, why_size,
+		    "%s takes no upload", m->name), -1);
 	cJSON_ArrayForEach(item, params) {
 		bool known = false;
 
@@ -495,7 +524,9 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		rc = review_run(inv);
-	} else if (m->run == NULL)
+	} else if (m->options & OPT_PROGRAM)
+		rc = programs_submit_child(inv, params);
+	else if (m->run == NULL)
 		rc = import_served(c, params, inv);
 	else if (m->run == cmd_audit)
 		rc = audit_verify_served(sv, inv);

@@ -72,6 +72,7 @@ store_audit_append(struct store *s, const char *record_json,
 		return store_error(s, err, "appending to the audit log");
 	head->seq = prev.seq + 1;
 	snprintf(head->hash, sizeof head->hash, "%s", hash);
+	s->audit_appended = true;
 	return 0;
 }
 

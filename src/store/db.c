@@ -272,3 +272,33 @@ db_close(struct db *db)
 	db->pg = NULL;
 	db->lite = NULL;
 }
+
+int
+db_listen(struct db *db, const char *channel)
+{
+	return db->pg != NULL ? pg_listen(db, channel) : DB_OK;
+}
+
+int
+db_notify(struct db *db, const char *channel)
+{
+	char sql[128];
+
+	if (db->pg == NULL)
+		return DB_OK;
+	snprintf(sql, sizeof sql, "NOTIFY %s", channel);
+	return pg_exec(db, sql);
+}
+
+int
+db_watch_fd(struct db *db)
+{
+	return db->pg != NULL ? pg_watch_fd(db->pg) : -1;
+}
+
+int
+db_notified(struct db *db, bool *any)
+{
+	*any = false;
+	return db->pg != NULL ? pg_notified(db->pg, any) : DB_OK;
+}

@@ -92,6 +92,17 @@ int db_begin_read(struct db *);
 /* Changes whenever another connection commits (the TUI's refresh). */
 int db_data_version(struct db *, long long *version);
 void db_close(struct db *);
+/*
+ * Change notification (SPEC 12): on PostgreSQL the connection LISTENs on
+ * channel and db_notify sends to it (delivered at COMMIT); db_watch_fd is
+ * the socket to poll for what arrives, db_notified whether anything has
+ * (consuming it).  SQLite has no channel: -1, and the caller compares
+ * db_data_version on a timer instead.
+ */
+int db_listen(struct db *, const char *channel);
+int db_notify(struct db *, const char *channel);
+int db_watch_fd(struct db *);
+int db_notified(struct db *, bool *any);
 
 /* pg_db.c */
 /*
@@ -125,5 +136,8 @@ int pg_begin_write(struct db *);
 int pg_begin_read(struct db *);
 int pg_data_version(struct db *, long long *version);
 int pg_prefetch(struct db *, db_stmt *const *stmts, int n);
+int pg_listen(struct db *, const char *channel);
+int pg_watch_fd(struct pg_conn *);
+int pg_notified(struct pg_conn *, bool *any);
 
 #endif

@@ -755,3 +755,51 @@ pg_data_version(struct db *db, long long *version)
 	PQclear(res);
 	return rc;
 }
+
+int
+pg_listen(struct db *db, const char *channel)
+{
+	char sql[96];
+	int rc;
+
+	snprintf(sql, sizeof sql, "LISTEN %s", channel);
+	if ((rc = pg_exec(db, sql)) != DB_OK)
+		return rc;
+	snprintf(db->pg->listening, sizeof db->pg->listening, "%s", channel);
+	db->pg->listening_session = db->pg->session;
+	return DB_OK;
+}
+
+int
+pg_watch_fd(struct pg_conn *c)
+{
+	return PQsocket(c->conn);
+}
+
+/* What the server sent meanwhile, read without waiting. */
+int
+pg_notified(struct pg_conn *c, bool *any)
+{
+	PGnotify *n;
+	struct db db = { NULL, c };
+
+	/*
+	 * A connection made again has forgotten the LISTEN: it listens
+	 * anew, and whatever was sent in between counts as heard.
+	 */
+	if (PQstatus(c->conn) == CONNECTION_BAD && reconnect(c) != 0)
+		return DB_ERROR;
+	if (c->listening[0] != '\0' && c->listening_session != c->session) {
+		*any = true;
+		return pg_listen(&db, c->listening);
+	}
+	if (PQconsumeInput(c->conn) == 0) {
+		keep_message(c, NULL);
+		return DB_ERROR;
+	}
+	while ((n = PQnotifies(c->conn)) != NULL) {
+		*any = true;
+		PQfreemem(n);
+	}
+	return DB_OK;
+}

@@ -57,6 +57,9 @@ struct pg_conn {
 	int changes;
 	unsigned long statements;	/* names the prepared ones */
 	unsigned long session;		/* counts the connections made */
+	/* LISTENed to (db_listen), again on each new connection, or "". */
+	char listening[64];
+	unsigned long listening_session;
 	/*
 	 * Between BEGIN and COMMIT or ROLLBACK, as the store sent them: a
 	 * connection lost in there is never made again behind its back,

@@ -474,6 +474,7 @@ store_begin(struct store *s, struct error *err)
 	if (db_begin_write(s->db) != DB_OK)
 		return store_error(s, err, "starting a transaction");
 	s->in_transaction = true;
+	s->audit_appended = false;
 	memset(&s->totals_change, 0, sizeof s->totals_change);
 	return 0;
 }
@@ -482,6 +483,14 @@ int
 store_commit(struct store *s, struct error *err)
 {
 	if (store_queue_totals_flush(s, err) != 0) {
+		store_rollback(s);
+		return err->status;
+	}
+	/*
+	 * Services waiting on this database hear of a new record from the
+	 * transaction that wrote it, delivered at its COMMIT (SPEC 12).
+	 */
+	if (s->audit_appended && store_watch_notify(s, err) != 0) {
 		store_rollback(s);
 		return err->status;
 	}

@@ -174,7 +174,13 @@ struct store {
 	struct document_memo memo[DOCUMENT_KINDS];
 	struct fresh_ids *fresh;	/* this transaction's (fresh_ids.c) */
 	db_stmt *artifact_statements[ARTIFACT_STATEMENTS];
+	/* The transaction appended to the audit log: its COMMIT notifies. */
+	bool audit_appended;
+	long long watched_version;	/* store_watch_changed's last look */
 };
+
+/* The NOTIFY of a transaction that appended a record (watch.c). */
+int store_watch_notify(struct store *, struct error *);
 
 /*
  * Holds a stored object to what import accepts (store_queries.c): 0, or
