@@ -5,7 +5,8 @@ set -eu
 
 packages="build-essential autoconf automake autopoint gettext pkg-config
 libncurses-dev libcjson-dev uuid-dev libsqlite3-dev libssl-dev libcmocka-dev
-libicu-dev jq sqlite3 tmux strace socat libpq-dev postgresql"
+libicu-dev jq sqlite3 tmux strace socat libpq-dev postgresql
+python3"
 
 missing=""
 for p in $packages; do

@@ -1,0 +1,327 @@
+"""SPEC 12 through countersign_client against a real service (programs.sh).
+
+Usage: programs_client.py CHECK SOCKET [ARGS...]; prints "ok: ..." and
+"FAIL: ..." lines as lib.sh does, and exits 1 when a check failed.
+Every wait here is for a condition (an answer, a record), never a sleep.
+"""
+
+import hashlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.environ["TOP_SRCDIR"], "python"))
+import countersign_client as cc  # noqa: E402
+
+COUNTERSIGN = os.environ["COUNTERSIGN"]
+EXAMPLES = os.path.join(os.environ["TOP_SRCDIR"], "tests", "data", "examples")
+FAILURES = 0
+# Long enough never to pass on a working service: a wait that returns
+# before it was woken, not by its timeout.
+LONG = 120
+
+
+def ok(what):
+    print("ok: " + what, flush=True)
+
+
+def fail(what):
+    global FAILURES
+    FAILURES += 1
+    print("FAIL: " + what, flush=True)
+
+
+def expect(what, got, want):
+    if got == want:
+        ok(what)
+    else:
+        fail("%s: got [%r], want [%r]" % (what, got, want))
+
+
+def refused(what, code, call, *args):
+    try:
+        call(*args)
+    except cc.Error as e:
+        expect(what, e.code, code)
+        return e
+    fail(what + ": not refused")
+    return None
+
+
+def packet(action_id):
+    with open(os.path.join(EXAMPLES, "packet-trade-pass.json")) as f:
+        p = json.load(f)
+    p["proposed_action"]["action_id"] = action_id
+    p["reviewer_verdict"]["action_id"] = action_id
+    return json.dumps(p, indent=1) + "\n"
+
+
+def run(*args, stdin=None):
+    return subprocess.run([COUNTERSIGN] + list(args), input=stdin,
+                          text=True, capture_output=True)
+
+
+def decide(connect_or_db, where, action_id, decision="approve"):
+    line = {"action_id": action_id, "decision": decision}
+    if decision == "reject":
+        line["reason"] = "not now"
+    p = run(connect_or_db, where, "batch", stdin=json.dumps(line) + "\n")
+    if '"recorded"' not in p.stdout:
+        fail("decision of %s: %s %s" % (action_id, p.stdout, p.stderr))
+
+
+class RawWait:
+    """A wait on a connection of its own, known to be registered: the
+    service reads a connection's requests in order, so once the status
+    sent after it is answered, the wait is held."""
+
+    def __init__(self, sock_path, action_id):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(sock_path)
+        self.f = self.sock.makefile("rwb")
+        self.send(1, "wait", {"action_id": action_id,
+                              "timeout_ms": LONG * 1000})
+        self.send(2, "status", {"action_id": action_id})
+        answer = self.read()
+        if answer.get("id") != 2:
+            fail("the status behind a wait: %r" % answer)
+
+    def send(self, request_id, method, params):
+        self.f.write(json.dumps({"jsonrpc": "2.0", "id": request_id,
+                                 "method": method,
+                                 "params": params}).encode() + b"\n")
+        self.f.flush()
+
+    def read(self):
+        return json.loads(self.f.readline())
+
+    def woken(self):
+        """The wait's answer; how long it took after now is logged."""
+        began = time.monotonic()
+        answer = self.read()
+        print("    (woken %.3f s after the decision returned)" %
+              (time.monotonic() - began), flush=True)
+        self.sock.close()
+        return answer.get("result", answer)
+
+
+def check_submit(sock_path):
+    c = cc.Client(sock_path)
+    text = packet("sub-0")
+    results = c.submit([text])
+    expect("submit: imported", results[0]["status"], "imported")
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    expect("submit: packet_sha256 is the string's", results[0]["packet_sha256"],
+           digest)
+    expect("status: packet_sha256 is the string's",
+           c.status("sub-0")["packet_sha256"], digest)
+    st = c.status("sub-0")
+    expect("status: pending, no decision, quorum 1",
+           (st["state"], st["decision"], st["approvals"],
+            st["approvals_needed"], st["kind"]),
+           ("pending", None, [], 1, "trade"))
+    again = c.submit([text])
+    expect("submit: the same again is unchanged", again[0]["status"],
+           "unchanged")
+    bad = json.loads(text)
+    del bad["proposed_action"]["side"]
+    results = c.submit([packet("sub-1"), json.dumps(bad), packet("sub-2")])
+    expect("submit with a bad line: every line refused",
+           [r["status"] for r in results], ["refused"] * 3)
+    expect("submit with a bad line: the bad one named",
+           [r["index"] for r in results if r["error"] is not None], [1])
+    expect("submit with a bad line: its field",
+           results[1]["error"]["code"] + " " +
+           results[1]["error"]["field"], "bad_request proposed_action.side")
+    refused("submit with a bad line: nothing imported", "unknown_action",
+            c.status, "sub-1")
+    refused("submit: lines must be strings", "bad_request",
+            lambda: c._call("submit", {"lines": [1]}))
+    expect("the connection still answers", c.status("sub-0")["state"],
+           "pending")
+    c.close()
+
+
+def check_bad_input(sock_path):
+    c = cc.Client(sock_path)
+    c.submit([packet("amb-10"), packet("amb-11")])
+    for timeout in (-1, 3600001, "x", 1.5):
+        refused("wait timeout_ms %r" % (timeout,), "bad_request",
+                lambda: c._call("wait", {"action_id": "amb-10",
+                                         "timeout_ms": timeout}))
+    refused("events after_seq -1", "bad_request",
+            lambda: c._call("events", {"after_seq": -1}))
+    refused("status of an unknown id", "unknown_action", c.status, "nope")
+    e = refused("status of an ambiguous prefix", "ambiguous_id", c.status,
+                "amb-1")
+    if e is not None:
+        expect("ambiguous_id names the matches", sorted(e.data["matches"]),
+               ["amb-10", "amb-11"])
+    refused("wait on an unknown id", "unknown_action", c.wait, "nope", 1)
+    refused("a parameter no method has", "bad_request",
+            lambda: c._call("status", {"action_id": "amb-10", "x": 1}))
+    refused("receipt of a pending action", "not_decided", c.receipt,
+            "amb-10")
+    refused("checkpoint without a signing key", "no_signing_key",
+            c.checkpoint)
+    expect("after all that, the connection still answers",
+           c.status("amb-10")["action_id"], "amb-10")
+    c.close()
+
+
+def check_waits(sock_path, db, second_sock):
+    c = cc.Client(sock_path)
+    c.submit([packet("w-%d" % i) for i in range(6)])
+    st = c.wait("w-0", 0.2)
+    expect("a wait past its timeout says timed_out",
+           (st["state"], st.get("timed_out")), ("pending", True))
+    # Woken by a decision through this service.
+    w = RawWait(sock_path, "w-0")
+    decide("--connect", sock_path, "w-0")
+    st = w.woken()
+    expect("a wait is woken by a decision through the service",
+           (st["state"], st.get("timed_out")), ("approved", None))
+    expect("... with the decision and its record", st["decision"]["seq"]
+           > 0 and len(st["decision"]["hash"]) == 64, True)
+    # Woken by a local-mode writer of the same store.
+    w = RawWait(sock_path, "w-1")
+    decide("--db", db, "w-1", "reject")
+    expect("a wait is woken by a local-mode batch on the store",
+           w.woken()["state"], "rejected")
+    if second_sock:
+        w = RawWait(sock_path, "w-2")
+        decide("--connect", second_sock, "w-2")
+        expect("a wait is woken by a decision through a second service",
+               w.woken()["state"], "approved")
+    # Many waits on one connection, each answered under its own id.
+    raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    raw.connect(sock_path)
+    f = raw.makefile("rwb")
+    for i, aid in ((1, "w-3"), (2, "w-4")):
+        f.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": "wait",
+                            "params": {"action_id": aid,
+                                       "timeout_ms": LONG * 1000}}).encode()
+                + b"\n")
+    f.write(b'{"jsonrpc":"2.0","id":3,"method":"status",'
+            b'"params":{"action_id":"w-5"}}\n')
+    f.flush()
+    first = json.loads(f.readline())
+    expect("a status behind two waits on one connection is answered",
+           first["id"], 3)
+    decide("--connect", sock_path, "w-4")
+    second = json.loads(f.readline())
+    expect("the wait whose action was decided answers, by its id",
+           (second["id"], second["result"]["state"]), (2, "approved"))
+    decide("--connect", sock_path, "w-3", "reject")
+    third = json.loads(f.readline())
+    expect("and then the other", (third["id"], third["result"]["state"]),
+           (1, "rejected"))
+    raw.close()
+    c.close()
+
+
+def check_events(sock_path):
+    c = cc.Client(sock_path)
+    head = c._call("events", {"after_seq": 0})["head_seq"]
+    c.close()
+    seen = []
+    c = cc.Client(sock_path)
+    c.submit([packet("ev-0")])
+    stream = cc.Client(sock_path).events(0)
+    for e in stream:
+        seen.append(e["seq"])
+        if e["seq"] >= head:
+            break
+    expect("events from 0: every record in order", seen,
+           list(range(1, head + 1)))
+    decide("--connect", sock_path, "ev-0")
+    live = next(stream)
+    expect("then the live one, as it commits",
+           (live["seq"], live["event"], live["action_id"], live["decision"]),
+           (head + 1, "decision", "ev-0", "approve"))
+    c.close()
+
+
+def check_resume(sock_path, serve_args):
+    """A service killed mid-stream and started again: the feed resumes
+    from the last record given, with no gap and no duplicate."""
+    serve = subprocess.Popen(serve_args, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                cc.Client(sock_path).close()
+                break
+            except OSError:
+                if serve.poll() is not None:
+                    fail("the service did not start")
+                    return
+        with cc.Client(sock_path) as c:
+            total = c._call("events", {"after_seq": 0})["head_seq"]
+        expect("over 10,000 records", total >= 10000, True)
+        seqs = []
+        for e in cc.Client(sock_path).events(0):
+            seqs.append(e["seq"])
+            if len(seqs) == total // 3:
+                serve.send_signal(signal.SIGKILL)
+                serve.wait()
+                serve = subprocess.Popen(serve_args,
+                                         stderr=subprocess.DEVNULL)
+            if e["seq"] >= total:
+                break
+        expect("events over %d records, the service killed mid-stream: no "
+               "gap, no duplicate" % total, seqs, list(range(1, total + 1)))
+    finally:
+        serve.send_signal(signal.SIGKILL)
+        serve.wait()
+
+
+def check_reader(sock_path):
+    c = cc.Client(sock_path)
+    expect("a reader reads a status", c.status("sub-0")["action_id"],
+           "sub-0")
+    expect("a reader waits", c.wait("sub-0", 0)["timed_out"], True)
+    expect("a reader follows the log",
+           next(cc.Client(sock_path).events(0))["seq"], 1)
+    refused("a reader cannot submit", "forbidden", c.submit,
+            [packet("r-0")])
+    c.close()
+
+
+def check_no_role(sock_path):
+    c = cc.Client(sock_path)
+    for method, params in (("submit", {"lines": []}),
+                           ("status", {"action_id": "sub-0"}),
+                           ("wait", {"action_id": "sub-0", "timeout_ms": 0}),
+                           ("events", {"after_seq": 0}),
+                           ("receipt", {"action_id": "sub-0"}),
+                           ("checkpoint", {})):
+        refused("no role: %s is forbidden" % method, "forbidden",
+                lambda: c._call(method, params))
+    c.close()
+
+
+def main():
+    check = sys.argv[1]
+    if check == "submit":
+        check_submit(sys.argv[2])
+    elif check == "bad_input":
+        check_bad_input(sys.argv[2])
+    elif check == "waits":
+        check_waits(sys.argv[2], sys.argv[3],
+                    sys.argv[4] if len(sys.argv) > 4 else None)
+    elif check == "events":
+        check_events(sys.argv[2])
+    elif check == "resume":
+        check_resume(sys.argv[2], sys.argv[3:])
+    elif check == "reader":
+        check_reader(sys.argv[2])
+    elif check == "no_role":
+        check_no_role(sys.argv[2])
+    sys.exit(1 if FAILURES else 0)
+
+
+main()
