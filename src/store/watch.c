@@ -106,36 +106,35 @@ store_action_matches(struct store *s, const char *prefix, char **ids,
     int limit, int *count, struct error *err)
 {
 	size_t len = strlen(prefix);
-	db_stmt *stmt = NULL;
+	db_stmt *stmt;
 	char *upper;
 	int rc;
 
 	*count = 0;
-	/* The key's range, as store_resolve_action_id reads it. */
+	/* The key's range (each backend's own), as prefixes resolve. */
 	if ((upper = malloc(len + 2)) == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
 	memcpy(upper, prefix, len);
 	upper[len] = (char)0xff;
 	upper[len + 1] = '\0';
-	if (db_prepare(s->db, "SELECT action_id FROM action WHERE"
-	    " action_id >= ?1 AND action_id < ?2 ORDER BY action_id LIMIT ?3",
-	    false, &stmt) != DB_OK) {
+	if ((stmt = store_statement(s, SQL_ACTION_ID_RANGE, err)) == NULL) {
 		free(upper);
-		return store_error(s, err, "looking up an action id");
+		return err->status;
 	}
 	db_bind_text(stmt, 1, prefix, -1, DB_STATIC);
 	db_bind_text(stmt, 2, upper, -1, DB_STATIC);
-	db_bind_int(stmt, 3, limit + 1);
-	while ((rc = db_step(stmt)) == DB_ROW && *count <= limit) {
+	while (*count <= limit && (rc = db_step(stmt)) == DB_ROW) {
 		if ((ids[*count] = column_copy(stmt, 0, NULL)) == NULL) {
 			rc = DB_NOMEM;
 			break;
 		}
 		(*count)++;
 	}
-	db_finalize(stmt);
+	if (*count > limit)
+		rc = DB_DONE;
+	db_reset(stmt);
 	free(upper);
-	if (rc != DB_DONE && rc != DB_ROW) {
+	if (rc != DB_DONE) {
 		while (*count > 0)
 			free(ids[--*count]);
 		return store_error(s, err, "looking up an action id");
