@@ -134,7 +134,7 @@ class Client:
                 return status
 
     def receipt(self, action_id):
-        """The receipt text of the action's decision (SPEC 13)."""
+        """The receipt text of the action's decision (the signed log)."""
         return self._call("receipt", {"action_id": action_id})["receipt"]
 
     def checkpoint(self, size=None):

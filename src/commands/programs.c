@@ -139,7 +139,7 @@ program_status(struct store *store, const char *action_id, long long now_ms,
 	cJSON_AddStringToObject(o, "kind", st.kind);
 	cJSON_AddStringToObject(o, "state", state);
 	cJSON_AddStringToObject(o, "packet_sha256", digest);
-	/* Partial approvals come with quorums (SPEC 14); none before. */
+	/* Partial approvals come with quorums (issue 33); none before. */
 	cJSON_AddArrayToObject(o, "approvals");
 	cJSON_AddNumberToObject(o, "approvals_needed", 1);
 	if (!st.decided)

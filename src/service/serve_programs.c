@@ -605,7 +605,7 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 	    (1LL << 53), &size) < 0)
 		return;
 	answer_refusal(c, id, "no_signing_key", NULL, "%s: the service has no "
-	    "signing key for the log (SPEC 13)", m->name);
+	    "signing key for the log", m->name);
 }
 
 void

@@ -97,11 +97,23 @@ check_role(const struct service *sv, struct conn *c, const cJSON *id,
 		    inv->readers)) || (m->role == ROLE_ANY &&
 		    inv->importers != NULL && in_group(pw, inv->importers));
 
+		const char *only = inv->readers == NULL && (m->role ==
+		    ROLE_READER || inv->importers == NULL) ? inv->officers :
+		    inv->officers == NULL && (m->role == ROLE_READER ||
+		    inv->importers == NULL) ? inv->readers : NULL;
+
 		if (allowed)
 			return 0;
-		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
-		    "forbidden: %s has no role that %s needs (serve %s)",
-		    pw->pw_name, m->name, option);
+		if (only != NULL)
+			conn_error(c, id, RPC_FORBIDDEN, "forbidden",
+			    EXIT_REFUSED, "forbidden: %s is not in the group "
+			    "'%s' that %s needs (serve %s)", pw->pw_name, only,
+			    m->name, option);
+		else
+			conn_error(c, id, RPC_FORBIDDEN, "forbidden",
+			    EXIT_REFUSED, "forbidden: %s is in none of the "
+			    "groups that %s needs (serve %s)", pw->pw_name,
+			    m->name, option);
 		return -1;
 	}
 	if (pw == NULL) {

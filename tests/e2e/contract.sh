@@ -90,12 +90,12 @@ else
 		"has no section TERMINAL SAFENESS"
 fi
 mkdir -p "$WORK/tree/src/domain" "$WORK/tree/include"
-printf '/* As SPEC 12 says. */\n' >"$WORK/tree/src/domain/cites.c"
+printf '/* As SPEC 99 says. */\n' >"$WORK/tree/src/domain/cites.c"
 if check_cited "$CONTRACT" "$WORK/tree" >"$WORK/uncited"; then
 	fail "a citation of a section the table lacks went unnoticed"
 else
 	expect_contains "catches a citation the table lacks" "$WORK/uncited" \
-		"SPEC 12 is cited"
+		"SPEC 99 is cited"
 fi
 
 finish
