@@ -37,6 +37,7 @@
 #define WAITS_PER_CONN 1024		/* under the per-account caps */
 #define ACTIVE_TICK_MS 250		/* SQLite's look at data_version */
 #define JSON_ANSWER_MAX (32UL << 20)	/* submit's answer from its child */
+#define FEED_STALL_MS 1000		/* too much unread and nothing read */
 
 struct waiter {
 	cJSON *id;
@@ -58,6 +59,13 @@ struct program_conn {
 	long long sent_seq;		/* the last record queued */
 	struct fed *fed;
 	size_t fed_first, fed_count, fed_cap;
+	/*
+	 * New records' notifications not queued yet, held back while the
+	 * client reads too slowly, from owed_from_seq on: they count as
+	 * unread as much as what waits in its output.
+	 */
+	unsigned long long owed;
+	long long owed_from_seq;
 };
 
 struct program_loop {
@@ -389,7 +397,7 @@ call_wait(struct service *sv, struct conn *c, const cJSON *params,
 }
 
 /* Queues one record for a subscriber, and remembers where it lies. */
-static void
+static unsigned long long
 feed_record(struct conn *c, long long seq, const char *hash,
     const char *record_json)
 {
@@ -400,7 +408,7 @@ feed_record(struct conn *c, long long seq, const char *hash,
 
 	if (params == NULL) {
 		c->closing = true;
-		return;
+		return 0;
 	}
 	m = message_new(NULL);
 	cJSON_AddStringToObject(m, "method", "event");
@@ -425,10 +433,29 @@ feed_record(struct conn *c, long long seq, const char *hash,
 			pc->fed_cap = cap;
 		} else {
 			c->closing = true;
-			return;
+			return 0;
 		}
 	}
 	pc->fed[pc->fed_count++] = (struct fed){ start, c->out_queued, seq };
+	return c->out_queued - start;
+}
+
+/* What a record's notification costs, for a subscriber held back. */
+static unsigned long long
+notification_size(long long seq, const char *hash, const char *record_json)
+{
+	cJSON *m = message_new(NULL), *params = program_event(seq, hash,
+	    record_json);
+	unsigned long long n = 0;
+	char *text;
+
+	cJSON_AddStringToObject(m, "method", "event");
+	cJSON_AddItemToObject(m, "params", params);
+	if ((text = cJSON_PrintUnformatted(m)) != NULL)
+		n = strlen(text) + 1;
+	cJSON_free(text);
+	cJSON_Delete(m);
+	return n;
 }
 
 /* Notifications the client has taken whole are no longer tracked. */
@@ -495,8 +522,11 @@ fill_one(void *ctx, long long seq, const char *record_json,
     const char *hash)
 {
 	struct fill *f = ctx;
+	struct program_conn *pc = f->c->programs;
+	unsigned long long n = feed_record(f->c, seq, hash, record_json);
 
-	feed_record(f->c, seq, hash, record_json);
+	if (pc->owed > 0 && seq >= pc->owed_from_seq)
+		pc->owed = n < pc->owed ? pc->owed - n : 0;
 	return f->c->closing ? 1 : 0;
 }
 
@@ -637,6 +667,7 @@ dispatch_one(void *ctx, long long seq, const char *record_json,
 	cJSON *record = cJSON_Parse(record_json);
 	const cJSON *action = cJSON_GetObjectItemCaseSensitive(record,
 	    "action_id");
+	unsigned long long size = 0;
 	int slot;
 	size_t i;
 
@@ -646,10 +677,20 @@ dispatch_one(void *ctx, long long seq, const char *record_json,
 
 		if (pc == NULL || c->fd < 0)
 			continue;
-		if (pc->feeding && !c->closing && pc->sent_seq == seq - 1) {
+		/*
+		 * Live and keeping up: queued now.  Else held back, counted,
+		 * and filled from the store as the client reads (feed_fill).
+		 */
+		if (pc->feeding && !c->closing && pc->sent_seq == seq - 1 &&
+		    unread(c) < FEED_FILL_BELOW)
 			feed_record(c, seq, hash, record_json);
-			if (pc->feeding && unread(c) > FEED_UNREAD_MAX)
-				feed_drop(c);
+		else if (pc->feeding && !c->closing && pc->sent_seq < seq) {
+			if (size == 0)
+				size = notification_size(seq, hash,
+				    record_json);
+			if (pc->owed == 0)
+				pc->owed_from_seq = seq;
+			pc->owed += size;
 		}
 		for (i = 0; cJSON_IsString(action) && i < pc->wait_count;) {
 			if (strcmp(pc->waits[i].action_id,
@@ -728,6 +769,11 @@ programs_tick(struct service *sv, bool child_ended)
 		if (pc->feeding) {
 			feed_forget_written(c);
 			feed_fill(sv, c);
+			/* SPEC 12: more than 8 MiB unread, and it reads none. */
+			if (pc->feeding && unread(c) + pc->owed >
+			    FEED_UNREAD_MAX && c->out_len > c->out_sent &&
+			    mono - c->out_since_ms >= FEED_STALL_MS)
+				feed_drop(c);
 		}
 	}
 }

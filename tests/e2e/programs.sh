@@ -95,6 +95,11 @@ cs import "$WORK/ips.jsonl" >/dev/null 2>&1
 client resume "$WORK/s3" "$COUNTERSIGN" serve --db "$DB" --socket "$WORK/s3" \
 	--officers "$MYGROUP"
 
+### A feed that reads nothing while 40,000 records commit is dropped.
+jq -c 'range(1; 40001) as $i | .version = $i | .ips_id = "ips-flood"
+	| .user_id = "u-flood"' "$EXAMPLES/ips.json" >"$WORK/flood.jsonl"
+client dropped "$S1" "$DB" "$WORK/flood.jsonl" "$WORK/serve.log"
+
 ### Roles: a reader reads and cannot decide or import; no role, nothing.
 serve "$WORK/r" --readers "$MYGROUP"
 client reader "$WORK/r"

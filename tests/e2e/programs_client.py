@@ -279,6 +279,46 @@ def check_resume(sock_path, serve_args):
         serve.wait()
 
 
+def check_dropped(sock_path, db, bulk_file, serve_log):
+    """A feed that lets more than 8 MiB wait unread is told where to
+    resume and closed; every record up to there arrives whole, the rest
+    from a new feed, and other clients never notice."""
+    with cc.Client(sock_path) as c:
+        head = c._call("events", {"after_seq": 0})["head_seq"]
+    raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    raw.connect(sock_path)
+    raw.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "events",
+                            "params": {"after_seq": head}}).encode() + b"\n")
+    f = raw.makefile("rb")
+    expect("a live feed from the head", json.loads(f.readline())["id"], 1)
+    # Not read from here on, while a writer commits far more than 8 MiB.
+    p = run("--db", db, "import", bulk_file)
+    expect("the bulk import", p.returncode, 0)
+    with cc.Client(sock_path) as other:
+        expect("another client is answered meanwhile",
+               other.status("sub-0")["action_id"], "sub-0")
+    # Until the service says it dropped the feed (a condition, polled).
+    for _ in range(1200):
+        with open(serve_log) as log:
+            if "events dropped after seq" in log.read():
+                break
+        time.sleep(0.05)
+    seqs, dropped = [], None
+    for line in f:
+        m = json.loads(line)
+        if m.get("method") == "event":
+            seqs.append(m["params"]["seq"])
+        elif m.get("method") == "events_dropped":
+            dropped = m["params"]["resume_after_seq"]
+    raw.close()
+    expect("events_dropped with resume_after_seq", dropped is not None and
+           dropped > head, True)
+    expect("every record up to it, whole and in order", seqs,
+           list(range(head + 1, (dropped or head) + 1)))
+    resumed = next(cc.Client(sock_path).events(dropped or 0))
+    expect("resumed from there", resumed["seq"], (dropped or 0) + 1)
+
+
 def check_reader(sock_path):
     c = cc.Client(sock_path)
     expect("a reader reads a status", c.status("sub-0")["action_id"],
@@ -317,6 +357,8 @@ def main():
         check_events(sys.argv[2])
     elif check == "resume":
         check_resume(sys.argv[2], sys.argv[3:])
+    elif check == "dropped":
+        check_dropped(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     elif check == "reader":
         check_reader(sys.argv[2])
     elif check == "no_role":
