@@ -13,7 +13,7 @@ EX=$top/tests/data/examples
 [ "$(id -u)" -eq 0 ] || { echo "service_host.sh: needs root (it creates accounts)"; exit 77; }
 command -v jq >/dev/null || { echo "service_host.sh: needs jq"; exit 77; }
 
-SVC=cs-svc OFFICERS=cs-svc-officers IMPORTERS=cs-svc-importers
+SVC=cs-svc OFFICERS=cs-svc-officers IMPORTERS=cs-svc-importers READERS=cs-svc-readers
 dir=$(mktemp -d /tmp/cs-service.XXXXXX)
 chmod 755 "$dir"
 STATE=$dir/state RUN=$dir/run
@@ -26,18 +26,21 @@ check() { what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 cleanup() {
 	[ -z "$SERVICE_PID" ] || kill -KILL "$SERVICE_PID" 2>/dev/null || true
 	rm -rf "$dir"
-	for u in cs-carol cs-dave cs-erin "$SVC"; do userdel "$u" 2>/dev/null || true; done
-	for g in "$OFFICERS" "$IMPORTERS" "$SVC"; do groupdel "$g" 2>/dev/null || true; done
+	for u in cs-carol cs-dave cs-erin cs-frank "$SVC"; do userdel "$u" 2>/dev/null || true; done
+	for g in "$OFFICERS" "$IMPORTERS" "$READERS" "$SVC"; do groupdel "$g" 2>/dev/null || true; done
 }
 trap cleanup EXIT
 groupadd -f "$OFFICERS"
 groupadd -f "$IMPORTERS"
+groupadd -f "$READERS"
 id "$SVC" >/dev/null 2>&1 || useradd -r -M -U -s /usr/sbin/nologin "$SVC"
-for u in cs-carol cs-dave cs-erin; do
+for u in cs-carol cs-dave cs-erin cs-frank; do
 	id "$u" >/dev/null 2>&1 || useradd -M -U -s /bin/sh "$u"
 done
 usermod -a -G "$OFFICERS,$IMPORTERS" cs-carol
 usermod -a -G "$OFFICERS" cs-dave
+# (v3) frank reads: an auditor, or an executor waiting for decisions.
+usermod -a -G "$READERS" cs-frank
 # The program must be reachable by every account.
 p=$(dirname "$CS")
 while [ "$p" != / ]; do chmod o+x "$p" 2>/dev/null || true; p=$(dirname "$p"); done
@@ -50,7 +53,7 @@ as() { u=$1; shift; runuser -u "$u" -- "$@"; }
 
 # setpriv execs: $! is the service itself, which SIGTERM reaches.
 setpriv --reuid="$SVC" --regid="$SVC" --init-groups "$CS" serve --socket "$SOCK" --db "$DB" --officers "$OFFICERS" \
-	--importers "$IMPORTERS" --checkpoint-file "$CKPT" 2>"$dir/serve.log" &
+	--importers "$IMPORTERS" --readers "$READERS" --checkpoint-file "$CKPT" 2>"$dir/serve.log" &
 SERVICE_PID=$!
 i=0
 until [ -S "$SOCK" ] || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -136,6 +139,40 @@ fi
 check "erin, no officer, is forbidden" sh -c \
 	"runuser -u cs-erin -- '$CS' --connect '$SOCK' list 2>&1 | grep -q 'forbidden: cs-erin is not in the group .$OFFICERS.'"
 check "... with exit status 1" sh -c "runuser -u cs-erin -- '$CS' --connect '$SOCK' list >/dev/null 2>&1; [ \$? -eq 1 ]"
+
+# (v3) SPEC 12: a reader reads and waits, and neither decides nor imports.
+jq -c '.proposed_action.action_id = "h-read" | .reviewer_verdict.action_id = "h-read"' \
+	"$EX/packet-trade-pass.json" >"$dir/in/read.json"
+chmod 644 "$dir/in/read.json"
+as cs-carol "$CS" --connect "$SOCK" import "$dir/in/read.json" >/dev/null
+check "frank, a reader, lists the queue" sh -c \
+	"runuser -u cs-frank -- '$CS' --connect '$SOCK' list >/dev/null"
+check "frank reads a status" sh -c \
+	"runuser -u cs-frank -- '$CS' --connect '$SOCK' status h-read | jq -e '.state == \"pending\"' >/dev/null"
+check "frank may not decide" [ "$(echo '{"action_id": "h-read", "decision": "approve"}' |
+	as cs-frank "$CS" --connect "$SOCK" batch 2>&1 | grep -c forbidden)" = 1 ]
+check "frank may not import" sh -c \
+	"runuser -u cs-frank -- '$CS' --connect '$SOCK' import '$dir/in/ips.json' 2>&1 | grep -q forbidden"
+check "erin, no role, may not read a status" sh -c \
+	"runuser -u cs-erin -- '$CS' --connect '$SOCK' status h-read 2>&1 | grep -q forbidden"
+# A wait from one account, woken by another's decision (the status
+# behind it on the same connection shows the wait is held).
+mkdir -m 700 "$dir/frank"
+chown cs-frank "$dir/frank"
+as cs-frank python3 -c '
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rwb")
+for i, m, p in ((1, "wait", {"action_id": "h-read", "timeout_ms": 120000}),
+                (2, "status", {"action_id": "h-read"})):
+    f.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": m, "params": p}).encode() + b"\n")
+f.flush(); f.readline(); open(sys.argv[2], "w").close()
+print(json.loads(f.readline())["result"]["state"])' "$SOCK" "$dir/frank/held" >"$dir/waited" &
+WAITER=$!
+i=0
+until [ -e "$dir/frank/held" ] || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done
+decide cs-dave h-read >/dev/null
+wait "$WAITER" || true
+check "frank's wait is woken by dave's decision" [ "$(cat "$dir/waited")" = approved ]
 
 for f in "$DB" "$DB-wal" "$CKPT" "$STATE"; do
 	check "carol cannot read $(basename "$f")" sh -c "! runuser -u cs-carol -- cat '$f' >/dev/null 2>&1"

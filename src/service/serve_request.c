@@ -97,22 +97,27 @@ check_role(const struct service *sv, struct conn *c, const cJSON *id,
 		    inv->readers)) || (m->role == ROLE_ANY &&
 		    inv->importers != NULL && in_group(pw, inv->importers));
 
-		const char *only = inv->readers == NULL && (m->role ==
-		    ROLE_READER || inv->importers == NULL) ? inv->officers :
-		    inv->officers == NULL && (m->role == ROLE_READER ||
-		    inv->importers == NULL) ? inv->readers : NULL;
+		char groups[512] = "";
+		size_t used = 0;
+		const char *const named[3] = { inv->officers, inv->readers,
+		    m->role == ROLE_ANY ? inv->importers : NULL };
 
 		if (allowed)
 			return 0;
-		if (only != NULL)
+		for (int i = 0; i < 3; i++)
+			if (named[i] != NULL && used < sizeof groups)
+				used += (size_t)snprintf(groups + used,
+				    sizeof groups - used, "%s'%.100s'", used > 0 ?
+				    " or " : "", named[i]);
+		if (used == 0)
 			conn_error(c, id, RPC_FORBIDDEN, "forbidden",
-			    EXIT_REFUSED, "forbidden: %s is not in the group "
-			    "'%s' that %s needs (serve %s)", pw->pw_name, only,
-			    m->name, option);
+			    EXIT_REFUSED, "forbidden: %s needs a role the "
+			    "service gives no group (serve %s)", m->name,
+			    option);
 		else
 			conn_error(c, id, RPC_FORBIDDEN, "forbidden",
-			    EXIT_REFUSED, "forbidden: %s is in none of the "
-			    "groups that %s needs (serve %s)", pw->pw_name,
+			    EXIT_REFUSED, "forbidden: %s is not in the group %s "
+			    "that %s needs (serve %s)", pw->pw_name, groups,
 			    m->name, option);
 		return -1;
 	}
