@@ -44,12 +44,14 @@ serve "$S1" --officers "$MYGROUP" --importers "$MYGROUP"
 serve "$S2" --officers "$MYGROUP"
 
 ### submit and status; bad input; waits; the feed.
+progress "submit and status; bad input; waits; the feed"
 client submit "$S1"
 client bad_input "$S1"
 client waits "$S1" "$DB" "$S2"
 client events "$S1"
 
 ### The commands, locally and through the service.
+progress "The commands, locally and through the service"
 for args in "status sub-0" "status w-3" "status nope" "status amb-1" \
 	"wait w-0" "wait w-1" "wait sub-0 --timeout 0" "events" \
 	"events --after 3"; do
@@ -89,6 +91,7 @@ expect_eq "events --follow: the new record, live" \
 	"$(jq -r '"\(.seq) \(.action_id)"' "$WORK/follow.out")" "$((HEAD + 1)) w-5"
 
 ### 10,000 records; a service killed mid-stream, the feed resumed.
+progress "10,000 records; a service killed mid-stream, the feed resumed"
 jq -c 'range(1; 10001) as $i | .version = $i | .ips_id = "ips-bulk" | .user_id = "u-bulk"' "$EXAMPLES/ips.json" \
 	>"$WORK/ips.jsonl"
 cs import "$WORK/ips.jsonl" >/dev/null 2>&1
@@ -96,11 +99,13 @@ client resume "$WORK/s3" "$COUNTERSIGN" serve --db "$DB" --socket "$WORK/s3" \
 	--officers "$MYGROUP"
 
 ### A feed that reads nothing while 40,000 records commit is dropped.
+progress "A feed that reads nothing while 40,000 records commit is dropped"
 jq -c 'range(1; 40001) as $i | .version = $i | .ips_id = "ips-flood"
 	| .user_id = "u-flood"' "$EXAMPLES/ips.json" >"$WORK/flood.jsonl"
 client dropped "$S1" "$DB" "$WORK/flood.jsonl" "$WORK/serve.log"
 
 ### Roles: a reader reads and cannot decide or import; no role, nothing.
+progress "Roles: a reader reads and cannot decide or import; no role, nothing"
 serve "$WORK/r" --readers "$MYGROUP"
 client reader "$WORK/r"
 expect_status "a reader lists the queue" 0 "$COUNTERSIGN" --connect "$WORK/r" list
@@ -113,6 +118,7 @@ serve "$WORK/n" --officers "$OTHER" --importers "$OTHER" --readers "$OTHER"
 client no_role "$WORK/n"
 
 ### The example orchestrator: submit, wait for the officer, the receipt.
+progress "The example orchestrator: submit, wait for the officer, the receipt"
 python3 "$TOP_SRCDIR/examples/orchestrator.py" --socket "$S1" \
 	--action-id orch-1 --timeout 120 >"$WORK/orch.out" 2>&1 &
 ORCH=$!
