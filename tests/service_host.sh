@@ -169,7 +169,7 @@ f.flush(); f.readline(); open(sys.argv[2], "w").close()
 print(json.loads(f.readline())["result"]["state"])' "$SOCK" "$dir/frank/held" >"$dir/waited" &
 WAITER=$!
 i=0
-until [ -e "$dir/frank/held" ] || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done
+until [ -e "$dir/frank/held" ] || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
 decide cs-dave h-read >/dev/null
 wait "$WAITER" || true
 check "frank's wait is woken by dave's decision" [ "$(cat "$dir/waited")" = approved ]

@@ -26,8 +26,8 @@ serve() {
 	PIDS="$PIDS $!"
 	i=0
 	until socat -u OPEN:/dev/null "UNIX-CONNECT:$sock" 2>/dev/null ||
-	    [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done
-	[ $i -lt 200 ] || { cat "$WORK/serve.log"; echo "FAIL: no service"; exit 1; }
+	    [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
+	[ $i -lt 1200 ] || { cat "$WORK/serve.log"; echo "FAIL: no service"; exit 1; }
 }
 client() {
 	if python3 "$TOP_SRCDIR/tests/e2e/programs_client.py" "$@" \
@@ -85,7 +85,7 @@ FOLLOW=$!
 PIDS="$PIDS $FOLLOW"
 printf '{"action_id": "w-5", "decision": "approve"}\n' | remote batch >/dev/null 2>&1
 i=0
-until [ -s "$WORK/follow.out" ] || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done
+until [ -s "$WORK/follow.out" ] || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
 kill "$FOLLOW" 2>/dev/null || true
 expect_eq "events --follow: the new record, live" \
 	"$(jq -r '"\(.seq) \(.action_id)"' "$WORK/follow.out")" "$((HEAD + 1)) w-5"
@@ -124,7 +124,7 @@ python3 "$TOP_SRCDIR/examples/orchestrator.py" --socket "$S1" \
 ORCH=$!
 PIDS="$PIDS $ORCH"
 i=0
-until remote status orch-1 >/dev/null 2>&1 || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done
+until remote status orch-1 >/dev/null 2>&1 || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
 printf '{"action_id": "orch-1", "decision": "approve"}\n' | remote batch >/dev/null 2>&1
 set +e
 wait "$ORCH"
