@@ -135,10 +135,6 @@ loop_store(struct service *sv, struct program_error *perr)
 	if (pl == NULL && (pl = sv->programs = calloc(1, sizeof *pl)) ==
 	    NULL)
 		goto fail;
-	if (pl->store != NULL && pl->broken) {
-		store_close(pl->store);
-		pl->store = NULL;
-	}
 	if (pl->store != NULL)
 		return pl->store;
 	if (open_store(sv->inv, STORE_EXISTING, &pl->store, &err) != 0)
@@ -741,6 +737,14 @@ programs_tick(struct service *sv, bool child_ended)
 
 	if (pl == NULL)
 		return;
+	/*
+	 * A store that failed is opened again here, between passes, never
+	 * under a read of it (a wait's status inside a dispatch).
+	 */
+	if (pl->broken && pl->store != NULL) {
+		store_close(pl->store);
+		pl->store = NULL;
+	}
 	if (loop_store(sv, &perr) == NULL)
 		return;
 	error_clear(&err);
