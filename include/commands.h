@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "filter.h"
 #include "store.h"
 
 /* What the command line said, after the global options were taken. */
@@ -24,6 +25,7 @@ struct invocation {
 	const char *officers;		/* serve --officers GROUP */
 	const char *importers;		/* serve --importers GROUP */
 	const char *checkpoint_file;	/* serve --checkpoint-file PATH */
+	const char *filter;		/* list --filter EXPR (SPEC 7) */
 	char **operands;
 	int operand_count;
 };
@@ -109,6 +111,14 @@ int queue_row_from_recheck(const struct recheck *r, const char *action_id,
     struct queue_row *, long long now_ms, struct error *);
 int queue_row_build(struct store *, const char *action_id, long long now_ms,
     struct queue_row *, struct error *);
+/*
+ * What the SPEC 7 filter tests of a row: action, its packet's action (or
+ * NULL), gives a trade's user, ticker and value; flags holds the row's
+ * flag characters for s to point at.
+ */
+#define FILTER_FLAGS_SIZE 8
+void filter_subject_of(const struct queue_row *row, const cJSON *action,
+    char flags[FILTER_FLAGS_SIZE], struct filter_subject *s);
 /*
  * The deadlocked artifacts escalated to a person and waiting for a new
  * version (SPEC 2.4, issue 21), as queue rows of their escalated

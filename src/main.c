@@ -26,7 +26,8 @@ enum option_bit {
 	OPTION_ATOMIC = 1 << 2,
 	OPTION_CSV = 1 << 3,
 	OPTION_CHECKPOINT = 1 << 4,
-	OPTION_SERVE = 1 << 5		/* --socket, --officers, ... */
+	OPTION_SERVE = 1 << 5,		/* --socket, --officers, ... */
+	OPTION_FILTER = 1 << 6
 };
 
 struct command {
@@ -46,7 +47,8 @@ static const struct command commands[] = {
 	    N_("the review screens over the pending queue (the default)") },
 	{ "import", cmd_import, 0, -1, "import PATH...",
 	    N_("import files or directories of *.json / *.jsonl") },
-	{ "list", cmd_list, OPTION_ALL | OPTION_JSON, 0, "list [--all] [--json]",
+	{ "list", cmd_list, OPTION_ALL | OPTION_JSON | OPTION_FILTER, 0,
+	    "list [--all] [--json] [--filter EXPR]",
 	    N_("the queue as a table, or JSON lines") },
 	{ "check", cmd_check, 0, -1, "check [ACTION_ID...]",
 	    N_("re-run the rules (all pending when none named), JSON lines") },
@@ -81,9 +83,10 @@ usage(FILE *out)
 		fprintf(out, "  %-26s %s\n", commands[i].usage,
 		    _(commands[i].summary));
 	/* L10N: translate only the descriptions: the option names
-	   (--db, --all, --json, --atomic, --csv, --checkpoint, -h, --help,
-	   -V, --version), PATH, SEQ:HASH, $COUNTERSIGN_DB and the path
-	   stay as they are, and the descriptions start in column 19.  The
+	   (--db, --all, --json, --filter, --atomic, --csv, --checkpoint,
+	   -h, --help, -V, --version), PATH, EXPR, SEQ:HASH,
+	   $COUNTERSIGN_DB, the path and the filter example stay as they
+	   are, and the descriptions start in column 19.  The
 	   words before each colon ("list:", "batch:", "audit export:",
 	   "audit verify:") are command words and stay too. */
 	fprintf(out, _("\nOptions:\n"
@@ -92,6 +95,8 @@ usage(FILE *out)
 	    "                  else ~/.local/share/countersign/countersign.db)\n"
 	    "  --all           list: include decided actions\n"
 	    "  --json          list: JSON lines instead of a table\n"
+	    "  --filter EXPR   list: only what the filter matches, e.g.\n"
+	    "                  'kind:trade value>10000 expires<1d'\n"
 	    "  --atomic        batch: record every line or none\n"
 	    "  --csv           audit export: CSV, one row per decision\n"
 	    "  --checkpoint SEQ:HASH\n"
@@ -151,6 +156,7 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 		{ "officers", required_argument, NULL, 'O' },
 		{ "importers", required_argument, NULL, 'I' },
 		{ "checkpoint-file", required_argument, NULL, 'F' },
+		{ "filter", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -195,6 +201,10 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			inv->checkpoint = optarg;
 			*given |= OPTION_CHECKPOINT;
 			break;
+		case 'f':
+			inv->filter = optarg;
+			*given |= OPTION_FILTER;
+			break;
 		case 'C':
 			inv->connect = optarg;
 			break;
@@ -225,7 +235,7 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			   text: through the sanitizer. */
 			safe = xsanitize(argv[optind - 1]);
 			/* -d is no option at all, --db one without a value. */
-			if (optopt != 0 && strchr("dkCSOIF", optopt) != NULL &&
+			if (optopt != 0 && strchr("dkCSOIFf", optopt) != NULL &&
 			    strncmp(argv[optind - 1], "--", 2) == 0)
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "

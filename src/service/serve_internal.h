@@ -33,7 +33,8 @@ struct method {
 enum method_option {
 	OPT_ALL = 1 << 0, OPT_JSON = 1 << 1, OPT_ATOMIC = 1 << 2,
 	OPT_CSV = 1 << 3, OPT_CHECKPOINT = 1 << 4, OPT_SIZES = 1 << 5,
-	OPT_TERMINAL = 1 << 6	/* review: term, no_color, ctype, ... */
+	OPT_TERMINAL = 1 << 6,	/* review: term, no_color, ctype, ... */
+	OPT_FILTER = 1 << 7	/* list: filter (SPEC 7) */
 };
 
 struct conn {

@@ -29,7 +29,7 @@
 
 const struct method methods[] = {
 	{ "import", NULL, ROLE_IMPORTER, OPT_SIZES, -1 },
-	{ "list", cmd_list, ROLE_OFFICER, OPT_ALL | OPT_JSON, 0 },
+	{ "list", cmd_list, ROLE_OFFICER, OPT_ALL | OPT_JSON | OPT_FILTER, 0 },
 	{ "check", cmd_check, ROLE_OFFICER, 0, -1 },
 	{ "batch", cmd_batch, ROLE_OFFICER, OPT_ATOMIC, 0 },
 	{ "audit", cmd_audit, ROLE_OFFICER, OPT_CSV | OPT_CHECKPOINT, 2 },
@@ -208,6 +208,8 @@ params_to_invocation(const struct service *sv, const struct method *m,
 		    (m->options & OPT_TERMINAL) && cJSON_IsBool(item)) ||
 		    (strcmp(item->string, "checkpoint") == 0 &&
 		    (m->options & OPT_CHECKPOINT) && cJSON_IsString(item)) ||
+		    (strcmp(item->string, "filter") == 0 &&
+		    (m->options & OPT_FILTER) && cJSON_IsString(item)) ||
 		    (strcmp(item->string, "sizes") == 0 &&
 		    (m->options & OPT_SIZES)))
 			continue;
@@ -224,6 +226,8 @@ params_to_invocation(const struct service *sv, const struct method *m,
 	    "csv"));
 	item = cJSON_GetObjectItemCaseSensitive(params, "checkpoint");
 	inv->checkpoint = cJSON_IsString(item) ? item->valuestring : NULL;
+	item = cJSON_GetObjectItemCaseSensitive(params, "filter");
+	inv->filter = cJSON_IsString(item) ? item->valuestring : NULL;
 	operands = cJSON_GetObjectItemCaseSensitive(params, "operands");
 	n = cJSON_GetArraySize(operands);
 	if ((operands != NULL && !cJSON_IsArray(operands)) ||
