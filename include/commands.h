@@ -26,6 +26,7 @@ struct invocation {
 	const char *importers;		/* serve --importers GROUP */
 	const char *checkpoint_file;	/* serve --checkpoint-file PATH */
 	const char *filter;		/* list --filter EXPR (SPEC 7) */
+	const char *since, *until;	/* audit export --csv --since/--until T */
 	char **operands;
 	int operand_count;
 };

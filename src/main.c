@@ -27,7 +27,8 @@ enum option_bit {
 	OPTION_CSV = 1 << 3,
 	OPTION_CHECKPOINT = 1 << 4,
 	OPTION_SERVE = 1 << 5,		/* --socket, --officers, ... */
-	OPTION_FILTER = 1 << 6
+	OPTION_FILTER = 1 << 6,
+	OPTION_SINCE = 1 << 7		/* --since, --until */
 };
 
 struct command {
@@ -54,13 +55,13 @@ static const struct command commands[] = {
 	    N_("re-run the rules (all pending when none named), JSON lines") },
 	{ "batch", cmd_batch, OPTION_ATOMIC, 1, "batch [FILE] [--atomic]",
 	    N_("decisions from FILE or stdin, one JSON line each") },
-	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT, 2,
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE, 2,
 	    "audit verify [--checkpoint SEQ:HASH]",
 	    N_("recompute the hash chain; exit 1 when broken") },
-	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT, 2,
-	    "audit export [--csv]",
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE, 2,
+	    "audit export [--csv [--since T] [--until T]]",
 	    N_("the audit log as JSON lines, or CSV (one row per decision)") },
-	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT, 2,
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE, 2,
 	    "audit replay ACTION_ID",
 	    N_("re-run a recorded decision's inputs with today's rules") },
 	{ "demo", cmd_demo, 0, 0, "demo",
@@ -83,10 +84,10 @@ usage(FILE *out)
 		fprintf(out, "  %-26s %s\n", commands[i].usage,
 		    _(commands[i].summary));
 	/* L10N: translate only the descriptions: the option names
-	   (--db, --all, --json, --filter, --atomic, --csv, --checkpoint,
-	   -h, --help, -V, --version), PATH, EXPR, SEQ:HASH,
-	   $COUNTERSIGN_DB, the path and the filter example stay as they
-	   are, and the descriptions start in column 19.  The
+	   (--db, --all, --json, --filter, --atomic, --csv, --since,
+	   --until, --checkpoint, -h, --help, -V, --version), PATH, EXPR,
+	   T, SEQ:HASH, $COUNTERSIGN_DB, the path and the filter example
+	   stay as they are, and the descriptions start in column 19.  The
 	   words before each colon ("list:", "batch:", "audit export:",
 	   "audit verify:") are command words and stay too. */
 	fprintf(out, _("\nOptions:\n"
@@ -99,6 +100,8 @@ usage(FILE *out)
 	    "                  'kind:trade value>10000 expires<1d'\n"
 	    "  --atomic        batch: record every line or none\n"
 	    "  --csv           audit export: CSV, one row per decision\n"
+	    "  --since T, --until T\n"
+	    "                  audit export --csv: decided from T, before T\n"
 	    "  --checkpoint SEQ:HASH\n"
 	    "                  audit verify: also fail when that row left the chain\n"
 
@@ -157,6 +160,8 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 		{ "importers", required_argument, NULL, 'I' },
 		{ "checkpoint-file", required_argument, NULL, 'F' },
 		{ "filter", required_argument, NULL, 'f' },
+		{ "since", required_argument, NULL, 's' },
+		{ "until", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -205,6 +210,14 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			inv->filter = optarg;
 			*given |= OPTION_FILTER;
 			break;
+		case 's':
+			inv->since = optarg;
+			*given |= OPTION_SINCE;
+			break;
+		case 'u':
+			inv->until = optarg;
+			*given |= OPTION_SINCE;
+			break;
 		case 'C':
 			inv->connect = optarg;
 			break;
@@ -235,7 +248,7 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			   text: through the sanitizer. */
 			safe = xsanitize(argv[optind - 1]);
 			/* -d is no option at all, --db one without a value. */
-			if (optopt != 0 && strchr("dkCSOIFf", optopt) != NULL &&
+			if (optopt != 0 && strchr("dkCSOIFfsu", optopt) != NULL &&
 			    strncmp(argv[optind - 1], "--", 2) == 0)
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "

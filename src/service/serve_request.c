@@ -210,6 +210,9 @@ params_to_invocation(const struct service *sv, const struct method *m,
 		    (m->options & OPT_CHECKPOINT) && cJSON_IsString(item)) ||
 		    (strcmp(item->string, "filter") == 0 &&
 		    (m->options & OPT_FILTER) && cJSON_IsString(item)) ||
+		    ((strcmp(item->string, "since") == 0 ||
+		    strcmp(item->string, "until") == 0) &&
+		    (m->options & OPT_CSV) && cJSON_IsString(item)) ||
 		    (strcmp(item->string, "sizes") == 0 &&
 		    (m->options & OPT_SIZES)))
 			continue;
@@ -228,6 +231,10 @@ params_to_invocation(const struct service *sv, const struct method *m,
 	inv->checkpoint = cJSON_IsString(item) ? item->valuestring : NULL;
 	item = cJSON_GetObjectItemCaseSensitive(params, "filter");
 	inv->filter = cJSON_IsString(item) ? item->valuestring : NULL;
+	item = cJSON_GetObjectItemCaseSensitive(params, "since");
+	inv->since = cJSON_IsString(item) ? item->valuestring : NULL;
+	item = cJSON_GetObjectItemCaseSensitive(params, "until");
+	inv->until = cJSON_IsString(item) ? item->valuestring : NULL;
 	operands = cJSON_GetObjectItemCaseSensitive(params, "operands");
 	n = cJSON_GetArraySize(operands);
 	if ((operands != NULL && !cJSON_IsArray(operands)) ||
