@@ -62,6 +62,8 @@ int batch_parse_request(const char *text, size_t len, char *message,
 /* Decides every request line of a file, results to out: stdout or NULL. */
 int batch_file(struct store *, const char *path, FILE *out, struct error *);
 
+/* import --json: per-object JSON lines instead of per-file results. */
+void import_report_as_json(bool on);
 /* Imports files and directories into an open store; prints per-file results. */
 int import_paths(struct store *, char *const *paths, int count, FILE *out);
 /*

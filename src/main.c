@@ -46,7 +46,7 @@ static const struct command commands[] = {
 	       after a 26-column usage column that is not translated (it is
 	       what the user types): keep each short. */
 	    N_("the review screens over the pending queue (the default)") },
-	{ "import", cmd_import, 0, -1, "import PATH...",
+	{ "import", cmd_import, OPTION_JSON, -1, "import [--json] PATH...",
 	    N_("import files or directories of *.json / *.jsonl") },
 	{ "list", cmd_list, OPTION_ALL | OPTION_JSON | OPTION_FILTER, 0,
 	    "list [--all] [--json] [--filter EXPR]",
@@ -95,7 +95,8 @@ usage(FILE *out)
 	    "                  $XDG_DATA_HOME/countersign/countersign.db,\n"
 	    "                  else ~/.local/share/countersign/countersign.db)\n"
 	    "  --all           list: include decided actions\n"
-	    "  --json          list: JSON lines instead of a table\n"
+	    "  --json          list: JSON lines instead of a table; import:\n"
+	    "                  a JSON line per object read\n"
 	    "  --filter EXPR   list: only what the filter matches, e.g.\n"
 	    "                  'kind:trade value>10000 expires<1d'\n"
 	    "  --atomic        batch: record every line or none\n"

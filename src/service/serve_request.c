@@ -28,7 +28,7 @@
 #include "serve_internal.h"
 
 const struct method methods[] = {
-	{ "import", NULL, ROLE_IMPORTER, OPT_SIZES, -1 },
+	{ "import", NULL, ROLE_IMPORTER, OPT_SIZES | OPT_JSON, -1 },
 	{ "list", cmd_list, ROLE_OFFICER, OPT_ALL | OPT_JSON | OPT_FILTER, 0 },
 	{ "check", cmd_check, ROLE_OFFICER, 0, -1 },
 	{ "batch", cmd_batch, ROLE_OFFICER, OPT_ATOMIC, 0 },
@@ -397,6 +397,7 @@ import_served(const struct conn *c, const cJSON *params,
 		report_error(&err);
 		return rc;
 	}
+	import_report_as_json(inv->json);
 	rc = import_texts(store, files, i, stdout);
 	store_close(store);
 	return rc;
