@@ -71,9 +71,9 @@ SOCK="$WORK/sock"
 SERVICE_PID=$!
 trap 'kill -TERM "$SERVICE_PID" 2>/dev/null; wait "$SERVICE_PID" 2>/dev/null; chmod 600 "$WORK/unreadable.json" 2>/dev/null; rm -rf "$WORK"' EXIT
 i=0
-until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 200 ]; do
+until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
 	sleep 0.05; i=$((i + 1)); done
-[ $i -lt 200 ] || { cat "$WORK/serve.log"; fail "no service"; finish; }
+[ $i -lt 1200 ] || { cat "$WORK/serve.log"; fail "no service"; finish; }
 jq -c '.proposed_action.action_id = "J-4" | .reviewer_verdict.action_id = "J-4"' \
 	"$EXAMPLES/packet-trade-pass.json" >"$WORK/remote.jsonl"
 cat "$WORK/good.jsonl" >>"$WORK/remote.jsonl"
