@@ -27,6 +27,7 @@ struct invocation {
 	const char *checkpoint_file;	/* serve --checkpoint-file PATH */
 	const char *filter;		/* list --filter EXPR (SPEC 7) */
 	const char *since, *until;	/* audit export --csv --since/--until T */
+	bool demo;			/* the screens on demo's throw-away database */
 	char **operands;
 	int operand_count;
 };

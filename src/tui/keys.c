@@ -33,7 +33,31 @@ struct key_binding {
 	void (*run)(struct tui *);
 };
 
-static void quit(struct tui *t) { t->quit = true; }
+/*
+ * q in the queue ends the session.  In the demo that deletes its
+ * database and every decision in it, so one q too many must not: it asks.
+ */
+static void
+quit(struct tui *t)
+{
+	int ch;
+
+	if (t->demo) {
+		draw_clear_line(LINES - 1);
+		/* L10N: the demo's question before quitting; y is the key
+		   that quits, whatever the language */
+		draw_text(LINES - 1, 0, _("Quit the demo? Its database and "
+		    "decisions are deleted. y quits, any other key stays."),
+		    COLS, A_BOLD);
+		refresh();
+		ch = getch();
+		if (tui_signalled == 0 && ch != 'y' && ch != 'Y') {
+			tui_reload(t);
+			return;
+		}
+	}
+	t->quit = true;
+}
 static void back(struct tui *t) { t->view = VIEW_QUEUE; tui_reload(t); }
 static void down(struct tui *t) { queue_move(t, 1); }
 static void up(struct tui *t) { queue_move(t, -1); }

@@ -33,6 +33,7 @@ struct tui {
 	const char *db_path;
 	bool color;
 	bool quit;
+	bool demo;			/* quitting deletes the database */
 	enum tui_view view;
 
 	/* The queue: a query over the index and the rows on screen. */
