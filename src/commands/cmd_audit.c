@@ -235,7 +235,7 @@ export_csv_packet(const struct csv_export *x, const cJSON *record)
 	csv_cell(quantity, false);
 	csv_cell(value, false);
 	csv_cell(string_at(record, "packet_sha256"), false);
-	csv_cell(string_at(record, "bulk_id"), true);
+	csv_cell(string_at(json_member(record, "bulk"), "id"), true);
 	free(quantity);
 	free(value);
 	cJSON_Delete(packet);

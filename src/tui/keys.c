@@ -143,6 +143,7 @@ static const struct key_binding bindings[] = {
 	{ 'a', "a", IN_QUEUE | IN_DETAIL, N_("approve (asks to confirm)"), approve },
 	{ 'r', "r", IN_QUEUE | IN_DETAIL, N_("reject (asks for a reason)"), reject },
 	{ 't', "t", IN_QUEUE, N_("tag or untag the selected action"), queue_toggle_tag },
+	{ 'T', "T", IN_QUEUE, N_("tag every action shown (all pages); again: untag them"), queue_tag_shown },
 	{ 'A', "A", IN_QUEUE, N_("approve the tagged clean actions (shows which, asks a reason)"), bulk_approve },
 	{ 'R', "R", IN_QUEUE, N_("reject the tagged actions (shows which, asks a reason)"), bulk_reject },
 	{ '/', "/", IN_QUEUE, N_("search id, requester, author, kind and summary"), queue_search },
