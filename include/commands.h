@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "filter.h"
 #include "store.h"
 
 /* What the command line said, after the global options were taken. */
@@ -28,6 +29,9 @@ struct invocation {
 	long long after_seq;		/* (v3) events --after SEQ */
 	bool follow;			/* (v3) events --follow */
 	const char *checkpoint_file;	/* serve --checkpoint-file PATH */
+	const char *filter;		/* list --filter EXPR (SPEC 7) */
+	const char *since, *until;	/* audit export --csv --since/--until T */
+	bool demo;			/* the screens on demo's throw-away database */
 	char **operands;
 	int operand_count;
 };
@@ -67,6 +71,8 @@ int batch_parse_request(const char *text, size_t len, char *message,
 /* Decides every request line of a file, results to out: stdout or NULL. */
 int batch_file(struct store *, const char *path, FILE *out, struct error *);
 
+/* import --json: per-object JSON lines instead of per-file results. */
+void import_report_as_json(bool on);
 /* Imports files and directories into an open store; prints per-file results. */
 int import_paths(struct store *, char *const *paths, int count, FILE *out);
 /*
@@ -117,6 +123,14 @@ int queue_row_from_recheck(const struct recheck *r, const char *action_id,
     struct queue_row *, long long now_ms, struct error *);
 int queue_row_build(struct store *, const char *action_id, long long now_ms,
     struct queue_row *, struct error *);
+/*
+ * What the SPEC 7 filter tests of a row: action, its packet's action (or
+ * NULL), gives a trade's user, ticker and value; flags holds the row's
+ * flag characters for s to point at.
+ */
+#define FILTER_FLAGS_SIZE 8
+void filter_subject_of(const struct queue_row *row, const cJSON *action,
+    char flags[FILTER_FLAGS_SIZE], struct filter_subject *s);
 /*
  * The deadlocked artifacts escalated to a person and waiting for a new
  * version (SPEC 2.4, issue 21), as queue rows of their escalated

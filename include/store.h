@@ -164,6 +164,12 @@ struct audit_report {
 int store_audit_verify(struct store *, long long checkpoint_seq,
     const char *checkpoint_hash, struct audit_report *, struct error *);
 
+/*
+ * The stored packet of action_id, newly allocated into *raw; NULL when
+ * there is no such action.
+ */
+int store_action_packet(struct store *, const char *action_id, char **raw,
+    struct error *);
 /* Calls fn for each record in order. */
 int store_audit_each(struct store *,
     int (*fn)(void *ctx, long long seq, const char *record_json,

@@ -14,6 +14,11 @@
  */
 bool timestamp_parse(const char *text, long long *ms);
 /*
+ * The same with any zone offset, "+HH:MM" or "-HH:MM", as a person types
+ * a time on the command line (SPEC 7 audit export --since/--until).
+ */
+bool timestamp_parse_zoned(const char *text, long long *ms);
+/*
  * The digits of a parsed timestamp's fraction below the millisecond, with
  * trailing zeros dropped: "9" for ".0009", "" for ".5" or no fraction.  As
  * text they sort as the fractions do, which orders two timestamps in the

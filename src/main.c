@@ -31,6 +31,8 @@ enum option_bit {
 	OPTION_SERVE = 1 << 5,		/* --socket, --officers, ... */
 	OPTION_TIMEOUT = 1 << 6,	/* (v3) wait --timeout */
 	OPTION_AFTER = 1 << 7,		/* (v3) events --after, --follow */
+	OPTION_FILTER = 1 << 8,		/* list --filter */
+	OPTION_SINCE = 1 << 9		/* --since, --until */
 };
 
 struct command {
@@ -48,21 +50,22 @@ static const struct command commands[] = {
 	       after a 26-column usage column that is not translated (it is
 	       what the user types): keep each short. */
 	    N_("the review screens over the pending queue (the default)") },
-	{ "import", cmd_import, 0, -1, "import PATH...",
+	{ "import", cmd_import, OPTION_JSON, -1, "import [--json] PATH...",
 	    N_("import files or directories of *.json / *.jsonl") },
-	{ "list", cmd_list, OPTION_ALL | OPTION_JSON, 0, "list [--all] [--json]",
+	{ "list", cmd_list, OPTION_ALL | OPTION_JSON | OPTION_FILTER, 0,
+	    "list [--all] [--json] [--filter EXPR]",
 	    N_("the queue as a table, or JSON lines") },
 	{ "check", cmd_check, 0, -1, "check [ACTION_ID...]",
 	    N_("re-run the rules (all pending when none named), JSON lines") },
 	{ "batch", cmd_batch, OPTION_ATOMIC, 1, "batch [FILE] [--atomic]",
 	    N_("decisions from FILE or stdin, one JSON line each") },
-	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT, 2,
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE, 2,
 	    "audit verify [--checkpoint SEQ:HASH]",
 	    N_("recompute the hash chain; exit 1 when broken") },
-	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT, 2,
-	    "audit export [--csv]",
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE, 2,
+	    "audit export [--csv [--since T] [--until T]]",
 	    N_("the audit log as JSON lines, or CSV (one row per decision)") },
-	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT, 2,
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE, 2,
 	    "audit replay ACTION_ID",
 	    N_("re-run a recorded decision's inputs with today's rules") },
 	{ "demo", cmd_demo, 0, 0, "demo",
@@ -93,8 +96,9 @@ usage(FILE *out)
 		fprintf(out, "  %-26s %s\n", commands[i].usage,
 		    _(commands[i].summary));
 	/* L10N: translate only the descriptions: the option names
-	   (--db, --all, --json, --atomic, --csv, --checkpoint, -h, --help,
-	   -V, --version), PATH, SEQ:HASH, $COUNTERSIGN_DB and the path
+	   (--db, --all, --json, --filter, --atomic, --csv, --since,
+	   --until, --checkpoint, -h, --help, -V, --version), PATH, EXPR,
+	   T, SEQ:HASH, $COUNTERSIGN_DB, the path and the filter example
 	   stay as they are, and the descriptions start in column 19.  The
 	   words before each colon ("list:", "batch:", "audit export:",
 	   "audit verify:") are command words and stay too. */
@@ -103,9 +107,14 @@ usage(FILE *out)
 	    "                  $XDG_DATA_HOME/countersign/countersign.db,\n"
 	    "                  else ~/.local/share/countersign/countersign.db)\n"
 	    "  --all           list: include decided actions\n"
-	    "  --json          list: JSON lines instead of a table\n"
+	    "  --json          list: JSON lines instead of a table; import:\n"
+	    "                  a JSON line per object read\n"
+	    "  --filter EXPR   list: only what the filter matches, e.g.\n"
+	    "                  'kind:trade value>10000 expires<1d'\n"
 	    "  --atomic        batch: record every line or none\n"
 	    "  --csv           audit export: CSV, one row per decision\n"
+	    "  --since T, --until T\n"
+	    "                  audit export --csv: decided from T, before T\n"
 	    "  --checkpoint SEQ:HASH\n"
 	    "                  audit verify: also fail when that row left the chain\n"
 
@@ -191,6 +200,9 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "after", required_argument, NULL, 'A' },
 		{ "follow", no_argument, NULL, 'f' },
+		{ "filter", required_argument, NULL, 'L' },
+		{ "since", required_argument, NULL, 's' },
+		{ "until", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -234,6 +246,18 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 		case 'k':
 			inv->checkpoint = optarg;
 			*given |= OPTION_CHECKPOINT;
+			break;
+		case 'L':
+			inv->filter = optarg;
+			*given |= OPTION_FILTER;
+			break;
+		case 's':
+			inv->since = optarg;
+			*given |= OPTION_SINCE;
+			break;
+		case 'u':
+			inv->until = optarg;
+			*given |= OPTION_SINCE;
 			break;
 		case 'C':
 			inv->connect = optarg;
@@ -289,7 +313,7 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			   text: through the sanitizer. */
 			safe = xsanitize(argv[optind - 1]);
 			/* -d is no option at all, --db one without a value. */
-			if (optopt != 0 && strchr("dkCSOIFRTA", optopt) != NULL &&
+			if (optopt != 0 && strchr("dkCSOIFRTALsu", optopt) != NULL &&
 			    strncmp(argv[optind - 1], "--", 2) == 0)
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "

@@ -18,6 +18,7 @@
 #include "json_writer.h"
 #include "rule_pack.h"
 #include "sanitize.h"
+#include "timestamp.h"
 #include "xmalloc.h"
 
 /*
@@ -193,16 +194,75 @@ export_stopped(void)
 	return ferror(stdout) ? EXIT_STORAGE : 0;
 }
 
+/* What the CSV export needs beyond each record (SPEC 7, v3). */
+struct csv_export {
+	struct store *store;
+	bool since, until;		/* --since T, --until T given */
+	long long since_ms, until_ms;
+	struct error *err;
+};
+
+/* A number of the packet as its canonical JSON writes it, or "". */
+static char *
+number_text(const cJSON *number)
+{
+	return cJSON_IsNumber(number) ? json_print(number) : NULL;
+}
+
+/*
+ * SPEC 7 (v3): what was approved and at whose request, from the action's
+ * packet (the record names its digest, packet_sha256), then the bulk it
+ * was decided in.  Empty cells where a kind has no such field.
+ */
+static int
+export_csv_packet(const struct csv_export *x, const cJSON *record)
+{
+	const cJSON *action = NULL;
+	cJSON *packet = NULL;
+	char *raw = NULL, *quantity, *value;
+	int rc;
+
+	if ((rc = store_action_packet(x->store, string_at(record,
+	    "action_id"), &raw, x->err)) != 0)
+		return rc;
+	if (raw != NULL && (packet = cJSON_Parse(raw)) != NULL)
+		action = json_member(packet, "proposed_action");
+	quantity = number_text(json_member(action, "quantity"));
+	value = number_text(json_member(action, "estimated_value_usd"));
+	csv_cell(string_at(action, "requested_by"), false);
+	csv_cell(string_at(action, "side"), false);
+	csv_cell(string_at(action, "ticker"), false);
+	csv_cell(quantity, false);
+	csv_cell(value, false);
+	csv_cell(string_at(record, "packet_sha256"), false);
+	csv_cell(string_at(json_member(record, "bulk"), "id"), true);
+	free(quantity);
+	free(value);
+	cJSON_Delete(packet);
+	free(raw);
+	return 0;
+}
+
 static int
 export_csv_row(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
 {
+	const struct csv_export *x = ctx;
 	cJSON *record = cJSON_Parse(record_json);
 	const cJSON *op, *local, *routing;
 	char number[32], *reasons, *divergence, *acks;
+	long long decided_ms = 0;
+	int rc;
 
 	if (record == NULL || strcmp(string_at(record, "event"),
 	    "decision") != 0) {
+		cJSON_Delete(record);
+		return 0;
+	}
+	/* --since and --until: decided in [since, until). */
+	if ((x->since || x->until) && (!timestamp_parse(string_at(record,
+	    "decided_at"), &decided_ms) || (x->since && decided_ms <
+	    x->since_ms) || (x->until && decided_ms >= x->until_ms))) {
 		cJSON_Delete(record);
 		return 0;
 	}
@@ -240,12 +300,16 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	    cJSON_IsString(json_member(routing, "blocked_on")) ?
 	    "blocked_on" : "", false);
 	csv_cell(string_at(record, "decision_id"), false);
-	csv_cell(hash, true);
+	csv_cell(hash, false);
+	/* SPEC 7 (v3)'s columns, after the older ones scripts read by place. */
+	csv_cell(string_at(record, "event"), false);
+	csv_cell(string_at(op, "login"), false);
+	rc = export_csv_packet(x, record);
 	free(reasons);
 	free(divergence);
 	free(acks);
 	cJSON_Delete(record);
-	return export_stopped();
+	return rc != 0 ? rc : export_stopped();
 }
 
 /*
@@ -290,10 +354,18 @@ export_json_line(void *ctx, long long seq, const char *record_json,
 static int
 audit_export(struct store *store, const struct invocation *inv)
 {
+	struct csv_export x;
 	struct error err;
 	int rc;
 
 	error_clear(&err);
+	x = (struct csv_export){ store, inv->since != NULL,
+	    inv->until != NULL, 0, 0, &err };
+	/* audit_usage_wrong() saw that they parse. */
+	if (x.since)
+		timestamp_parse_zoned(inv->since, &x.since_ms);
+	if (x.until)
+		timestamp_parse_zoned(inv->until, &x.until_ms);
 	stdout_for_many_lines();
 	if (inv->csv)
 		printf("\"seq\",\"decided_at\",\"action_id\",\"kind\","
@@ -301,9 +373,11 @@ audit_export(struct store *store, const struct invocation *inv)
 		    "\"reason\",\"local_verdict\",\"advisory_verdict\","
 		    "\"requires_human_approval\",\"high_stakes_reasons\","
 		    "\"divergence\",\"acknowledged\",\"routing\","
-		    "\"decision_id\",\"hash\"\n");
+		    "\"decision_id\",\"hash\",\"event\",\"operator\","
+		    "\"requested_by\",\"side\",\"ticker\",\"quantity\","
+		    "\"estimated_value_usd\",\"packet_sha256\",\"bulk_id\"\n");
 	rc = store_audit_each(store, inv->csv ? export_csv_row :
-	    export_json_line, NULL, &err);
+	    export_json_line, &x, &err);
 	/* An export cut short must not pass for the whole log. */
 	if (rc == 0 || ferror(stdout))
 		rc = stdout_finish(&err);
@@ -475,7 +549,14 @@ audit_usage_wrong(const struct invocation *inv, const char *what)
 	bool verify = strcmp(what, "verify") == 0;
 	bool export = strcmp(what, "export") == 0;
 	bool replay = strcmp(what, "replay") == 0;
+	const char *bad_time = NULL;
+	long long ms;
 	char *safe;
+
+	if (inv->since != NULL && !timestamp_parse_zoned(inv->since, &ms))
+		bad_time = inv->since;
+	else if (inv->until != NULL && !timestamp_parse_zoned(inv->until, &ms))
+		bad_time = inv->until;
 
 	if (inv->operand_count == 0)
 		/* L10N: keep verify, export and replay: they are typed */
@@ -488,7 +569,8 @@ audit_usage_wrong(const struct invocation *inv, const char *what)
 		    safe);
 		free(safe);
 	} else if ((inv->csv && !export) || (inv->checkpoint != NULL &&
-	    !verify))
+	    !verify) || ((inv->since != NULL || inv->until != NULL) &&
+	    !(export && inv->csv)))
 		/* L10N: %s is "audit verify", "audit export" or "audit
 		   replay", untranslated */
 		fprintf(stderr, _("countersign: an option given does not "
@@ -500,6 +582,14 @@ audit_usage_wrong(const struct invocation *inv, const char *what)
 		    "ACTION_ID\n"));
 	else if (inv->operand_count > (replay ? 2 : 1))
 		fprintf(stderr, _("countersign: too many arguments\n"));
+	else if (bad_time != NULL) {
+		safe = xsanitize(bad_time);
+		/* L10N: %s is what was typed after --since or --until; keep
+		   the example as it is */
+		fprintf(stderr, _("countersign: '%s' is no time: write it as "
+		    "ISO 8601 with a zone, e.g. 2026-12-01T09:00:00Z\n"), safe);
+		free(safe);
+	}
 	else
 		return false;
 	return true;
@@ -536,7 +626,8 @@ cmd_audit(const struct invocation *inv)
 		/* L10N: the words after "countersign" are typed: keep them */
 		fprintf(stderr, _("Usage: countersign audit verify "
 		    "[--checkpoint SEQ:HASH]\n"
-		    "       countersign audit export [--csv]\n"
+		    "       countersign audit export [--csv [--since T] "
+		    "[--until T]]\n"
 		    "       countersign audit replay ACTION_ID\n"));
 		return EXIT_USAGE;
 	}

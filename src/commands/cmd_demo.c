@@ -153,6 +153,8 @@ cmd_demo(const struct invocation *inv)
 	demo_inv.db_option = db;
 	demo_inv.operand_count = 0;
 	demo_inv.json = false;
+	/* Quitting its screens deletes the database: they ask first. */
+	demo_inv.demo = true;
 	if (rc == EXIT_OK && interactive)
 		rc = review_run(&demo_inv);
 	else if (rc == EXIT_OK) {

@@ -19,6 +19,7 @@
 #include "decision.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "import_results.h"
 #include "json_extract.h"
 #include "json_strict.h"
 #include "object.h"
@@ -31,6 +32,15 @@
 
 #define FILE_MAX_BYTES (64UL << 20)
 #define LINE_MAX_BYTES (1UL << 20)
+
+/* import --json: a line per object instead of a line per file. */
+static bool report_json;
+
+void
+import_report_as_json(bool on)
+{
+	report_json = on;
+}
 
 struct file_counts {
 	size_t added;
@@ -111,6 +121,7 @@ struct import_context {
 	struct file_counts counts;
 	/* submit (SPEC 12): what the last object was, for its result. */
 	struct import_seen *seen;
+	struct import_results results;	/* import --json */
 };
 
 struct import_seen {
@@ -210,6 +221,12 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 
 	*error_offset = 0;
 	rc = object_load(text, len, &o, error_offset, err);
+	if (report_json && import_results_add(&ctx->results, line, rc == 0 ?
+	    object_type_name(o.type) : NULL, rc == 0 ? o.id : NULL, err) != 0) {
+		object_free(&o);
+		return EXIT_STORAGE;
+	}
+	ctx->results.last_failed = true;
 	if (rc == 0)
 		rc = object_check_clock(&o, ctx->now_ms, err);
 	if (rc == 0)
@@ -238,6 +255,10 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 	object_free(&o);
 	if (rc != 0)
 		return rc;
+	ctx->results.last_failed = false;
+	if (report_json)
+		ctx->results.items[ctx->results.count - 1].unchanged =
+		    result == STORE_PUT_SAME;
 	if (result == STORE_PUT_SAME)
 		ctx->counts.unchanged++;
 	else
@@ -473,11 +494,15 @@ import_text_named(struct store *store, const char *path, const char *text,
 	}
 	if (rc != 0)
 		report_file_failure(safe_path, error_line, &err);
-	else if (out != NULL)
+	if (report_json && out != NULL)
+		import_results_print(&ctx.results, out, path, rc, error_line,
+		    &err);
+	else if (rc == 0 && out != NULL)
 		/* L10N: after importing one file: its path, how many objects
 		   were new or changed, how many were already there */
 		fprintf(out, _("%s: %zu imported, %zu unchanged\n"), safe_path,
 		    ctx.counts.added, ctx.counts.unchanged);
+	import_results_free(&ctx.results);
 	free(safe_path);
 	return rc;
 }
@@ -496,6 +521,12 @@ import_file(struct import_walk *walk, const char *path)
 		safe_path = xsanitize(path);
 		report_file_failure(safe_path, 0, &err);
 		free(safe_path);
+		if (report_json && walk->out != NULL) {
+			struct import_results none = { NULL, 0, 0, false };
+
+			import_results_print(&none, walk->out, path, rc, 0,
+			    &err);
+		}
 		return rc;
 	}
 	rc = walk->file(walk, path, text, len);
@@ -729,6 +760,7 @@ cmd_import(const struct invocation *inv)
 		report_error(&err);
 		return rc;
 	}
+	import_report_as_json(inv->json);
 	rc = import_paths(store, inv->operands, inv->operand_count, stdout);
 	store_close(store);
 	return rc;

@@ -1,4 +1,7 @@
-/* countersign list [--all] [--json]: the queue as a table or JSON lines. */
+/*
+ * countersign list [--all] [--json] [--filter EXPR]: the queue as a table
+ * or JSON lines.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -31,6 +34,7 @@ struct list_run {
 	size_t rows;
 	struct error *err;
 	bool header_printed;
+	struct filter filter;		/* --filter, SPEC 7 */
 	FILE *spool[CARE_CLASSES];	/* [0] is stdout, opened lazily */
 };
 
@@ -70,7 +74,9 @@ print_row(const struct list_run *run, FILE *out, const struct queue_row *row)
 	    row->high_stakes ? 'H' : ' ', row->local_fail ? 'x' : ' ',
 	    row->divergent ? '!' : ' ', row->locked_out ? 'L' : ' ',
 	    row->deadlocked ? 'D' : ' ', row->expired ? 'E' : ' ');
-	format_age(age, sizeof age, run->now_ms - row->imported_at_ms);
+	/* From drafting, as the screens count it; import when undated. */
+	format_age(age, sizeof age, run->now_ms - (row->has_drafted ?
+	    row->drafted_at_ms : row->imported_at_ms));
 	id = xsanitize(row->action_id);
 	fprintf(out, "%s ", flags);
 	print_cell(out, row->kind, 11);	/* "legal_draft" */
@@ -291,12 +297,17 @@ list_one(void *ctx, struct recheck *r)
 {
 	struct list_run *run = ctx;
 	struct listed listed;
+	struct filter_subject subject;
+	char flags[FILTER_FLAGS_SIZE];
 	FILE *out;
 	int rc;
 
 	memset(&listed, 0, sizeof listed);
 	if ((rc = queue_row_from_recheck(r, r->outcome.verdict.action_id,
 	    &listed.row, run->now_ms, run->err)) != 0)
+		goto cleanup;
+	filter_subject_of(&listed.row, r->data.input.action, flags, &subject);
+	if (!filter_matches(&run->filter, &subject, run->now_ms))
 		goto cleanup;
 	listed.care = care_of(&listed.row);
 	snprintf(listed.packet_sha256, sizeof listed.packet_sha256, "%s",
@@ -370,14 +381,18 @@ cmd_list(const struct invocation *inv)
 	struct list_run run;
 	struct store *store;
 	struct error err;
+	bool filter_given;
 	int rc;
 
 	error_clear(&err);
-	if ((rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0) {
+	memset(&run, 0, sizeof run);
+	/* A mistyped filter is a usage error before any database is read. */
+	if ((rc = filter_parse(inv->filter, &run.filter, &err)) != 0 ||
+	    (rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0) {
+		filter_free(&run.filter);
 		report_error(&err);
 		return rc;
 	}
-	memset(&run, 0, sizeof run);
 	run.store = store;
 	run.inv = inv;
 	run.now_ms = timestamp_now();
@@ -387,6 +402,8 @@ cmd_list(const struct invocation *inv)
 	store_cache_policy(store, true);
 	rc = recheck_each(store, inv->all, run.now_ms, list_one, &run, &err);
 	store_close(store);
+	filter_given = run.filter.count > 0;
+	filter_free(&run.filter);
 	/* In the order the review screen shows them. */
 	if (rc == 0)
 		rc = print_spooled(&run);
@@ -396,8 +413,8 @@ cmd_list(const struct invocation *inv)
 		return rc;
 	}
 	if (run.rows == 0 && !inv->json)
-		printf("%s\n", inv->all ? _("No actions.") :
-		    _("No pending actions."));
+		printf("%s\n", filter_given ? _("Nothing matches.") :
+		    inv->all ? _("No actions.") : _("No pending actions."));
 	if ((rc = stdout_finish(&err)) != 0) {
 		report_error(&err);
 		return rc;

@@ -81,6 +81,31 @@ timestamp_parse(const char *s, long long *ms)
 	return true;
 }
 
+bool
+timestamp_parse_zoned(const char *s, long long *ms)
+{
+	char utc[64];
+	size_t len = s != NULL ? strlen(s) : 0;
+	int hours, minutes;
+	const char *zone;
+
+	if (len < 6 || len >= sizeof utc || (s[len - 6] != '+' &&
+	    s[len - 6] != '-'))
+		return timestamp_parse(s, ms);
+	zone = s + len - 6;
+	if (!digits(zone + 1, 2, &hours) || zone[3] != ':' ||
+	    !digits(zone + 4, 2, &minutes) || hours > 23 || minutes > 59)
+		return false;
+	/* The local time read as UTC, then moved by the offset. */
+	memcpy(utc, s, len - 6);
+	utc[len - 6] = 'Z';
+	utc[len - 5] = '\0';
+	if (!timestamp_parse(utc, ms))
+		return false;
+	*ms -= (zone[0] == '+' ? 1 : -1) * (hours * 60 + minutes) * 60000LL;
+	return true;
+}
+
 void
 timestamp_beyond_ms(const char *s, const char **digits, size_t *length)
 {

@@ -386,6 +386,12 @@ request_params(const char *command, const struct invocation *inv,
 		cJSON_AddBoolToObject(params, "csv", true);
 	if (inv->checkpoint != NULL)
 		cJSON_AddStringToObject(params, "checkpoint", inv->checkpoint);
+	if (inv->filter != NULL)
+		cJSON_AddStringToObject(params, "filter", inv->filter);
+	if (inv->since != NULL)
+		cJSON_AddStringToObject(params, "since", inv->since);
+	if (inv->until != NULL)
+		cJSON_AddStringToObject(params, "until", inv->until);
 	if (strcmp(command, "import") == 0) {
 		cJSON_AddItemToObject(params, "operands", cl->names);
 		cJSON_AddItemToObject(params, "sizes", cl->sizes);

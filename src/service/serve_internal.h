@@ -40,7 +40,8 @@ enum method_option {
 	OPT_CSV = 1 << 3, OPT_CHECKPOINT = 1 << 4, OPT_SIZES = 1 << 5,
 	OPT_TERMINAL = 1 << 6,	/* review: term, no_color, ctype, ... */
 	OPT_PROGRAM = 1 << 7,	/* (v3) params of its own, a JSON result */
-	OPT_IN_LOOP = 1 << 8	/* (v3) answered by the loop, no child */
+	OPT_IN_LOOP = 1 << 8,	/* (v3) answered by the loop, no child */
+	OPT_FILTER = 1 << 9	/* list: filter (SPEC 7) */
 };
 
 struct program_conn;		/* serve_programs.c: waits, a feed */

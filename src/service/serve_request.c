@@ -28,8 +28,8 @@
 #include "serve_internal.h"
 
 const struct method methods[] = {
-	{ "import", NULL, ROLE_IMPORTER, OPT_SIZES, -1 },
-	{ "list", cmd_list, ROLE_READER, OPT_ALL | OPT_JSON, 0 },
+	{ "import", NULL, ROLE_IMPORTER, OPT_SIZES | OPT_JSON, -1 },
+	{ "list", cmd_list, ROLE_READER, OPT_ALL | OPT_JSON | OPT_FILTER, 0 },
 	{ "check", cmd_check, ROLE_READER, 0, -1 },
 	{ "batch", cmd_batch, ROLE_OFFICER, OPT_ATOMIC, 0 },
 	{ "audit", cmd_audit, ROLE_READER, OPT_CSV | OPT_CHECKPOINT, 2 },
@@ -254,6 +254,11 @@ params_to_invocation(const struct service *sv, const struct method *m,
 		    (m->options & OPT_TERMINAL) && cJSON_IsBool(item)) ||
 		    (strcmp(item->string, "checkpoint") == 0 &&
 		    (m->options & OPT_CHECKPOINT) && cJSON_IsString(item)) ||
+		    (strcmp(item->string, "filter") == 0 &&
+		    (m->options & OPT_FILTER) && cJSON_IsString(item)) ||
+		    ((strcmp(item->string, "since") == 0 ||
+		    strcmp(item->string, "until") == 0) &&
+		    (m->options & OPT_CSV) && cJSON_IsString(item)) ||
 		    (strcmp(item->string, "sizes") == 0 &&
 		    (m->options & OPT_SIZES)))
 			continue;
@@ -270,6 +275,12 @@ params_to_invocation(const struct service *sv, const struct method *m,
 	    "csv"));
 	item = cJSON_GetObjectItemCaseSensitive(params, "checkpoint");
 	inv->checkpoint = cJSON_IsString(item) ? item->valuestring : NULL;
+	item = cJSON_GetObjectItemCaseSensitive(params, "filter");
+	inv->filter = cJSON_IsString(item) ? item->valuestring : NULL;
+	item = cJSON_GetObjectItemCaseSensitive(params, "since");
+	inv->since = cJSON_IsString(item) ? item->valuestring : NULL;
+	item = cJSON_GetObjectItemCaseSensitive(params, "until");
+	inv->until = cJSON_IsString(item) ? item->valuestring : NULL;
 	operands = cJSON_GetObjectItemCaseSensitive(params, "operands");
 	n = cJSON_GetArraySize(operands);
 	if ((operands != NULL && !cJSON_IsArray(operands)) ||
@@ -432,6 +443,7 @@ import_served(const struct conn *c, const cJSON *params,
 		report_error(&err);
 		return rc;
 	}
+	import_report_as_json(inv->json);
 	rc = import_texts(store, files, i, stdout);
 	store_close(store);
 	return rc;

@@ -33,7 +33,31 @@ struct key_binding {
 	void (*run)(struct tui *);
 };
 
-static void quit(struct tui *t) { t->quit = true; }
+/*
+ * q in the queue ends the session.  In the demo that deletes its
+ * database and every decision in it, so one q too many must not: it asks.
+ */
+static void
+quit(struct tui *t)
+{
+	int ch;
+
+	if (t->demo) {
+		draw_clear_line(LINES - 1);
+		/* L10N: the demo's question before quitting; y is the key
+		   that quits, whatever the language */
+		draw_text(LINES - 1, 0, _("Quit the demo? Its database and "
+		    "decisions are deleted. y quits, any other key stays."),
+		    COLS, A_BOLD);
+		refresh();
+		ch = getch();
+		if (tui_signalled == 0 && ch != 'y' && ch != 'Y') {
+			tui_reload(t);
+			return;
+		}
+	}
+	t->quit = true;
+}
 static void back(struct tui *t) { t->view = VIEW_QUEUE; tui_reload(t); }
 static void down(struct tui *t) { queue_move(t, 1); }
 static void up(struct tui *t) { queue_move(t, -1); }
@@ -119,6 +143,7 @@ static const struct key_binding bindings[] = {
 	{ 'a', "a", IN_QUEUE | IN_DETAIL, N_("approve (asks to confirm)"), approve },
 	{ 'r', "r", IN_QUEUE | IN_DETAIL, N_("reject (asks for a reason)"), reject },
 	{ 't', "t", IN_QUEUE, N_("tag or untag the selected action"), queue_toggle_tag },
+	{ 'T', "T", IN_QUEUE, N_("tag every action shown (all pages); again: untag them"), queue_tag_shown },
 	{ 'A', "A", IN_QUEUE, N_("approve the tagged clean actions (shows which, asks a reason)"), bulk_approve },
 	{ 'R', "R", IN_QUEUE, N_("reject the tagged actions (shows which, asks a reason)"), bulk_reject },
 	{ '/', "/", IN_QUEUE, N_("search id, requester, author, kind and summary"), queue_search },

@@ -396,6 +396,7 @@ tui_run(const struct invocation *inv)
 	verdict_translate_with(translate);
 #endif
 	t->db_path = store_path(t->store);
+	t->demo = inv->demo;
 	t->query.sort = QUEUE_BY_CARE;
 	store_data_version(t->store, &t->data_version, &err);
 	t->checked_at_ms = timestamp_now();

@@ -33,6 +33,7 @@ struct tui {
 	const char *db_path;
 	bool color;
 	bool quit;
+	bool demo;			/* quitting deletes the database */
 	enum tui_view view;
 
 	/* The queue: a query over the index and the rows on screen. */
@@ -145,6 +146,8 @@ void queue_move(struct tui *, long delta);
 struct queue_row *queue_current(struct tui *);
 bool queue_tagged(const struct tui *, const char *action_id);
 void queue_toggle_tag(struct tui *);
+/* T: tags all the query shows, or untags them when all are tagged. */
+void queue_tag_shown(struct tui *);
 void queue_cycle_filter(struct tui *);
 void queue_cycle_sort(struct tui *);
 void queue_search(struct tui *);

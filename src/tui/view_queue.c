@@ -131,6 +131,46 @@ queue_toggle_tag(struct tui *t)
 	queue_move(t, 1);
 }
 
+/*
+ * T: tags every action the current search and filter show, all pages of
+ * them; when every one shown is tagged already, untags them instead.
+ * Bulk's plan, reason and confirmation then apply as to any tags.
+ */
+void
+queue_tag_shown(struct tui *t)
+{
+	struct queue_row rows[PAGE_MAX];
+	long offset, got, i;
+	struct error err;
+	bool untag;
+	char **grown, **ids;
+	size_t visible;
+
+	/* Untag when all of them are tagged: T twice leaves none. */
+	ids = queue_visible_tagged(t, &visible);
+	queue_free_ids(ids, visible);
+	untag = t->count > 0 && (long)visible == t->count;
+	for (offset = 0; offset < t->count; offset += PAGE_MAX) {
+		if (store_queue_page(t->store, &t->query, offset, PAGE_MAX, rows,
+		    &got, &err) != 0 || got == 0)
+			break;
+		for (i = 0; i < got; i++) {
+			if (untag)
+				queue_untag(t, rows[i].action_id);
+			else if (!queue_tagged(t, rows[i].action_id) &&
+			    (grown = realloc(t->tags, (t->tag_count + 1) *
+			    sizeof *grown)) != NULL) {
+				t->tags = grown;
+				if ((t->tags[t->tag_count] = text_copy(
+				    rows[i].action_id)) != NULL)
+					t->tag_count++;
+			}
+			queue_row_free(&rows[i]);
+		}
+	}
+	tui_reload(t);
+}
+
 void
 queue_cycle_filter(struct tui *t)
 {

@@ -351,7 +351,7 @@ expect_eq "CSV file: no cell starts with a live formula trigger" \
 	"$(LC_ALL=C grep -c -P '(^|,)"[=+@\t\r-]' "$WORK/export.csv" || true)" 0
 # Each row read as RFC 4180: every cell opens with a quote, "" inside is
 # a quote, cells are separated by commas outside quotes.
-expect_eq "CSV file: every row is 17 quoted cells" \
+expect_eq "CSV file: every row is 26 quoted cells (SPEC 7 v3 added 9)" \
 	"$(LC_ALL=C awk '{
 		n = 1; inq = 0; start = 1; bad = 0
 		for (i = 1; i <= length($0); i++) {
@@ -365,7 +365,7 @@ expect_eq "CSV file: every row is 17 quoted cells" \
 			} else if (c == ",") { n++; start = 1 } else bad = 1
 		}
 		print (bad || inq) ? "malformed" : n
-	}' "$WORK/export.csv" | sort -u)" 17
+	}' "$WORK/export.csv" | sort -u)" 26
 
 # ---- error messages that quote hostile text ----
 jq -c '.proposed_action.ticker = "VTI"' "$WORK/hostile.jsonl" | head -1 >"$WORK/conflict.jsonl"

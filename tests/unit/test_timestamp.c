@@ -336,11 +336,41 @@ test_now_is_after_2024(void **state)
 	assert_true(timestamp_now() > parse_ok("2024-01-01T00:00:00Z"));
 }
 
+/* SPEC 7 audit export --since/--until: any offset names one instant. */
+static void
+test_zoned_offsets(void **state)
+{
+	long long utc, zoned;
+
+	(void)state;
+	assert_true(timestamp_parse("2026-12-01T09:00:00Z", &utc));
+	assert_true(timestamp_parse_zoned("2026-12-01T10:00:00+01:00", &zoned));
+	assert_int_equal(zoned, utc);
+	assert_true(timestamp_parse_zoned("2026-12-01T03:30:00.000-05:30",
+	    &zoned));
+	assert_int_equal(zoned, utc);
+	assert_true(timestamp_parse_zoned("2026-12-01T09:00:00Z", &zoned));
+	assert_int_equal(zoned, utc);
+	/* Across midnight, and a day back. */
+	assert_true(timestamp_parse_zoned("2026-12-02T00:00:00+15:00", &zoned));
+	assert_int_equal(zoned, utc);
+	assert_false(timestamp_parse_zoned("2026-12-01T09:00:00", &zoned));
+	assert_false(timestamp_parse_zoned("2026-12-01T09:00:00+1:00", &zoned));
+	assert_false(timestamp_parse_zoned("2026-12-01T09:00:00+24:00", &zoned));
+	assert_false(timestamp_parse_zoned("2026-12-01T09:00:00+01:60", &zoned));
+	assert_false(timestamp_parse_zoned("2026-12-01T09:00+01:00", &zoned));
+	assert_false(timestamp_parse_zoned("yesterday", &zoned));
+	assert_false(timestamp_parse_zoned(NULL, &zoned));
+	/* The records' own parser still takes UTC only. */
+	assert_false(timestamp_parse("2026-12-01T10:00:00+01:00", &zoned));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_epoch_zero),
+		cmocka_unit_test(test_zoned_offsets),
 		cmocka_unit_test(test_leap_day_2000_with_half_second),
 		cmocka_unit_test(test_spec_example_2026_11_29),
 		cmocka_unit_test(test_last_second_of_day),

@@ -1,0 +1,36 @@
+/*
+ * An action's packet as stored, by id: what the CSV export adds to a
+ * decision record (who asked, the trade's side, ticker and amount), which
+ * the record itself does not repeat.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "store_internal.h"
+
+int
+store_action_packet(struct store *s, const char *action_id, char **raw,
+    struct error *err)
+{
+	db_stmt *stmt;
+	const char *text;
+	int rc;
+
+	*raw = NULL;
+	if (db_prepare(s->db, "SELECT raw_json FROM action WHERE action_id = ?1",
+	    false, &stmt) != DB_OK)
+		return store_error(s, err, "reading an action");
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	if (rc == DB_ROW && (text = (const char *)db_column_text(stmt, 0)) !=
+	    NULL && (*raw = strdup(text)) == NULL) {
+		db_finalize(stmt);
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	db_finalize(stmt);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
+	    store_error(s, err, "reading an action");
+}
