@@ -263,19 +263,14 @@ parse_key(const char *text, const char *what, char name[NOTE_NAME_MAX],
 	while (end > start && (end[-1] == ' ' || end[-1] == '\t' ||
 	    end[-1] == '\n' || end[-1] == '\r'))
 		end--;
-	plus2 = NULL;
-	for (plus1 = end; plus1 > start; plus1--)
-		if (plus1[-1] == '+') {
-			if (plus2 == NULL)
-				plus2 = plus1 - 1;
-			else
-				break;
-		}
-	if (plus2 == NULL || plus1 <= start) {
+	/* Names hold no '+', base64 may: split from the left, as Go does. */
+	plus1 = memchr(start, '+', (size_t)(end - start));
+	plus2 = plus1 != NULL ? memchr(plus1 + 1, '+', (size_t)(end - plus1 -
+	    1)) : NULL;
+	if (plus2 == NULL) {
 		rc = error_set(err, EXIT_DATA, what, "not NAME+KEYID+KEY");
 		goto cleanup;
 	}
-	plus1--;	/* the '+' before KEYID */
 	if (!name_valid(start, (size_t)(plus1 - start))) {
 		rc = error_set(err, EXIT_DATA, what, "the key name is not valid");
 		goto cleanup;
