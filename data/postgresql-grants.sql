@@ -6,6 +6,9 @@
 -- cannot even ask is the stronger guarantee.
 REVOKE ALL ON ALL TABLES IN SCHEMA public FROM countersign_service;
 GRANT SELECT, INSERT ON audit_log, decision TO countersign_service;
+-- The signed log (SPEC 13): its tree, checkpoints and name, appended too.
+GRANT SELECT, INSERT ON merkle_node, log_checkpoint, log_name
+	TO countersign_service;
 -- Imported objects: appended; an action's status moves once, to decided.
 GRANT SELECT, INSERT ON action, ips, holdings, policy_object
 	TO countersign_service;

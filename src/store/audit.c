@@ -20,6 +20,7 @@
 #include "sanitize.h"
 #include "sha256.h"
 #include "store_internal.h"
+#include "store_log.h"
 #include "timestamp.h"
 
 int
@@ -60,6 +61,8 @@ store_audit_append(struct store *s, const char *record_json,
 	    hash) != 0)
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "cannot compute SHA-256");
+	if ((rc = store_log_before_append(s, prev.seq + 1, err)) != 0)
+		return rc;
 	if ((stmt = store_statement(s, SQL_AUDIT_INSERT, err)) == NULL)
 		return err->status;
 	db_bind_int64(stmt, 1, prev.seq + 1);
@@ -70,6 +73,10 @@ store_audit_append(struct store *s, const char *record_json,
 	db_reset(stmt);
 	if (rc != DB_DONE)
 		return store_error(s, err, "appending to the audit log");
+	/* The tree of SPEC 13 grows in the same transaction. */
+	if ((rc = store_log_after_append(s, prev.seq + 1, record_json,
+	    err)) != 0)
+		return rc;
 	head->seq = prev.seq + 1;
 	snprintf(head->hash, sizeof head->hash, "%s", hash);
 	s->audit_appended = true;

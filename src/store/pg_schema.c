@@ -287,6 +287,32 @@ static const struct pg_migration pg_migrations[] = {
 	"  WHERE revision_of IS NOT NULL;"
 	"DELETE FROM meta WHERE key = 'artifacts_built';"
 	"INSERT INTO meta VALUES ('artifacts_built', 0);" },
+	/*
+	 * schema.c's 15 (issue 32, SPEC 13): the audit log's tree, its
+	 * signed checkpoints and the log's name, append-only.
+	 */
+	{ 15,
+	"CREATE TABLE merkle_node (level INTEGER NOT NULL, idx BIGINT NOT NULL,"
+	"  hash TEXT COLLATE \"C\" NOT NULL, PRIMARY KEY (level, idx));"
+	"CREATE TABLE log_checkpoint (size BIGINT PRIMARY KEY,"
+	"  note TEXT COLLATE \"C\" NOT NULL, signed_at TEXT COLLATE \"C\" NOT NULL);"
+	"CREATE TABLE log_name (id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  name TEXT COLLATE \"C\" NOT NULL);"
+	REFUSE("log_append_only_refuse", "the signed log is append-only")
+	"CREATE TRIGGER merkle_node_append_only BEFORE UPDATE OR DELETE"
+	"  ON merkle_node FOR EACH ROW EXECUTE FUNCTION log_append_only_refuse();"
+	"CREATE TRIGGER merkle_node_no_truncate BEFORE TRUNCATE ON merkle_node"
+	"  FOR EACH STATEMENT EXECUTE FUNCTION log_append_only_refuse();"
+	"CREATE TRIGGER log_checkpoint_append_only BEFORE UPDATE OR DELETE"
+	"  ON log_checkpoint FOR EACH ROW"
+	"  EXECUTE FUNCTION log_append_only_refuse();"
+	"CREATE TRIGGER log_checkpoint_no_truncate BEFORE TRUNCATE"
+	"  ON log_checkpoint FOR EACH STATEMENT"
+	"  EXECUTE FUNCTION log_append_only_refuse();"
+	"CREATE TRIGGER log_name_append_only BEFORE UPDATE OR DELETE"
+	"  ON log_name FOR EACH ROW EXECUTE FUNCTION log_append_only_refuse();"
+	"CREATE TRIGGER log_name_no_truncate BEFORE TRUNCATE ON log_name"
+	"  FOR EACH STATEMENT EXECUTE FUNCTION log_append_only_refuse();" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])

@@ -323,6 +323,31 @@ static const char *const migrations[] = {
 	"  WHERE revision_of IS NOT NULL;"
 	"DELETE FROM meta WHERE key = 'artifacts_built';"
 	"INSERT INTO meta VALUES ('artifacts_built', 0);",
+
+	/*
+	 * issue 32 (SPEC 13): the audit log's RFC 6962 tree, as the hash of
+	 * every complete subtree (level 0 the leaves), its signed
+	 * checkpoints and the log's name, all append-only like the log.  A
+	 * log kept before gets its tree at its next append (store_log.c).
+	 */
+	"CREATE TABLE merkle_node (level INTEGER NOT NULL, idx INTEGER NOT NULL,"
+	"  hash TEXT NOT NULL, PRIMARY KEY (level, idx)) WITHOUT ROWID;"
+	"CREATE TABLE log_checkpoint (size INTEGER PRIMARY KEY,"
+	"  note TEXT NOT NULL, signed_at TEXT NOT NULL);"
+	"CREATE TABLE log_name (id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  name TEXT NOT NULL);"
+	"CREATE TRIGGER merkle_node_no_update BEFORE UPDATE ON merkle_node"
+	" BEGIN SELECT RAISE(ABORT, 'merkle_node is append-only'); END;"
+	"CREATE TRIGGER merkle_node_no_delete BEFORE DELETE ON merkle_node"
+	" BEGIN SELECT RAISE(ABORT, 'merkle_node is append-only'); END;"
+	"CREATE TRIGGER log_checkpoint_no_update BEFORE UPDATE ON log_checkpoint"
+	" BEGIN SELECT RAISE(ABORT, 'log_checkpoint is append-only'); END;"
+	"CREATE TRIGGER log_checkpoint_no_delete BEFORE DELETE ON log_checkpoint"
+	" BEGIN SELECT RAISE(ABORT, 'log_checkpoint is append-only'); END;"
+	"CREATE TRIGGER log_name_no_update BEFORE UPDATE ON log_name"
+	" BEGIN SELECT RAISE(ABORT, 'a log is named once'); END;"
+	"CREATE TRIGGER log_name_no_delete BEFORE DELETE ON log_name"
+	" BEGIN SELECT RAISE(ABORT, 'a log is named once'); END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

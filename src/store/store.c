@@ -12,6 +12,7 @@
 
 #include "exit_codes.h"
 #include "store_internal.h"
+#include "store_log.h"
 #include "text.h"
 
 /*
@@ -398,6 +399,7 @@ store_close(struct store *s)
 		store_rollback(s);
 	store_cache_policy(s, false);
 	store_forget_documents(s);
+	store_log_free(s);
 	for (i = 0; i < SQL_STATEMENT_COUNT; i++)
 		db_finalize(s->statements[i]);
 	store_artifact_statements_close(s);
@@ -482,7 +484,8 @@ store_begin(struct store *s, struct error *err)
 int
 store_commit(struct store *s, struct error *err)
 {
-	if (store_queue_totals_flush(s, err) != 0) {
+	if (store_queue_totals_flush(s, err) != 0 ||
+	    store_log_commit(s, err) != 0) {
 		store_rollback(s);
 		return err->status;
 	}
@@ -510,6 +513,7 @@ store_rollback(struct store *s)
 	if (db_in_transaction(s->db))
 		db_exec(s->db, "ROLLBACK");
 	s->in_transaction = false;
+	store_log_forget(s, true);
 	store_fresh_forget(s);
 	memset(&s->totals_change, 0, sizeof s->totals_change);
 }
@@ -551,6 +555,7 @@ store_rollback_savepoint(struct store *s)
 	if (store_run(s, SQL_ROLLBACK_TO, "rolling back a savepoint",
 	    &ignored) == 0) {
 		s->totals_change = s->totals_at_savepoint;
+		store_log_forget(s, false);
 		store_run(s, SQL_RELEASE, "releasing a savepoint", &ignored);
 	}
 }

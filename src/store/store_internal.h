@@ -177,6 +177,7 @@ struct store {
 	/* The transaction appended to the audit log: its COMMIT notifies. */
 	bool audit_appended;
 	long long watched_version;	/* store_watch_changed's last look */
+	struct log_state *log;		/* the signed log's (store_log.c) */
 };
 
 /* The NOTIFY of a transaction that appended a record (watch.c). */

@@ -128,8 +128,9 @@ test_create_makes_directories_and_schema(void **state)
 
 /*
  * Back to schema 7: before blocked_on (8), artifacts and expertise (9)
- * and the queue's requester, author and drafting time (11); schema 10
- * (issue 24) only adds what is missing, so it runs again unharmed.
+ * and the queue's requester, author and drafting time (11) and the
+ * signed log's tables (14); schema 10 (issue 24) only adds what is
+ * missing, so it runs again unharmed.
  */
 #define UNDO_TO_SCHEMA_7 \
 	"DROP INDEX action_by_artifact;" \
@@ -138,7 +139,8 @@ test_create_makes_directories_and_schema(void **state)
 	"ALTER TABLE decision DROP COLUMN escalate_expertise;" \
 	"ALTER TABLE queue_index DROP COLUMN requester;" \
 	"ALTER TABLE queue_index DROP COLUMN author;" \
-	"ALTER TABLE queue_index DROP COLUMN drafted_at_ms;"
+	"ALTER TABLE queue_index DROP COLUMN drafted_at_ms;" \
+	"DROP TABLE merkle_node; DROP TABLE log_checkpoint; DROP TABLE log_name;"
 
 /* Actions stored before schema 9 get their artifact_id from the packet. */
 static void

@@ -1,0 +1,922 @@
+/*
+ * The log anyone can check (SPEC 13), in the store.  Beside each audit
+ * record the tree gains its leaf and every complete subtree the leaf
+ * completes (about two rows a record), in the same transaction: a proof
+ * of any record reads about 2 log2(n) of them and rehashes nothing.  Each
+ * commit that appended signs one checkpoint of the new size before its
+ * COMMIT, under the transaction's write lock (on PostgreSQL the chain's
+ * lock), so that the latest stored checkpoint always covers the log; a
+ * log that has records beyond it was extended by someone without a key.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "sha256.h"
+#include "store.h"
+#include "store_internal.h"
+#include "store_log.h"
+#include "timestamp.h"
+
+#define LEVELS 64
+
+enum log_sql {
+	LOG_NODE_GET,
+	LOG_NODE_PUT,
+	LOG_CHECKPOINT_LATEST,
+	LOG_CHECKPOINT_SIZE,
+	LOG_CHECKPOINT_PUT,
+	LOG_CHECKPOINT_ALL,
+	LOG_NAME_GET,
+	LOG_NAME_PUT,
+	LOG_RECORD_GET,
+	LOG_LEAVES,
+	LOG_RECORDS_AFTER,
+	LOG_SQL_COUNT
+};
+
+static const char *const log_sql[LOG_SQL_COUNT] = {
+	[LOG_NODE_GET] =
+	    "SELECT hash FROM merkle_node WHERE level = ?1 AND idx = ?2",
+	[LOG_NODE_PUT] =
+	    "INSERT INTO merkle_node (level, idx, hash) VALUES (?1, ?2, ?3)",
+	[LOG_CHECKPOINT_LATEST] =
+	    "SELECT size, note FROM log_checkpoint ORDER BY size DESC LIMIT 1",
+	[LOG_CHECKPOINT_SIZE] =
+	    "SELECT size, note FROM log_checkpoint WHERE size = ?1",
+	[LOG_CHECKPOINT_PUT] =
+	    "INSERT INTO log_checkpoint (size, note, signed_at)"
+	    " VALUES (?1, ?2, ?3)",
+	[LOG_CHECKPOINT_ALL] =
+	    "SELECT size, note FROM log_checkpoint ORDER BY size",
+	[LOG_NAME_GET] = "SELECT name FROM log_name WHERE id = 1",
+	[LOG_NAME_PUT] = "INSERT INTO log_name (id, name) VALUES (1, ?1)",
+	[LOG_RECORD_GET] = "SELECT record_json FROM audit_log WHERE seq = ?1",
+	[LOG_LEAVES] = "SELECT max(idx) FROM merkle_node WHERE level = 0",
+	[LOG_RECORDS_AFTER] = "SELECT seq, record_json FROM audit_log"
+	    " WHERE seq > ?1 ORDER BY seq",
+};
+
+/*
+ * What one store remembers of its tree: the right edge of the tree at
+ * frontier_size (the complete subtree of each set bit of the size), so
+ * that an append reads nothing; valid only for that size, forgotten at
+ * any rollback.
+ */
+struct log_state {
+	db_stmt *stmts[LOG_SQL_COUNT];
+	long long frontier_size;	/* -1: not known */
+	merkle_hash frontier[LEVELS];
+	bool appended;			/* in this transaction */
+	bool attested;			/* checked in this transaction */
+	char name[NOTE_NAME_MAX];
+	char *last_note;		/* this process signed it */
+	long long last_note_size;
+};
+
+static const struct note_signer *log_signer;
+static struct note_verifier log_trusted[1 + 16];
+static size_t log_trusted_count;
+
+void
+store_log_keys(const struct note_signer *signer,
+    const struct note_verifier *trusted, size_t count)
+{
+	size_t i;
+
+	log_signer = signer;
+	log_trusted_count = 0;
+	if (signer != NULL) {
+		struct note_verifier *own = &log_trusted[log_trusted_count++];
+
+		snprintf(own->name, sizeof own->name, "%s", signer->name);
+		own->id = signer->id;
+		memcpy(own->pub, signer->pub, sizeof own->pub);
+	}
+	for (i = 0; i < count && log_trusted_count < sizeof log_trusted /
+	    sizeof log_trusted[0]; i++)
+		log_trusted[log_trusted_count++] = trusted[i];
+}
+
+bool
+store_log_signing(void)
+{
+	return log_signer != NULL;
+}
+
+static struct log_state *
+log_state(struct store *s, struct error *err)
+{
+	if (s->log == NULL) {
+		if ((s->log = calloc(1, sizeof *s->log)) == NULL) {
+			error_set(err, EXIT_STORAGE, NULL, "out of memory");
+			return NULL;
+		}
+		s->log->frontier_size = -1;
+	}
+	return s->log;
+}
+
+static db_stmt *
+log_stmt(struct store *s, enum log_sql which, struct error *err)
+{
+	struct log_state *st = log_state(s, err);
+	db_stmt *stmt;
+
+	if (st == NULL)
+		return NULL;
+	if ((stmt = st->stmts[which]) == NULL) {
+		if (db_prepare(s->db, log_sql[which], true, &stmt) != DB_OK) {
+			store_error(s, err, "preparing a statement of the tree");
+			return NULL;
+		}
+		st->stmts[which] = stmt;
+	}
+	db_reset(stmt);
+	db_clear_bindings(stmt);
+	return stmt;
+}
+
+static void
+hash_to_hex(const merkle_hash h, char hex[SHA256_HEX_SIZE])
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < MERKLE_HASH_SIZE; i++) {
+		hex[2 * i] = digits[h[i] >> 4];
+		hex[2 * i + 1] = digits[h[i] & 15];
+	}
+	hex[64] = '\0';
+}
+
+static bool
+hex_to_hash(const char *hex, merkle_hash h)
+{
+	size_t i;
+	int hi, lo;
+
+	if (hex == NULL || strlen(hex) != 64)
+		return false;
+	for (i = 0; i < MERKLE_HASH_SIZE; i++) {
+		hi = hex[2 * i] <= '9' ? hex[2 * i] - '0' : hex[2 * i] - 'a' + 10;
+		lo = hex[2 * i + 1] <= '9' ? hex[2 * i + 1] - '0' :
+		    hex[2 * i + 1] - 'a' + 10;
+		if (hi < 0 || hi > 15 || lo < 0 || lo > 15)
+			return false;
+		h[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return true;
+}
+
+/* The stored complete subtree; merkle_node_fn over a store. */
+struct node_reader {
+	struct store *s;
+	struct error *err;
+};
+
+static int
+read_node(void *ctx, unsigned level, uint64_t index, merkle_hash out)
+{
+	struct node_reader *r = ctx;
+	db_stmt *stmt;
+	int rc;
+	bool ok;
+
+	if ((stmt = log_stmt(r->s, LOG_NODE_GET, r->err)) == NULL)
+		return r->err->status;
+	db_bind_int(stmt, 1, (int)level);
+	db_bind_int64(stmt, 2, (long long)index);
+	rc = db_step(stmt);
+	ok = rc == DB_ROW && hex_to_hash((const char *)db_column_text(stmt, 0),
+	    out);
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_error(r->s, r->err, "reading the tree");
+	if (!ok)
+		return error_set(r->err, EXIT_STORAGE, NULL, "%s: the tree "
+		    "has no node %u/%" PRIu64 "; run countersign audit verify",
+		    r->s->path, level, index);
+	return 0;
+}
+
+static int
+put_node(struct store *s, unsigned level, uint64_t index, const merkle_hash h,
+    struct error *err)
+{
+	char hex[SHA256_HEX_SIZE];
+	db_stmt *stmt;
+	int rc;
+
+	if ((stmt = log_stmt(s, LOG_NODE_PUT, err)) == NULL)
+		return err->status;
+	hash_to_hex(h, hex);
+	db_bind_int(stmt, 1, (int)level);
+	db_bind_int64(stmt, 2, (long long)index);
+	db_bind_text(stmt, 3, hex, -1, DB_TRANSIENT);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	return rc == DB_DONE ? 0 : store_error(s, err, "extending the tree");
+}
+
+/* The right edge of the tree of size leaves, from the stored nodes. */
+static int
+load_frontier(struct store *s, long long size, struct error *err)
+{
+	struct node_reader r = { s, err };
+	struct log_state *st = s->log;
+	unsigned level;
+	int rc;
+
+	if (st->frontier_size == size)
+		return 0;
+	st->frontier_size = -1;
+	for (level = 0; level < LEVELS; level++)
+		if (((uint64_t)size >> level) & 1) {
+			if ((rc = read_node(&r, level, ((uint64_t)size >>
+			    level) - 1, st->frontier[level])) != 0)
+				return rc;
+		}
+	st->frontier_size = size;
+	return 0;
+}
+
+/* The root of a tree from its right edge: the smallest subtree first. */
+static int
+frontier_root(const merkle_hash *frontier, uint64_t size, merkle_hash root)
+{
+	bool have = false;
+	unsigned level;
+
+	if (size == 0)
+		return merkle_root(NULL, NULL, 0, root);
+	for (level = 0; level < LEVELS; level++) {
+		if (!((size >> level) & 1))
+			continue;
+		if (!have)
+			memcpy(root, frontier[level], MERKLE_HASH_SIZE);
+		else if (merkle_node_hash(frontier[level], root, root) != 0)
+			return -1;
+		have = true;
+	}
+	return 0;
+}
+
+/*
+ * Appends leaf hash h at index size of a right edge; put, when given,
+ * stores each node it completes.
+ */
+static int
+frontier_append(merkle_hash *frontier, uint64_t size, const merkle_hash leaf,
+    struct store *put, struct error *err)
+{
+	merkle_hash h;
+	unsigned level = 0;
+	int rc;
+
+	memcpy(h, leaf, MERKLE_HASH_SIZE);
+	if (put != NULL && (rc = put_node(put, 0, size, h, err)) != 0)
+		return rc;
+	while ((size >> level) & 1) {
+		if (merkle_node_hash(frontier[level], h, h) != 0)
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "cannot compute SHA-256");
+		level++;
+		if (put != NULL && (rc = put_node(put, level, size >> level,
+		    h, err)) != 0)
+			return rc;
+	}
+	memcpy(frontier[level], h, MERKLE_HASH_SIZE);
+	return 0;
+}
+
+/* How many leaves the stored tree has. */
+static int
+stored_leaves(struct store *s, long long *leaves, struct error *err)
+{
+	db_stmt *stmt;
+	int rc;
+
+	*leaves = 0;
+	if ((stmt = log_stmt(s, LOG_LEAVES, err)) == NULL)
+		return err->status;
+	rc = db_step(stmt);
+	if (rc == DB_ROW && db_column_type(stmt, 0) != DB_NULL)
+		*leaves = db_column_int64(stmt, 0) + 1;
+	db_reset(stmt);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
+	    store_error(s, err, "reading the tree");
+}
+
+/*
+ * The tree of a log kept before it had one (schema version 14) is built
+ * at its first append, in that transaction, from the records themselves.
+ */
+static int
+build_tree(struct store *s, long long size, struct error *err)
+{
+	struct log_state *st = s->log;
+	merkle_hash leaf;
+	long long leaves, seq;
+	db_stmt *stmt = NULL;
+	const char *record;
+	int rc;
+
+	if ((rc = stored_leaves(s, &leaves, err)) != 0)
+		return rc;
+	if (leaves >= size)
+		return 0;
+	if ((rc = load_frontier(s, leaves, err)) != 0)
+		return rc;
+	st->frontier_size = -1;
+	if (db_prepare(s->db, log_sql[LOG_RECORDS_AFTER], false, &stmt) !=
+	    DB_OK)
+		return store_error(s, err, "reading the audit log");
+	db_bind_int64(stmt, 1, leaves);
+	while ((rc = db_step(stmt)) == DB_ROW && leaves < size) {
+		seq = db_column_int64(stmt, 0);
+		record = (const char *)db_column_text(stmt, 1);
+		if (seq != leaves + 1 || record == NULL) {
+			db_finalize(stmt);
+			return error_set(err, EXIT_STORAGE, NULL, "%s: audit "
+			    "record %lld is missing; run countersign audit "
+			    "verify", s->path, leaves + 1);
+		}
+		if (merkle_leaf_hash(record, strlen(record), leaf) != 0 ||
+		    (rc = frontier_append(st->frontier, (uint64_t)leaves, leaf,
+		    s, err)) != 0) {
+			db_finalize(stmt);
+			return err->status ? err->status : error_set(err,
+			    EXIT_STORAGE, NULL, "cannot compute SHA-256");
+		}
+		leaves++;
+	}
+	db_finalize(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_error(s, err, "reading the audit log");
+	st->frontier_size = leaves;
+	return 0;
+}
+
+int
+store_log_name(struct store *s, const char *wanted, char *name, size_t size,
+    struct error *err)
+{
+	db_stmt *stmt;
+	int rc;
+
+	if (name != NULL)
+		*name = '\0';
+	if ((stmt = log_stmt(s, LOG_NAME_GET, err)) == NULL)
+		return err->status;
+	rc = db_step(stmt);
+	if (rc == DB_ROW && name != NULL)
+		snprintf(name, size, "%s", (const char *)db_column_text(stmt, 0));
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		return store_error(s, err, "reading the log's name");
+	if (wanted == NULL)
+		return 0;
+	if (rc == DB_ROW) {
+		char stored[NOTE_NAME_MAX];
+
+		if ((stmt = log_stmt(s, LOG_NAME_GET, err)) == NULL)
+			return err->status;
+		db_step(stmt);
+		snprintf(stored, sizeof stored, "%s",
+		    (const char *)db_column_text(stmt, 0));
+		db_reset(stmt);
+		if (strcmp(stored, wanted) != 0)
+			return error_set(err, EXIT_STORAGE, "--log-name",
+			    "%s: the log is named %s, not %s (SPEC 13: a "
+			    "log's name is set once)", s->path, stored, wanted);
+		return 0;
+	}
+	if (!note_name_valid(wanted))
+		return error_set(err, EXIT_USAGE, "--log-name", "a log's name "
+		    "must be non-empty and hold no white space and no '+'");
+	if ((rc = store_begin(s, err)) != 0)
+		return rc;
+	if ((stmt = log_stmt(s, LOG_NAME_PUT, err)) == NULL) {
+		store_rollback(s);
+		return err->status;
+	}
+	db_bind_text(stmt, 1, wanted, -1, DB_STATIC);
+	db_step(stmt);
+	db_reset(stmt);
+	if ((rc = store_commit(s, err)) != 0)
+		return rc;
+	if (name != NULL)
+		snprintf(name, size, "%s", wanted);
+	return 0;
+}
+
+int
+store_log_checkpoint(struct store *s, long long size, char **note,
+    long long *got_size, struct error *err)
+{
+	db_stmt *stmt;
+	int rc;
+
+	*note = NULL;
+	*got_size = 0;
+	if ((stmt = log_stmt(s, size > 0 ? LOG_CHECKPOINT_SIZE :
+	    LOG_CHECKPOINT_LATEST, err)) == NULL)
+		return err->status;
+	if (size > 0)
+		db_bind_int64(stmt, 1, size);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
+		*got_size = db_column_int64(stmt, 0);
+		if ((*note = strdup((const char *)db_column_text(stmt, 1))) ==
+		    NULL)
+			rc = DB_NOMEM;
+	}
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE) {
+		free(*note);
+		*note = NULL;
+		return store_error(s, err, "reading the checkpoints");
+	}
+	return 0;
+}
+
+int
+store_log_root(struct store *s, long long size, merkle_hash root,
+    struct error *err)
+{
+	struct node_reader r = { s, err };
+	int rc;
+
+	if (log_state(s, err) == NULL)
+		return err->status;
+	if ((rc = merkle_root(read_node, &r, (uint64_t)size, root)) != 0)
+		return err->status != 0 ? rc : error_set(err, EXIT_STORAGE,
+		    NULL, "cannot compute SHA-256");
+	return 0;
+}
+
+int
+store_log_consistency(struct store *s, long long size1, long long size2,
+    merkle_hash proof[MERKLE_MAX_PROOF], size_t *count, struct error *err)
+{
+	struct node_reader r = { s, err };
+
+	*count = 0;
+	if (log_state(s, err) == NULL)
+		return err->status;
+	if (size1 == size2)
+		return 0;
+	if (merkle_consistency_proof(read_node, &r, (uint64_t)size1,
+	    (uint64_t)size2, proof, count) != 0)
+		return err->status != 0 ? err->status : error_set(err,
+		    EXIT_STORAGE, NULL, "cannot compute SHA-256");
+	return 0;
+}
+
+int
+store_log_receipt(struct store *s, long long seq, char **text,
+    struct error *err)
+{
+	merkle_hash proof[MERKLE_MAX_PROOF];
+	struct node_reader r = { s, err };
+	char *note = NULL, *record = NULL;
+	long long size;
+	size_t count;
+	db_stmt *stmt;
+	int rc;
+
+	*text = NULL;
+	error_clear(err);
+	if ((rc = store_log_checkpoint(s, 0, &note, &size, err)) != 0)
+		return rc;
+	if (note == NULL || size < seq) {
+		rc = error_set(err, EXIT_REFUSED, NULL, "no signed checkpoint "
+		    "covers audit record %lld yet", seq);
+		goto cleanup;
+	}
+	if ((stmt = log_stmt(s, LOG_RECORD_GET, err)) == NULL) {
+		rc = err->status;
+		goto cleanup;
+	}
+	db_bind_int64(stmt, 1, seq);
+	if ((rc = db_step(stmt)) == DB_ROW)
+		record = strdup((const char *)db_column_text(stmt, 0));
+	db_reset(stmt);
+	if (rc != DB_ROW || record == NULL) {
+		rc = rc == DB_DONE ? error_set(err, EXIT_STORAGE, NULL,
+		    "%s: no audit record %lld", s->path, seq) :
+		    store_error(s, err, "reading an audit record");
+		goto cleanup;
+	}
+	if ((rc = merkle_inclusion_proof(read_node, &r, (uint64_t)seq - 1,
+	    (uint64_t)size, proof, &count)) != 0) {
+		if (err->status == 0)
+			error_set(err, EXIT_STORAGE, NULL,
+			    "cannot compute SHA-256");
+		rc = err->status;
+		goto cleanup;
+	}
+	if ((*text = tlog_proof_text(record, strlen(record),
+	    (uint64_t)seq - 1, (const merkle_hash *)proof, count, note)) ==
+	    NULL)
+		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	rc = err->status;
+cleanup:
+	free(note);
+	free(record);
+	return rc;
+}
+
+/*
+ * Whether note is a checkpoint of this log signed by a trusted key, and
+ * its tree; EXIT_STORAGE saying why not.
+ */
+static int
+trusted_checkpoint(struct store *s, const char *note, struct checkpoint *c,
+    struct error *err)
+{
+	const struct note_verifier *by;
+	struct error why;
+	size_t text_len;
+
+	error_clear(&why);
+	if (note_open(note, strlen(note), log_trusted, log_trusted_count,
+	    &text_len, &by, &why) != 0 ||
+	    checkpoint_parse(note, text_len, c, &why) != 0)
+		return error_set(err, EXIT_STORAGE, NULL, "%s: the latest "
+		    "checkpoint is not signed by a trusted key (%s); an "
+		    "operator must look: countersign audit verify", s->path,
+		    why.message);
+	if (strcmp(c->origin, s->log->name) != 0)
+		return error_set(err, EXIT_STORAGE, NULL, "%s: the latest "
+		    "checkpoint is of the log %s, not %s", s->path, c->origin,
+		    s->log->name);
+	return 0;
+}
+
+int
+store_log_before_append(struct store *s, long long seq, struct error *err)
+{
+	struct log_state *st;
+	struct checkpoint c;
+	merkle_hash root;
+	char *note = NULL;
+	long long size;
+	int rc = 0;
+
+	if ((st = log_state(s, err)) == NULL)
+		return err->status;
+	st->appended = true;
+	if (log_signer == NULL || st->attested)
+		return 0;
+	if (st->name[0] == '\0' &&
+	    (rc = store_log_name(s, NULL, st->name, sizeof st->name, err)) != 0)
+		return rc;
+	if ((rc = store_log_checkpoint(s, 0, &note, &size, err)) != 0)
+		return rc;
+	/* A log kept before it had a key: unsigned up to its first checkpoint. */
+	if (note == NULL)
+		goto attested;
+	if (st->last_note == NULL || strcmp(note, st->last_note) != 0) {
+		if ((rc = trusted_checkpoint(s, note, &c, err)) != 0)
+			goto cleanup;
+	} else if ((rc = checkpoint_parse(note, strlen(note), &c, err)) != 0) {
+		goto cleanup;
+	}
+	if ((long long)c.size != size || size != seq - 1) {
+		rc = error_set(err, EXIT_STORAGE, NULL, "%s: audit record %lld "
+		    "lies beyond the latest signed checkpoint (tree size %lld):"
+		    " no service holding a key wrote it; refusing to extend "
+		    "the log until an operator looks (countersign audit "
+		    "verify)", s->path, size + 1, size);
+		goto cleanup;
+	}
+	if ((rc = store_log_root(s, size, root, err)) != 0)
+		goto cleanup;
+	if (memcmp(root, c.root, MERKLE_HASH_SIZE) != 0) {
+		rc = error_set(err, EXIT_STORAGE, NULL, "%s: the stored tree "
+		    "of %lld records does not have the root the latest "
+		    "checkpoint signed; refusing to extend the log until an "
+		    "operator looks (countersign audit verify)", s->path, size);
+		goto cleanup;
+	}
+attested:
+	st->attested = true;
+cleanup:
+	free(note);
+	return rc;
+}
+
+int
+store_log_after_append(struct store *s, long long seq,
+    const char *record_json, struct error *err)
+{
+	struct log_state *st = s->log;
+	merkle_hash leaf;
+	int rc;
+
+	if (st->frontier_size != seq - 1 &&
+	    (rc = build_tree(s, seq - 1, err)) != 0)
+		return rc;
+	if ((rc = load_frontier(s, seq - 1, err)) != 0)
+		return rc;
+	if (merkle_leaf_hash(record_json, strlen(record_json), leaf) != 0)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "cannot compute SHA-256");
+	st->frontier_size = -1;
+	if ((rc = frontier_append(st->frontier, (uint64_t)seq - 1, leaf, s,
+	    err)) != 0)
+		return rc;
+	st->frontier_size = seq;
+	return 0;
+}
+
+int
+store_log_commit(struct store *s, struct error *err)
+{
+	struct log_state *st = s->log;
+	struct audit_head head;
+	merkle_hash root;
+	char when[TIMESTAMP_SIZE], *text = NULL, *note = NULL, *latest = NULL;
+	long long latest_size;
+	db_stmt *stmt;
+	int rc;
+
+	if (st == NULL || !st->appended)
+		return 0;
+	st->appended = false;
+	st->attested = false;
+	if (log_signer == NULL)
+		return 0;
+	if ((rc = store_audit_head(s, &head, err)) != 0)
+		return rc;
+	if ((rc = store_log_checkpoint(s, 0, &latest, &latest_size, err)) != 0)
+		return rc;
+	free(latest);
+	/* An --atomic batch rolled back whole appends nothing to sign. */
+	if (head.seq <= latest_size)
+		return 0;
+	if (st->name[0] == '\0' &&
+	    (rc = store_log_name(s, NULL, st->name, sizeof st->name, err)) != 0)
+		return rc;
+	if (st->name[0] == '\0')
+		snprintf(st->name, sizeof st->name, "%s", log_signer->name);
+	if ((rc = load_frontier(s, head.seq, err)) != 0)
+		return rc;
+	if (frontier_root(st->frontier, (uint64_t)head.seq, root) != 0 ||
+	    (text = checkpoint_text(st->name, (uint64_t)head.seq, root)) ==
+	    NULL) {
+		rc = error_set(err, EXIT_STORAGE, NULL,
+		    "cannot compute the checkpoint");
+		goto cleanup;
+	}
+	if ((rc = note_sign(log_signer, text, &note, err)) != 0)
+		goto cleanup;
+	if ((stmt = log_stmt(s, LOG_CHECKPOINT_PUT, err)) == NULL) {
+		rc = err->status;
+		goto cleanup;
+	}
+	timestamp_format(timestamp_now(), when);
+	db_bind_int64(stmt, 1, head.seq);
+	db_bind_text(stmt, 2, note, -1, DB_STATIC);
+	db_bind_text(stmt, 3, when, -1, DB_TRANSIENT);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc != DB_DONE) {
+		rc = store_error(s, err, "storing the checkpoint");
+		goto cleanup;
+	}
+	rc = 0;
+	free(st->last_note);
+	st->last_note = note;
+	st->last_note_size = head.seq;
+	note = NULL;
+cleanup:
+	free(text);
+	free(note);
+	return rc;
+}
+
+void
+store_log_forget(struct store *s, bool whole)
+{
+	if (s->log == NULL)
+		return;
+	s->log->frontier_size = -1;
+	if (whole) {
+		s->log->appended = false;
+		s->log->attested = false;
+	}
+}
+
+void
+store_log_free(struct store *s)
+{
+	size_t i;
+
+	if (s->log == NULL)
+		return;
+	for (i = 0; i < LOG_SQL_COUNT; i++)
+		db_finalize(s->log->stmts[i]);
+	free(s->log->last_note);
+	free(s->log);
+	s->log = NULL;
+}
+
+const char *
+store_log_last_note(const struct store *s, long long size)
+{
+	if (s->log == NULL || s->log->last_note == NULL ||
+	    s->log->last_note_size != size)
+		return NULL;
+	return s->log->last_note;
+}
+
+/* One stored checkpoint, as audit verify reads them all. */
+struct stored_checkpoint {
+	long long size;
+	struct checkpoint c;
+	char *note;
+};
+
+struct tree_walk {
+	merkle_hash frontier[LEVELS];
+	uint64_t size;
+	struct stored_checkpoint *cps;
+	size_t ncps, next;
+	struct log_report *r;
+	struct error *err;
+};
+
+/* Each record: its leaf appended, and any checkpoint of this size compared. */
+static int
+tree_walk_record(void *ctx, long long seq, const char *record_json,
+    const char *prev_hash, const char *hash)
+{
+	struct tree_walk *w = ctx;
+	merkle_hash leaf, root;
+
+	(void)prev_hash;
+	(void)hash;
+	if (merkle_leaf_hash(record_json, strlen(record_json), leaf) != 0 ||
+	    frontier_append(w->frontier, w->size, leaf, NULL, w->err) != 0)
+		return error_set(w->err, EXIT_STORAGE, NULL,
+		    "cannot compute SHA-256");
+	w->size = (uint64_t)seq;
+	while (w->next < w->ncps && w->cps[w->next].size == seq) {
+		if (frontier_root(w->frontier, w->size, root) != 0)
+			return error_set(w->err, EXIT_STORAGE, NULL,
+			    "cannot compute SHA-256");
+		if (memcmp(root, w->cps[w->next].c.root, MERKLE_HASH_SIZE) != 0 &&
+		    w->r->bad_seq == 0) {
+			w->r->bad_seq = seq;
+			snprintf(w->r->problem, sizeof w->r->problem,
+			    "the first %lld records no longer have the root "
+			    "their signed checkpoint gave: a record it covered "
+			    "was rewritten", seq);
+		}
+		w->next++;
+	}
+	return 0;
+}
+
+int
+store_log_verify(struct store *s, const struct note_verifier *keys,
+    size_t count, struct log_report *r, struct error *err)
+{
+	struct tree_walk w;
+	struct stored_checkpoint *cp;
+	merkle_hash root, stored;
+	char name[NOTE_NAME_MAX];
+	db_stmt *stmt = NULL;
+	size_t i, cap = 0, text_len;
+	long long leaves;
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	memset(&w, 0, sizeof w);
+	w.r = r;
+	w.err = err;
+	if ((rc = store_log_name(s, NULL, name, sizeof name, err)) != 0)
+		return rc;
+	if (db_prepare(s->db, log_sql[LOG_CHECKPOINT_ALL], false, &stmt) !=
+	    DB_OK)
+		return store_error(s, err, "reading the checkpoints");
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		if (w.ncps == cap) {
+			cap = cap ? 2 * cap : 64;
+			cp = realloc(w.cps, cap * sizeof *cp);
+			if (cp == NULL) {
+				rc = DB_NOMEM;
+				break;
+			}
+			w.cps = cp;
+		}
+		cp = &w.cps[w.ncps];
+		cp->size = db_column_int64(stmt, 0);
+		cp->note = strdup((const char *)db_column_text(stmt, 1));
+		if (cp->note == NULL) {
+			rc = DB_NOMEM;
+			break;
+		}
+		w.ncps++;
+	}
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
+		rc = store_error(s, err, "reading the checkpoints");
+		goto cleanup;
+	}
+	rc = 0;
+	r->checkpoints = (long long)w.ncps;
+	/* Every stored note must be a checkpoint of this log of its size. */
+	for (i = 0; i < w.ncps && r->problem[0] == '\0'; i++) {
+		char *sep = strstr(w.cps[i].note, "\n\n");
+		struct error why;
+
+		if (sep == NULL || checkpoint_parse(w.cps[i].note,
+		    (size_t)(sep - w.cps[i].note) + 1, &w.cps[i].c, &why) != 0 ||
+		    (long long)w.cps[i].c.size != w.cps[i].size ||
+		    strcmp(w.cps[i].c.origin, name) != 0) {
+			r->bad_seq = w.cps[i].size > 0 ? w.cps[i].size : 1;
+			snprintf(r->problem, sizeof r->problem, "the stored "
+			    "checkpoint of size %lld is not a checkpoint of "
+			    "this log of that size", w.cps[i].size);
+		}
+	}
+	if (r->problem[0] != '\0')
+		goto cleanup;
+	if (w.ncps > 0) {
+		const struct note_verifier *by;
+		struct error why;
+
+		cp = &w.cps[w.ncps - 1];
+		r->signed_size = cp->size;
+		if (count > 0) {
+			r->signature_checked = true;
+			error_clear(&why);
+			if (note_open(cp->note, strlen(cp->note), keys, count,
+			    &text_len, &by, &why) != 0) {
+				r->bad_seq = cp->size;
+				snprintf(r->problem, sizeof r->problem, "the "
+				    "latest checkpoint (size %lld) is not signed"
+				    " by a key given: %.400s", cp->size, why.message);
+				goto cleanup;
+			}
+		}
+	}
+	if ((rc = store_audit_each(s, tree_walk_record, &w, err)) != 0)
+		goto cleanup;
+	if (r->problem[0] != '\0')
+		goto cleanup;
+	if (w.next < w.ncps) {
+		r->bad_seq = (long long)w.size + 1;
+		snprintf(r->problem, sizeof r->problem, "a checkpoint signed a "
+		    "tree of %lld records, but the log has %lld: records were "
+		    "removed", w.cps[w.ncps - 1].size, (long long)w.size);
+		goto cleanup;
+	}
+	if (w.ncps > 0 && (long long)w.size > r->signed_size) {
+		r->bad_seq = r->signed_size + 1;
+		snprintf(r->problem, sizeof r->problem, "audit record %lld lies "
+		    "beyond the latest signed checkpoint (size %lld): no service "
+		    "holding a key wrote it", r->signed_size + 1,
+		    r->signed_size);
+		goto cleanup;
+	}
+	/*
+	 * The stored nodes answer the receipts: they must be this tree's.
+	 * A log kept before it had a tree gets one at its next append.
+	 */
+	if ((rc = stored_leaves(s, &leaves, err)) != 0)
+		goto cleanup;
+	if (leaves > (long long)w.size) {
+		r->bad_seq = (long long)w.size + 1;
+		snprintf(r->problem, sizeof r->problem, "the stored tree has "
+		    "%lld leaves, the log %lld records: records were removed",
+		    leaves, (long long)w.size);
+	} else if (leaves == (long long)w.size && w.size > 0) {
+		if ((rc = store_log_root(s, (long long)w.size, stored,
+		    err)) != 0)
+			goto cleanup;
+		if (frontier_root(w.frontier, w.size, root) != 0) {
+			rc = error_set(err, EXIT_STORAGE, NULL,
+			    "cannot compute SHA-256");
+			goto cleanup;
+		}
+		if (memcmp(root, stored, MERKLE_HASH_SIZE) != 0) {
+			r->bad_seq = (long long)w.size;
+			snprintf(r->problem, sizeof r->problem, "the stored "
+			    "tree does not match the records");
+		}
+	}
+cleanup:
+	for (i = 0; i < w.ncps; i++)
+		free(w.cps[i].note);
+	free(w.cps);
+	return rc;
+}
