@@ -32,6 +32,18 @@ struct invocation {
 	const char *filter;		/* list --filter EXPR (SPEC 7) */
 	const char *since, *until;	/* audit export --csv --since/--until T */
 	bool demo;			/* the screens on demo's throw-away database */
+	/* The signed log (SPEC 13, issue 32). */
+	const char *signing_key;	/* serve --signing-key FILE */
+	const char *log_name;		/* serve --log-name NAME */
+	const char *trusted_keys[16];	/* serve --trusted-key FILE... */
+	int trusted_key_count;
+	const char *keys[16];		/* verify-receipt, audit: --key FILE... */
+	int key_count;
+	const char *expect_action;	/* verify-receipt --action ID */
+	const char *expect_sha256;	/* verify-receipt --expect-sha256 HEX */
+	const char *expect_decision;	/* verify-receipt --decision */
+	const char *output;		/* receipt -o FILE */
+	long long size;			/* audit checkpoint --size N */
 	char **operands;
 	int operand_count;
 };

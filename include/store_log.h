@@ -24,6 +24,8 @@ void store_log_keys(const struct note_signer *signer,
     const struct note_verifier *trusted, size_t count);
 /* Whether store_log_keys() gave a signing key. */
 bool store_log_signing(void);
+/* The keys this process trusts: its own verifier first, then the others. */
+const struct note_verifier *store_log_trusted(size_t *count);
 /*
  * The log's name (SPEC 13: set once).  wanted NULL reads it ("" when
  * none is stored); else it is stored when none is, and a different one
@@ -50,6 +52,14 @@ int store_log_root(struct store *, long long size, merkle_hash root,
 /* The RFC 6962 consistency proof between two sizes of the stored tree. */
 int store_log_consistency(struct store *, long long size1, long long size2,
     merkle_hash proof[MERKLE_MAX_PROOF], size_t *count, struct error *);
+
+/*
+ * The roots of the tree of the records themselves (not of the stored
+ * nodes): of the first size1 and of all of them, *size_all many.
+ */
+int store_log_records_root(struct store *, long long size1,
+    merkle_hash root1, merkle_hash root_all, long long *size_all,
+    struct error *);
 
 /* The signed log's side of audit verify. */
 struct log_report {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_log.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "i18n.h"
@@ -32,8 +33,15 @@ enum option_bit {
 	OPTION_TIMEOUT = 1 << 6,	/* (v3) wait --timeout */
 	OPTION_AFTER = 1 << 7,		/* (v3) events --after, --follow */
 	OPTION_FILTER = 1 << 8,		/* list --filter */
-	OPTION_SINCE = 1 << 9		/* --since, --until */
+	OPTION_SINCE = 1 << 9,		/* --since, --until */
+	OPTION_KEY = 1 << 10,		/* --key (SPEC 13) */
+	OPTION_RECEIPT = 1 << 11,	/* --action, --expect-sha256, --decision */
+	OPTION_OUTPUT = 1 << 12,	/* -o */
+	OPTION_SIZE = 1 << 13		/* --size */
 };
+
+/* The commands that need no store and no service (SPEC 13). */
+#define OFFLINE(run) ((run) == cmd_keygen || (run) == cmd_verify_receipt)
 
 struct command {
 	const char *name;
@@ -59,15 +67,31 @@ static const struct command commands[] = {
 	    N_("re-run the rules (all pending when none named), JSON lines") },
 	{ "batch", cmd_batch, OPTION_ATOMIC, 1, "batch [FILE] [--atomic]",
 	    N_("decisions from FILE or stdin, one JSON line each") },
-	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE, 2,
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE |
+	    OPTION_KEY | OPTION_SIZE, 2,
 	    "audit verify [--checkpoint SEQ:HASH]",
 	    N_("recompute the hash chain; exit 1 when broken") },
-	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE, 2,
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE |
+	    OPTION_KEY | OPTION_SIZE, 2,
 	    "audit export [--csv [--since T] [--until T]]",
 	    N_("the audit log as JSON lines, or CSV (one row per decision)") },
-	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE, 2,
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE |
+	    OPTION_KEY | OPTION_SIZE, 2,
 	    "audit replay ACTION_ID",
 	    N_("re-run a recorded decision's inputs with today's rules") },
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE |
+	    OPTION_KEY | OPTION_SIZE, 2, "audit checkpoint [--size N]",
+	    N_("the latest signed checkpoint, or the one of tree size N") },
+	{ "audit", cmd_audit, OPTION_CSV | OPTION_CHECKPOINT | OPTION_SINCE |
+	    OPTION_KEY | OPTION_SIZE, 2, "audit consistency NOTEFILE [--key PUBFILE...]",
+	    N_("whether the log today extends that signed checkpoint") },
+	{ "receipt", cmd_receipt, OPTION_OUTPUT, 1, "receipt ID [-o FILE]",
+	    N_("the decision's receipt, verifiable offline (C2SP tlog-proof)") },
+	{ "verify-receipt", cmd_verify_receipt, OPTION_KEY | OPTION_RECEIPT, 1,
+	    "verify-receipt FILE --key PUBFILE...",
+	    N_("check a receipt with public keys alone; JSON line when it holds") },
+	{ "keygen", cmd_keygen, 0, 2, "keygen NAME PREFIX",
+	    N_("a signing key PREFIX.key and its public key PREFIX.pub") },
 	{ "demo", cmd_demo, 0, 0, "demo",
 	    N_("the bundled demo data in a fresh temporary database") },
 	{ "serve", cmd_serve, OPTION_SERVE, 0, "serve --socket PATH",
@@ -141,6 +165,20 @@ usage(FILE *out)
 	    "                  wait: give up after SECONDS (exit 5)\n"
 	    "  --after SEQ     events: the records after SEQ (else all)\n"
 	    "  --follow        events: go on with new records as they come\n"));
+	/* L10N: as the options above; FILE, NAME, PUBFILE, ID, HEX and N
+	   stay too */
+	fprintf(out, _("\nThe signed log (countersign(1), SIGNED LOG):\n"
+	    "  --signing-key FILE\n"
+	    "                  serve: sign a checkpoint at every commit\n"
+	    "  --log-name NAME serve: the log's name, set once\n"
+	    "  --trusted-key PUBFILE\n"
+	    "                  serve: another service's key of the same log\n"
+	    "  --key PUBFILE   verify-receipt, audit verify|consistency: a\n"
+	    "                  public key to check signatures with\n"
+	    "  --action ID, --expect-sha256 HEX, --decision approve|reject\n"
+	    "                  verify-receipt: what the receipt must say\n"
+	    "  -o FILE         receipt: write it to a new FILE\n"
+	    "  --size N        audit checkpoint: the one of tree size N\n"));
 }
 
 static const struct command *
@@ -203,6 +241,15 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 		{ "filter", required_argument, NULL, 'L' },
 		{ "since", required_argument, NULL, 's' },
 		{ "until", required_argument, NULL, 'u' },
+		{ "signing-key", required_argument, NULL, 'G' },
+		{ "log-name", required_argument, NULL, 'W' },
+		{ "trusted-key", required_argument, NULL, 'Y' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "action", required_argument, NULL, 'N' },
+		{ "expect-sha256", required_argument, NULL, 'E' },
+		{ "decision", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "size", required_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -211,7 +258,7 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hVo:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			/*
@@ -302,6 +349,62 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			inv->follow = true;
 			*given |= OPTION_AFTER;
 			break;
+		case 'G':
+			inv->signing_key = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'W':
+			inv->log_name = optarg;
+			*given |= OPTION_SERVE;
+			break;
+		case 'Y':
+		case 'K':
+			if ((c == 'Y' ? inv->trusted_key_count :
+			    inv->key_count) == 16) {
+				fprintf(stderr, _("countersign: at most 16 "
+				    "keys\n"));
+				return EXIT_USAGE;
+			}
+			if (c == 'Y') {
+				inv->trusted_keys[inv->trusted_key_count++] =
+				    optarg;
+				*given |= OPTION_SERVE;
+			} else {
+				inv->keys[inv->key_count++] = optarg;
+				*given |= OPTION_KEY;
+			}
+			break;
+		case 'N':
+			inv->expect_action = optarg;
+			*given |= OPTION_RECEIPT;
+			break;
+		case 'E':
+			inv->expect_sha256 = optarg;
+			*given |= OPTION_RECEIPT;
+			break;
+		case 'D':
+			inv->expect_decision = optarg;
+			*given |= OPTION_RECEIPT;
+			break;
+		case 'o':
+			inv->output = optarg;
+			*given |= OPTION_OUTPUT;
+			break;
+		case 'z': {
+			char *end;
+
+			errno = 0;
+			inv->size = strtoll(optarg, &end, 10);
+			if (optarg[0] < '0' || optarg[0] > '9' || *end != '\0' ||
+			    errno != 0 || inv->size <= 0) {
+				/* L10N: keep --size: it is typed */
+				fprintf(stderr, _("countersign: --size takes a "
+				    "tree size, a positive number\n"));
+				return EXIT_USAGE;
+			}
+			*given |= OPTION_SIZE;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -313,7 +416,7 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			   text: through the sanitizer. */
 			safe = xsanitize(argv[optind - 1]);
 			/* -d is no option at all, --db one without a value. */
-			if (optopt != 0 && strchr("dkCSOIFRTALsu", optopt) != NULL &&
+			if (optopt != 0 && strchr("dkCSOIFRTALsuGWYKNEDoz", optopt) != NULL &&
 			    strncmp(argv[optind - 1], "--", 2) == 0)
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "
@@ -359,7 +462,8 @@ command_fits(const struct command *command, const struct invocation *inv,
 		return EXIT_USAGE;
 	}
 	if (inv->connect != NULL && (command->run == cmd_serve ||
-	    command->run == cmd_demo)) {
+	    command->run == cmd_demo || command->run == cmd_receipt ||
+	    OFFLINE(command->run))) {
 		/* L10N: %s is the command word (serve or demo) */
 		fprintf(stderr, _("countersign: '%s' does not work through "
 		    "--connect\n"), command->name);
@@ -404,7 +508,8 @@ main(int argc, char **argv)
 	/* Service mode (SPEC 10): --connect, else $COUNTERSIGN_SOCKET. */
 	command = optind < argc ? find_command(argv[optind]) : NULL;
 	if (inv.connect == NULL && inv.db_option == NULL && (command == NULL ||
-	    (command->run != cmd_serve && command->run != cmd_demo)) &&
+	    (command->run != cmd_serve && command->run != cmd_demo &&
+	    !OFFLINE(command->run))) &&
 	    getenv("COUNTERSIGN_SOCKET") != NULL &&
 	    *getenv("COUNTERSIGN_SOCKET") != '\0')
 		inv.connect = getenv("COUNTERSIGN_SOCKET");

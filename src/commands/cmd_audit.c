@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_log.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "i18n.h"
@@ -84,6 +85,9 @@ audit_verify(struct store *store, const struct invocation *inv)
 		free(safe);
 		return EXIT_REFUSED;
 	}
+	/* The tree and its signed checkpoints (SPEC 13), before "intact". */
+	if ((rc = audit_verify_log(store, inv)) != EXIT_OK)
+		return rc;
 	/* L10N: the records in the audit log, how many are decisions, and
 	   the sequence number and SHA-256 hash of the last one (the head) */
 	printf(_("audit log intact: %lld records (%lld decisions), head "
@@ -551,6 +555,8 @@ audit_usage_wrong(const struct invocation *inv, const char *what)
 	bool replay = strcmp(what, "replay") == 0;
 	const char *bad_time = NULL;
 	long long ms;
+	bool checkpoint = strcmp(what, "checkpoint") == 0;
+	bool consistency = strcmp(what, "consistency") == 0;
 	char *safe;
 
 	if (inv->since != NULL && !timestamp_parse_zoned(inv->since, &ms))
@@ -562,7 +568,22 @@ audit_usage_wrong(const struct invocation *inv, const char *what)
 		/* L10N: keep verify, export and replay: they are typed */
 		fprintf(stderr, _("countersign: audit needs verify, export "
 		    "or replay\n"));
-	else if (!verify && !export && !replay) {
+	else if (checkpoint || consistency) {
+		if (inv->csv || inv->checkpoint != NULL ||
+		    (checkpoint && inv->key_count > 0) ||
+		    (consistency && inv->size > 0))
+			fprintf(stderr, _("countersign: an option given does "
+			    "not apply to '%s'\n"), checkpoint ?
+			    "audit checkpoint" : "audit consistency");
+		else if (consistency && inv->operand_count != 2)
+			/* L10N: keep "audit consistency" and NOTEFILE */
+			fprintf(stderr, _("countersign: audit consistency "
+			    "needs a NOTEFILE\n"));
+		else if (checkpoint && inv->operand_count != 1)
+			fprintf(stderr, _("countersign: too many arguments\n"));
+		else
+			return false;
+	} else if (!verify && !export && !replay) {
 		safe = xsanitize(what);
 		/* L10N: %s is what was typed after "audit" */
 		fprintf(stderr, _("countersign: unknown audit command '%s'\n"),
@@ -570,7 +591,8 @@ audit_usage_wrong(const struct invocation *inv, const char *what)
 		free(safe);
 	} else if ((inv->csv && !export) || (inv->checkpoint != NULL &&
 	    !verify) || ((inv->since != NULL || inv->until != NULL) &&
-	    !(export && inv->csv)))
+	    !(export && inv->csv)) || inv->size > 0 ||
+	    (inv->key_count > 0 && !verify))
 		/* L10N: %s is "audit verify", "audit export" or "audit
 		   replay", untranslated */
 		fprintf(stderr, _("countersign: an option given does not "
@@ -628,7 +650,10 @@ cmd_audit(const struct invocation *inv)
 		    "[--checkpoint SEQ:HASH]\n"
 		    "       countersign audit export [--csv [--since T] "
 		    "[--until T]]\n"
-		    "       countersign audit replay ACTION_ID\n"));
+		    "       countersign audit replay ACTION_ID\n"
+		    "       countersign audit checkpoint [--size N]\n"
+		    "       countersign audit consistency NOTEFILE "
+		    "[--key PUBFILE...]\n"));
 		return EXIT_USAGE;
 	}
 	if ((rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0) {
@@ -639,6 +664,10 @@ cmd_audit(const struct invocation *inv)
 		rc = audit_verify(store, inv);
 	else if (strcmp(what, "export") == 0)
 		rc = audit_export(store, inv);
+	else if (strcmp(what, "checkpoint") == 0)
+		rc = audit_checkpoint(store, inv);
+	else if (strcmp(what, "consistency") == 0)
+		rc = audit_consistency(store, inv);
 	else
 		rc = audit_replay_named(store, inv->operands[1]);
 	store_close(store);

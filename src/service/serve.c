@@ -36,6 +36,7 @@
 #include "decision.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "cmd_log.h"
 #include "service.h"
 #include "store.h"
 #include "timestamp.h"
@@ -744,6 +745,7 @@ int
 cmd_serve(const struct invocation *inv)
 {
 	struct service sv;
+	struct error err;
 	struct sigaction sa;
 	sigset_t blocked, unblocked;
 	int slot;
@@ -753,8 +755,15 @@ cmd_serve(const struct invocation *inv)
 		fprintf(stderr, _("countersign: serve needs --socket PATH\n"
 		    "Usage: countersign serve --socket PATH [--db PATH] "
 		    "[--officers GROUP] [--importers GROUP] "
-		    "[--checkpoint-file PATH]\n"));
+		    "[--checkpoint-file PATH] [--signing-key FILE] "
+		    "[--log-name NAME] [--trusted-key PUBFILE...]\n"));
 		return EXIT_USAGE;
+	}
+	/* The keys of the signed log, before any client (SPEC 13). */
+	error_clear(&err);
+	if (log_serve_setup(inv, &err) != 0) {
+		report_error(&err);
+		return err.status;
 	}
 	memset(&sv, 0, sizeof sv);
 	sv.inv = inv;

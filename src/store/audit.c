@@ -18,6 +18,7 @@
 #include "exit_codes.h"
 #include "json_strict.h"
 #include "sanitize.h"
+#include "note.h"
 #include "sha256.h"
 #include "store_internal.h"
 #include "store_log.h"
@@ -773,15 +774,21 @@ store_checkpoint_file(const char *path)
  * False when the head could not be written.
  */
 static bool
-checkpoint_append(const struct audit_head *head)
+checkpoint_append(const struct audit_head *head, const char *note)
 {
 	bool written;
-	char line[160], when[TIMESTAMP_SIZE];
+	char *line, *b64 = NULL, when[TIMESTAMP_SIZE];
 	int fd, len;
 
 	timestamp_format(timestamp_now(), when);
-	len = snprintf(line, sizeof line, "%lld %s %s\n", head->seq,
-	    head->hash, when);
+	/* SPEC 13: the signed checkpoint of this head, base64, 4th field. */
+	if (note != NULL && (b64 = base64_encode(note, strlen(note))) == NULL)
+		return false;
+	len = asprintf(&line, "%lld %s %s%s%s\n", head->seq, head->hash,
+	    when, b64 != NULL ? " " : "", b64 != NULL ? b64 : "");
+	free(b64);
+	if (len < 0)
+		return false;
 	fd = open(checkpoint_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
 	    O_NOFOLLOW, 0600);
 	written = fd >= 0 && write(fd, line, (size_t)len) == len;
@@ -791,6 +798,7 @@ checkpoint_append(const struct audit_head *head)
 		    checkpoint_path, strerror(errno));
 	if (fd >= 0)
 		close(fd);
+	free(line);
 	return written;
 }
 
@@ -804,7 +812,8 @@ store_audit_announce(const struct store *s, const struct audit_head *head)
 		return true;
 	/* Either sink is a copy the database's writers cannot rewrite. */
 	if (checkpoint_path != NULL)
-		sunk = checkpoint_append(head);
+		sunk = checkpoint_append(head, store_log_last_note(s,
+		    head->seq));
 	if (!syslog_reachable())
 		return sunk;
 	/* A newline in --db once forged a second syslog line. */

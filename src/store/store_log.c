@@ -108,6 +108,13 @@ store_log_signing(void)
 	return log_signer != NULL;
 }
 
+const struct note_verifier *
+store_log_trusted(size_t *count)
+{
+	*count = log_trusted_count;
+	return log_trusted;
+}
+
 static struct log_state *
 log_state(struct store *s, struct error *err)
 {
@@ -919,4 +926,51 @@ cleanup:
 		free(w.cps[i].note);
 	free(w.cps);
 	return rc;
+}
+
+/* The tree of the records, and its root when it reaches size1. */
+struct root_walk {
+	merkle_hash frontier[LEVELS];
+	uint64_t size, size1;
+	unsigned char *root1;
+	struct error *err;
+};
+
+static int
+root_walk_record(void *ctx, long long seq, const char *record_json,
+    const char *prev_hash, const char *hash)
+{
+	struct root_walk *w = ctx;
+	merkle_hash leaf;
+
+	(void)prev_hash;
+	(void)hash;
+	if (merkle_leaf_hash(record_json, strlen(record_json), leaf) != 0 ||
+	    frontier_append(w->frontier, w->size, leaf, NULL, w->err) != 0 ||
+	    (w->size = (uint64_t)seq, (w->size == w->size1 &&
+	    frontier_root(w->frontier, w->size, w->root1) != 0)))
+		return error_set(w->err, EXIT_STORAGE, NULL,
+		    "cannot compute SHA-256");
+	return 0;
+}
+
+int
+store_log_records_root(struct store *s, long long size1, merkle_hash root1,
+    merkle_hash root_all, long long *size_all, struct error *err)
+{
+	struct root_walk w;
+	int rc;
+
+	memset(&w, 0, sizeof w);
+	memset(root1, 0, MERKLE_HASH_SIZE);
+	w.size1 = (uint64_t)size1;
+	w.root1 = root1;
+	w.err = err;
+	if ((rc = store_audit_each(s, root_walk_record, &w, err)) != 0)
+		return rc;
+	*size_all = (long long)w.size;
+	if (frontier_root(w.frontier, w.size, root_all) != 0)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "cannot compute SHA-256");
+	return 0;
 }
