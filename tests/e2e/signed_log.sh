@@ -202,7 +202,7 @@ at=$(printf '%s' "$forged" | jq -r .decided_at)
 uid=$(printf '%s' "$forged" | jq -r .operator.uid)
 db_sql "INSERT INTO audit_log (seq, record_json, prev_hash, hash) VALUES ($((head_seq + 1)), '$forged', '$head_hash', '$fh');
 	INSERT INTO decision (action_id, decision_id, decision, operator_login, operator_uid, decided_at, audit_seq, escalate)
-	VALUES ('t-6', '00000000-0000-4000-8000-000000000006', 'approve', 'bob', $uid, '$at', $((head_seq + 1)), $(if on_pg; then echo false; else echo 0; fi));
+	VALUES ('t-6', '00000000-0000-4000-8000-000000000006', 'approve', 'bob', $uid, '$at', $((head_seq + 1)), 0);
 	UPDATE action SET status = 'approved' WHERE action_id = 't-6';
 	DELETE FROM queue_index WHERE action_id = 't-6'"
 expect_status "audit verify fails on the forged row" 1 cs audit verify
