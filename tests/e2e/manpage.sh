@@ -108,7 +108,7 @@ done
 
 # Options: every long and short option the help mentions.
 {
-	grep -oE -- '--[a-z][a-z-]*' "$WORK/help"
+	grep -oE -- '--[a-z][a-z0-9-]*' "$WORK/help"
 	grep -oE -- '(^|[ ,])-[A-Za-z]([ ,]|$)' "$WORK/help" | tr -d ' ,'
 } | sort -u >"$WORK/options"
 expect_eq "the help lists options" "$(test -s "$WORK/options" && echo yes)" yes
