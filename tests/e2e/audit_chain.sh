@@ -187,6 +187,13 @@ done
 TRUNCATED=$(db_copy truncated)
 db_tamper "$TRUNCATED" audit_log_no_delete "DELETE FROM audit_log WHERE seq = ${LAST%%:*}"
 expect_eq "the row is gone" "$(q "$TRUNCATED" "SELECT count(*) FROM audit_log")" "$N"
+# The stored tree (SPEC 13) still has the row's leaf, and says so ...
+expect_status "the tree remembers the removed record" 1 on "$TRUNCATED" audit verify
+expect_contains "... as removed" "$WORK/out" "records were removed"
+# ... unless its nodes go too, as a thorough writer would; then only a
+# checkpoint, or a signed one, catches it.
+db_tamper "$TRUNCATED" merkle_node_no_delete \
+	"DELETE FROM merkle_node WHERE ((idx + 1) << level) > $N"
 expect_status "plain audit verify on the truncated log" 0 on "$TRUNCATED" audit verify
 expect_status "audit verify --checkpoint on the truncated log" 1 \
 	on "$TRUNCATED" audit verify --checkpoint "$LAST"
