@@ -539,6 +539,17 @@ cleanup:
 	return rc;
 }
 
+/* The length of a signed note's text: up to its last blank line. */
+static size_t
+note_text_length(const char *note)
+{
+	size_t len = strlen(note);
+
+	while (len >= 2 && !(note[len - 1] == '\n' && note[len - 2] == '\n'))
+		len--;
+	return len >= 2 ? len - 1 : strlen(note);
+}
+
 /*
  * Whether note is a checkpoint of this log signed by a trusted key, and
  * its tree; EXIT_STORAGE saying why not.
@@ -589,10 +600,12 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 	/* A log kept before it had a key: unsigned up to its first checkpoint. */
 	if (note == NULL)
 		goto attested;
+	/* The note this process signed last needs no second look. */
 	if (st->last_note == NULL || strcmp(note, st->last_note) != 0) {
 		if ((rc = trusted_checkpoint(s, note, &c, err)) != 0)
 			goto cleanup;
-	} else if ((rc = checkpoint_parse(note, strlen(note), &c, err)) != 0) {
+	} else if ((rc = checkpoint_parse(note, note_text_length(note), &c,
+	    err)) != 0) {
 		goto cleanup;
 	}
 	if ((long long)c.size != size || size != seq - 1) {
@@ -671,8 +684,15 @@ store_log_commit(struct store *s, struct error *err)
 	if (st->name[0] == '\0' &&
 	    (rc = store_log_name(s, NULL, st->name, sizeof st->name, err)) != 0)
 		return rc;
-	if (st->name[0] == '\0')
+	/* A log first signed here is named by its key, once (SPEC 13). */
+	if (st->name[0] == '\0') {
 		snprintf(st->name, sizeof st->name, "%s", log_signer->name);
+		if ((stmt = log_stmt(s, LOG_NAME_PUT, err)) == NULL)
+			return err->status;
+		db_bind_text(stmt, 1, st->name, -1, DB_STATIC);
+		db_step(stmt);
+		db_reset(stmt);
+	}
 	if ((rc = load_frontier(s, head.seq, err)) != 0)
 		return rc;
 	if (frontier_root(st->frontier, (uint64_t)head.seq, root) != 0 ||
@@ -842,11 +862,10 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 	r->checkpoints = (long long)w.ncps;
 	/* Every stored note must be a checkpoint of this log of its size. */
 	for (i = 0; i < w.ncps && r->problem[0] == '\0'; i++) {
-		char *sep = strstr(w.cps[i].note, "\n\n");
 		struct error why;
 
-		if (sep == NULL || checkpoint_parse(w.cps[i].note,
-		    (size_t)(sep - w.cps[i].note) + 1, &w.cps[i].c, &why) != 0 ||
+		if (checkpoint_parse(w.cps[i].note,
+		    note_text_length(w.cps[i].note), &w.cps[i].c, &why) != 0 ||
 		    (long long)w.cps[i].c.size != w.cps[i].size ||
 		    strcmp(w.cps[i].c.origin, name) != 0) {
 			r->bad_seq = w.cps[i].size > 0 ? w.cps[i].size : 1;
