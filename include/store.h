@@ -389,4 +389,6 @@ bool store_audit_announce(const struct store *, const struct audit_head *);
  * as "seq hash time", a file the database's writers cannot rewrite.
  */
 void store_checkpoint_file(const char *path);
+/* That path, or NULL (SPEC 13: the file is checked whole). */
+const char *store_checkpoint_file_path(void);
 #endif

@@ -93,7 +93,10 @@ int store_log_commit(struct store *, struct error *);
  */
 void store_log_forget(struct store *, bool whole);
 void store_log_free(struct store *);
-/* The note the last commit signed, for the checkpoint file; NULL if none. */
-const char *store_log_last_note(const struct store *, long long size);
+/*
+ * The checkpoint file's line of the head of that size, as the last
+ * commit signed it ("seq hash time note", note in base64); NULL if none.
+ */
+const char *store_log_file_line(const struct store *, long long size);
 
 #endif

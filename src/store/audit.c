@@ -18,7 +18,6 @@
 #include "exit_codes.h"
 #include "json_strict.h"
 #include "sanitize.h"
-#include "note.h"
 #include "sha256.h"
 #include "store_internal.h"
 #include "store_log.h"
@@ -769,24 +768,35 @@ store_checkpoint_file(const char *path)
 	checkpoint_path = path;
 }
 
+const char *
+store_checkpoint_file_path(void)
+{
+	return checkpoint_path;
+}
+
 /*
  * One line, one write(2) on an O_APPEND file: lines never interleave.
  * False when the head could not be written.
  */
 static bool
-checkpoint_append(const struct audit_head *head, const char *note)
+checkpoint_append(const struct audit_head *head, const char *signed_line)
 {
 	bool written;
-	char *line, *b64 = NULL, when[TIMESTAMP_SIZE];
+	char *line, when[TIMESTAMP_SIZE];
 	int fd, len;
 
-	timestamp_format(timestamp_now(), when);
-	/* SPEC 13: the signed checkpoint of this head, base64, 4th field. */
-	if (note != NULL && (b64 = base64_encode(note, strlen(note))) == NULL)
-		return false;
-	len = asprintf(&line, "%lld %s %s%s%s\n", head->seq, head->hash,
-	    when, b64 != NULL ? " " : "", b64 != NULL ? b64 : "");
-	free(b64);
+	/*
+	 * SPEC 13: the line the commit signed, with its checkpoint as the
+	 * fourth field, is the one the database expects the file to end in.
+	 */
+	if (signed_line != NULL) {
+		line = strdup(signed_line);
+		len = line != NULL ? (int)strlen(line) : -1;
+	} else {
+		timestamp_format(timestamp_now(), when);
+		len = asprintf(&line, "%lld %s %s\n", head->seq, head->hash,
+		    when);
+	}
 	if (len < 0)
 		return false;
 	fd = open(checkpoint_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
@@ -812,7 +822,7 @@ store_audit_announce(const struct store *s, const struct audit_head *head)
 		return true;
 	/* Either sink is a copy the database's writers cannot rewrite. */
 	if (checkpoint_path != NULL)
-		sunk = checkpoint_append(head, store_log_last_note(s,
+		sunk = checkpoint_append(head, store_log_file_line(s,
 		    head->seq));
 	if (!syslog_reachable())
 		return sunk;

@@ -295,7 +295,8 @@ static const struct pg_migration pg_migrations[] = {
 	"CREATE TABLE merkle_node (level INTEGER NOT NULL, idx BIGINT NOT NULL,"
 	"  hash TEXT COLLATE \"C\" NOT NULL, PRIMARY KEY (level, idx));"
 	"CREATE TABLE log_checkpoint (size BIGINT PRIMARY KEY,"
-	"  note TEXT COLLATE \"C\" NOT NULL, signed_at TEXT COLLATE \"C\" NOT NULL);"
+	"  note TEXT COLLATE \"C\" NOT NULL, signed_at TEXT COLLATE \"C\" NOT NULL,"
+	"  file_size BIGINT);"
 	"CREATE TABLE log_name (id INTEGER PRIMARY KEY CHECK (id = 1),"
 	"  name TEXT COLLATE \"C\" NOT NULL);"
 	REFUSE("log_append_only_refuse", "the signed log is append-only")

@@ -329,11 +329,13 @@ static const char *const migrations[] = {
 	 * every complete subtree (level 0 the leaves), its signed
 	 * checkpoints and the log's name, all append-only like the log.  A
 	 * log kept before gets its tree at its next append (store_log.c).
+	 * file_size: the checkpoint file's size when the checkpoint was
+	 * signed, so that a shorter or missing file is noticed.
 	 */
 	"CREATE TABLE merkle_node (level INTEGER NOT NULL, idx INTEGER NOT NULL,"
 	"  hash TEXT NOT NULL, PRIMARY KEY (level, idx)) WITHOUT ROWID;"
 	"CREATE TABLE log_checkpoint (size INTEGER PRIMARY KEY,"
-	"  note TEXT NOT NULL, signed_at TEXT NOT NULL);"
+	"  note TEXT NOT NULL, signed_at TEXT NOT NULL, file_size INTEGER);"
 	"CREATE TABLE log_name (id INTEGER PRIMARY KEY CHECK (id = 1),"
 	"  name TEXT NOT NULL);"
 	"CREATE TRIGGER merkle_node_no_update BEFORE UPDATE ON merkle_node"

@@ -14,6 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "exit_codes.h"
 #include "sha256.h"
@@ -36,6 +40,8 @@ enum log_sql {
 	LOG_RECORD_GET,
 	LOG_LEAVES,
 	LOG_RECORDS_AFTER,
+	LOG_HASH_AT,
+	LOG_FILE_SIZE,
 	LOG_SQL_COUNT
 };
 
@@ -49,8 +55,8 @@ static const char *const log_sql[LOG_SQL_COUNT] = {
 	[LOG_CHECKPOINT_SIZE] =
 	    "SELECT size, note FROM log_checkpoint WHERE size = ?1",
 	[LOG_CHECKPOINT_PUT] =
-	    "INSERT INTO log_checkpoint (size, note, signed_at)"
-	    " VALUES (?1, ?2, ?3)",
+	    "INSERT INTO log_checkpoint (size, note, signed_at, file_size)"
+	    " VALUES (?1, ?2, ?3, ?4)",
 	[LOG_CHECKPOINT_ALL] =
 	    "SELECT size, note FROM log_checkpoint ORDER BY size",
 	[LOG_NAME_GET] = "SELECT name FROM log_name WHERE id = 1",
@@ -59,6 +65,9 @@ static const char *const log_sql[LOG_SQL_COUNT] = {
 	[LOG_LEAVES] = "SELECT max(idx) FROM merkle_node WHERE level = 0",
 	[LOG_RECORDS_AFTER] = "SELECT seq, record_json FROM audit_log"
 	    " WHERE seq > ?1 ORDER BY seq",
+	[LOG_HASH_AT] = "SELECT hash FROM audit_log WHERE seq = ?1",
+	[LOG_FILE_SIZE] = "SELECT file_size FROM log_checkpoint"
+	    " WHERE file_size IS NOT NULL ORDER BY size DESC LIMIT 1",
 };
 
 /*
@@ -76,6 +85,7 @@ struct log_state {
 	char name[NOTE_NAME_MAX];
 	char *last_note;		/* this process signed it */
 	long long last_note_size;
+	char *file_line;		/* its checkpoint file line */
 };
 
 static const struct note_signer *log_signer;
@@ -541,13 +551,19 @@ cleanup:
 
 /* The length of a signed note's text: up to its last blank line. */
 static size_t
-note_text_length(const char *note)
+note_text_length_n(const char *note, size_t all)
 {
-	size_t len = strlen(note);
+	size_t len = all;
 
 	while (len >= 2 && !(note[len - 1] == '\n' && note[len - 2] == '\n'))
 		len--;
-	return len >= 2 ? len - 1 : strlen(note);
+	return len >= 2 ? len - 1 : all;
+}
+
+static size_t
+note_text_length(const char *note)
+{
+	return note_text_length_n(note, strlen(note));
 }
 
 /*
@@ -577,6 +593,191 @@ trusted_checkpoint(struct store *s, const char *note, struct checkpoint *c,
 	return 0;
 }
 
+/*
+ * The checkpoint file's line of a signed head, and the file's size before
+ * it is appended (-1 without a checkpoint file): the lines of earlier
+ * commits must all be there by then, while this one's and those of
+ * commits not yet announced may still be on their way.
+ */
+static int
+file_line_make(long long seq, const char *hash, const char *when,
+    const char *note, char **line, long long *file_size, struct error *err)
+{
+	const char *path = store_checkpoint_file_path();
+	struct stat st;
+	char *b64;
+	int len;
+
+	*line = NULL;
+	*file_size = -1;
+	if ((b64 = base64_encode(note, strlen(note))) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	len = asprintf(line, "%lld %s %s %s\n", seq, hash, when, b64);
+	free(b64);
+	if (len < 0) {
+		*line = NULL;
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	if (path != NULL)
+		*file_size = stat(path, &st) == 0 ? (long long)st.st_size : 0;
+	return 0;
+}
+
+/* One line of the checkpoint file: "seq hash time [note]". */
+struct file_line {
+	long long seq;
+	char hash[SHA256_HEX_SIZE];
+	bool has_note;
+	struct checkpoint c;
+};
+
+static bool
+file_line_parse(const char *line, size_t len, struct file_line *fl)
+{
+	char copy[8192], hash[80], when[64], b64[8000];
+	unsigned char *note = NULL;
+	size_t note_len;
+	struct error why;
+	int n;
+	bool ok;
+
+	memset(fl, 0, sizeof *fl);
+	if (len >= sizeof copy)
+		return false;
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	n = sscanf(copy, "%lld %79s %63s %7999s", &fl->seq, hash, when, b64);
+	if (n < 3 || fl->seq <= 0 || strlen(hash) != 64)
+		return false;
+	memcpy(fl->hash, hash, sizeof fl->hash);
+	if (n == 3)
+		return true;
+	if (base64_decode(b64, strlen(b64), &note, &note_len) != 0)
+		return false;
+	ok = memchr(note, '\0', note_len) == NULL &&
+	    checkpoint_parse((const char *)note, note_text_length_n(
+	    (const char *)note, note_len), &fl->c, &why) == 0 &&
+	    (long long)fl->c.size == fl->seq;
+	fl->has_note = true;
+	free(note);
+	return ok;
+}
+
+/* Whether the record at seq still has that hash. */
+static int
+on_chain(struct store *s, long long seq, const char *hash, bool *yes,
+    struct error *err)
+{
+	db_stmt *stmt;
+	int rc;
+
+	*yes = false;
+	if ((stmt = log_stmt(s, LOG_HASH_AT, err)) == NULL)
+		return err->status;
+	db_bind_int64(stmt, 1, seq);
+	rc = db_step(stmt);
+	*yes = rc == DB_ROW && strcmp((const char *)db_column_text(stmt, 0),
+	    hash) == 0;
+	db_reset(stmt);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
+	    store_error(s, err, "reading the audit log");
+}
+
+/* The size the checkpoint file had when the latest line was signed; -1: none. */
+static int
+file_size_expected(struct store *s, long long *size, struct error *err)
+{
+	db_stmt *stmt;
+	int rc;
+
+	*size = -1;
+	if ((stmt = log_stmt(s, LOG_FILE_SIZE, err)) == NULL)
+		return err->status;
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*size = db_column_int64(stmt, 0);
+	db_reset(stmt);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
+	    store_error(s, err, "reading the checkpoints");
+}
+
+/*
+ * SPEC 13, the checkpoint file checked whole before a head is appended:
+ * not missing or shorter than the database last made it, and its last
+ * line's head still on the chain, its note of a tree the stored tree
+ * extends.  EXIT_STORAGE naming what is wrong.
+ */
+static int
+check_checkpoint_file(struct store *s, struct error *err)
+{
+	const char *path = store_checkpoint_file_path();
+	struct file_line fl;
+	merkle_hash root;
+	char tail[8192], *end, *line;
+	long long expected;
+	struct stat st;
+	ssize_t n;
+	off_t from;
+	bool yes;
+	int fd, rc;
+
+	if (path == NULL)
+		return 0;
+	if ((rc = file_size_expected(s, &expected, err)) != 0)
+		return rc;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
+		if (errno == ENOENT && expected <= 0)
+			return 0;	/* a new file: the first head makes it */
+		return error_set(err, EXIT_STORAGE, NULL, "the checkpoint file "
+		    "%s is missing or unreadable (%s), but the log wrote %lld "
+		    "bytes to it; refusing to decide until an operator looks",
+		    path, strerror(errno), expected);
+	}
+	if (fstat(fd, &st) != 0 || (expected > 0 && st.st_size < expected)) {
+		close(fd);
+		return error_set(err, EXIT_STORAGE, NULL, "the checkpoint file "
+		    "%s is shorter than the log left it (%lld bytes, not %lld);"
+		    " refusing to decide until an operator looks", path,
+		    (long long)st.st_size, expected);
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return 0;
+	}
+	from = st.st_size > (off_t)sizeof tail - 1 ? st.st_size -
+	    (off_t)sizeof tail + 1 : 0;
+	n = pread(fd, tail, sizeof tail - 1, from);
+	close(fd);
+	if (n <= 0 || tail[n - 1] != '\n')
+		return error_set(err, EXIT_STORAGE, NULL, "the checkpoint file "
+		    "%s does not end in a whole line; refusing to decide until "
+		    "an operator looks", path);
+	tail[n - 1] = '\0';
+	line = (end = strrchr(tail, '\n')) != NULL ? end + 1 : tail;
+	if (!file_line_parse(line, strlen(line), &fl))
+		return error_set(err, EXIT_STORAGE, NULL, "the last line of the "
+		    "checkpoint file %s is not \"seq hash time [note]\"; "
+		    "refusing to decide until an operator looks", path);
+	if ((rc = on_chain(s, fl.seq, fl.hash, &yes, err)) != 0)
+		return rc;
+	if (!yes)
+		return error_set(err, EXIT_STORAGE, NULL, "the last line of the "
+		    "checkpoint file %s names head seq %lld, which is no longer "
+		    "on the chain; refusing to decide until an operator looks",
+		    path, fl.seq);
+	if (!fl.has_note)
+		return 0;
+	if ((rc = store_log_root(s, fl.seq, root, err)) != 0)
+		return rc;
+	if (strcmp(fl.c.origin, s->log->name) != 0 ||
+	    memcmp(root, fl.c.root, MERKLE_HASH_SIZE) != 0)
+		return error_set(err, EXIT_STORAGE, NULL, "the last line of the "
+		    "checkpoint file %s holds a checkpoint (tree size %lld) the "
+		    "log no longer extends; refusing to decide until an "
+		    "operator looks", path, fl.seq);
+	return 0;
+}
+
 int
 store_log_before_append(struct store *s, long long seq, struct error *err)
 {
@@ -590,11 +791,15 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 	if ((st = log_state(s, err)) == NULL)
 		return err->status;
 	st->appended = true;
-	if (log_signer == NULL || st->attested)
+	if (st->attested)
 		return 0;
 	if (st->name[0] == '\0' &&
 	    (rc = store_log_name(s, NULL, st->name, sizeof st->name, err)) != 0)
 		return rc;
+	if ((rc = check_checkpoint_file(s, err)) != 0)
+		return rc;
+	if (log_signer == NULL)
+		goto attested;
 	if ((rc = store_log_checkpoint(s, 0, &note, &size, err)) != 0)
 		return rc;
 	/* A log kept before it had a key: unsigned up to its first checkpoint. */
@@ -663,7 +868,8 @@ store_log_commit(struct store *s, struct error *err)
 	struct audit_head head;
 	merkle_hash root;
 	char when[TIMESTAMP_SIZE], *text = NULL, *note = NULL, *latest = NULL;
-	long long latest_size;
+	char *line = NULL;
+	long long latest_size, file_size = -1;
 	db_stmt *stmt;
 	int rc;
 
@@ -709,9 +915,14 @@ store_log_commit(struct store *s, struct error *err)
 		goto cleanup;
 	}
 	timestamp_format(timestamp_now(), when);
+	if ((rc = file_line_make(head.seq, head.hash, when, note, &line,
+	    &file_size, err)) != 0)
+		goto cleanup;
 	db_bind_int64(stmt, 1, head.seq);
 	db_bind_text(stmt, 2, note, -1, DB_STATIC);
 	db_bind_text(stmt, 3, when, -1, DB_TRANSIENT);
+	if (file_size >= 0)
+		db_bind_int64(stmt, 4, file_size);
 	rc = db_step(stmt);
 	db_reset(stmt);
 	if (rc != DB_DONE) {
@@ -720,12 +931,16 @@ store_log_commit(struct store *s, struct error *err)
 	}
 	rc = 0;
 	free(st->last_note);
+	free(st->file_line);
 	st->last_note = note;
+	st->file_line = line;
 	st->last_note_size = head.seq;
 	note = NULL;
+	line = NULL;
 cleanup:
 	free(text);
 	free(note);
+	free(line);
 	return rc;
 }
 
@@ -751,17 +966,18 @@ store_log_free(struct store *s)
 	for (i = 0; i < LOG_SQL_COUNT; i++)
 		db_finalize(s->log->stmts[i]);
 	free(s->log->last_note);
+	free(s->log->file_line);
 	free(s->log);
 	s->log = NULL;
 }
 
 const char *
-store_log_last_note(const struct store *s, long long size)
+store_log_file_line(const struct store *s, long long size)
 {
-	if (s->log == NULL || s->log->last_note == NULL ||
+	if (s->log == NULL || s->log->file_line == NULL ||
 	    s->log->last_note_size != size)
 		return NULL;
-	return s->log->last_note;
+	return s->log->file_line;
 }
 
 /* One stored checkpoint, as audit verify reads them all. */
@@ -771,11 +987,20 @@ struct stored_checkpoint {
 	char *note;
 };
 
+/* A note of the checkpoint file, by its line. */
+struct file_note {
+	long long size;
+	merkle_hash root;
+	long line;
+};
+
 struct tree_walk {
 	merkle_hash frontier[LEVELS];
 	uint64_t size;
 	struct stored_checkpoint *cps;
 	size_t ncps, next;
+	struct file_note *fns;
+	size_t nfns, fnext;
 	struct log_report *r;
 	struct error *err;
 };
@@ -809,7 +1034,126 @@ tree_walk_record(void *ctx, long long seq, const char *record_json,
 		}
 		w->next++;
 	}
+	while (w->fnext < w->nfns && w->fns[w->fnext].size == seq) {
+		if (frontier_root(w->frontier, w->size, root) != 0)
+			return error_set(w->err, EXIT_STORAGE, NULL,
+			    "cannot compute SHA-256");
+		if (memcmp(root, w->fns[w->fnext].root, MERKLE_HASH_SIZE) != 0 &&
+		    w->r->bad_seq == 0) {
+			w->r->bad_seq = seq;
+			snprintf(w->r->problem, sizeof w->r->problem, "line %ld "
+			    "of the checkpoint file: the first %lld records no "
+			    "longer have the root its checkpoint gave",
+			    w->fns[w->fnext].line, seq);
+		}
+		w->fnext++;
+	}
 	return 0;
+}
+
+static int
+file_note_order(const void *a, const void *b)
+{
+	const struct file_note *x = a, *y = b;
+
+	return x->size < y->size ? -1 : x->size > y->size ? 1 :
+	    (x->line > y->line) - (x->line < y->line);
+}
+
+/*
+ * Every line of the checkpoint file (SPEC 13): its head on the chain,
+ * its note kept for the walk; the file neither missing nor shorter than
+ * the log left it.  A problem goes to the report.
+ */
+static int
+read_checkpoint_file(struct store *s, struct tree_walk *w,
+    long long records, struct error *err)
+{
+	const char *path = store_checkpoint_file_path();
+	struct log_report *r = w->r;
+	struct file_line fl;
+	struct stat st;
+	long long expected;
+	char *text = NULL, *line, *eol;
+	size_t cap = 0, done = 0;
+	long number = 0;
+	ssize_t n;
+	bool yes;
+	int fd, rc;
+
+	if (path == NULL)
+		return 0;
+	if ((rc = file_size_expected(s, &expected, err)) != 0)
+		return rc;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0 ||
+	    fstat(fd, &st) != 0) {
+		if (fd >= 0)
+			close(fd);
+		if (expected > 0) {
+			r->bad_seq = records > 0 ? records : 1;
+			snprintf(r->problem, sizeof r->problem, "the checkpoint "
+			    "file is missing, but the log wrote %lld bytes to it",
+			    expected);
+		}
+		return 0;
+	}
+	if ((text = malloc((size_t)st.st_size + 1)) == NULL) {
+		close(fd);
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	cap = (size_t)st.st_size;
+	while (done < cap && (n = read(fd, text + done, cap - done)) > 0)
+		done += (size_t)n;
+	close(fd);
+	text[done] = '\0';
+	if ((long long)done < expected) {
+		r->bad_seq = records > 0 ? records : 1;
+		snprintf(r->problem, sizeof r->problem, "the checkpoint file "
+		    "is shorter than the log left it (%zu bytes, not %lld)",
+		    done, expected);
+		goto cleanup;
+	}
+	for (line = text; line < text + done; line = eol + 1) {
+		number++;
+		if ((eol = memchr(line, '\n', (size_t)(text + done - line))) ==
+		    NULL || !file_line_parse(line, (size_t)(eol - line), &fl)) {
+			r->bad_seq = records > 0 ? records : 1;
+			snprintf(r->problem, sizeof r->problem, "line %ld of the "
+			    "checkpoint file is not \"seq hash time [note]\"",
+			    number);
+			goto cleanup;
+		}
+		if ((rc = on_chain(s, fl.seq, fl.hash, &yes, err)) != 0)
+			goto cleanup;
+		if (!yes) {
+			r->bad_seq = fl.seq;
+			snprintf(r->problem, sizeof r->problem, "line %ld of the "
+			    "checkpoint file: head seq %lld is no longer on the "
+			    "chain", number, fl.seq);
+			goto cleanup;
+		}
+		if (!fl.has_note)
+			continue;
+		if (w->nfns % 256 == 0) {
+			struct file_note *grown = realloc(w->fns, (w->nfns +
+			    256) * sizeof *grown);
+
+			if (grown == NULL) {
+				rc = error_set(err, EXIT_STORAGE, NULL,
+				    "out of memory");
+				goto cleanup;
+			}
+			w->fns = grown;
+		}
+		w->fns[w->nfns].size = fl.seq;
+		memcpy(w->fns[w->nfns].root, fl.c.root, MERKLE_HASH_SIZE);
+		w->fns[w->nfns].line = number;
+		w->nfns++;
+	}
+	qsort(w->fns, w->nfns, sizeof *w->fns, file_note_order);
+cleanup:
+	free(text);
+	return rc;
 }
 
 int
@@ -822,15 +1166,18 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 	char name[NOTE_NAME_MAX];
 	db_stmt *stmt = NULL;
 	size_t i, cap = 0, text_len;
-	long long leaves;
+	long long leaves, records;
+	struct audit_head head;
 	int rc;
 
 	memset(r, 0, sizeof *r);
 	memset(&w, 0, sizeof w);
 	w.r = r;
 	w.err = err;
-	if ((rc = store_log_name(s, NULL, name, sizeof name, err)) != 0)
+	if ((rc = store_log_name(s, NULL, name, sizeof name, err)) != 0 ||
+	    (rc = store_audit_head(s, &head, err)) != 0)
 		return rc;
+	records = head.seq;
 	if (db_prepare(s->db, log_sql[LOG_CHECKPOINT_ALL], false, &stmt) !=
 	    DB_OK)
 		return store_error(s, err, "reading the checkpoints");
@@ -895,6 +1242,9 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 			}
 		}
 	}
+	if ((rc = read_checkpoint_file(s, &w, records, err)) != 0 ||
+	    r->problem[0] != '\0')
+		goto cleanup;
 	if ((rc = store_audit_each(s, tree_walk_record, &w, err)) != 0)
 		goto cleanup;
 	if (r->problem[0] != '\0')
@@ -944,6 +1294,7 @@ cleanup:
 	for (i = 0; i < w.ncps; i++)
 		free(w.cps[i].note);
 	free(w.cps);
+	free(w.fns);
 	return rc;
 }
 

@@ -159,6 +159,9 @@ rechain() {
 	done
 }
 SAVED=$(db_copy saved)
+cp "$CKPT" "$WORK/ckpt-saved"
+# restore: the store and its checkpoint file as they were saved.
+restore() { db_restore "$SAVED"; cp "$WORK/ckpt-saved" "$CKPT"; }
 
 ### 5. An old record rewritten, the chain recomputed (root; the superuser).
 seq1=$(db_sql "SELECT audit_seq FROM decision WHERE action_id = 't-1'")
@@ -178,20 +181,20 @@ expect_status "and so does audit consistency" 1 \
 	cs audit consistency "$WORK/cp-early" --key "$WORK/log.pub"
 
 ### 6. A tail truncated in the store, then one more decision.
-db_restore "$SAVED"
+restore
 last=$(db_sql "SELECT max(seq) FROM audit_log")
 db_tamper "$DB" "audit_log_no_delete audit_log_no_update decision_no_delete" \
 	"DELETE FROM decision WHERE audit_seq = $last; DELETE FROM audit_log WHERE seq = $last"
 serve --signing-key "$WORK/log.key"
 expect_status "the service refuses to decide" 4 decide t-5 approve
 stop
-expect_contains "it names the log's state" "$WORK/err" "beyond the latest signed checkpoint"
+expect_contains "the checkpoint file's last head is gone" "$WORK/err" "no longer on the chain"
 expect_status "audit verify fails" 1 cs audit verify
 expect_contains "it says BROKEN" "$WORK/out" "BROKEN"
 
 ### 7. A decision "by bob" appended in SQL, correctly chained, as the
 # service role could: the record, its decision row, the action decided.
-db_restore "$SAVED"
+restore
 head_seq=$(db_sql "SELECT max(seq) FROM audit_log")
 head_hash=$(db_sql "SELECT hash FROM audit_log WHERE seq = $head_seq")
 forged=$(db_sql "SELECT record_json FROM audit_log WHERE seq = (SELECT audit_seq FROM decision WHERE action_id = 't-0')" |
@@ -211,6 +214,33 @@ expect_contains "as beyond the signed checkpoint" "$WORK/out" "beyond the latest
 serve --signing-key "$WORK/log.key"
 expect_status "the next decision is refused" 4 decide t-5 approve
 expect_contains "naming the first unattested record" "$WORK/err" "record $((head_seq + 1))"
+stop
+
+### 8. The checkpoint file checked whole: missing, shorter, a line rewritten.
+restore
+rm "$CKPT"
+serve --signing-key "$WORK/log.key"
+expect_status "a missing checkpoint file stops the service deciding" 4 decide t-5 approve
+expect_contains "... saying so" "$WORK/err" "is missing"
+expect_status "audit verify through the service reports it" 1 remote audit verify
+expect_contains "... as missing" "$WORK/out" "checkpoint file is missing"
+stop
+head -n 1 "$WORK/ckpt-saved" >"$CKPT"
+serve --signing-key "$WORK/log.key"
+expect_status "a shorter checkpoint file stops it too" 4 decide t-5 approve
+expect_contains "... saying so" "$WORK/err" "shorter than the log left it"
+stop
+# An early line's head rewritten: only audit verify reads every line.
+awk 'NR == 1 { $2 = "0000000000000000000000000000000000000000000000000000000000000000" } { print }' \
+	"$WORK/ckpt-saved" >"$CKPT"
+serve --signing-key "$WORK/log.key"
+expect_status "audit verify reads every line" 1 remote audit verify
+expect_contains "... naming it" "$WORK/out" "line 1 of the checkpoint file"
+stop
+restore
+serve --signing-key "$WORK/log.key"
+expect_status "the whole file as it was: deciding goes on" 0 decide t-5 approve
+expect_status "and audit verify through the service holds" 0 remote audit verify
 stop
 
 finish
