@@ -463,7 +463,9 @@ command_fits(const struct command *command, const struct invocation *inv,
 	}
 	if (inv->connect != NULL && (command->run == cmd_serve ||
 	    command->run == cmd_demo || command->run == cmd_receipt ||
-	    OFFLINE(command->run))) {
+	    OFFLINE(command->run) || (command->run == cmd_audit &&
+	    inv->operand_count > 0 &&
+	    strcmp(inv->operands[0], "consistency") == 0))) {
 		/* L10N: %s is the command word (serve or demo) */
 		fprintf(stderr, _("countersign: '%s' does not work through "
 		    "--connect\n"), command->name);

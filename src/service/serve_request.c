@@ -371,6 +371,14 @@ audit_verify_served(const struct service *sv, struct invocation *inv)
 	FILE *quiet;
 	int rc, saved;
 
+	/* Its NOTEFILE is a path: the service never opens a client's paths. */
+	if (inv->operand_count > 0 &&
+	    strcmp(inv->operands[0], "consistency") == 0) {
+		fprintf(stderr, _("countersign: audit consistency does not "
+		    "work through --connect: run it on the database or a "
+		    "copy\n"));
+		return EXIT_USAGE;
+	}
 	if (sv->inv->checkpoint_file == NULL || inv->operand_count != 1 ||
 	    strcmp(inv->operands[0], "verify") != 0)
 		return cmd_audit(inv);
