@@ -345,6 +345,24 @@ log_checkpoint_text(struct store *store, long long size, char **text,
 	return 0;
 }
 
+/*
+ * Stored text printed as it is (a receipt must keep every byte) only when
+ * it holds no control character but the newline: a note cannot, so one
+ * that does was written by someone else, and is not shown.
+ */
+static int
+printable_note(const char *text, struct error *err)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)text; *p != '\0'; p++)
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
+			return error_set(err, EXIT_STORAGE, NULL,
+			    _("the stored checkpoint is not a signed note; run "
+			    "countersign audit verify"));
+	return 0;
+}
+
 int
 cmd_receipt(const struct invocation *inv)
 {
@@ -363,7 +381,8 @@ cmd_receipt(const struct invocation *inv)
 	if ((rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0 ||
 	    (rc = store_resolve_action_id(store, inv->operands[0], &action_id,
 	    &err)) != 0 ||
-	    (rc = log_receipt_text(store, action_id, &text, &err)) != 0)
+	    (rc = log_receipt_text(store, action_id, &text, &err)) != 0 ||
+	    (rc = printable_note(text, &err)) != 0)
 		goto cleanup;
 	if (inv->output != NULL) {
 		rc = write_new(inv->output, text, 0644, &err);
@@ -389,8 +408,10 @@ audit_checkpoint(struct store *store, const struct invocation *inv)
 	int rc;
 
 	error_clear(&err);
-	if ((rc = log_checkpoint_text(store, inv->size, &text, &err)) != 0) {
+	if ((rc = log_checkpoint_text(store, inv->size, &text, &err)) != 0 ||
+	    (rc = printable_note(text, &err)) != 0) {
 		report_error(&err);
+		free(text);
 		return rc;
 	}
 	fputs(text, stdout);

@@ -82,6 +82,7 @@ struct log_state {
 	merkle_hash frontier[LEVELS];
 	bool appended;			/* in this transaction */
 	bool attested;			/* checked in this transaction */
+	bool named;			/* name read from the store */
 	char name[NOTE_NAME_MAX];
 	char *last_note;		/* this process signed it */
 	long long last_note_size;
@@ -767,6 +768,10 @@ check_checkpoint_file(struct store *s, struct error *err)
 		    path, fl.seq);
 	if (!fl.has_note)
 		return 0;
+	/* Named since this process looked, by another service's first commit. */
+	if (s->log->name[0] == '\0' && (rc = store_log_name(s, NULL,
+	    s->log->name, sizeof s->log->name, err)) != 0)
+		return rc;
 	if ((rc = store_log_root(s, fl.seq, root, err)) != 0)
 		return rc;
 	if (strcmp(fl.c.origin, s->log->name) != 0 ||
@@ -793,9 +798,13 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 	st->appended = true;
 	if (st->attested)
 		return 0;
-	if (st->name[0] == '\0' &&
-	    (rc = store_log_name(s, NULL, st->name, sizeof st->name, err)) != 0)
-		return rc;
+	/* Read once: a name is set once, and a signing commit sets ours. */
+	if (!st->named) {
+		if ((rc = store_log_name(s, NULL, st->name, sizeof st->name,
+		    err)) != 0)
+			return rc;
+		st->named = true;
+	}
 	if ((rc = check_checkpoint_file(s, err)) != 0)
 		return rc;
 	if (log_signer == NULL)
@@ -821,8 +830,16 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 		    "verify)", s->path, size + 1, size);
 		goto cleanup;
 	}
-	if ((rc = store_log_root(s, size, root, err)) != 0)
+	/* The right edge this process already holds costs no reads. */
+	if (st->frontier_size == size) {
+		if (frontier_root(st->frontier, (uint64_t)size, root) != 0) {
+			rc = error_set(err, EXIT_STORAGE, NULL,
+			    "cannot compute SHA-256");
+			goto cleanup;
+		}
+	} else if ((rc = store_log_root(s, size, root, err)) != 0) {
 		goto cleanup;
+	}
 	if (memcmp(root, c.root, MERKLE_HASH_SIZE) != 0) {
 		rc = error_set(err, EXIT_STORAGE, NULL, "%s: the stored tree "
 		    "of %lld records does not have the root the latest "
