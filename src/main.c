@@ -471,6 +471,13 @@ command_fits(const struct command *command, const struct invocation *inv,
 		    "--connect\n"), command->name);
 		return EXIT_USAGE;
 	}
+	/* The protocol carries neither (countersign-protocol(7)). */
+	if (inv->connect != NULL && (given & (OPTION_KEY | OPTION_SIZE)) != 0) {
+		/* L10N: keep --key, --size and --connect: they are typed */
+		fprintf(stderr, _("countersign: --key and --size do not work "
+		    "through --connect\n"));
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
 }
 
