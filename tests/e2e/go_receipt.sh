@@ -34,7 +34,7 @@ import_passing_trades g 4
 SERVICE_PID=$!
 trap 'kill -KILL "$SERVICE_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 i=0
-until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 100 ]; do
+until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
 	sleep 0.05; i=$((i + 1)); done
 printf '%s\n' '{"action_id":"g-0","decision":"approve"}' '{"action_id":"g-1","decision":"reject","reason":"no"}' |
 	"$COUNTERSIGN" --connect "$SOCK" batch >/dev/null
