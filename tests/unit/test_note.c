@@ -95,7 +95,7 @@ test_keygen_signs(void **state)
 {
 	struct note_signer s;
 	struct error err;
-	char *skey, *vkey, *note;
+	char *skey, *vkey, *note, *verifier;
 
 	(void)state;
 	assert_int_equal(note_keygen("countersign.example/log", &skey, &vkey,
@@ -103,13 +103,17 @@ test_keygen_signs(void **state)
 	assert_true(strncmp(skey, "PRIVATE+KEY+countersign.example/log+", 36)
 	    == 0);
 	assert_int_equal(note_signer_parse(skey, &s, &err), 0);
-	assert_string_equal(note_verifier_text(&s), vkey);
+	verifier = note_verifier_text(&s);
+	assert_string_equal(verifier, vkey);
 	assert_int_equal(note_sign(&s, "hello\n", &note, &err), 0);
 	assert_int_equal(open_note(note, strlen(note), vkey), 0);
+	free(note);
+	free(verifier);
+	free(skey);
+	free(vkey);
 	assert_int_equal(note_keygen("two words", &skey, &vkey, &err),
 	    EXIT_USAGE);
 	assert_int_equal(note_keygen("a+b", &skey, &vkey, &err), EXIT_USAGE);
-	free(note);
 }
 
 static void
