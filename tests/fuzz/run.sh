@@ -42,7 +42,7 @@ if [ ! -f "$top/include/object.h" ] || [ ! -d "$top/src" ]; then
 	exit 1
 fi
 
-all_targets="object_load json_strict json_extract batch_line check sanitize"
+all_targets="object_load json_strict json_extract batch_line check sanitize receipt"
 targets=${FUZZ_TARGETS:-$all_targets}
 for t in $targets; do
 	[ -f "$here/fuzz_$t.c" ] || {
