@@ -22,12 +22,14 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "cmd_log.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "json_strict.h"
 #include "programs.h"
 #include "service.h"
 #include "store.h"
+#include "store_log.h"
 #include "timestamp.h"
 #include "serve_internal.h"
 
@@ -596,7 +598,11 @@ call_events(struct service *sv, struct conn *c, const cJSON *params,
 	feed_fill(sv, c);
 }
 
-/* receipt and checkpoint: signed by a key this service does not have. */
+/*
+ * receipt and checkpoint (SPEC 13): the texts cmd_log.c makes, from the
+ * loop's store; no_signing_key when the service signs nothing or no
+ * checkpoint covers the record yet.
+ */
 static void
 call_signed(struct service *sv, struct conn *c, const struct method *m,
     const cJSON *params, const cJSON *id)
@@ -604,9 +610,13 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 	static const char *const receipt_names[] = { "action_id", NULL };
 	static const char *const checkpoint_names[] = { "size", NULL };
 	bool receipt = strcmp(m->name, "receipt") == 0;
-	long long size, expires;
-	char *action_id;
-	cJSON *status;
+	long long size = 0, expires;
+	char *action_id = NULL, *text = NULL;
+	struct program_error perr;
+	struct store *store;
+	struct error err;
+	cJSON *status, *result;
+	int rc;
 
 	if (!params_known(c, id, params, m->name, receipt ? receipt_names :
 	    checkpoint_names))
@@ -616,22 +626,55 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 		    NULL)
 			return;
 		status = status_now(sv, c, id, action_id, &expires);
-		free(action_id);
-		if (status == NULL)
+		if (status == NULL) {
+			free(action_id);
 			return;
+		}
 		if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(status,
 		    "decision"))) {
 			answer_refusal(c, id, "not_decided", NULL, "receipt: "
 			    "the action is not decided yet");
 			cJSON_Delete(status);
+			free(action_id);
 			return;
 		}
 		cJSON_Delete(status);
 	} else if (integer_param(c, id, params, "checkpoint", "size", 0,
 	    (1LL << 53), &size) < 0)
 		return;
-	answer_refusal(c, id, "no_signing_key", NULL, "%s: the service has no "
-	    "signing key for the log", m->name);
+	if (!store_log_signing()) {
+		free(action_id);
+		answer_refusal(c, id, "no_signing_key", NULL, "%s: the service "
+		    "has no signing key for the log", m->name);
+		return;
+	}
+	if ((store = loop_store(sv, &perr)) == NULL) {
+		free(action_id);
+		answer_program_error(c, id, &perr);
+		return;
+	}
+	error_clear(&err);
+	rc = receipt ? log_receipt_text(store, action_id, &text, &err) :
+	    log_checkpoint_text(store, size, &text, &err);
+	free(action_id);
+	if (rc != 0) {
+		answer_refusal(c, id, rc == EXIT_REFUSED ? (strcmp(err.field,
+		    "not_decided") == 0 ? "not_decided" : "no_signing_key") :
+		    "storage", NULL, "%s: %s", m->name, err.message);
+		free(text);
+		return;
+	}
+	if ((result = cJSON_CreateObject()) == NULL ||
+	    cJSON_AddStringToObject(result, receipt ? "receipt" :
+	    "checkpoint", text) == NULL) {
+		cJSON_Delete(result);
+		free(text);
+		answer_refusal(c, id, "storage", NULL, "%s: out of memory",
+		    m->name);
+		return;
+	}
+	free(text);
+	answer_result(c, id, result);
 }
 
 void

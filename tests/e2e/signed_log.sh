@@ -134,6 +134,15 @@ expect_status "a batch of two decisions" 0 sh -c "printf '%s\n%s\n' \
 	'{\"action_id\":\"t-3\",\"decision\":\"approve\"}' |
 	\"$COUNTERSIGN\" --connect \"$SOCK\" batch"
 expect_eq "signs once" "$(db_sql "SELECT count(*) FROM log_checkpoint")" 3
+# The service's receipt and checkpoint methods (SPEC 12) answer the same texts.
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"receipt","params":{"action_id":"t-0"}}' |
+	socat -t 30 - "UNIX-CONNECT:$SOCK" >"$WORK/rpc"
+cs receipt t-0 >"$WORK/r0-now"
+expect_eq "the receipt method answers the receipt" "$(jq -r .result.receipt "$WORK/rpc")" "$(cat "$WORK/r0-now")"
+printf '%s\n' '{"jsonrpc":"2.0","id":2,"method":"checkpoint"}' |
+	socat -t 30 - "UNIX-CONNECT:$SOCK" >"$WORK/rpc"
+cs audit checkpoint >"$WORK/cp-now"
+expect_eq "the checkpoint method answers the latest checkpoint" "$(jq -r .result.checkpoint "$WORK/rpc")" "$(cat "$WORK/cp-now")"
 expect_status "audit verify with the key" 0 cs audit verify --key "$WORK/log.pub"
 expect_contains "it checked the signature" "$WORK/out" "its signature verified"
 expect_status "audit verify with another key" 1 cs audit verify --key "$WORK/other.pub"
