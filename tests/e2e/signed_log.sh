@@ -252,4 +252,40 @@ expect_status "the whole file as it was: deciding goes on" 0 decide t-5 approve
 expect_status "and audit verify through the service holds" 0 remote audit verify
 stop
 
+### 9. The example orchestrator (SPEC 12, 13) against this signed log:
+### it executes an approved trade only once verify-receipt accepts the
+### receipt under the log's public key, and never a rejected one.
+# orchestrate ID approve|reject: the orchestrator's exit status, its
+# output in $WORK/orch.out, the officer's decision made meanwhile.
+orchestrate() {
+	python3 "$TOP_SRCDIR/examples/orchestrator.py" --socket "$SOCK" \
+		--action-id "$1" --timeout 120 --key "$WORK/log.pub" \
+		--countersign "$COUNTERSIGN" >"$WORK/orch.out" 2>&1 &
+	orch=$!
+	i=0
+	until remote status "$1" >/dev/null 2>&1 || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
+	decide "$1" "$2" >/dev/null
+	set +e
+	wait "$orch"
+	orch_status=$?
+	set -e
+}
+if command -v python3 >/dev/null 2>&1; then
+	serve --signing-key "$WORK/log.key"
+	orchestrate orch-1 approve
+	expect_eq "orchestrator: an approval with a receipt that verifies is executed" "$orch_status" 0
+	expect_contains "  and says what it executed" "$WORK/orch.out" "executed: buy BND x100"
+	orchestrate orch-2 reject
+	expect_eq "orchestrator: a rejection is not executed" "$orch_status" 1
+	expect_contains "  and says why" "$WORK/orch.out" "not executed"
+	stop
+	serve
+	orchestrate orch-3 approve
+	expect_eq "orchestrator: an approval without a signed receipt is not executed" "$orch_status" 1
+	expect_contains "  and says why" "$WORK/orch.out" "no receipt"
+	stop
+else
+	echo "skip: the example orchestrator (no python3)"
+fi
+
 finish
