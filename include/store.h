@@ -257,6 +257,9 @@ int store_approval_policies(struct store *, cJSON **policies,
 int store_approvals_of(struct store *, const char *action_id,
     struct approval_row **rows, size_t *count, struct error *);
 void store_approvals_free(struct approval_row *, size_t count);
+/* The audit record of one approval (newly allocated), or NULL. */
+int store_approval_record(struct store *, const char *approval_id,
+    char **record_json, struct error *);
 /* Records one approval row, in the transaction of its audit record. */
 int store_approval_insert(struct store *, const char *action_id,
     const struct approval_row *, struct error *);

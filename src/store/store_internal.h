@@ -221,6 +221,20 @@ db_stmt *store_statement(struct store *, enum statement, struct error *);
 int store_error(struct store *, struct error *, const char *doing);
 
 /*
+ * audit verify's look at approval rows (approvals.c, SPEC 14): each
+ * record as the walk meets it, then the count; problem is "" when the
+ * rows agree.  A status only when the rows could not be read.
+ */
+struct approval_check;
+int store_approval_check_open(struct store *, struct approval_check **,
+    struct error *);
+int store_approval_check_record(struct approval_check *, long long seq,
+    const cJSON *record, char *problem, size_t size);
+int store_approval_check_finish(struct store *, struct approval_check *,
+    char *problem, size_t size, struct error *);
+void store_approval_check_close(struct approval_check *);
+
+/*
  * What a store's schema version means, whatever the backend: -1 when it
  * is current, 0 when the migrations may bring it there, else the exit
  * code of the error set (newer than this program, not countersign's —

@@ -82,6 +82,20 @@ expect_status "audit verify: approval rows agree with their records" 0 cs audit 
 expect_status "audit replay re-runs the approval's re-check" 0 cs audit replay one-0
 expect_contains "... and says so" "$WORK/out" "approval"
 
+# An approval row rewritten or added behind countersign's back breaks the log.
+# tamper WHAT SQL: on a copy, the refusing triggers passed by.
+tamper() {
+	T=$(db_copy "tamper$(echo "$1" | tr -cd a-z)")
+	db_tamper "$T" "approval_no_update approval_no_replace" "$2"
+	expect_status "$1: audit verify says broken" 1 "$COUNTERSIGN" --db "$T" audit verify
+	expect_contains "$1: ... naming the approvals" "$WORK/out" "approval"
+}
+tamper "an approval's operator rewritten" "UPDATE approval SET operator_login = 'mallory'"
+tamper "an approval's quorum rewritten" "UPDATE approval SET needed = 1"
+tamper "an approval row without a record" "INSERT INTO approval SELECT 'f0000000-0000-4000-8000-000000000000', action_id, 'mallory', 1, approved_at, NULL, 2, 1, audit_seq FROM approval"
+expect_eq "replay names the approval it re-ran" \
+	"$(cs audit replay one-0 | grep -c "one-0 (approval $(db_sql "SELECT approval_id FROM approval WHERE action_id = 'one-0'")): same inputs, same verdict")" 1
+
 ### 3. An action below the policy's threshold decides with one approval.
 packets small 1 '.proposed_action.estimated_value_usd = 3750 | .proposed_action.quantity = 50'
 echo '{"action_id": "small-0", "decision": "approve"}' | cs batch >"$WORK/out" 2>/dev/null || true
