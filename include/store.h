@@ -333,6 +333,9 @@ struct queue_row {
 	char *author;			/* sanitized author, or "" */
 	bool has_drafted;		/* drafted_at: what AGE counts from */
 	long long drafted_at_ms;
+	/* SPEC 14: approvals so far and the quorum the last one counted. */
+	int approvals;
+	int quorum_needed;
 };
 
 void queue_row_free(struct queue_row *);
