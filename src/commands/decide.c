@@ -666,7 +666,7 @@ decision_record(struct store *store, const struct decision_request *req,
 	const struct approval_row *mine;
 	struct recheck rc;
 	bool decided, checked = false;
-	int status;
+	int status, more;
 
 	memset(out, 0, sizeof *out);
 	memset(&refusals, 0, sizeof refusals);
@@ -718,13 +718,12 @@ decision_record(struct store *store, const struct decision_request *req,
 	if (req->decision == DECISION_APPROVE) {
 		approve_refusals(req, op, &rc, now_ms, &refusals);
 		/* SPEC 14: one approval per officer, names as in 2.4. */
+		more = quorum.needed - (int)quorum.count;
 		if ((mine = quorum_view_by(&quorum, op->login)) != NULL)
 			refuse(&refusals, "duplicate_approver", "%s already "
 			    "approved this action at %s; %d more approval(s) "
 			    "by other officers are needed", op->login,
-			    mine->approved_at, quorum.needed -
-			    (int)quorum.count > 0 ? quorum.needed -
-			    (int)quorum.count : 1);
+			    mine->approved_at, more > 1 ? more : 1);
 	} else
 		reject_refusals(req, &rc, &refusals);
 	if (refusals.count == 0 && req->decision == DECISION_APPROVE &&

@@ -23,11 +23,8 @@ store_approval_policies(struct store *s, cJSON **policies, struct error *err)
 
 	if ((*policies = cJSON_CreateArray()) == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	if (db_prepare(s->db, "SELECT p.raw_json, p.policy_id FROM"
-	    " approval_policy p WHERE p.version = (SELECT max(q.version)"
-	    " FROM approval_policy q WHERE q.policy_id = p.policy_id)"
-	    " ORDER BY p.policy_id", false, &stmt) != DB_OK) {
-		rc = store_error(s, err, "reading the approval policies");
+	if ((stmt = store_statement(s, SQL_APPROVAL_POLICIES, err)) == NULL) {
+		rc = err->status;
 		goto fail;
 	}
 	while ((rc = db_step(stmt)) == DB_ROW) {
@@ -36,18 +33,18 @@ store_approval_policies(struct store *s, cJSON **policies, struct error *err)
 			rc = error_set(err, EXIT_STORAGE, NULL, "%s: the stored "
 			    "approval_policy %s is not valid JSON", s->path,
 			    (const char *)db_column_text(stmt, 1));
-			db_finalize(stmt);
+			db_reset(stmt);
 			goto fail;
 		}
 		/* Held to what import accepted: the gate counts by it. */
 		cJSON_AddItemToArray(*policies, tree);
 		if ((rc = store_object_valid(s, tree, OBJECT_APPROVAL_POLICY,
 		    (const char *)db_column_text(stmt, 1), &o, err)) != 0) {
-			db_finalize(stmt);
+			db_reset(stmt);
 			goto fail;
 		}
 	}
-	db_finalize(stmt);
+	db_reset(stmt);
 	if (rc != DB_DONE) {
 		rc = store_error(s, err, "reading the approval policies");
 		goto fail;
@@ -80,11 +77,8 @@ store_approvals_of(struct store *s, const char *action_id,
 
 	*rows = NULL;
 	*count = 0;
-	if (db_prepare(s->db, "SELECT approval_id, operator_login,"
-	    " operator_uid, approved_at, reason, needed, have, audit_seq"
-	    " FROM approval WHERE action_id = ?1 ORDER BY audit_seq", false,
-	    &stmt) != DB_OK)
-		return store_error(s, err, "reading the approvals");
+	if ((stmt = store_statement(s, SQL_APPROVALS_OF, err)) == NULL)
+		return err->status;
 	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		if (*count == cap) {
@@ -115,7 +109,7 @@ store_approvals_of(struct store *s, const char *action_id,
 		row->have = db_column_int64(stmt, 6);
 		row->audit_seq = db_column_int64(stmt, 7);
 	}
-	db_finalize(stmt);
+	db_reset(stmt);
 	if (rc != DB_DONE) {
 		store_approvals_free(*rows, *count);
 		*rows = NULL;
