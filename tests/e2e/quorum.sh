@@ -175,13 +175,24 @@ expect_eq "... rejected" "$(db_sql "SELECT status FROM action WHERE action_id = 
 # Eight officers at once on one 3-of-3 action: one decision, two approvals.
 packets race 1
 for u in $OFFICERS; do
-	decide "$u" race-0 >"$WORK/race-$u" &
+	printf '{"action_id": "race-0", "decision": "approve", "reason": "seen"}\n' |
+		as "$u" batch >"$WORK/race-$u.json" 2>"$WORK/race-$u.err" &
 done
 wait
-cat "$WORK"/race-* | sort >"$WORK/race"
+for u in $OFFICERS; do
+	jq -r '"\(.status) \(.code)"' "$WORK/race-$u.json" 2>/dev/null || echo "no answer"
+done | sort >"$WORK/race"
+# Each officer's answer and what it said on stderr, should a check fail.
+race_said() {
+	for u in $OFFICERS; do
+		echo "    $u: $(cat "$WORK/race-$u.json") $(stderr_but_sink "$WORK/race-$u.err" | head -n 2)"
+	done
+}
 expect_eq "eight racing: one decision" "$(grep -c '^recorded' "$WORK/race")" 1
 expect_eq "eight racing: exactly quorum-1 partial approvals" "$(grep -c '^partial' "$WORK/race")" 2
 expect_eq "eight racing: the rest already_decided" "$(grep -c 'refused already_decided' "$WORK/race")" 5
+[ "$(grep -c '^recorded' "$WORK/race") $(grep -c '^partial' "$WORK/race") $(grep -c 'refused already_decided' "$WORK/race")" = "1 2 5" ] ||
+	race_said
 expect_eq "eight racing: two approval rows" \
 	"$(db_sql "SELECT count(*) FROM approval WHERE action_id = 'race-0'")" 2
 expect_eq "eight racing: one decision row" \
