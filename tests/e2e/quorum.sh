@@ -67,6 +67,9 @@ expect_eq "an approval short of the quorum is partial" \
 	'{"status":"partial","decision_id":null,"quorum":{"needed":2,"have":1},"id":true}'
 expect_eq "the action stays pending" \
 	"$(db_sql "SELECT status FROM action WHERE action_id = 'one-0'")" pending
+expect_eq "status shows the approval so far (SPEC 12)" \
+	"$(cs status one-0 | jq -c '[.state, .approvals_needed, (.approvals | map([.operator, .reason]))]')" \
+	"[\"pending\",2,[[\"$ME\",\"checked the limits\"]]]"
 expect_eq "the approval event has a decision record's fields but decision_id" \
 	"$(cs audit export | jq -c '.record | select(.event == "approval") | [has("decision_id"), .decision, .reason, .operator.login, .quorum, (.local_verdict | type), (.rule_inputs | type)]')" \
 	"[false,\"approve\",\"checked the limits\",\"$ME\",{\"needed\":2,\"have\":1},\"object\",\"object\"]"
