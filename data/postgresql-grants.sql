@@ -9,6 +9,8 @@ GRANT SELECT, INSERT ON audit_log, decision TO countersign_service;
 -- The signed log (SPEC 13): its tree, checkpoints and name, appended too.
 GRANT SELECT, INSERT ON merkle_node, log_checkpoint, log_name
 	TO countersign_service;
+-- Partial approvals under a quorum (SPEC 14): final as decisions are.
+GRANT SELECT, INSERT ON approval, approval_policy TO countersign_service;
 -- Imported objects: appended; an action's status moves once, to decided.
 GRANT SELECT, INSERT ON action, ips, holdings, policy_object
 	TO countersign_service;

@@ -123,6 +123,21 @@ int recheck_action(struct store *, const char *action_id, long long now_ms,
     const cJSON *po_judgments, struct recheck *, struct error *);
 void recheck_free(struct recheck *);
 /*
+ * SPEC 14: the quorum a re-checked action is under at this moment, and
+ * the approvals it has been given so far (quorum_view.c).
+ */
+struct quorum_view {
+	int needed;			/* 1: no quorum applies */
+	struct approval_row *approvals;	/* in the order given */
+	size_t count;
+};
+int quorum_view_load(struct store *, const char *action_id,
+    const struct recheck *, struct quorum_view *, struct error *);
+void quorum_view_free(struct quorum_view *);
+/* The approval login gave, names compared as SPEC 2.4 says; or NULL. */
+const struct approval_row *quorum_view_by(const struct quorum_view *,
+    const char *login);
+/*
  * The same re-check of each action, pending ones only unless all, oldest
  * first, in one pass over the store; r is fn's for the call only.
  */

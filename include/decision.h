@@ -55,6 +55,14 @@ void operator_serve_as(const struct operator_identity *);
 struct decision_outcome {
 	bool recorded;
 	char decision_id[37];
+	/*
+	 * SPEC 14: recorded as an approval that does not yet meet the
+	 * quorum; the action stays pending and decision_id is empty.
+	 */
+	bool partial;
+	char approval_id[37];
+	int quorum_needed;		/* 1 when no quorum applies */
+	int quorum_have;		/* approvals counting this one */
 	const char *code;		/* refusal code; NULL when recorded */
 	char message[1024];		/* why, for a refusal */
 	struct audit_head head;		/* the audit head after recording */

@@ -17,16 +17,17 @@ enum object_type {
 	OBJECT_HOLDINGS,
 	OBJECT_PACKET,
 	OBJECT_STANDARDS_INDEX,
-	OBJECT_ROSTER
+	OBJECT_ROSTER,
+	OBJECT_APPROVAL_POLICY		/* SPEC 14 (v3) */
 };
 
 struct loaded_object {
 	enum object_type type;
 	cJSON *json;		/* owned; every pointer below points into it */
 
-	const char *id;		/* ips_id, snapshot_id or action_id */
+	const char *id;		/* ips_id, snapshot_id, action_id or policy_id */
 	const char *user_id;	/* ips, holdings; trade packets */
-	long long version;	/* ips */
+	long long version;	/* ips, approval_policy */
 	long long as_of_ms;	/* holdings */
 	const char *as_of_beyond_ms;	/* its digits below the ms, not NUL-ended */
 	size_t as_of_beyond_ms_length;

@@ -233,6 +233,37 @@ int store_decision_record(struct store *, const char *action_id,
 int store_policy_objects_keep(struct store *, const struct check_data *,
     struct error *);
 
+/* ---- Approval quorums (SPEC 14) ---- */
+
+/* One approval that did not yet decide its action (an approval event). */
+struct approval_row {
+	char approval_id[37];
+	char operator_login[257];
+	long long operator_uid;
+	char approved_at[TIMESTAMP_SIZE];
+	char *reason;			/* owned; NULL when none */
+	long long needed;		/* the quorum then */
+	long long have;			/* counting this one */
+	long long audit_seq;
+};
+
+/*
+ * The active approval policies, the highest version of each policy_id,
+ * as a new array of their trees in policy_id order (empty when none).
+ */
+int store_approval_policies(struct store *, cJSON **policies,
+    struct error *);
+/* The approvals of action_id in the order they were given; *rows owned. */
+int store_approvals_of(struct store *, const char *action_id,
+    struct approval_row **rows, size_t *count, struct error *);
+void store_approvals_free(struct approval_row *, size_t count);
+/* The audit record of one approval (newly allocated), or NULL. */
+int store_approval_record(struct store *, const char *approval_id,
+    char **record_json, struct error *);
+/* Records one approval row, in the transaction of its audit record. */
+int store_approval_insert(struct store *, const char *action_id,
+    const struct approval_row *, struct error *);
+
 /* Loads the inputs a recorded decision used, for replay (audit replay). */
 int store_load_recorded(struct store *, const char *action_id,
     const cJSON *rule_inputs, long long now_ms, struct check_data *,
@@ -302,6 +333,9 @@ struct queue_row {
 	char *author;			/* sanitized author, or "" */
 	bool has_drafted;		/* drafted_at: what AGE counts from */
 	long long drafted_at_ms;
+	/* SPEC 14: approvals so far and the quorum the last one counted. */
+	int approvals;
+	int quorum_needed;
 };
 
 void queue_row_free(struct queue_row *);

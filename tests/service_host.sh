@@ -174,6 +174,32 @@ decide cs-dave h-read >/dev/null
 wait "$WAITER" || true
 check "frank's wait is woken by dave's decision" [ "$(cat "$dir/waited")" = approved ]
 
+# SPEC 14 (issue 33): a quorum of two, carol and dave through the service.
+# The service's own account imports, so that neither officer imported it.
+mkdir -m 755 "$dir/quorum"
+printf '{"type": "approval_policy", "policy_id": "four-eyes", "version": 1, "quorum": [{"kind": "trade", "when": "always", "approvals": 2}]}\n' \
+	>"$dir/quorum/policy.json"
+jq -c 'range(0; 2) as $i | .proposed_action.action_id = "q-\($i)"
+	| .reviewer_verdict.action_id = "q-\($i)"' "$EX/packet-trade-pass.json" >"$dir/quorum/q.jsonl"
+chmod 644 "$dir/quorum"/*
+as "$SVC" "$CS" --db "$DB" import "$dir/quorum" >/dev/null 2>&1
+decided_by() {
+	as "$SVC" "$CS" --db "$DB" audit export | jq -r --arg id "$1" \
+		'select(.record.action_id == $id and .record.event == "decision") | .record | "\(.operator.login) \(.operator.uid) \(.approvals | length)"'
+}
+check "quorum: carol's approval is partial" [ "$(decide cs-carol q-0)" = partial ]
+check "quorum: carol again is duplicate_approver" [ "$(decide cs-carol q-0)" = duplicate_approver ]
+check "quorum: dave completes it" [ "$(decide cs-dave q-0)" = recorded ]
+check "quorum: the decision is dave's, naming one approval" [ "$(decided_by q-0)" = "cs-dave $DAVE_UID 1" ]
+# Not a bare wait: the service is a child of this shell too.
+decide cs-carol q-1 >"$dir/race-carol" &
+carol_pid=$!
+decide cs-dave q-1 >"$dir/race-dave" &
+wait "$carol_pid" $!
+check "quorum: carol and dave at once give one approval and one decision" \
+	[ "$(cat "$dir/race-carol" "$dir/race-dave" | sort | tr '\n' ' ')" = "partial recorded " ]
+check "quorum: the log verifies" sh -c "runuser -u cs-dave -- '$CS' --connect '$SOCK' audit verify >/dev/null"
+
 for f in "$DB" "$DB-wal" "$CKPT" "$STATE"; do
 	check "carol cannot read $(basename "$f")" sh -c "! runuser -u cs-carol -- cat '$f' >/dev/null 2>&1"
 	check "carol cannot delete $(basename "$f")" sh -c "! runuser -u cs-carol -- rm -rf '$f' 2>/dev/null"

@@ -454,32 +454,30 @@ record_format(const cJSON *record)
 	return 0;
 }
 
+/*
+ * Re-runs the re-check of one record (a decision, or an approval short of
+ * its quorum) on the inputs it names; safe_id is what the lines call it.
+ * Takes record_json.
+ */
 static int
-audit_replay(struct store *store, const char *action_id)
+replay_record(struct store *store, const char *action_id,
+    const char *safe_id, char *record_json)
 {
 	const cJSON *inputs, *recorded_digest, *decided_at;
 	struct check_outcome outcome;
 	struct check_data data;
 	cJSON *record = NULL, *now_json = NULL;
-	char *record_json = NULL, digest[65], why[512], *safe_id;
+	char digest[65], why[512];
 	long long decided_ms = 0;
 	struct error err;
 	int rc, format;
 
 	error_clear(&err);
-	safe_id = xsanitize(action_id);
-	if ((rc = store_decision_record(store, action_id, &record_json,
-	    &err)) != 0) {
-		report_error(&err);
-		free(safe_id);
-		return rc;
-	}
-	if (record_json == NULL || (record = cJSON_Parse(record_json)) == NULL) {
+	if ((record = cJSON_Parse(record_json)) == NULL) {
 		/* L10N: %s is an action id */
 		fprintf(stderr, _("countersign: no recorded decision for "
 		    "%s\n"), safe_id);
 		free(record_json);
-		free(safe_id);
 		return EXIT_REFUSED;
 	}
 	if ((format = record_format(record)) == 0) {
@@ -538,6 +536,70 @@ audit_replay(struct store *store, const char *action_id)
 done:
 	cJSON_Delete(record);
 	free(record_json);
+	return rc;
+}
+
+/*
+ * SPEC 14: each approval an action was given, in order, then its
+ * decision when it has one; the first disagreement is the status.
+ */
+static int
+audit_replay(struct store *store, const char *action_id)
+{
+	struct approval_row *approvals = NULL;
+	char *record_json = NULL, *safe_id, *label;
+	size_t count = 0, i;
+	struct error err;
+	int rc, worst = 0;
+
+	error_clear(&err);
+	safe_id = xsanitize(action_id);
+	if ((rc = store_approvals_of(store, action_id, &approvals, &count,
+	    &err)) != 0 || (rc = store_decision_record(store, action_id,
+	    &record_json, &err)) != 0) {
+		report_error(&err);
+		goto done;
+	}
+	if (record_json == NULL && count == 0) {
+		/* L10N: %s is an action id */
+		fprintf(stderr, _("countersign: no recorded decision for "
+		    "%s\n"), safe_id);
+		rc = EXIT_REFUSED;
+		goto done;
+	}
+	for (i = 0; i < count && rc == 0; i++) {
+		char *approval_json = NULL;
+
+		if ((rc = store_approval_record(store, approvals[i].approval_id,
+		    &approval_json, &err)) != 0) {
+			report_error(&err);
+			break;
+		}
+		/* L10N: audit replay: %1$s an action id, %2$s an approval id */
+		label = xasprintf(_("%s (approval %s)"), safe_id,
+		    approvals[i].approval_id);
+		if (approval_json == NULL) {
+			fprintf(stderr, _("countersign: no recorded decision "
+			    "for %s\n"), label);
+			rc = EXIT_REFUSED;
+		} else
+			rc = replay_record(store, action_id, label,
+			    approval_json);
+		free(label);
+		if (rc == EXIT_REFUSED) {
+			worst = rc;
+			rc = 0;
+		}
+	}
+	if (rc == 0 && record_json != NULL) {
+		rc = replay_record(store, action_id, safe_id, record_json);
+		record_json = NULL;
+	}
+	if (rc == 0)
+		rc = worst;
+done:
+	free(record_json);
+	store_approvals_free(approvals, count);
 	free(safe_id);
 	return rc;
 }

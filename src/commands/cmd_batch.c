@@ -201,6 +201,18 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 }
 
 static void
+add_partial(cJSON *result, const struct decision_outcome *outcome)
+{
+	cJSON *quorum;
+
+	cJSON_AddStringToObject(result, "approval_id", outcome->approval_id);
+	if ((quorum = cJSON_AddObjectToObject(result, "quorum")) == NULL)
+		return;
+	cJSON_AddNumberToObject(quorum, "needed", outcome->quorum_needed);
+	cJSON_AddNumberToObject(quorum, "have", outcome->quorum_have);
+}
+
+static void
 print_result(FILE *out, const struct batch_line *line, bool recorded)
 {
 	cJSON *result = cJSON_CreateObject();
@@ -213,13 +225,16 @@ print_result(FILE *out, const struct batch_line *line, bool recorded)
 		cJSON_AddStringToObject(result, "action_id", line->action_id);
 	else
 		cJSON_AddNullToObject(result, "action_id");
-	cJSON_AddStringToObject(result, "status", recorded ? "recorded" :
-	    "refused");
-	if (recorded)
+	cJSON_AddStringToObject(result, "status", !recorded ? "refused" :
+	    line->outcome.partial ? "partial" : "recorded");
+	if (recorded && !line->outcome.partial)
 		cJSON_AddStringToObject(result, "decision_id",
 		    line->outcome.decision_id);
 	else
 		cJSON_AddNullToObject(result, "decision_id");
+	/* SPEC 14: an approval short of its quorum, and how far it is. */
+	if (recorded && line->outcome.partial)
+		add_partial(result, &line->outcome);
 	if (recorded) {
 		cJSON_AddNullToObject(result, "code");
 		cJSON_AddNullToObject(result, "message");
@@ -293,6 +308,11 @@ struct spooled {
 	size_t code_length;		/* 0: recorded, if the batch commits */
 	size_t message_length;
 	char decision_id[sizeof ((struct decision_outcome *)0)->decision_id];
+	/* SPEC 14: an approval short of its quorum. */
+	bool partial;
+	char approval_id[sizeof ((struct decision_outcome *)0)->approval_id];
+	int quorum_needed;
+	int quorum_have;
 };
 
 static int
@@ -308,6 +328,11 @@ spool_line(FILE *spool, const struct batch_line *line)
 	head.message_length = line->code != NULL ? strlen(line->message) : 0;
 	memcpy(head.decision_id, line->outcome.decision_id,
 	    sizeof head.decision_id);
+	head.partial = line->outcome.partial;
+	memcpy(head.approval_id, line->outcome.approval_id,
+	    sizeof head.approval_id);
+	head.quorum_needed = line->outcome.quorum_needed;
+	head.quorum_have = line->outcome.quorum_have;
 	if (fwrite(&head, sizeof head, 1, spool) != 1 ||
 	    (line->action_id != NULL && fwrite(line->action_id, 1,
 	    head.id_length, spool) != head.id_length) ||
@@ -343,6 +368,11 @@ unspool_line(FILE *spool, struct batch_line *line, char **id, char **code)
 	line->code = head.code_length > 0 ? *code : NULL;
 	memcpy(line->outcome.decision_id, head.decision_id,
 	    sizeof head.decision_id);
+	line->outcome.partial = head.partial;
+	memcpy(line->outcome.approval_id, head.approval_id,
+	    sizeof head.approval_id);
+	line->outcome.quorum_needed = head.quorum_needed;
+	line->outcome.quorum_have = head.quorum_have;
 	return 0;
 }
 

@@ -136,7 +136,7 @@ is_policy(enum object_type type)
 {
 	return type == OBJECT_IPS || type == OBJECT_SECURITY_MAP ||
 	    type == OBJECT_STANDARDS_INDEX || type == OBJECT_ROSTER ||
-	    type == OBJECT_HOLDINGS;
+	    type == OBJECT_HOLDINGS || type == OBJECT_APPROVAL_POLICY;
 }
 
 /*
@@ -159,9 +159,10 @@ record_policy(struct import_context *ctx, const struct loaded_object *o,
 	timestamp_format(ctx->now_ms, when);
 	cJSON_AddStringToObject(record, "event", "policy_import");
 	cJSON_AddStringToObject(record, "type", object_type_name(o->type));
-	if (o->type == OBJECT_IPS) {
+	if (o->type == OBJECT_IPS || o->type == OBJECT_APPROVAL_POLICY) {
 		item = cJSON_AddObjectToObject(record, "identity");
-		cJSON_AddStringToObject(item, "ips_id", o->id);
+		cJSON_AddStringToObject(item, o->type == OBJECT_IPS ?
+		    "ips_id" : "policy_id", o->id);
 		cJSON_AddNumberToObject(item, "version", (double)o->version);
 	} else if (o->type == OBJECT_HOLDINGS) {
 		item = cJSON_AddObjectToObject(record, "identity");

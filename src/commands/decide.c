@@ -21,6 +21,7 @@
 #include "json_strict.h"
 #include "json_writer.h"
 #include "lockout.h"
+#include "quorum.h"
 #include "text.h"
 #include "uuid_random.h"
 
@@ -54,7 +55,7 @@ operator_current(struct operator_identity *op)
 
 /* The refusals that apply, in SPEC 5 order; the first is the code. */
 struct refusals {
-	const char *codes[8];
+	const char *codes[10];
 	char first_message[768];
 	size_t count;
 };
@@ -359,15 +360,51 @@ advisory_text(const struct check_data *d, const char *action_id,
 }
 
 /*
+ * What a record says of its quorum (SPEC 14).  An approval event has its
+ * own approval_id; a decision under a quorum, or after approvals, names
+ * the earlier approvals.
+ */
+struct quorum_record {
+	const struct quorum_view *view;
+	const char *approval_id;	/* an approval event's; NULL: a decision */
+	int have;			/* approvals counting this one */
+};
+
+static void
+write_quorum(struct json_writer *w, const struct quorum_record *q)
+{
+	size_t i;
+
+	if (q->approval_id == NULL && q->view->needed <= 1 &&
+	    q->view->count == 0)
+		return;
+	if (q->approval_id == NULL) {
+		json_writer_key(w, "approvals");
+		json_writer_array(w);
+		for (i = 0; i < q->view->count; i++)
+			json_writer_string(w, q->view->approvals[i].approval_id);
+		json_writer_end(w, ']');
+	}
+	json_writer_key(w, "quorum");
+	json_writer_object(w);
+	json_writer_key(w, "needed");
+	json_writer_integer(w, q->view->needed);
+	json_writer_key(w, "have");
+	json_writer_integer(w, q->have);
+	json_writer_end(w, '}');
+}
+
+/*
  * The audit record (SPEC 6), written directly: it is the largest thing a
  * decision produces, and a tree of copies only to print it cost more than
- * the re-check.
+ * the re-check.  An approval short of its quorum has the same fields but
+ * decision_id, and its own approval_id (SPEC 14).
  */
 static char *
 decision_record_json(const struct decision_request *req,
     const struct operator_identity *op, const struct recheck *rc,
-    const char *decision_id, const char *decided_at, const char *advisory,
-    size_t advisory_length)
+    const char *decision_id, const struct quorum_record *q,
+    const char *decided_at, const char *advisory, size_t advisory_length)
 {
 	const struct check_outcome *out = &rc->outcome;
 	struct json_writer w;
@@ -378,12 +415,18 @@ decision_record_json(const struct decision_request *req,
 	json_writer_init(&w);
 	json_writer_object(&w);
 	json_writer_key(&w, "event");
-	json_writer_string(&w, "decision");
+	json_writer_string(&w, q->approval_id != NULL ? "approval" :
+	    "decision");
 	/* The canonical form its digests are in (issue 27). */
 	json_writer_key(&w, "format");
 	json_writer_integer(&w, JSON_FORMAT_CURRENT);
-	json_writer_key(&w, "decision_id");
-	json_writer_string(&w, decision_id);
+	if (q->approval_id != NULL) {
+		json_writer_key(&w, "approval_id");
+		json_writer_string(&w, q->approval_id);
+	} else {
+		json_writer_key(&w, "decision_id");
+		json_writer_string(&w, decision_id);
+	}
 	json_writer_key(&w, "action_id");
 	json_writer_string(&w, req->action_id);
 	json_writer_key(&w, "kind");
@@ -460,6 +503,7 @@ decision_record_json(const struct decision_request *req,
 	json_writer_key(&w, "packet_sha256");
 	json_writer_string(&w, rc->data.packet_sha256[0] != '\0' ?
 	    rc->data.packet_sha256 : NULL);
+	write_quorum(&w, q);
 	/* One of several decided together: "bulk": {"id", "count"}. */
 	if (req->bulk != NULL) {
 		json_writer_key(&w, "bulk");
@@ -487,11 +531,66 @@ decision_record_json(const struct decision_request *req,
 	return json_writer_finish(&w);
 }
 
+/*
+ * An approval short of its quorum (SPEC 14): its audit record and its
+ * row, in the deciding transaction; the action stays pending.
+ */
+static int
+record_approval(struct store *store, const struct decision_request *req,
+    const struct operator_identity *op, const struct recheck *rc,
+    long long now_ms, const struct quorum_view *view,
+    struct decision_outcome *out, struct error *err)
+{
+	struct quorum_record q = { view, NULL, (int)view->count + 1 };
+	struct approval_row row;
+	const char *advisory;
+	size_t advisory_length;
+	char *json;
+	int status;
+
+	if ((status = advisory_text(&rc->data, req->action_id, &advisory,
+	    &advisory_length, err)) != 0)
+		return status;
+	memset(&row, 0, sizeof row);
+	uuid_random(row.approval_id);
+	q.approval_id = row.approval_id;
+	timestamp_format(now_ms, row.approved_at);
+	snprintf(row.operator_login, sizeof row.operator_login, "%s",
+	    op->login);
+	row.operator_uid = op->uid;
+	row.reason = text_blank(req->reason) ? NULL : (char *)req->reason;
+	row.needed = view->needed;
+	row.have = q.have;
+	json = decision_record_json(req, op, rc, NULL, &q, row.approved_at,
+	    advisory, advisory_length);
+	if (json == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	status = store_policy_objects_keep(store, &rc->data, err);
+	if (status == 0)
+		status = store_audit_append(store, json, &out->head, err);
+	free(json);
+	if (status != 0)
+		return status;
+	row.audit_seq = out->head.seq;
+	if ((status = store_approval_insert(store, req->action_id, &row,
+	    err)) != 0)
+		return status;
+	out->partial = true;
+	snprintf(out->approval_id, sizeof out->approval_id, "%s",
+	    row.approval_id);
+	out->quorum_needed = view->needed;
+	out->quorum_have = q.have;
+	return 0;
+}
+
 static int
 record(struct store *store, const struct decision_request *req,
     const struct operator_identity *op, const struct recheck *rc,
-    long long now_ms, struct decision_outcome *out, struct error *err)
+    long long now_ms, const struct quorum_view *view,
+    struct decision_outcome *out, struct error *err)
 {
+	struct quorum_record q = { view, NULL, (int)view->count +
+	    (req->decision == DECISION_APPROVE ? 1 : 0) };
 	struct decision_row row;
 	const char *advisory;
 	size_t advisory_length;
@@ -515,7 +614,7 @@ record(struct store *store, const struct decision_request *req,
 	row.blocked_on = req->decision == DECISION_REJECT ?
 	    req->blocked_on : NULL;
 	row.escalate_expertise = row.escalate ? req->escalate_expertise : NULL;
-	json = decision_record_json(req, op, rc, row.decision_id,
+	json = decision_record_json(req, op, rc, row.decision_id, &q,
 	    row.decided_at, advisory, advisory_length);
 	if (json == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
@@ -535,6 +634,8 @@ record(struct store *store, const struct decision_request *req,
 		return status;
 	snprintf(out->decision_id, sizeof out->decision_id, "%s",
 	    row.decision_id);
+	out->quorum_needed = view->needed;
+	out->quorum_have = q.have;
 	return 0;
 }
 
@@ -561,12 +662,15 @@ decision_record(struct store *store, const struct decision_request *req,
 {
 	struct refusals refusals;
 	struct decision_row previous;
+	struct quorum_view quorum;
+	const struct approval_row *mine;
 	struct recheck rc;
 	bool decided, checked = false;
-	int status;
+	int status, more;
 
 	memset(out, 0, sizeof *out);
 	memset(&refusals, 0, sizeof refusals);
+	memset(&quorum, 0, sizeof quorum);
 	error_clear(err);
 	status = in_transaction ? store_savepoint(store, err) :
 	    store_begin(store, err);
@@ -604,13 +708,33 @@ decision_record(struct store *store, const struct decision_request *req,
 		    rc.data.packet_sha256 : "unknown");
 		goto done;
 	}
-	if (req->decision == DECISION_APPROVE)
+	/*
+	 * The quorum and the approvals so far, read under the write lock
+	 * that records this one: two officers at once count each other.
+	 */
+	if ((status = quorum_view_load(store, req->action_id, &rc, &quorum,
+	    err)) != 0)
+		goto done;
+	if (req->decision == DECISION_APPROVE) {
 		approve_refusals(req, op, &rc, now_ms, &refusals);
-	else
+		/* SPEC 14: one approval per officer, names as in 2.4. */
+		more = quorum.needed - (int)quorum.count;
+		if ((mine = quorum_view_by(&quorum, op->login)) != NULL)
+			refuse(&refusals, "duplicate_approver", "%s already "
+			    "approved this action at %s; %d more approval(s) "
+			    "by other officers are needed", op->login,
+			    mine->approved_at, more > 1 ? more : 1);
+	} else
 		reject_refusals(req, &rc, &refusals);
-	if (refusals.count == 0)
-		status = record(store, req, op, &rc, now_ms, out, err);
+	if (refusals.count == 0 && req->decision == DECISION_APPROVE &&
+	    (int)quorum.count + 1 < quorum.needed)
+		status = record_approval(store, req, op, &rc, now_ms, &quorum,
+		    out, err);
+	else if (refusals.count == 0)
+		status = record(store, req, op, &rc, now_ms, &quorum, out,
+		    err);
 done:
+	quorum_view_free(&quorum);
 	if (checked)
 		recheck_free(&rc);
 	if (status == 0 && refusals.count == 0) {

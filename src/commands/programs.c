@@ -102,6 +102,35 @@ add_text_or_null(cJSON *o, const char *name, const char *text)
 		cJSON_AddNullToObject(o, name);
 }
 
+/*
+ * The approvals so far under a quorum (SPEC 14), in order, and the
+ * quorum the last of them counted (1 when there is none).
+ */
+static void
+add_approvals(struct store *store, const char *action_id, cJSON *o)
+{
+	struct approval_row *rows = NULL;
+	struct error err;
+	cJSON *list = cJSON_AddArrayToObject(o, "approvals"), *a;
+	size_t count = 0, i;
+
+	error_clear(&err);
+	if (store_approvals_of(store, action_id, &rows, &count, &err) != 0)
+		count = 0;
+	for (i = 0; i < count && list != NULL; i++) {
+		a = cJSON_CreateObject();
+		cJSON_AddStringToObject(a, "approval_id", rows[i].approval_id);
+		cJSON_AddStringToObject(a, "operator", rows[i].operator_login);
+		cJSON_AddStringToObject(a, "at", rows[i].approved_at);
+		add_text_or_null(a, "reason", rows[i].reason);
+		cJSON_AddNumberToObject(a, "seq", (double)rows[i].audit_seq);
+		cJSON_AddItemToArray(list, a);
+	}
+	cJSON_AddNumberToObject(o, "approvals_needed", count > 0 ?
+	    (double)rows[count - 1].needed : 1);
+	store_approvals_free(rows, count);
+}
+
 int
 program_status(struct store *store, const char *action_id, long long now_ms,
     cJSON **status, long long *expires_at_ms, struct program_error *perr)
@@ -139,9 +168,7 @@ program_status(struct store *store, const char *action_id, long long now_ms,
 	cJSON_AddStringToObject(o, "kind", st.kind);
 	cJSON_AddStringToObject(o, "state", state);
 	cJSON_AddStringToObject(o, "packet_sha256", digest);
-	/* Partial approvals come with quorums (issue 33); none before. */
-	cJSON_AddArrayToObject(o, "approvals");
-	cJSON_AddNumberToObject(o, "approvals_needed", 1);
+	add_approvals(store, action_id, o);
 	if (!st.decided)
 		cJSON_AddNullToObject(o, "decision");
 	else {

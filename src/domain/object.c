@@ -9,6 +9,7 @@
 #include "json_fields.h"
 #include "json_strict.h"
 #include "object.h"
+#include "quorum.h"
 #include "rule_pack.h"
 #include "rules_change.h"
 #include "text.h"
@@ -26,6 +27,7 @@ static const char *const type_names[] = {
 	[OBJECT_PACKET] = "packet",
 	[OBJECT_STANDARDS_INDEX] = "standards_index",
 	[OBJECT_ROSTER] = "roster",
+	[OBJECT_APPROVAL_POLICY] = "approval_policy",
 };
 
 const char *
@@ -286,6 +288,20 @@ load_roster(struct loaded_object *o, struct error *err)
 	    &authors, err);
 }
 
+/* SPEC 14: (policy_id, version) is its identity; quorum says the rest. */
+static int
+load_approval_policy(struct loaded_object *o, struct error *err)
+{
+	int rc;
+
+	if ((rc = field_id(o->json, "", "policy_id", FIELD_REQUIRED, &o->id,
+	    err)) != 0 ||
+	    (rc = field_integer(o->json, "", "version", FIELD_REQUIRED, 1,
+	    VERSION_MAX, &o->version, err)) != 0)
+		return rc;
+	return quorum_policy_validate(o->json, err);
+}
+
 /* SPEC 1 (v2): how far ahead of the importing clock an as_of may be. */
 #define AS_OF_AHEAD_MAX_MS (5LL * 60 * 1000)
 
@@ -319,6 +335,7 @@ object_load_tree(cJSON *json, struct loaded_object *o, struct error *err)
 		[OBJECT_PACKET] = load_packet,
 		[OBJECT_STANDARDS_INDEX] = load_standards_index,
 		[OBJECT_ROSTER] = load_roster,
+		[OBJECT_APPROVAL_POLICY] = load_approval_policy,
 	};
 	const char *type = NULL;
 	size_t i;

@@ -138,6 +138,7 @@ struct chain_walk {
 	 */
 	long long column_bad_seq;
 	char column_problem[512];
+	struct approval_check *approvals;	/* SPEC 14 (approvals.c) */
 };
 
 /*
@@ -317,6 +318,30 @@ decision_row_agrees(struct chain_walk *walk, long long seq,
 	db_reset(row);
 }
 
+/* An approval record's row, and a decision's earlier approvals. */
+static void
+approval_rows_agree(struct chain_walk *walk, long long seq,
+    const struct json_wanted *event, const char *record, size_t record_len,
+    cJSON **json)
+{
+	struct error ignored;
+
+	if (walk->column_bad_seq != 0 || (!field_is(event, "approval") &&
+	    !field_is(event, "decision")))
+		return;
+	if (*json == NULL)
+		*json = json_parse_strict(record, record_len, NULL, &ignored);
+	if (*json == NULL)
+		return;
+	if (store_approval_check_record(walk->approvals, seq, *json,
+	    walk->column_problem, sizeof walk->column_problem) != 0 &&
+	    walk->status == 0)
+		walk->status = error_set(walk->err, EXIT_STORAGE, NULL,
+		    "reading the approvals");
+	else if (walk->column_problem[0] != '\0')
+		walk->column_bad_seq = seq;
+}
+
 /*
  * The row as stored, every byte of it (SPEC v2 6): a record cut at a NUL
  * hashed only its first part, and one stored as a blob or a number is not
@@ -413,6 +438,8 @@ walk_record(struct chain_walk *walk, long long seq, int type,
 			    &ignored);
 		decision_row_agrees(walk, seq, json);
 	}
+	approval_rows_agree(walk, seq, &fields[FIELD_EVENT], record,
+	    record_len, &json);
 	cJSON_Delete(json);
 	if (seq == walk->checkpoint_seq) {
 		walk->checkpoint_seen = true;
@@ -585,7 +612,8 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		goto done;
 	}
 	walk.err = err;
-	if ((rc = prepare_decision_row(s, &walk.decision_row, err)) != 0)
+	if ((rc = prepare_decision_row(s, &walk.decision_row, err)) != 0 ||
+	    (rc = store_approval_check_open(s, &walk.approvals, err)) != 0)
 		goto done;
 	rc = walk_rows(s, &walk, err);
 	if (rc == 0)
@@ -609,12 +637,19 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		goto done;
 	if (!agree)
 		rc = check_decisions(s, r, err);
+	/* An approval row without its record (SPEC 14). */
+	if (rc == 0 && r->bad_seq == 0 && walk.column_bad_seq == 0 &&
+	    (rc = store_approval_check_finish(s, walk.approvals,
+	    walk.column_problem, sizeof walk.column_problem, err)) == 0 &&
+	    walk.column_problem[0] != '\0')
+		walk.column_bad_seq = walk.last.seq > 0 ? walk.last.seq : 1;
 	if (rc == 0 && r->bad_seq == 0 && walk.column_bad_seq != 0) {
 		r->bad_seq = walk.column_bad_seq;
 		snprintf(r->problem, sizeof r->problem, "%s",
 		    walk.column_problem);
 	}
 done:
+	store_approval_check_close(walk.approvals);
 	db_finalize(walk.decision_rows);
 	db_finalize(walk.decision_row);
 	db_exec(s->db, "COMMIT");

@@ -314,6 +314,47 @@ static const struct pg_migration pg_migrations[] = {
 	"  ON log_name FOR EACH ROW EXECUTE FUNCTION log_append_only_refuse();"
 	"CREATE TRIGGER log_name_no_truncate BEFORE TRUNCATE ON log_name"
 	"  FOR EACH STATEMENT EXECUTE FUNCTION log_append_only_refuse();" },
+	/*
+	 * schema.c's 16 (issue 33): approval policies and partial approvals.
+	 * It adds only what is missing, as 12 does: an upgrade run again by
+	 * the owner (postgresql.sh) must not fail on what the first made.
+	 * Its text columns collate C themselves, as 13 made every other.
+	 */
+	{ 16,
+	"CREATE TABLE IF NOT EXISTS approval_policy ("
+	"  policy_id TEXT COLLATE \"C\" NOT NULL,"
+	"  version BIGINT NOT NULL,"
+	"  raw_json TEXT COLLATE \"C\" NOT NULL,"
+	"  imported_at_ms BIGINT NOT NULL,"
+	"  PRIMARY KEY (policy_id, version));"
+	"CREATE OR REPLACE FUNCTION approval_policy_refuse() RETURNS trigger"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  RAISE EXCEPTION 'an imported policy is immutable'; END $$;"
+	"DROP TRIGGER IF EXISTS approval_policy_no_update ON approval_policy;"
+	"CREATE TRIGGER approval_policy_no_update BEFORE UPDATE OR DELETE"
+	"  ON approval_policy FOR EACH ROW"
+	"  EXECUTE FUNCTION approval_policy_refuse();"
+	"CREATE TABLE IF NOT EXISTS approval ("
+	"  approval_id TEXT COLLATE \"C\" PRIMARY KEY,"
+	"  action_id TEXT COLLATE \"C\" NOT NULL REFERENCES action (action_id),"
+	"  operator_login TEXT COLLATE \"C\" NOT NULL,"
+	"  operator_uid BIGINT NOT NULL,"
+	"  approved_at TEXT COLLATE \"C\" NOT NULL,"
+	"  reason TEXT COLLATE \"C\","
+	"  needed BIGINT NOT NULL,"
+	"  have BIGINT NOT NULL,"
+	"  audit_seq BIGINT NOT NULL REFERENCES audit_log (seq));"
+	"CREATE INDEX IF NOT EXISTS approval_by_action ON approval"
+	"  (action_id, audit_seq);"
+	"CREATE OR REPLACE FUNCTION approval_refuse() RETURNS trigger"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  RAISE EXCEPTION 'an approval is final'; END $$;"
+	"DROP TRIGGER IF EXISTS approval_no_update ON approval;"
+	"CREATE TRIGGER approval_no_update BEFORE UPDATE OR DELETE ON approval"
+	"  FOR EACH ROW EXECUTE FUNCTION approval_refuse();"
+	"DROP TRIGGER IF EXISTS approval_no_truncate ON approval;"
+	"CREATE TRIGGER approval_no_truncate BEFORE TRUNCATE ON approval"
+	"  FOR EACH STATEMENT EXECUTE FUNCTION approval_refuse();" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])

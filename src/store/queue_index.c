@@ -510,7 +510,10 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 	*got = 0;
 	if ((rc = prepare(s, q, "SELECT q.action_id, q.kind, q.flags, q.who,"
 	    " q.summary, q.advisory, q.divergence_count, q.imported_at_ms,"
-	    " q.expires_at_ms, q.requester, q.author, q.drafted_at_ms", NULL,
+	    " q.expires_at_ms, q.requester, q.author, q.drafted_at_ms,"
+	    " (SELECT count(*) FROM approval p WHERE p.action_id = q.action_id),"
+	    " (SELECT max(p.needed) FROM approval p"
+	    "  WHERE p.action_id = q.action_id)", NULL,
 	    &stmt, err)) != 0)
 		return rc;
 	db_bind_int64(stmt, 3, limit);
@@ -546,6 +549,8 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 		    db_column_text(stmt, 10));
 		row->has_drafted = db_column_type(stmt, 11) != DB_NULL;
 		row->drafted_at_ms = db_column_int64(stmt, 11);
+		row->approvals = db_column_int(stmt, 12);
+		row->quorum_needed = db_column_int(stmt, 13);
 		if (row->expired)
 			snprintf(row->status, sizeof row->status, "expired");
 		(*got)++;

@@ -350,6 +350,56 @@ static const char *const migrations[] = {
 	" BEGIN SELECT RAISE(ABORT, 'a log is named once'); END;"
 	"CREATE TRIGGER log_name_no_delete BEFORE DELETE ON log_name"
 	" BEGIN SELECT RAISE(ABORT, 'a log is named once'); END;",
+
+	/*
+	 * issue 33: approval quorums (SPEC 14).  The approval policies, and
+	 * the approvals that did not yet decide their action, each with the
+	 * seq of its audit record; final as decisions are.  Like 10, it
+	 * adds only what is missing, so it runs again unharmed.
+	 */
+	"CREATE TABLE IF NOT EXISTS approval_policy ("
+	"  policy_id TEXT NOT NULL,"
+	"  version INTEGER NOT NULL,"
+	"  raw_json TEXT NOT NULL,"
+	"  imported_at_ms INTEGER NOT NULL,"
+	"  PRIMARY KEY (policy_id, version));"
+	"DROP TRIGGER IF EXISTS approval_policy_no_update;"
+	"CREATE TRIGGER approval_policy_no_update BEFORE UPDATE ON"
+	"  approval_policy"
+	" BEGIN SELECT RAISE(ABORT, 'an imported policy is immutable'); END;"
+	"DROP TRIGGER IF EXISTS approval_policy_no_delete;"
+	"CREATE TRIGGER approval_policy_no_delete BEFORE DELETE ON"
+	"  approval_policy"
+	" BEGIN SELECT RAISE(ABORT, 'an imported policy is immutable'); END;"
+	"CREATE TABLE IF NOT EXISTS approval ("
+	"  approval_id TEXT PRIMARY KEY,"
+	"  action_id TEXT NOT NULL REFERENCES action (action_id),"
+	"  operator_login TEXT NOT NULL,"
+	"  operator_uid INTEGER NOT NULL,"
+	"  approved_at TEXT NOT NULL,"
+	"  reason TEXT,"
+	"  needed INTEGER NOT NULL,"
+	"  have INTEGER NOT NULL,"
+	"  audit_seq INTEGER NOT NULL REFERENCES audit_log (seq));"
+	"CREATE INDEX IF NOT EXISTS approval_by_action ON approval"
+	"  (action_id, audit_seq);"
+	"DROP TRIGGER IF EXISTS approval_no_update;"
+	"CREATE TRIGGER approval_no_update BEFORE UPDATE ON approval"
+	" BEGIN SELECT RAISE(ABORT, 'an approval is final'); END;"
+	"DROP TRIGGER IF EXISTS approval_no_delete;"
+	"CREATE TRIGGER approval_no_delete BEFORE DELETE ON approval"
+	" BEGIN SELECT RAISE(ABORT, 'an approval is final'); END;"
+	/* REPLACE deletes without a delete trigger. */
+	"DROP TRIGGER IF EXISTS approval_no_replace;"
+	"CREATE TRIGGER approval_no_replace BEFORE INSERT ON approval"
+	" WHEN EXISTS (SELECT 1 FROM approval"
+	"  WHERE approval_id = NEW.approval_id)"
+	" BEGIN SELECT RAISE(ABORT, 'an approval is final'); END;"
+	"DROP TRIGGER IF EXISTS approval_policy_no_replace;"
+	"CREATE TRIGGER approval_policy_no_replace BEFORE INSERT ON"
+	"  approval_policy WHEN EXISTS (SELECT 1 FROM approval_policy"
+	"  WHERE policy_id = NEW.policy_id AND version = NEW.version)"
+	" BEGIN SELECT RAISE(ABORT, 'an imported policy is immutable'); END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -144,6 +144,15 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " VALUES (?1, ?2, ?3) ON CONFLICT (type) DO UPDATE SET"
 	    " raw_json = excluded.raw_json,"
 	    " imported_at_ms = excluded.imported_at_ms",
+	/* SPEC 14: read by every decision, so prepared once (approvals.c). */
+	[SQL_APPROVAL_POLICIES] =
+	    "SELECT p.raw_json, p.policy_id FROM approval_policy p"
+	    " WHERE p.version = (SELECT max(q.version) FROM approval_policy q"
+	    " WHERE q.policy_id = p.policy_id) ORDER BY p.policy_id",
+	[SQL_APPROVALS_OF] =
+	    "SELECT approval_id, operator_login, operator_uid, approved_at,"
+	    " reason, needed, have, audit_seq FROM approval"
+	    " WHERE action_id = ?1 ORDER BY audit_seq",
 };
 
 /* The statements PostgreSQL needs written otherwise (issue 20). */
@@ -449,7 +458,7 @@ store_prefetch_decision(struct store *s, const char *action_id,
 	static const enum statement reads[] = {
 		SQL_ACTION_EXACT_ID, SQL_ACTION_GET, SQL_ACTION_HAS_REVISION,
 		SQL_DECISION_GET, SQL_QUEUE_FLAGS, SQL_REVISIONS_OF,
-		SQL_AUDIT_HEAD,
+		SQL_AUDIT_HEAD, SQL_APPROVAL_POLICIES, SQL_APPROVALS_OF,
 	};
 	db_stmt *stmts[sizeof reads / sizeof reads[0]];
 	size_t i;
@@ -460,7 +469,8 @@ store_prefetch_decision(struct store *s, const char *action_id,
 	for (i = 0; i < sizeof reads / sizeof reads[0]; i++) {
 		if ((stmts[i] = store_statement(s, reads[i], err)) == NULL)
 			return err->status;
-		if (reads[i] != SQL_AUDIT_HEAD)
+		if (reads[i] != SQL_AUDIT_HEAD &&
+		    reads[i] != SQL_APPROVAL_POLICIES)
 			db_bind_text(stmts[i], 1, action_id, -1, DB_STATIC);
 	}
 	rc = db_prefetch(s->db, stmts, (int)i);

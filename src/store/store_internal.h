@@ -44,6 +44,8 @@ enum statement {
 	SQL_ACTION_ID_RANGE,
 	SQL_IDS_KNOWN,
 	SQL_QUEUE_INSERT,
+	SQL_APPROVAL_POLICIES,		/* approvals.c (SPEC 14) */
+	SQL_APPROVALS_OF,
 	SQL_STATEMENT_COUNT
 };
 
@@ -219,6 +221,20 @@ void store_forget_documents(struct store *);
 db_stmt *store_statement(struct store *, enum statement, struct error *);
 /* Sets an EXIT_STORAGE error from the connection's last error. */
 int store_error(struct store *, struct error *, const char *doing);
+
+/*
+ * audit verify's look at approval rows (approvals.c, SPEC 14): each
+ * record as the walk meets it, then the count; problem is "" when the
+ * rows agree.  A status only when the rows could not be read.
+ */
+struct approval_check;
+int store_approval_check_open(struct store *, struct approval_check **,
+    struct error *);
+int store_approval_check_record(struct approval_check *, long long seq,
+    const cJSON *record, char *problem, size_t size);
+int store_approval_check_finish(struct store *, struct approval_check *,
+    char *problem, size_t size, struct error *);
+void store_approval_check_close(struct approval_check *);
 
 /*
  * What a store's schema version means, whatever the backend: -1 when it

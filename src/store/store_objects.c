@@ -92,6 +92,46 @@ put_ips(struct store *s, const struct loaded_object *o, const char *raw,
 	return 0;
 }
 
+/* SPEC 14: (policy_id, version) is immutable, as an IPS version is. */
+static int
+put_approval_policy(struct store *s, const struct loaded_object *o,
+    const char *raw, size_t raw_len, long long now_ms,
+    enum store_put_result *result, struct error *err)
+{
+	db_stmt *stmt = NULL;
+	char identity[ID_MAX_BYTES + 32];
+	bool exists;
+	int rc;
+
+	snprintf(identity, sizeof identity, "%s version %lld", o->id,
+	    o->version);
+	if (db_prepare(s->db, "SELECT raw_json FROM approval_policy"
+	    " WHERE policy_id = ?1 AND version = ?2", false, &stmt) != DB_OK)
+		return store_error(s, err, "looking up an approval policy");
+	bind_text(stmt, 1, o->id);
+	db_bind_int64(stmt, 2, o->version);
+	rc = compare_existing(s, stmt, 0, o, "version", identity, &exists,
+	    err);
+	db_finalize(stmt);
+	if (rc != 0)
+		return rc;
+	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
+	if (exists)
+		return 0;
+	if (db_prepare(s->db, "INSERT INTO approval_policy (policy_id,"
+	    " version, raw_json, imported_at_ms) VALUES (?1, ?2, ?3, ?4)",
+	    false, &stmt) != DB_OK)
+		return store_error(s, err, "storing an approval policy");
+	bind_text(stmt, 1, o->id);
+	db_bind_int64(stmt, 2, o->version);
+	db_bind_text(stmt, 3, raw, (int)raw_len, DB_STATIC);
+	db_bind_int64(stmt, 4, now_ms);
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : store_error(s, err,
+	    "storing an approval policy");
+}
+
 static int
 put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
     size_t raw_len, long long now_ms, enum store_put_result *result,
@@ -266,6 +306,9 @@ store_put(struct store *s, const struct loaded_object *o, const char *raw,
 		return put_packet(s, o, raw, raw_len, now_ms, result, err);
 	case OBJECT_SECURITY_MAP:
 		return put_security_map(s, o, now_ms, result, err);
+	case OBJECT_APPROVAL_POLICY:
+		return put_approval_policy(s, o, raw, raw_len, now_ms, result,
+		    err);
 	case OBJECT_STANDARDS_INDEX:
 	case OBJECT_ROSTER:
 		return put_document(s, o, raw, raw_len, now_ms, result, err);

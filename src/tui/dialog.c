@@ -370,17 +370,36 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 	char *id = short_id(t->store, action_id);
 	struct error err;
 
-	/* L10N: after a decision: %1$s the start of the action id, %2$s
-	   "approved" or "rejected" (translated on their own), %3$.8s the
-	   first 8 characters of the decision id */
-	tui_notice(t, _("%s %s (decision %.8s)"), id, verb,
-	    out->decision_id);
-	if (out->head_unsunk)
-		/* L10N: as above, then the new audit head's seq and hash,
-		   which no syslog took (SPEC 6) */
-		tui_notice(t, _("%s %s (decision %.8s); no syslog took audit "
-		    "head %lld %s"), id, verb, out->decision_id,
-		    out->head.seq, out->head.hash);
+	if (out->partial) {
+		/* L10N: after an approval under a quorum (SPEC 14) that does
+		   not decide yet: %1$s the start of the action id, %2$d and
+		   %3$d the approvals so far and needed, %4$.8s the start of
+		   the approval id, %5$d how many more officers must approve */
+		tui_notice(t, _("%1$s: approval %2$d of %3$d recorded "
+		    "(approval %4$.8s); waiting for %5$d more"), id,
+		    out->quorum_have, out->quorum_needed, out->approval_id,
+		    out->quorum_needed - out->quorum_have);
+		if (out->head_unsunk)
+			/* L10N: as above, then the new audit head's seq and
+			   hash, which no syslog took (SPEC 6) */
+			tui_notice(t, _("%1$s: approval %2$d of %3$d recorded; "
+			    "waiting for %4$d more; no syslog took audit head "
+			    "%5$lld %6$s"), id, out->quorum_have,
+			    out->quorum_needed, out->quorum_needed -
+			    out->quorum_have, out->head.seq, out->head.hash);
+	} else {
+		/* L10N: after a decision: %1$s the start of the action id,
+		   %2$s "approved" or "rejected" (translated on their own),
+		   %3$.8s the first 8 characters of the decision id */
+		tui_notice(t, _("%s %s (decision %.8s)"), id, verb,
+		    out->decision_id);
+		if (out->head_unsunk)
+			/* L10N: as above, then the new audit head's seq and
+			   hash, which no syslog took (SPEC 6) */
+			tui_notice(t, _("%s %s (decision %.8s); no syslog took "
+			    "audit head %lld %s"), id, verb, out->decision_id,
+			    out->head.seq, out->head.hash);
+	}
 	free(id);
 	/* The decision marked its revisions' rows for a re-check (SPEC 2.4). */
 	if (queue_refresh(t->store, timestamp_now(), NULL, &err) != 0)

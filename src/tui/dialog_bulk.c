@@ -29,6 +29,9 @@ struct bulk_item {
 	char summary[256];		/* raw: detail_add() sanitizes */
 	/* The packet as re-checked and listed: what the decision is about. */
 	char sha256[65];
+	/* SPEC 14: an approval short of its quorum, and how far it gets. */
+	bool partial;
+	int have, needed;
 };
 
 struct bulk {
@@ -36,6 +39,7 @@ struct bulk {
 	struct bulk_item *items;
 	size_t count;
 	long chosen;			/* items to decide */
+	long partial;			/* of those, approvals short of a quorum */
 	const char *kind;		/* the items' one kind, or NULL */
 };
 
@@ -110,6 +114,32 @@ bulk_free(struct bulk *b)
 	free(b->items);
 }
 
+/*
+ * Under a quorum (SPEC 14): an action this officer approved already is
+ * left out, and one this approval does not decide is a partial approval.
+ */
+static void
+plan_quorum(struct tui *t, struct bulk_item *item, const struct recheck *rc)
+{
+	struct quorum_view q;
+	struct error err;
+
+	if (quorum_view_load(t->store, item->id, rc, &q, &err) != 0) {
+		item->skip = _("cannot be re-checked");
+		return;
+	}
+	if (quorum_view_by(&q, t->op.login) != NULL)
+		/* L10N: why a bulk approval leaves an action out: under a
+		   quorum, this officer has approved it already */
+		item->skip = _("you approved it already");
+	else if ((int)q.count + 1 < q.needed) {
+		item->partial = true;
+		item->have = (int)q.count + 1;
+		item->needed = q.needed;
+	}
+	quorum_view_free(&q);
+}
+
 /* Each tagged action the queue shows, re-checked: decided or skipped, and why. */
 static int
 bulk_plan(struct tui *t, struct bulk *b)
@@ -141,6 +171,8 @@ bulk_plan(struct tui *t, struct bulk *b)
 		}
 		item->skip = b->decision == DECISION_APPROVE ?
 		    approve_skip(t, &rc, now) : reject_skip(&rc);
+		if (item->skip == NULL && b->decision == DECISION_APPROVE)
+			plan_quorum(t, item, &rc);
 		snprintf(item->sha256, sizeof item->sha256, "%s",
 		    rc.data.packet_sha256);
 		rc.outcome.pack->summarize(rc.data.input.action, item->summary,
@@ -154,6 +186,8 @@ bulk_plan(struct tui *t, struct bulk *b)
 		}
 		if (item->skip == NULL)
 			b->chosen++;
+		if (item->skip == NULL && item->partial)
+			b->partial++;
 		recheck_free(&rc);
 	}
 	queue_free_ids(ids, count);
@@ -170,19 +204,36 @@ bulk_lines(struct tui *t, struct dialog *d, const struct bulk *b,
 	char *id;
 
 	dialog_clear(d);
-	detail_add(&d->head, DETAIL_HEADING, b->decision == DECISION_APPROVE ?
-	    /* L10N: the bulk approval dialog: %1$ld actions will be
-	       approved, %2$ld are left out */
-	    _("%ld will be approved, %ld skipped") :
-	    /* L10N: the bulk rejection dialog: as above */
-	    _("%ld will be rejected, %ld skipped"), b->chosen, skipped);
+	if (b->partial > 0)
+		/* L10N: the bulk approval dialog under a quorum (SPEC 14):
+		   %1$ld actions will be approved (decided), %2$ld given an
+		   approval that waits for other officers, %3$ld left out */
+		detail_add(&d->head, DETAIL_HEADING, _("%1$ld will be approved, "
+		    "%2$ld partially (quorum), %3$ld skipped"),
+		    b->chosen - b->partial, b->partial, skipped);
+	else
+		detail_add(&d->head, DETAIL_HEADING, b->decision ==
+		    DECISION_APPROVE ?
+		    /* L10N: the bulk approval dialog: %1$ld actions will be
+		       approved, %2$ld are left out */
+		    _("%ld will be approved, %ld skipped") :
+		    /* L10N: the bulk rejection dialog: as above */
+		    _("%ld will be rejected, %ld skipped"), b->chosen,
+		    skipped);
 	if (skipped > 0)
 		/* L10N: under the counts of a bulk decision */
 		detail_add(&d->head, DETAIL_PLAIN, "%s", _("Skipped actions "
 		    "stay tagged; open each to decide it."));
 	for (i = 0; i < b->count; i++) {
 		id = short_id(t->store, b->items[i].id);
-		if (b->items[i].skip == NULL)
+		if (b->items[i].skip == NULL && b->items[i].partial)
+			/* L10N: an action a bulk approval approves without
+			   deciding it: %1$s its id, %2$d and %3$d the
+			   approvals it will have and needs, %4$s its summary */
+			detail_add(&d->list, DETAIL_PLAIN, _("~ %1$s %2$d/%3$d "
+			    "%4$s"), id, b->items[i].have, b->items[i].needed,
+			    b->items[i].summary);
+		else if (b->items[i].skip == NULL)
 			detail_add(&d->list, DETAIL_PLAIN, "+ %s %s",
 			    id, b->items[i].summary);
 		else
@@ -210,7 +261,7 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 	struct decision_request req;
 	struct decision_outcome out;
 	struct error err;
-	size_t i, decided = 0;
+	size_t i, decided = 0, partial = 0;
 
 	uuid_random(bulk.id);
 	bulk.count = b->chosen;
@@ -226,20 +277,33 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 		req.expect_sha256 = b->items[i].sha256;
 		if (decision_record(t->store, &req, &t->op, DECISION_NOW,
 		    false, &out, &err) == 0 && out.recorded) {
-			decided++;
+			if (out.partial)
+				partial++;
+			else
+				decided++;
 			queue_untag(t, b->items[i].id);
 		}
 	}
 	queue_refresh(t->store, timestamp_now(), NULL, &err);
 	t->counts_stale = true;
 	tui_reload(t);
-	tui_notice(t, b->decision == DECISION_APPROVE ?
-	    /* L10N: after a bulk approval: how many were approved, how many
-	       skipped or refused (they stay tagged), the bulk's id */
-	    _("%zu approved, %zu left tagged (bulk %.8s)") :
-	    /* L10N: after a bulk rejection: as above */
-	    _("%zu rejected, %zu left tagged (bulk %.8s)"), decided,
-	    b->count - decided, bulk.id);
+	if (partial > 0)
+		/* L10N: after a bulk approval under a quorum (SPEC 14): how
+		   many were approved (decided), how many given an approval
+		   that waits for other officers, how many left tagged, the
+		   bulk's id */
+		tui_notice(t, _("%zu approved, %zu partial approval(s) waiting "
+		    "for other officers, %zu left tagged (bulk %.8s)"), decided,
+		    partial, b->count - decided - partial, bulk.id);
+	else
+		tui_notice(t, b->decision == DECISION_APPROVE ?
+		    /* L10N: after a bulk approval: how many were approved,
+		       how many skipped or refused (they stay tagged), the
+		       bulk's id */
+		    _("%zu approved, %zu left tagged (bulk %.8s)") :
+		    /* L10N: after a bulk rejection: as above */
+		    _("%zu rejected, %zu left tagged (bulk %.8s)"), decided,
+		    b->count - decided, bulk.id);
 }
 
 void

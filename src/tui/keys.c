@@ -120,6 +120,15 @@ approve(struct tui *t)
 		free(shown);
 		return;
 	}
+	if (t->view == VIEW_DETAIL && t->detail_approved) {
+		shown = short_id(t->store, id);
+		/* L10N: %s is the start of an action id: the officer
+		   approved it already, and another officer must (SPEC 14) */
+		tui_notice(t, _("you approved %s already: another officer "
+		    "must approve it"), shown);
+		free(shown);
+		return;
+	}
 	dialog_approve(t, id);
 }
 

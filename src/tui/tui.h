@@ -74,6 +74,7 @@ struct tui {
 	bool detail_blocked;		/* approval is refused as it stands */
 	char detail_sha256[65];		/* the packet shown (SPEC 5 `changed`) */
 	bool detail_expired;		/* past its expires_at */
+	bool detail_approved;		/* this officer approved it (SPEC 14) */
 
 	/* History: the audit records of decisions, newest first. */
 	struct detail history;
@@ -159,6 +160,13 @@ void queue_untag(struct tui *, const char *action_id);
 void queue_free_page(struct tui *);
 void queue_free_escalated(struct tui *);
 void queue_clear_tags(struct tui *);
+
+/*
+ * view_quorum.c: the approvals so far of an action under a quorum (SPEC
+ * 14) on its detail; true when the operator is one of them.
+ */
+bool quorum_section(struct tui *, struct detail *, const char *action_id,
+    const struct recheck *);
 
 /* view_detail.c */
 void detail_open(struct tui *, const char *action_id);

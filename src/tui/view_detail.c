@@ -306,6 +306,7 @@ detail_open(struct tui *t, const char *action_id)
 	memset(&t->detail_at, 0, sizeof t->detail_at);
 	snprintf(t->detail_id, sizeof t->detail_id, "%s", action_id);
 	t->detail_sha256[0] = '\0';
+	t->detail_approved = false;
 	if (recheck_action(t->store, action_id, timestamp_now(), NULL, &r,
 	    &err) != 0) {
 		tui_notice(t, "%s", err.message);
@@ -316,6 +317,8 @@ detail_open(struct tui *t, const char *action_id)
 	    timestamp_now());
 	if (r.outcome.pack->describe != NULL)
 		r.outcome.pack->describe(in, &r.outcome.advisory, &t->detail);
+	/* Who approved so far is what a second officer looks for first. */
+	t->detail_approved = quorum_section(t, &t->detail, action_id, &r);
 	detail_add(&t->detail, DETAIL_PLAIN, "%s", "");
 	rule_table(&t->detail, &r.outcome);
 	detail_add(&t->detail, DETAIL_PLAIN, "%s", "");
@@ -569,7 +572,11 @@ detail_draw(struct tui *t)
 	    /* L10N: the keys of the detail of an expired action: a is
 	       shown, and that it cannot approve */
 	    _("a approve (unavailable: expired)  r reject  n/p next/prev  "
-	    "? help  q back") : t->detail_blocked ?
+	    "? help  q back") : t->detail_approved ?
+	    /* L10N: the keys of the detail of an action the officer
+	       approved already, under a quorum (SPEC 14) */
+	    _("a approve (unavailable: you approved it)  r reject  n/p "
+	    "next/prev  ? help  q back") : t->detail_blocked ?
 	    _("a approve (blocked: rules fail)  r reject  n/p next/prev  "
 	    "? help  q back") : _("a approve  r reject  n/p next/prev  "
 	    "? help  q back"));

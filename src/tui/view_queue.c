@@ -328,7 +328,7 @@ static void
 draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
     const struct layout *l)
 {
-	char flags[8], age[16], *id;
+	char flags[8], age[16], *id, *summary;
 	int attr = selected ? A_REVERSE : A_NORMAL, x;
 
 	snprintf(flags, sizeof flags, "%c%c%c%c%c%c",
@@ -364,7 +364,14 @@ draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
 		x += l->author;
 		draw_text(y, x++, " ", 1, attr);
 	}
-	draw_clipped(y, x, row->summary, l->summary, attr);
+	/* SPEC 14: "1/2 ..." while a quorum waits for more officers. */
+	if (row->approvals > 0) {
+		summary = xasprintf("%d/%d %s", row->approvals,
+		    row->quorum_needed, row->summary);
+		draw_clipped(y, x, summary, l->summary, attr);
+		free(summary);
+	} else
+		draw_clipped(y, x, row->summary, l->summary, attr);
 	x = l->verdicts;
 	draw_text(y, x, " ", 1, attr);
 	draw_text(y, x + 1, _(row->advisory), 5, attr);

@@ -162,6 +162,20 @@ tour en "sector Tobacco is excluded by IPS" "Refused" "…" \
 tui_stop
 recorded_steps en
 
+# The README's step 7: the demo's one action under an approval quorum.
+launch "LANG=$UTF8 LANGUAGE=en" "pending"
+keys /; keys c5e1 Enter; wait_for "> "; keys Enter
+expect_screen "en: c5e1a7d2 is under the demo's quorum" "APPROVALS    2 officers must approve this"
+keys a; wait_for "Approve c5e1a7d2"; keys Enter
+expect_screen "en: approving it waits for one more" "waiting for 1 more"
+expect_screen "en: the queue shows 1/2" "1/2 BUY BND"
+keys Enter
+expect_screen "en: approve is unavailable to the same officer" "a approve (unavailable: you approved it)"
+keys q q
+tui_stop
+expect_eq "en: an approval event, no decision" \
+	"$(cs audit export | jq -r 'select(.record.action_id == "c5e1a7d2-band-2002") | .record.event')" approval
+
 # German.
 if [ $GERMAN = yes ]; then
 	fresh de

@@ -38,6 +38,9 @@ check_identity(const struct loaded_object *o, const char *text, size_t len)
 	case OBJECT_PACKET:
 		ok = ok && o->id != NULL && o->kind != NULL;
 		break;
+	case OBJECT_APPROVAL_POLICY:
+		ok = ok && o->id != NULL && o->version >= 1;
+		break;
 	case OBJECT_SECURITY_MAP:
 	case OBJECT_STANDARDS_INDEX:
 	case OBJECT_ROSTER:
