@@ -189,4 +189,29 @@ expect_screen "the judged ones above it stay readable" "AC-20 criterion 20: met"
 expect_screen "judging, the reason line stays" "Reason ("
 expect_screen "judging, the key line stays" "│ Enter confirm · Esc cancel  "
 keys Escape
+
+# Structured legal reviews (issue 36, tests/hostile): an error that is an
+# object and checks that are objects, strings and other values once aborted
+# the review screen the moment the draft was opened.  It opens, shows the
+# error and every check with its controls escaped, and approves.
+HOSTILE="$TOP_SRCDIR/tests/hostile"
+cs import "$HOSTILE/legal-error-object.jsonl" "$HOSTILE/legal-checks-mixed.jsonl" >/dev/null
+keys /; keys C-u h-legal-error-object Enter; wait_for "> "; keys Enter
+expect_screen "a review error that is an object is shown" 'Review error: {"code":"timeout","attempts":3,'
+expect_screen "with its controls escaped" '{"code":"timeout","attempts":3,"\u001b]52;c;cHduZWQ=\u0007":"\u001b[2J"}): no'
+expect_eq "the review screen survives the object error" "$(tui_exit_status)" running
+keys a
+expect_screen "the approval dialog opens" "I have reviewed the high stakes"
+keys Escape; keys q
+keys /; keys C-u h-legal-checks-mixed Enter; wait_for "> "; keys Enter
+expect_screen "checks of every type are counted" "Reviewer's checks (6)"
+expect_screen "an object check as its JSON" '- {"check":"court fee","passed":false}'
+expect_screen "a string check as text" "- plain"
+expect_screen "a nested check" '- [1,{"a":true}]'
+expect_eq "the review screen survives the mixed checks" "$(tui_exit_status)" running
+keys a
+expect_screen "approving it asks no acknowledgement" "Reason (optional"
+keys Enter
+expect_screen "it is recorded" "approved (decision"
+expect_eq "and replays" "$(cs audit replay h-legal-checks-mixed >/dev/null 2>&1; echo $?)" 0
 finish
