@@ -314,6 +314,12 @@ static const struct pg_migration pg_migrations[] = {
 	"  ON log_name FOR EACH ROW EXECUTE FUNCTION log_append_only_refuse();"
 	"CREATE TRIGGER log_name_no_truncate BEFORE TRUNCATE ON log_name"
 	"  FOR EACH STATEMENT EXECUTE FUNCTION log_append_only_refuse();" },
+	/*
+	 * schema.c's 16 (issue 36): a security's reference price, as text,
+	 * collated C as every text column is (13).
+	 */
+	{ 16,
+	"ALTER TABLE security ADD COLUMN price_usd TEXT COLLATE \"C\";" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])

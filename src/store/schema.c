@@ -350,6 +350,14 @@ static const char *const migrations[] = {
 	" BEGIN SELECT RAISE(ABORT, 'a log is named once'); END;"
 	"CREATE TRIGGER log_name_no_delete BEFORE DELETE ON log_name"
 	" BEGIN SELECT RAISE(ABORT, 'a log is named once'); END;",
+
+	/*
+	 * issue 36: a security map entry's optional price_usd (SPEC 2.1
+	 * v3), the reference price of a ticker the user does not hold.  Kept
+	 * as the text of the number (%.17g, which reads back to the same
+	 * double), since the store binds no floating point.
+	 */
+	"ALTER TABLE security ADD COLUMN price_usd TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -795,9 +795,12 @@ test_high_stakes_acknowledged_with_reason_is_recorded(void **state)
 	    "Large but within every limit.");
 	assert_true(cJSON_IsTrue(member(rec, "requires_human_approval")));
 	reasons = member(rec, "high_stakes_reasons");
-	assert_int_equal(cJSON_GetArraySize(reasons), 1);
+	/* $30,000 beyond the threshold, and (v3) beyond the $20,000 cash. */
+	assert_int_equal(cJSON_GetArraySize(reasons), 2);
 	assert_string_equal(member_string(cJSON_GetArrayItem(reasons, 0),
 	    "code"), "above_usd");
+	assert_string_equal(member_string(cJSON_GetArrayItem(reasons, 1),
+	    "code"), "exceeds_cash");
 	assert_true(member_string(cJSON_GetArrayItem(reasons, 0),
 	    "detail")[0] != '\0');
 	assert_true(cJSON_IsTrue(member(member(rec, "local_verdict"),
