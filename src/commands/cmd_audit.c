@@ -454,6 +454,35 @@ record_format(const cJSON *record)
 	return 0;
 }
 
+/*
+ * (v3) The notes the officer judged by, as the record keeps them (SPEC
+ * 6): the figures of the moment of the decision, which a replay cannot
+ * compute again (the holdings' age, say).  Records before v3 have none.
+ */
+static void
+print_recorded_notes(const cJSON *record)
+{
+	const cJSON *notes = json_member(record, "notes"), *note;
+	char *what, *detail;
+
+	if (!cJSON_IsArray(notes))
+		return;
+	if (cJSON_GetArraySize(notes) == 0) {
+		/* L10N: audit replay, after the verdict */
+		printf("%s\n", _("  notes judged by: none"));
+		return;
+	}
+	/* L10N: audit replay, after the verdict; the notes follow */
+	printf("%s\n", _("  notes judged by:"));
+	cJSON_ArrayForEach(note, notes) {
+		what = xsanitize(string_at(note, "what"));
+		detail = xsanitize(string_at(note, "detail"));
+		printf("    %s: %s\n", what, detail);
+		free(what);
+		free(detail);
+	}
+}
+
 static int
 audit_replay(struct store *store, const char *action_id)
 {
@@ -532,6 +561,7 @@ audit_replay(struct store *store, const char *action_id)
 	else
 		/* L10N: audit replay agrees; %s is the action id */
 		printf(_("%s: same inputs, same verdict (fail)\n"), safe_id);
+	print_recorded_notes(record);
 	cJSON_Delete(now_json);
 	check_outcome_free(&outcome);
 	check_data_free(&data);

@@ -204,4 +204,23 @@ expect_eq "its record holds the map entry with its price" \
 	"$(cs audit replay ref-low >/dev/null 2>&1; echo $?) $(cs audit export | jq -c 'select(.record.action_id == "ref-low") | [[.record.high_stakes_reasons[].code], .record.rule_inputs.securities.SGOV.price_usd]')" \
 	'0 [["price_deviation"],100]'
 
+### (v3) The decision record carries the notes the officer judged by
+### (SPEC 6), and audit replay shows them.
+trade_as notes-1 '.' >"$WORK/notes.jsonl"
+expect_status "import a trade to judge by its notes" 0 cs import "$WORK/notes.jsonl"
+set +e; cs check notes-1 >"$WORK/notes-check"; set -e
+batch_line '{"action_id":"notes-1","decision":"approve","reason":"Within the band","acknowledge":["high_stakes","divergence"]}'
+expect_eq "it is recorded" "$batch_status $(jq -r .status "$out")" "0 recorded"
+cs audit export | jq -c 'select(.record.action_id == "notes-1") | .record.notes' >"$WORK/notes-record"
+expect_eq "the record lists the notes check shows, in order" \
+	"$(jq -c '[.[].what]' "$WORK/notes-record")" "$(jq -c '[.notes[].what]' "$WORK/notes-check")"
+expect_eq "with the same class share and cash figures (the as_of note's age aside)" \
+	"$(jq -c '[.[] | select(.what != "holdings_as_of")]' "$WORK/notes-record")" \
+	"$(jq -c '[.notes[] | select(.what != "holdings_as_of")]' "$WORK/notes-check")"
+expect_status "audit replay of it" 0 cs audit replay notes-1
+expect_contains "shows the notes judged by" "$out" "  notes judged by:"
+expect_contains "each with what it is about" "$out" \
+	"    class_share: $(jq -r '.[] | select(.what == "class_share") | .detail' "$WORK/notes-record")"
+expect_contains "the cash note too" "$out" "    cash: "
+
 finish
