@@ -123,16 +123,34 @@ add_header_path(cJSON *paths, const struct line *l, const char *git_prefix)
 	return rc;
 }
 
+/* Every "--- " line followed by a "+++ " line from text on, as a header. */
+static int
+add_pairs_from(const char *text, cJSON *paths)
+{
+	struct line l, header = { NULL, NULL };
+
+	while (text != NULL && next_line(&text, &l)) {
+		if (header.start != NULL && starts(&l, "+++ ") &&
+		    (add_header_path(paths, &header, "a/") != 0 ||
+		    add_header_path(paths, &l, "b/") != 0))
+			return -1;
+		header.start = starts(&l, "--- ") ? l.start : NULL;
+		header.end = l.end;
+	}
+	return 0;
+}
+
 /*
  * A "--- " line followed by a "+++ " line, outside a hunk, is a file
  * header.  Inside a hunk, counted by its "@@" lengths as git counts
  * them, a "--- x" is a removed line "-- x" and not a header; a hunk
- * whose lengths do not match its lines makes the diff name no file.
+ * with a line that no hunk holds, or more lines than its lengths, makes
+ * the diff name no file.
  */
 int
 change_diff_paths(const char *diff, cJSON **paths)
 {
-	const char *cursor = diff;
+	const char *cursor = diff, *hunk_start = NULL;
 	struct line l, header = { NULL, NULL };
 	long old_left = 0, new_left = 0;
 
@@ -167,14 +185,21 @@ change_diff_paths(const char *diff, cJSON **paths)
 		if (starts(&l, "--- ")) {
 			header = l;
 		} else if (starts(&l, "@@ ")) {
+			hunk_start = cursor;
 			old_left = hunk_length(l.start, l.end, '-');
 			new_left = hunk_length(l.start, l.end, '+');
 			if (old_left < 0 || new_left < 0)
 				goto broken;
 		}
 	}
-	if (old_left > 0 || new_left > 0)
-		goto broken;
+	/*
+	 * The last hunk ends early (a diff clipped for the packet): nothing
+	 * follows it, but a header pair inside it still counts, since more
+	 * paths can only make more standards apply and rule 10 fail.
+	 */
+	if ((old_left > 0 || new_left > 0) &&
+	    add_pairs_from(hunk_start, *paths) != 0)
+		goto oom;
 	return 0;
 broken:
 	/*

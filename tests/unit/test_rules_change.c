@@ -2115,14 +2115,14 @@ test_diff_missing_a_changed_file_fails(void **state)
 static void
 test_diff_that_is_no_unified_diff_fails_closed(void **state)
 {
-	/* The last two: hunks whose lengths hide a header, or end early. */
+	/* The last two: hunks whose lengths hide a header, or overrun. */
 	static const char *const not_diffs[] = { "just some text\n", "",
 	    "diff --git a/x b/x\nindex 0..1\n", "--- a/x\nno plus line\n",
 	    "--- a/scripts/lint.sh\n+++ b/scripts/lint.sh\n@@ -1,9 +1,9 @@\n"
 	    "-a\n+b\n--- a/skills/solve/gate.md\n+++ b/skills/solve/gate.md\n"
 	    "@@ -1 +1 @@\n-c\n+d\n",
-	    "--- a/scripts/lint.sh\n+++ b/scripts/lint.sh\n@@ -1,2 +1,2 @@\n"
-	    "-a\n+b\n" };
+	    "--- a/scripts/lint.sh\n+++ b/scripts/lint.sh\n@@ -1 +1 @@\n"
+	    "-a\n-b\n+c\n" };
 	struct cf f;
 	size_t i;
 
@@ -2149,6 +2149,29 @@ test_diff_header_lookalikes_inside_a_hunk_are_content(void **state)
 	    "+++ b/scripts/lint.sh\n@@ -1 +1 @@\n-a\n+b\n");
 	cf_run(&f);
 	cf_passes(&f, "diff_matches_files");
+	cf_free(&f);
+}
+
+static void
+test_diff_clipped_in_its_last_hunk(void **state)
+{
+	struct cf f;
+
+	/* A hunk cut short keeps its file; a header pair in it counts. */
+	(void)state;
+	cf_diff(&f, NULL, "--- a/skills/solve/gate.md\n"
+	    "+++ b/skills/solve/gate.md\n@@ -1 +1 @@\n-a\n+b\n"
+	    "--- a/scripts/lint.sh\n+++ b/scripts/lint.sh\n@@ -1,9 +1,9 @@\n"
+	    "-a\n+b\n");
+	cf_run(&f);
+	cf_passes(&f, "diff_matches_files");
+	cf_free(&f);
+	cf_diff(&f, NULL, DIFF_BOTH "--- a/scripts/lint.sh\n"
+	    "+++ b/scripts/lint.sh\n@@ -1,9 +1,9 @@\n-a\n--- a/web/x.ts\n"
+	    "+++ b/web/x.ts\n+token\n");
+	cf_run(&f);
+	cf_fails(&f, "diff_matches_files", "the diff writes web/x.ts, which "
+	    "changed_files does not name");
 	cf_free(&f);
 }
 
@@ -2253,6 +2276,7 @@ main(void)
 		cmocka_unit_test(test_diff_missing_a_changed_file_fails),
 		cmocka_unit_test(test_diff_that_is_no_unified_diff_fails_closed),
 		cmocka_unit_test(test_diff_header_lookalikes_inside_a_hunk_are_content),
+		cmocka_unit_test(test_diff_clipped_in_its_last_hunk),
 		cmocka_unit_test(test_diff_new_file_and_dot_slash_paths),
 		cmocka_unit_test(test_standards_apply_by_the_diffs_paths),
 		cmocka_unit_test(test_sent_back_with_every_rule_passing_is_high_stakes),
