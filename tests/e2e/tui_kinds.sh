@@ -214,4 +214,18 @@ expect_screen "approving it asks no acknowledgement" "Reason (optional"
 keys Enter
 expect_screen "it is recorded" "approved (decision"
 expect_eq "and replays" "$(cs audit replay h-legal-checks-mixed >/dev/null 2>&1; echo $?)" 0
+# Back to the queue if the decision left the detail open.
+if screen | grep -qF "q back"; then keys q; fi
+
+# (v3) A trade's new high-stakes reasons show on its detail like the
+# others: SGOV is unheld and unpriced, and $25,000 is beyond the cash.
+jq -c '.proposed_action.action_id = "V3-STAKES" | .reviewer_verdict.action_id = "V3-STAKES"
+	| .proposed_action.ticker = "SGOV" | .proposed_action.quantity = 1000000
+	| .proposed_action.estimated_value_usd = 25000' "$EXAMPLES/packet-trade-pass.json" >"$WORK/v3.jsonl"
+cs import "$WORK/v3.jsonl" >/dev/null
+keys /; keys C-u V3-STAKES Enter; wait_for "> "; keys Enter
+expect_screen "the detail says a human must approve" "HIGH STAKES  a human must approve this"
+expect_screen "no reference price, in the officer's words" "the packet prices SGOV at \$0.025 a unit, and"
+expect_screen "the cash it exceeds" "the buy of \$25,000.00 exceeds the cash of \$20,000.00 (cash_usd)"
+keys q
 finish
