@@ -455,6 +455,35 @@ record_format(const cJSON *record)
 }
 
 /*
+ * (v3) The notes the officer judged by, as the record keeps them (SPEC
+ * 6): the figures of the moment of the decision, which a replay cannot
+ * compute again (the holdings' age, say).  Records before v3 have none.
+ */
+static void
+print_recorded_notes(const cJSON *record)
+{
+	const cJSON *notes = json_member(record, "notes"), *note;
+	char *what, *detail;
+
+	if (!cJSON_IsArray(notes))
+		return;
+	if (cJSON_GetArraySize(notes) == 0) {
+		/* L10N: audit replay, after the verdict */
+		printf("%s\n", _("  notes judged by: none"));
+		return;
+	}
+	/* L10N: audit replay, after the verdict; the notes follow */
+	printf("%s\n", _("  notes judged by:"));
+	cJSON_ArrayForEach(note, notes) {
+		what = xsanitize(string_at(note, "what"));
+		detail = xsanitize(string_at(note, "detail"));
+		printf("    %s: %s\n", what, detail);
+		free(what);
+		free(detail);
+	}
+}
+
+/*
  * Re-runs the re-check of one record (a decision, or an approval short of
  * its quorum) on the inputs it names; safe_id is what the lines call it.
  * Takes record_json.
@@ -530,6 +559,7 @@ replay_record(struct store *store, const char *action_id,
 	else
 		/* L10N: audit replay agrees; %s is the action id */
 		printf(_("%s: same inputs, same verdict (fail)\n"), safe_id);
+	print_recorded_notes(record);
 	cJSON_Delete(now_json);
 	check_outcome_free(&outcome);
 	check_data_free(&data);

@@ -466,6 +466,9 @@ decision_record_json(const struct decision_request *req,
 	json_writer_bool(&w, out->verdict.requires_human_approval);
 	json_writer_key(&w, "high_stakes_reasons");
 	verdict_write_reasons(&w, &out->verdict);
+	/* (v3) What the officer judged by (SPEC 3 notes, SPEC 6). */
+	json_writer_key(&w, "notes");
+	verdict_write_notes(&w, &out->verdict);
 	json_writer_key(&w, "routing");
 	write_routing(&w, req);
 	/*

@@ -110,6 +110,7 @@ load_security_map(struct loaded_object *o, struct error *err)
 	const cJSON *securities = NULL, *entry;
 	char path[PATH_SIZE];
 	const char *unused;
+	double price;
 	int rc;
 
 	if ((rc = field_object(o->json, "", "securities", FIELD_REQUIRED,
@@ -127,7 +128,10 @@ load_security_map(struct loaded_object *o, struct error *err)
 		if ((rc = field_string(entry, path, "sector", FIELD_REQUIRED,
 		    &unused, err)) != 0 ||
 		    (rc = field_string(entry, path, "asset_class",
-		    FIELD_REQUIRED, &unused, err)) != 0)
+		    FIELD_REQUIRED, &unused, err)) != 0 ||
+		    /* SPEC 2.1 (v3): the reference price of an unheld ticker. */
+		    (rc = field_number(entry, path, "price_usd", FIELD_OPTIONAL,
+		    NUMBER_POSITIVE, &price, NULL, err)) != 0)
 			return rc;
 	}
 	return refuse_case_twins(securities, "securities", "ticker", err);

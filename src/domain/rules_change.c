@@ -104,6 +104,8 @@ struct change {
 	const char *outcome;
 	struct result_ref *refs;	/* results sorted by criterion */
 	size_t ref_count;
+	const char *diff;		/* proposed_action.diff, or NULL */
+	cJSON *diff_paths;		/* its headers' paths, or NULL */
 };
 
 static const char *
@@ -133,6 +135,9 @@ change_read(const struct check_input *in, const struct advisory *advisory,
 	    NULL;
 	c->available = advisory->state == ADVISORY_AVAILABLE;
 	c->unavailable = unavailable_reason(advisory);
+	c->diff = change_string(in->action, "diff");
+	if (change_diff_paths(c->diff, &c->diff_paths) != 0)
+		return -1;
 	if (!c->available)
 		return 0;
 	c->results = json_member(advisory->verdict, "ac_results");
@@ -256,7 +261,8 @@ standard_check(const struct change *c, const cJSON *standard,
 	char why[256];
 
 	if (strcmp(change_text(standard, "status"), "Accepted") != 0 ||
-	    !change_standard_applies(standard, c->in->action, &match))
+	    !change_standard_applies(standard, c->in->action, c->diff_paths,
+	    &match))
 		return;
 	(*applicable)++;
 	change_scope_text(&match, why, sizeof why);
@@ -508,6 +514,59 @@ rule_deferred_checks_passed(const struct change *c, struct verdict *v)
 	return findings_rule(v, id, what, &f, pass);
 }
 
+/* Is path among the strings of list, as a file of the repository? */
+static bool
+path_listed(const cJSON *list, const char *path)
+{
+	const cJSON *item;
+
+	cJSON_ArrayForEach(item, list) {
+		if (cJSON_IsString(item) &&
+		    change_same_path(item->valuestring, path))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * (v3) The diff writes the files changed_files declares, no more and no
+ * fewer: a diff can otherwise hide a file from the officer and from
+ * every standard's file patterns (issue 36).
+ */
+static int
+rule_diff_matches_files(const struct change *c, struct verdict *v)
+{
+	static const char id[] = "diff_matches_files";
+	static const char what[] =
+	    "The diff writes exactly the changed files";
+	struct findings f = { 0 };
+	const cJSON *item;
+	char pass[96];
+
+	if (c->diff == NULL)
+		return verdict_add_rule(v, id, what, true, "no diff was "
+		    "given: changed_files is all there is to go by");
+	if (cJSON_GetArraySize(c->diff_paths) == 0)
+		return verdict_add_rule(v, id, what, false, "the diff is not "
+		    "a unified diff: it has no file headers (--- a/PATH, "
+		    "+++ b/PATH), or a hunk's lengths do not match its lines, "
+		    "so what it writes cannot be compared with changed_files");
+	cJSON_ArrayForEach(item, c->diff_paths) {
+		if (!path_listed(c->files, item->valuestring))
+			finding(&f, "the diff writes %s, which changed_files "
+			    "does not name", item->valuestring);
+	}
+	cJSON_ArrayForEach(item, c->files) {
+		if (cJSON_IsString(item) &&
+		    !path_listed(c->diff_paths, item->valuestring))
+			finding(&f, "changed_files names %s, which the diff "
+			    "does not write", item->valuestring);
+	}
+	snprintf(pass, sizeof pass, "the diff writes the %d changed "
+	    "file(s)", cJSON_GetArraySize(c->diff_paths));
+	return findings_rule(v, id, what, &f, pass);
+}
+
 /* ---- high stakes (SPEC 2.3) ---- */
 
 /*
@@ -518,6 +577,7 @@ struct change_stakes {
 	const cJSON *action;
 	const cJSON *results;		/* NULL without a readable verdict */
 	const cJSON *flagged;
+	const char *outcome;		/* the reviewer's, or NULL */
 };
 
 static void
@@ -529,6 +589,7 @@ stakes_keep(const struct change *c, union rule_pack_state *state)
 	if (c->available) {
 		k.results = c->results;
 		k.flagged = c->flagged;
+		k.outcome = c->outcome;
 	}
 	memcpy(state->bytes, &k, sizeof k);
 }
@@ -567,6 +628,16 @@ change_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 	if (rc == 0 && change_string(k.action, "head_sha") == NULL)
 		rc = verdict_add_reason(v, "no_commit", "no head_sha: the "
 		    "approval would not be bound to the commit reviewed");
+	/*
+	 * (v3) The reviewer judged something the rules cannot: overriding
+	 * it takes the officer's acknowledgement and reason, not only the
+	 * divergence's.
+	 */
+	if (rc == 0 && v->overall_pass && k.outcome != NULL &&
+	    strcmp(k.outcome, "sent_back") == 0)
+		rc = verdict_add_reason(v, "reviewer_sent_back", "the reviewer "
+		    "sent the change back (outcome sent_back) though every "
+		    "local rule passes");
 	v->requires_human_approval = v->reason_count > 0;
 	return rc;
 }
@@ -589,11 +660,13 @@ change_evaluate(const struct check_input *in, const struct advisory *advisory,
 	    rule_no_block(&c, v) != 0 ||
 	    rule_needs_po_judged(&c, v) != 0 ||
 	    rule_cited_standards_known(&c, v) != 0 ||
-	    rule_deferred_checks_passed(&c, v) != 0)
+	    rule_deferred_checks_passed(&c, v) != 0 ||
+	    rule_diff_matches_files(&c, v) != 0)
 		goto done;
 	rc = 0;
 done:
 	free(c.refs);
+	cJSON_Delete(c.diff_paths);
 	return rc;
 }
 

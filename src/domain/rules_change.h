@@ -90,7 +90,18 @@ const cJSON *change_scope_list(const cJSON *standard, enum scope_field);
  * pair goes to *match.
  */
 bool change_standard_applies(const cJSON *standard, const cJSON *action,
-    struct scope_match *match);
+    const cJSON *diff_paths, struct scope_match *match);
+
+/*
+ * (v3) The paths the diff's file headers name ("--- a/PATH", "+++
+ * b/PATH"; /dev/null aside), each once: *paths a new array of strings
+ * (cJSON_Delete), empty for text that is no unified diff, NULL for no
+ * diff.  -1 when out of memory.  Standards apply by these paths as by
+ * changed_files (SPEC 2.3 rule 10), so a diff cannot hide a file.
+ */
+int change_diff_paths(const char *diff, cJSON **paths);
+/* Two paths naming one file, as written or as the repository names it. */
+bool change_same_path(const char *a, const char *b);
 /* "<glob> matches <file>", "domain auth", "decision type ..." */
 void change_scope_text(const struct scope_match *, char *buf, size_t size);
 

@@ -271,7 +271,8 @@ describe_standard(const cJSON *standard, const struct scope_match *match,
 
 static int
 describe_standards(const struct check_input *in,
-    const struct advisory *advisory, struct detail *d)
+    const struct advisory *advisory, const cJSON *diff_paths,
+    struct detail *d)
 {
 	const cJSON *standard;
 	struct scope_match match;
@@ -284,7 +285,8 @@ describe_standards(const struct check_input *in,
 		    "been imported: the standards that apply are unknown");
 	cJSON_ArrayForEach(standard, json_member(in->standards, "standards")) {
 		if (strcmp(change_text(standard, "status"), "Accepted") != 0 ||
-		    !change_standard_applies(standard, in->action, &match))
+		    !change_standard_applies(standard, in->action, diff_paths,
+		    &match))
 			continue;
 		shown++;
 		if (describe_standard(standard, &match, advisory, d) != 0)
@@ -299,7 +301,7 @@ describe_standards(const struct check_input *in,
 /* One entry of verdict.standards: what the index says of it. */
 static int
 describe_cited(const struct check_input *in, const struct standard_lookup *l,
-    const cJSON *entry, struct detail *d)
+    const cJSON *entry, const cJSON *diff_paths, struct detail *d)
 {
 	const char *id = change_text(entry, "id");
 	const char *rule_id = change_string(entry, "rule");
@@ -327,7 +329,8 @@ describe_cited(const struct check_input *in, const struct standard_lookup *l,
 	    "Accepted") == 0 ? DETAIL_PLAIN : DETAIL_DIM, "    in the index, "
 	    "status %s", change_text(standard, "status")) != 0)
 		return -1;
-	if (change_standard_applies(standard, in->action, &match)) {
+	if (change_standard_applies(standard, in->action, diff_paths,
+	    &match)) {
 		change_scope_text(&match, why, sizeof why);
 		if (detail_add(d, DETAIL_PLAIN, "    applies: %s", why) != 0)
 			return -1;
@@ -348,7 +351,8 @@ describe_cited(const struct check_input *in, const struct standard_lookup *l,
 
 static int
 describe_cited_standards(const struct check_input *in,
-    const struct advisory *advisory, struct detail *d)
+    const struct advisory *advisory, const cJSON *diff_paths,
+    struct detail *d)
 {
 	const cJSON *entries = json_member(advisory->verdict, "standards");
 	const cJSON *entry;
@@ -366,7 +370,7 @@ describe_cited_standards(const struct check_input *in,
 		return -1;
 	cJSON_ArrayForEach(entry, entries) {
 		if ((rc = describe_cited(in, indexed ? &lookup : NULL, entry,
-		    d)) != 0)
+		    diff_paths, d)) != 0)
 			break;
 	}
 	if (indexed)
@@ -492,16 +496,24 @@ change_describe(const struct check_input *in, const struct advisory *advisory,
     struct detail *d)
 {
 	const cJSON *gaps = json_member(advisory->verdict, "gaps");
+	cJSON *diff_paths;
+	int rc;
 
-	if (describe_change(in, advisory, d) != 0 ||
+	/* Standards apply by the diff's paths too (SPEC 2.3 rule 10). */
+	if (change_diff_paths(change_string(in->action, "diff"),
+	    &diff_paths) != 0)
+		return -1;
+	rc = describe_change(in, advisory, d) != 0 ||
 	    describe_files(in, d) != 0 ||
 	    describe_diff(in, d) != 0 ||
 	    describe_criteria(in, advisory, d) != 0 ||
-	    describe_standards(in, advisory, d) != 0 ||
+	    describe_standards(in, advisory, diff_paths, d) != 0 ||
 	    (advisory->state == ADVISORY_AVAILABLE &&
-	    (describe_cited_standards(in, advisory, d) != 0 ||
+	    (describe_cited_standards(in, advisory, diff_paths, d) != 0 ||
 	    describe_assumptions(advisory, d) != 0)) ||
-	    detail_add(d, DETAIL_HEADING, "Gaps") != 0)
+	    detail_add(d, DETAIL_HEADING, "Gaps") != 0;
+	cJSON_Delete(diff_paths);
+	if (rc != 0)
 		return -1;
 	if (advisory->state != ADVISORY_AVAILABLE)
 		return detail_add(d, DETAIL_ALERT, "unknown: no readable "

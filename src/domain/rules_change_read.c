@@ -736,6 +736,28 @@ change_glob_matches(const char *pattern, const char *file)
 	return match;
 }
 
+bool
+change_same_path(const char *a, const char *b)
+{
+	char *named_a, *named_b;
+	bool same;
+
+	if (strcmp(a, b) == 0)
+		return true;
+	named_a = malloc(strlen(a) + 1);
+	named_b = malloc(strlen(b) + 1);
+	/* Out of memory: not the same, so rule 10 fails closed. */
+	same = false;
+	if (named_a != NULL && named_b != NULL) {
+		path_as_named(a, named_a);
+		path_as_named(b, named_b);
+		same = strcmp(named_a, named_b) == 0;
+	}
+	free(named_a);
+	free(named_b);
+	return same;
+}
+
 /* Whether one of the standard's values of field is among the change's. */
 static bool
 scope_names(const cJSON *standard, enum scope_field field,
@@ -765,10 +787,11 @@ scope_names(const cJSON *standard, enum scope_field field,
 
 bool
 change_standard_applies(const cJSON *standard, const cJSON *action,
-    struct scope_match *match)
+    const cJSON *diff_paths, struct scope_match *match)
 {
 	return scope_names(standard, SCOPE_FILE_PATTERNS,
 	    json_member(action, "changed_files"), match) ||
+	    scope_names(standard, SCOPE_FILE_PATTERNS, diff_paths, match) ||
 	    scope_names(standard, SCOPE_DOMAINS, json_member(action,
 	    "domains"), match) ||
 	    scope_names(standard, SCOPE_DECISION_TYPES, json_member(action,

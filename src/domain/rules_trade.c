@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "decimal.h"
 #include "exit_codes.h"
@@ -302,6 +303,27 @@ rule_excluded_ticker(const struct trade *t, struct verdict *v)
 	return verdict_add_rule(v, id, what, true, NULL);
 }
 
+/*
+ * SPEC 2.1 (v3): a sector that names none.  The reviewer this mirrors
+ * writes "Unknown" for a ticker its map lacks; a map copied from it
+ * carries the word, in any case and padded or not, or nothing at all.
+ */
+static bool
+sector_unknown(const char *sector)
+{
+	static const char word[] = "unknown";
+	size_t len;
+
+	if (text_blank(sector))
+		return true;
+	while (*sector == ' ' || *sector == '\t')
+		sector++;
+	len = strlen(sector);
+	while (len > 0 && (sector[len - 1] == ' ' || sector[len - 1] == '\t'))
+		len--;
+	return len == sizeof word - 1 && strncasecmp(sector, word, len) == 0;
+}
+
 static int
 rule_excluded_sector(const struct trade *t, struct verdict *v)
 {
@@ -323,6 +345,10 @@ rule_excluded_sector(const struct trade *t, struct verdict *v)
 		    "ticker %s is not in the security map, so its sector is "
 		    "unknown", t->ticker);
 	sector = string_member(t->security, "sector");
+	if (sector_unknown(sector))
+		return verdict_add_rule(v, id, what, false,
+		    "the security map gives ticker %s the sector \"%s\", so its "
+		    "sector is unknown", t->ticker, sector != NULL ? sector : "");
 	if (list_contains(excluded, sector))
 		return verdict_add_rule(v, id, what, false,
 		    "sector %s is excluded by IPS %s v%lld", sector, t->ips_id,
@@ -754,16 +780,16 @@ times(struct decimal a, unsigned n)
 }
 
 /*
- * SPEC 2.1 (v2): |pp - hp| x 5 > hp, pp = value / q, hp = V / Q.  Times
+ * SPEC 2.1 (v2): |pp - hp| x 5 > hp, pp = value / q, hp = V / Q (held
+ * value over held quantity; or (v3) the map's price_usd over 1).  Times
  * q x Q (both > 0) it is |value x Q - V x q| x 5 > V x q: when the packet's
  * price is the higher, 5 x value x Q > 6 x V x q; else 4 x V x q > 5 x
  * value x Q.  Exactly 20% either way is not a deviation.
  */
 static bool
-price_deviates(const struct trade *t)
+price_deviates(const struct trade *t, struct decimal held,
+    struct decimal held_q)
 {
-	struct decimal held = t->held_in_ticker, held_q = t->held_quantity;
-
 	if (decimal_compare_products(t->value, held_q, held, t->quantity) >= 0)
 		return decimal_compare_products(times(t->value, 5), held_q,
 		    times(held, 6), t->quantity) > 0;
@@ -792,24 +818,79 @@ format_price(char *buf, size_t size, double price)
 		buf[--len] = '\0';
 }
 
+/*
+ * The price check against a reference: the holdings' price when H holds
+ * the ticker with quantities, else (SPEC 2.1 v3) the security map's
+ * price_usd; with neither, no_reference_price, since a trade's value is
+ * then only what the packet says it is.
+ */
 static int
 assess_price(const struct trade *t, struct verdict *v)
 {
 	char packet_price[MONEY_SIZE], held_price[MONEY_SIZE];
+	const cJSON *map_price = json_member(t->security, "price_usd");
+	struct decimal reference;
 	double pp, hp;
 
-	if (!t->held_quantity_known || !price_deviates(t))
-		return 0;
-	pp = decimal_to_double(t->value) / decimal_to_double(t->quantity);
-	hp = decimal_to_double(t->held_in_ticker) /
-	    decimal_to_double(t->held_quantity);
+	/* An unreadable trade (every rule failed) has no quantity. */
+	pp = decimal_is_zero(t->quantity) ? 0 : decimal_to_double(t->value) /
+	    decimal_to_double(t->quantity);
 	format_price(packet_price, sizeof packet_price, pp);
+	if (t->held_quantity_known) {
+		if (!price_deviates(t, t->held_in_ticker, t->held_quantity))
+			return 0;
+		hp = decimal_to_double(t->held_in_ticker) /
+		    decimal_to_double(t->held_quantity);
+		format_price(held_price, sizeof held_price, hp);
+		return verdict_add_reason(v, "price_deviation", "the packet "
+		    "prices %s at %s a unit (estimated_value_usd / quantity), "
+		    "%s%.1f%% from the %s a unit of the holdings; more than "
+		    "20%% apart", t->ticker, packet_price, pp > hp ? "+" : "",
+		    hp > 0 ? (pp - hp) / hp * 100 : 100, held_price);
+	}
+	/* The loader takes only a price_usd > 0 that converts exactly. */
+	if (!cJSON_IsNumber(map_price) ||
+	    !decimal_from_double(figure_value(map_price), &reference) ||
+	    decimal_is_zero(reference))
+		return verdict_add_reason(v, "no_reference_price", "the "
+		    "packet prices %s at %s a unit, and nothing confirms it: "
+		    "the holdings hold no quantity of it and the security map "
+		    "gives it no price_usd", t->ticker, packet_price);
+	if (!price_deviates(t, reference, decimal_from_int(1)))
+		return 0;
+	hp = figure_value(map_price);
 	format_price(held_price, sizeof held_price, hp);
-	return verdict_add_reason(v, "price_deviation", "the packet prices "
-	    "%s at %s a unit (estimated_value_usd / quantity), %s%.1f%% from "
-	    "the %s a unit of the holdings; more than 20%% apart", t->ticker,
-	    packet_price, pp > hp ? "+" : "", hp > 0 ? (pp - hp) / hp * 100 :
-	    100, held_price);
+	return verdict_add_reason(v, "price_deviation", "the packet prices %s "
+	    "at %s a unit (estimated_value_usd / quantity), %s%.1f%% from the "
+	    "security map's price_usd of %s; more than 20%% apart", t->ticker,
+	    packet_price, pp > hp ? "+" : "", (pp - hp) / hp * 100, held_price);
+}
+
+/* SPEC 2.1 (v3): a buy the cash on hand cannot pay for. */
+static int
+assess_cash(const struct trade *t, struct verdict *v)
+{
+	char value_text[MONEY_SIZE], cash_text[MONEY_SIZE],
+	    rest_text[MONEY_SIZE];
+	struct decimal cash;
+	bool ok = true;
+
+	if (!t->buy)
+		return 0;
+	/* Unknown cash cannot be shown to cover the buy: fail closed. */
+	if (t->holdings == NULL)
+		return verdict_add_reason(v, "exceeds_cash", "no holdings "
+		    "snapshot: the cash for this buy is unknown");
+	cash = figure(t->holdings, "cash_usd", &ok);
+	if (ok && decimal_compare(t->value, cash) <= 0)
+		return 0;
+	format_usd(value_text, sizeof value_text, t->value_usd);
+	format_usd(cash_text, sizeof cash_text, decimal_to_double(cash));
+	format_usd(rest_text, sizeof rest_text, decimal_to_double(
+	    decimal_sub_floor(t->value, cash)));
+	return verdict_add_reason(v, "exceeds_cash", "the buy of %s exceeds "
+	    "the cash of %s (cash_usd) by %s", value_text, cash_text,
+	    rest_text);
 }
 
 static int
@@ -861,7 +942,7 @@ trade_assess_stakes(struct verdict *v, const union rule_pack_state *state)
 				return -1;
 		}
 	}
-	if (assess_price(&t, v) != 0)
+	if (assess_price(&t, v) != 0 || assess_cash(&t, v) != 0)
 		return -1;
 	v->requires_human_approval = v->reason_count > 0;
 	return 0;

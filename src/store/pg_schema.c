@@ -355,6 +355,12 @@ static const struct pg_migration pg_migrations[] = {
 	"DROP TRIGGER IF EXISTS approval_no_truncate ON approval;"
 	"CREATE TRIGGER approval_no_truncate BEFORE TRUNCATE ON approval"
 	"  FOR EACH STATEMENT EXECUTE FUNCTION approval_refuse();" },
+	/*
+	 * schema.c's 17 (issue 36): a security's reference price, as text,
+	 * collated C as every text column is (13).
+	 */
+	{ 17,
+	"ALTER TABLE security ADD COLUMN price_usd TEXT COLLATE \"C\";" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])

@@ -400,6 +400,14 @@ static const char *const migrations[] = {
 	"  approval_policy WHEN EXISTS (SELECT 1 FROM approval_policy"
 	"  WHERE policy_id = NEW.policy_id AND version = NEW.version)"
 	" BEGIN SELECT RAISE(ABORT, 'an imported policy is immutable'); END;",
+
+	/*
+	 * issue 36 (17): a security map entry's optional price_usd (SPEC 2.1
+	 * v3), the reference price of a ticker the user does not hold.  Kept
+	 * as the text of the number (%.17g, which reads back to the same
+	 * double), since the store binds no floating point.
+	 */
+	"ALTER TABLE security ADD COLUMN price_usd TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

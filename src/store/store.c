@@ -47,14 +47,15 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    "SELECT raw_json FROM holdings WHERE user_id = ?1"
 	    " ORDER BY as_of_ms DESC, as_of_beyond_ms DESC, rowid DESC LIMIT 1",
 	[SQL_SECURITY_GET] =
-	    "SELECT ticker, sector, asset_class FROM security"
+	    "SELECT ticker, sector, asset_class, price_usd FROM security"
 	    " WHERE ticker_key = ?1",
 	[SQL_SECURITY_PUT] =
 	    "INSERT INTO security (ticker_key, ticker, sector, asset_class,"
-	    " imported_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)"
+	    " imported_at_ms, price_usd) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
 	    " ON CONFLICT (ticker_key) DO UPDATE SET ticker = excluded.ticker,"
 	    " sector = excluded.sector, asset_class = excluded.asset_class,"
-	    " imported_at_ms = excluded.imported_at_ms",
+	    " imported_at_ms = excluded.imported_at_ms,"
+	    " price_usd = excluded.price_usd",
 	[SQL_DOCUMENT_GET] =
 	    "SELECT raw_json FROM policy_document WHERE type = ?1",
 	[SQL_AUDIT_HEAD] =

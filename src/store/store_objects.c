@@ -218,13 +218,20 @@ put_security_map(struct store *s, const struct loaded_object *o,
 	const cJSON *entry;
 	db_stmt *stmt;
 	char key[ID_MAX_BYTES + 1];
-	const char *sector, *asset_class;
+	const char *sector, *asset_class, *stored_price;
+	const cJSON *price;
+	char price_text[32];
 	bool changed = false;
 
 	cJSON_ArrayForEach(entry, json_member(o->json, "securities")) {
 		text_upper(key, sizeof key, entry->string);
 		sector = json_member(entry, "sector")->valuestring;
 		asset_class = json_member(entry, "asset_class")->valuestring;
+		/* %.17g reads back to the very double (store_queries.c). */
+		price = json_member(entry, "price_usd");
+		if (cJSON_IsNumber(price))
+			snprintf(price_text, sizeof price_text, "%.17g",
+			    price->valuedouble);
 		if ((stmt = store_statement(s, SQL_SECURITY_GET, err)) == NULL)
 			return err->status;
 		bind_text(stmt, 1, key);
@@ -234,7 +241,10 @@ put_security_map(struct store *s, const struct loaded_object *o,
 		    strcmp((const char *)db_column_text(stmt, 1),
 		    sector) == 0 &&
 		    strcmp((const char *)db_column_text(stmt, 2),
-		    asset_class) == 0) {
+		    asset_class) == 0 &&
+		    ((stored_price = (const char *)db_column_text(stmt, 3)) ==
+		    NULL ? !cJSON_IsNumber(price) : cJSON_IsNumber(price) &&
+		    strcmp(stored_price, price_text) == 0)) {
 			db_reset(stmt);
 			continue;
 		}
@@ -247,6 +257,7 @@ put_security_map(struct store *s, const struct loaded_object *o,
 		bind_text(stmt, 3, sector);
 		bind_text(stmt, 4, asset_class);
 		db_bind_int64(stmt, 5, now_ms);
+		bind_text(stmt, 6, cJSON_IsNumber(price) ? price_text : NULL);
 		if (db_step(stmt) != DB_DONE)
 			return store_error(s, err, "storing the security map");
 	}

@@ -209,7 +209,10 @@ read_security(struct securities_load *load, const char *key, cJSON **entry)
 		    cJSON_AddStringToObject(*entry, "sector",
 		    (const char *)db_column_text(stmt, 1)) == NULL ||
 		    cJSON_AddStringToObject(*entry, "asset_class",
-		    (const char *)db_column_text(stmt, 2)) == NULL) {
+		    (const char *)db_column_text(stmt, 2)) == NULL ||
+		    (db_column_text(stmt, 3) != NULL &&
+		    cJSON_AddNumberToObject(*entry, "price_usd", strtod(
+		    (const char *)db_column_text(stmt, 3), NULL)) == NULL)) {
 			db_reset(stmt);
 			cJSON_Delete(*entry);
 			*entry = NULL;

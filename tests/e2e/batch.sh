@@ -141,8 +141,8 @@ expect_status "check old" 0 cs check old
 expect_eq "old passes every rule and agrees" \
 	"$(line 1 -c '[.local_verdict.overall_pass, .divergence]')" '[true,[]]'
 expect_status "check big" 0 cs check big
-expect_eq "big: passes, high stakes for the USD threshold only, no divergence" \
-	"$(line 1 -c '[.local_verdict.overall_pass, .local_verdict.requires_human_approval, (.high_stakes_reasons | length), .divergence]')" '[true,true,1,[]]'
+expect_eq "big: passes, high stakes for the USD threshold and (v3) the cash it exceeds, no divergence" \
+	"$(line 1 -c '[.local_verdict.overall_pass, .local_verdict.requires_human_approval, [.high_stakes_reasons[].code], .divergence]')" '[true,true,["above_usd","exceeds_cash"],[]]'
 expect_status "check big2" 0 cs check big2
 expect_eq "big2: high stakes and diverges on requires_human_approval only" \
 	"$(line 1 -c '[.local_verdict.requires_human_approval, [.divergence[].what]]')" '[true,["requires_human_approval"]]'

@@ -40,9 +40,9 @@ failing_rules() {
 import_change "$DB"
 expect_status "check NB-412 exits 1" 1 cs check NB-412
 expect_eq "kind" "$(jq -r .kind "$out")" change
-expect_eq "the nine rules, in SPEC order" \
+expect_eq "the ten rules, in SPEC order" \
 	"$(jq -c '[.local_verdict.rule_results[].rule_id]' "$out")" \
-	'["ac_coverage","met_has_evidence","no_unmet","ci_green","applicable_standards_met","no_block","needs_po_judged","cited_standards_known","deferred_checks_passed"]'
+	'["ac_coverage","met_has_evidence","no_unmet","ci_green","applicable_standards_met","no_block","needs_po_judged","cited_standards_known","deferred_checks_passed","diff_matches_files"]'
 expect_eq "only needs_po_judged fails" "$(failing_rules)" '["needs_po_judged"]'
 expect_eq "its detail names AC-3" \
 	"$(jq -r '.local_verdict.rule_results[] | select(.rule_id == "needs_po_judged") | .detail | test("AC-3")' "$out")" true
@@ -341,5 +341,66 @@ expect_eq "a deferred check not run: rules_failed" "$(line 1 .code)" '"rules_fai
 expect_contains "naming deferred_checks_passed" "$out" deferred_checks_passed
 batch_line "$DB" '{"action_id":"HS-deferred","decision":"reject","reason":"run it","blocked_on":"missing_standard"}'
 expect_eq "not blocked, so not held for a standard: bad_routing" "$(line 1 .code)" '"bad_routing"'
+
+
+### 13. (v3) Rule 10: a diff that hides a file fails, its paths bring their
+### standards; a reviewer's sent_back is high stakes of its own.
+HIDDEN_DIFF='--- a/skills/solve/gate.md
++++ b/skills/solve/gate.md
+@@ -1 +1 @@
+-Old wording.
++New wording.
+--- a/scripts/lint.sh
++++ b/scripts/lint.sh
+@@ -1 +1 @@
+-shellcheck
++shellcheck==0.9.0
+--- a/web/auth/session.ts
++++ b/web/auth/session.ts
+@@ -0,0 +1 @@
++localStorage.setItem("token", token);
+'
+HONEST_DIFF=$(printf '%s' "$HIDDEN_DIFF" | sed '/web\/auth/,$d')
+{
+	jq -c --arg d "$HIDDEN_DIFF" ".proposed_action.action_id = \"D-hidden\" | $CITED
+		| .proposed_action.head_sha = \"$SHA\" | .proposed_action.diff = \$d" "$EXAMPLES/packet-change.json"
+	jq -c --arg d "$HONEST_DIFF" ".proposed_action.action_id = \"D-honest\" | $CITED
+		| .proposed_action.head_sha = \"$SHA\" | .proposed_action.diff = \$d" "$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"D-prose\" | $CITED | .proposed_action.head_sha = \"$SHA\"
+		| .proposed_action.diff = \"I changed the docs and the lint script.\"" "$EXAMPLES/packet-change.json"
+	jq -c ".proposed_action.action_id = \"D-sentback\" | $CITED | .proposed_action.head_sha = \"$SHA\"
+		| .reviewer_verdict.outcome = \"sent_back\"" "$EXAMPLES/packet-change.json"
+} >"$WORK/diffs.jsonl"
+jq -c '.standards += [{id: "ADR-012", assertion: "Tokens never reach browser storage",
+	status: "Accepted", applies_to: {file_patterns: ["web/auth/**"]}}]' \
+	"$EXAMPLES/standards_index.json" >"$WORK/auth-index.json"
+expect_status "import the diffs and a standard for web/auth" 0 cs import "$WORK/auth-index.json" "$WORK/diffs.jsonl"
+judged='{"AC-3":"met"}'
+set +e; cs check D-honest >"$out"; set -e
+expect_eq "a diff writing the changed files: rule 10 passes" \
+	"$(jq -c '[.local_verdict.rule_results[] | select(.rule_id == "diff_matches_files") | .passed]' "$out")" '[true]'
+set +e; cs check D-hidden >"$out"; set -e
+expect_eq "a diff hiding web/auth/session.ts fails rule 10 and the auth standard" "$(failing_rules)" \
+	'["applicable_standards_met","needs_po_judged","diff_matches_files"]'
+expect_contains "rule 10 names the hidden file" "$out" \
+	"the diff writes web/auth/session.ts, which changed_files does not name"
+expect_contains "the auth standard applies by the diff's path" "$out" \
+	"ADR-012 applies (web/auth/** matches web/auth/session.ts) but the verdict does not assess it"
+batch_line "$DB" "{\"action_id\":\"D-hidden\",\"decision\":\"approve\",\"reason\":\"r\",\"acknowledge\":[\"high_stakes\",\"divergence\"],\"po_judgments\":$judged}"
+expect_eq "approving it: rules_failed" "$(line 1 .code)" '"rules_failed"'
+expect_contains "naming diff_matches_files" "$out" diff_matches_files
+set +e; cs check D-prose >"$out"; set -e
+expect_contains "prose for a diff fails closed, saying why" "$out" \
+	"the diff is not a unified diff: it has no file headers"
+set +e; cs check D-sentback >"$out"; set -e
+expect_eq "sent_back: the rules but needs_po_judged pass" "$(failing_rules)" '["needs_po_judged"]'
+batch_line "$DB" "{\"action_id\":\"D-sentback\",\"decision\":\"approve\",\"acknowledge\":[\"divergence\"],\"po_judgments\":$judged}"
+expect_eq "judged, a sent_back is not overridden by the divergence alone" \
+	"$(line 1 -c '[.status, .code]')" '["refused","high_stakes_unacknowledged"]'
+batch_line "$DB" "{\"action_id\":\"D-sentback\",\"decision\":\"approve\",\"reason\":\"The reviewer wanted a test the PO waived\",\"acknowledge\":[\"high_stakes\",\"divergence\"],\"po_judgments\":$judged}"
+expect_eq "with the acknowledgement and a reason it is recorded" "$(line 1 .status)" '"recorded"'
+expect_eq "the record names reviewer_sent_back" \
+	"$(cs audit export | jq -c 'select(.record.action_id == "D-sentback") | [.record.high_stakes_reasons[].code]')" \
+	'["reviewer_sent_back"]'
 
 finish

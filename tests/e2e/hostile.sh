@@ -2,7 +2,8 @@
 # Hostile input (SPEC 1 and 9): every file of the tests/hostile corpus is
 # refused with the exit status and message its EXPECTED line gives, names
 # the file, writes no raw control byte to stderr and leaves the database
-# byte for byte as it was.  Inputs too big to commit, or that cannot live in
+# byte for byte as it was; or, an EXPECTED status of 0, imports, checks,
+# is decided and replays.  Inputs too big to commit, or that cannot live in
 # git (a FIFO, symlink loops, a file name with escape sequences), are made
 # here.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
@@ -77,19 +78,46 @@ refused() {
 	fi
 }
 
+# accepted NAME FRAGMENT: a status-0 entry (issue 36: structured legal
+# reviews that once aborted import, check and the record writer) imports,
+# checks with FRAGMENT in its line, is decided and replays, none of it
+# printing a raw control byte.  The database it leaves is the next
+# entry's "before".
+accepted() {
+	a_name=$1 a_fragment=$2 a_id=$(jq -r .proposed_action.action_id "$HOSTILE/$1")
+	expect_status "$a_name: imports" 0 \
+		timeout "$HANG_LIMIT" "$COUNTERSIGN" --db "$DB" import "$HOSTILE/$a_name"
+	expect_contains "$a_name: one object" "$WORK/out" "$a_name: 1 imported, 0 unchanged"
+	expect_status "$a_name: checks" 0 timeout "$HANG_LIMIT" "$COUNTERSIGN" --db "$DB" check "$a_id"
+	expect_contains "$a_name: the check says" "$WORK/out" "$a_fragment"
+	printf '{"action_id": "%s", "decision": "approve", "reason": "%s", "acknowledge": %s}\n' \
+		"$a_id" "structured review read" '["high_stakes", "divergence"]' >"$WORK/accepted.batch"
+	expect_status "$a_name: is approved" 0 timeout "$HANG_LIMIT" "$COUNTERSIGN" --db "$DB" batch "$WORK/accepted.batch"
+	expect_contains "$a_name: recorded" "$WORK/out" '"status":"recorded"'
+	expect_status "$a_name: the decision replays" 0 cs audit replay "$a_id"
+	expect_eq "$a_name: no raw control byte in the replay" \
+		"$(LC_ALL=C grep -c -P "$RAW_CONTROL" "$WORK/out" || true)" 0
+	dump >"$WORK/before"
+}
+
 # Read through fd 3: nothing the loop runs can eat the list.
 exec 3<"$HOSTILE/EXPECTED"
 while IFS=$TAB read -r name status fragment <&3; do
 	[ -n "$name" ] || continue
+	if [ "$status" = 0 ]; then
+		accepted "$name" "$fragment"
+		continue
+	fi
 	refused "$name" "$status" "$fragment" "$HOSTILE/$name"
 	expect_contains "$name: all or nothing" "$WORK/err" \
 		"countersign: $HOSTILE/$name: nothing imported from this file"
 done
 exec 3<&-
+expect_status "the chain verifies after the accepted entries" 0 cs audit verify
 
 # The whole corpus as one directory: every *.json / *.jsonl refused, each
-# on its own, nothing imported.
-json_files=$(cut -f1 "$HOSTILE/EXPECTED" | grep -c -E '\.jsonl?$')
+# on its own, nothing imported (the accepted ones are there already).
+json_files=$(awk -F '\t' '$2 != 0 { print $1 }' "$HOSTILE/EXPECTED" | grep -c -E '\.jsonl?$')
 expect_status "the corpus directory at once" 3 \
 	timeout 120 "$COUNTERSIGN" --db "$DB" import "$HOSTILE"
 expect_eq "each of its JSON files refused on its own" \

@@ -153,6 +153,20 @@ expect_eq "the checkpoint file holds the head after every decision" \
 	"$(tail -n 1 "$CKPT" | cut -d' ' -f1-2)" \
 	"$(db_sql "SELECT seq || ' ' || hash FROM audit_log ORDER BY seq DESC LIMIT 1")"
 expect_status "audit verify through the service" 0 remote audit verify
+
+# The structured legal reviews of tests/hostile (EXPECTED status 0, issue
+# 36) through the service: each once killed the request by a signal.  The
+# importer may not approve what it imported (SPEC 5), so each is rejected.
+for name in $(awk -F '\t' '$2 == 0 { print $1 }' "$TOP_SRCDIR/tests/hostile/EXPECTED"); do
+	file="$TOP_SRCDIR/tests/hostile/$name"
+	id=$(jq -r .proposed_action.action_id "$file")
+	expect_status "$name through the service: imports" 0 remote import "$file"
+	expect_status "$name through the service: checks" 0 remote check "$id"
+	expect_eq "$name through the service: is decided" \
+		"$(printf '{"action_id": "%s", "decision": "reject", "reason": "structured review"}\n' "$id" |
+		    remote batch | jq -r .status)" recorded
+done
+expect_status "the service still answers after them" 0 remote audit verify
 stop
 
 # --- roles ------------------------------------------------------------------

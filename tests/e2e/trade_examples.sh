@@ -56,8 +56,9 @@ expect_eq "failing rules say why" \
 	"$(jq '[.local_verdict.rule_results[] | select(.passed | not) | .detail | select(type == "string" and length > 0)] | length' "$out")" 3
 expect_eq "requires human approval" \
 	"$(jq .local_verdict.requires_human_approval "$out")" true
-expect_eq "three high-stakes triggers (rules, USD, percent)" \
-	"$(jq '.high_stakes_reasons | length' "$out")" 3
+expect_eq "five high-stakes triggers (rules, USD, percent, (v3) an unheld ticker without a price, more than the cash)" \
+	"$(jq -c '[.high_stakes_reasons[].code]' "$out")" \
+	'["failed_rules","above_usd","above_percent","no_reference_price","exceeds_cash"]'
 expect_eq "divergences, in order" \
 	"$(jq -c '[.divergence[] | .what]' "$out")" \
 	'["excluded_sector","allocation_band_direction","ips_version_current","overall_pass","requires_human_approval","ips_version_checked_against"]'
@@ -136,10 +137,11 @@ expect_eq "BUY VXUS x1000000 \$1: high stakes for its price alone" \
 	'[true,true,["price_deviation"]]'
 expect_contains "the reason gives both prices" "$out" '$61.90'
 expect_status "check px-edge" 0 cs check px-edge
+# (v3) The band snapshot's cash is $5,000: each of these buys exceeds it.
 expect_eq "exactly 20% above the held price is not a deviation" \
-	"$(jq -c '[.high_stakes_reasons[].code]' "$out")" '[]'
+	"$(jq -c '[.high_stakes_reasons[].code]' "$out")" '["exceeds_cash"]'
 expect_status "check px-over" 0 cs check px-over
-expect_eq "a cent more is" "$(jq -c '[.high_stakes_reasons[].code]' "$out")" '["price_deviation"]'
+expect_eq "a cent more is" "$(jq -c '[.high_stakes_reasons[].code]' "$out")" '["price_deviation","exceeds_cash"]'
 batch_line '{"action_id":"px-vxus","decision":"approve","acknowledge":["divergence"]}'
 expect_eq "approving it without acknowledging high stakes is refused" \
 	"$batch_status $(jq -c '[.status, .code]' "$out")" '1 ["refused","high_stakes_unacknowledged"]'
@@ -149,5 +151,76 @@ expect_eq "acknowledged with a reason, it is recorded" \
 expect_eq "the record lists price_deviation as {code, detail}" \
 	"$(cs audit export | jq -c 'select(.record.action_id == "px-vxus") | [.record.high_stakes_reasons[] | [.code, (.detail | length > 0)]]')" \
 	'[["price_deviation",true]]'
+
+### (v3) a reference price for an unheld ticker, cash, and an Unknown sector.
+# The band snapshot above is current: cash $5,000, no SGOV, no MO held.
+jq -c '.securities = {SGOV: {sector: "Treasury Bills", asset_class: "cash", price_usd: 100},
+	UNK: {sector: "Unknown", asset_class: "us_equity"}, BLANK: {sector: " ", asset_class: "us_equity"}}' \
+	"$EXAMPLES/security_map.json" >"$WORK/priced-map.json"
+expect_status "a security map with price_usd imports" 0 cs import "$WORK/priced-map.json"
+for bad in 0 -1 '"100"' true '{"usd": 1}'; do
+	jq -c --argjson p "$bad" '.securities.SGOV.price_usd = $p' "$WORK/priced-map.json" >"$WORK/bad-price.json"
+	expect_status "a price_usd of $bad is refused" 3 cs import "$WORK/bad-price.json"
+	expect_contains "... naming file, line and field" "$WORK/err" "bad-price.json:1: securities.SGOV.price_usd"
+done
+printf '{"type": "security_map", "securities": {"SGOV": {"sector": "Treasury Bills", "asset_class": "cash", "price_usd": 1e400}}}\n' >"$WORK/bad-price.json"
+expect_status "a price_usd out of range is refused" 3 cs import "$WORK/bad-price.json"
+expect_contains "... as not finite" "$WORK/err" "securities.SGOV.price_usd: number is out of range (not finite)"
+trade_as ref-ok '.proposed_action.ticker = "SGOV" | .proposed_action.quantity = 40
+	| .proposed_action.estimated_value_usd = 4000' >"$WORK/ref.jsonl"
+trade_as ref-low '.proposed_action.ticker = "SGOV" | .proposed_action.quantity = 1000000
+	| .proposed_action.estimated_value_usd = 1000' >>"$WORK/ref.jsonl"
+trade_as ref-none '.proposed_action.ticker = "AAPL" | .proposed_action.side = "sell"
+	| .proposed_action.quantity = 1000000 | .proposed_action.estimated_value_usd = 1' >>"$WORK/ref.jsonl"
+trade_as cash-over '.proposed_action.ticker = "SGOV" | .proposed_action.quantity = 50.0001
+	| .proposed_action.estimated_value_usd = 5000.01' >>"$WORK/ref.jsonl"
+trade_as sector-unknown '.proposed_action.ticker = "UNK" | .proposed_action.side = "sell"' >>"$WORK/ref.jsonl"
+trade_as sector-blank '.proposed_action.ticker = "BLANK" | .proposed_action.side = "sell"' >>"$WORK/ref.jsonl"
+expect_status "import the trades" 0 cs import "$WORK/ref.jsonl"
+codes() { set +e; cs check "$1" >"$out"; set -e; jq -c '[.high_stakes_reasons[].code]' "$out"; }
+expect_eq "SGOV at the map's \$100 within the cash: no high stakes" "$(codes ref-ok)" '[]'
+expect_eq "SGOV a million at \$0.001: far from the map's price" "$(codes ref-low)" '["price_deviation"]'
+expect_contains "... the reason names the map's price" "$out" "the security map's price_usd of \$100.00"
+# AAPL is held 200 for 45000 ($225 a unit): that price is the reference.
+expect_eq "an AAPL sell a million at \$1: the held price says no" "$(codes ref-none)" '["price_deviation"]'
+jq -c '.snapshot_id = "h-noqty" | .as_of = "2026-11-29T01:00:00Z"
+	| .positions |= map(if .ticker == "AAPL" then del(.quantity) else . end)' \
+	"$WORK/band-holdings.json" >"$WORK/noqty-holdings.json"
+expect_status "a snapshot holding AAPL without a quantity" 0 cs import "$WORK/noqty-holdings.json"
+expect_eq "then no reference price" "$(codes ref-none)" '["no_reference_price"]'
+expect_contains "... saying so" "$out" "the holdings hold no quantity of it and the security map gives it no price_usd"
+expect_eq "a buy a cent beyond the cash" "$(codes cash-over)" '["exceeds_cash"]'
+expect_contains "... by how much" "$out" 'the buy of $5,000.01 exceeds the cash of $5,000.00 (cash_usd) by $0.01'
+for id in sector-unknown sector-blank; do
+	set +e; cs check "$id" >"$out"; set -e
+	expect_eq "$id: excluded_sector fails closed" \
+		"$(jq -r '.local_verdict.rule_results[] | select(.rule_id == "excluded_sector") | .passed' "$out")" false
+	expect_contains "$id: its sector is unknown" "$out" "so its sector is unknown"
+done
+batch_line '{"action_id":"ref-low","decision":"approve","reason":"Checked the price","acknowledge":["high_stakes","divergence"]}'
+expect_eq "the deviation from the map price is approved with acknowledgement" \
+	"$batch_status $(jq -c '[.status, .code]' "$out")" '0 ["recorded",null]'
+expect_eq "its record holds the map entry with its price" \
+	"$(cs audit replay ref-low >/dev/null 2>&1; echo $?) $(cs audit export | jq -c 'select(.record.action_id == "ref-low") | [[.record.high_stakes_reasons[].code], .record.rule_inputs.securities.SGOV.price_usd]')" \
+	'0 [["price_deviation"],100]'
+
+### (v3) The decision record carries the notes the officer judged by
+### (SPEC 6), and audit replay shows them.
+trade_as notes-1 '.' >"$WORK/notes.jsonl"
+expect_status "import a trade to judge by its notes" 0 cs import "$WORK/notes.jsonl"
+set +e; cs check notes-1 >"$WORK/notes-check"; set -e
+batch_line '{"action_id":"notes-1","decision":"approve","reason":"Within the band","acknowledge":["high_stakes","divergence"]}'
+expect_eq "it is recorded" "$batch_status $(jq -r .status "$out")" "0 recorded"
+cs audit export | jq -c 'select(.record.action_id == "notes-1") | .record.notes' >"$WORK/notes-record"
+expect_eq "the record lists the notes check shows, in order" \
+	"$(jq -c '[.[].what]' "$WORK/notes-record")" "$(jq -c '[.notes[].what]' "$WORK/notes-check")"
+expect_eq "with the same class share and cash figures (the as_of note's age aside)" \
+	"$(jq -c '[.[] | select(.what != "holdings_as_of")]' "$WORK/notes-record")" \
+	"$(jq -c '[.notes[] | select(.what != "holdings_as_of")]' "$WORK/notes-check")"
+expect_status "audit replay of it" 0 cs audit replay notes-1
+expect_contains "shows the notes judged by" "$out" "  notes judged by:"
+expect_contains "each with what it is about" "$out" \
+	"    class_share: $(jq -r '.[] | select(.what == "class_share") | .detail' "$WORK/notes-record")"
+expect_contains "the cash note too" "$out" "    cash: "
 
 finish

@@ -89,9 +89,11 @@ keys h
 expect_screen "60x15: h the other" "[x] I have reviewed the high stakes"
 keys PgDn
 expect_screen "PgDn scrolls the rest" "↑ more above (PgUp)"
+# (v3) Five high-stakes reasons: two pages down to the standard reasons.
+keys PgDn
 expect_screen "down to the standard reasons" "1 Reviewed; within policy"
 expect_screen "the boxes stay" "[x] I have reviewed the divergence"
-keys PPage
+keys PPage PPage PPage PPage
 expect_screen "PgUp scrolls back to the top" "LOCAL RULES FAIL"
 expect_screen "the title is still there" "Approve 9d2e7b10"
 keys Escape

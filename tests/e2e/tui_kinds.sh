@@ -189,4 +189,43 @@ expect_screen "the judged ones above it stay readable" "AC-20 criterion 20: met"
 expect_screen "judging, the reason line stays" "Reason ("
 expect_screen "judging, the key line stays" "│ Enter confirm · Esc cancel  "
 keys Escape
+
+# Structured legal reviews (issue 36, tests/hostile): an error that is an
+# object and checks that are objects, strings and other values once aborted
+# the review screen the moment the draft was opened.  It opens, shows the
+# error and every check with its controls escaped, and approves.
+HOSTILE="$TOP_SRCDIR/tests/hostile"
+cs import "$HOSTILE/legal-error-object.jsonl" "$HOSTILE/legal-checks-mixed.jsonl" >/dev/null
+keys /; keys C-u h-legal-error-object Enter; wait_for "> "; keys Enter
+expect_screen "a review error that is an object is shown" 'Review error: {"code":"timeout","attempts":3,'
+expect_screen "with its controls escaped" '{"code":"timeout","attempts":3,"\u001b]52;c;cHduZWQ=\u0007":"\u001b[2J"}): no'
+expect_eq "the review screen survives the object error" "$(tui_exit_status)" running
+keys a
+expect_screen "the approval dialog opens" "I have reviewed the high stakes"
+keys Escape; keys q
+keys /; keys C-u h-legal-checks-mixed Enter; wait_for "> "; keys Enter
+expect_screen "checks of every type are counted" "Reviewer's checks (6)"
+expect_screen "an object check as its JSON" '- {"check":"court fee","passed":false}'
+expect_screen "a string check as text" "- plain"
+expect_screen "a nested check" '- [1,{"a":true}]'
+expect_eq "the review screen survives the mixed checks" "$(tui_exit_status)" running
+keys a
+expect_screen "approving it asks no acknowledgement" "Reason (optional"
+keys Enter
+expect_screen "it is recorded" "approved (decision"
+expect_eq "and replays" "$(cs audit replay h-legal-checks-mixed >/dev/null 2>&1; echo $?)" 0
+# Back to the queue if the decision left the detail open.
+if screen | grep -qF "q back"; then keys q; fi
+
+# (v3) A trade's new high-stakes reasons show on its detail like the
+# others: SGOV is unheld and unpriced, and $25,000 is beyond the cash.
+jq -c '.proposed_action.action_id = "V3-STAKES" | .reviewer_verdict.action_id = "V3-STAKES"
+	| .proposed_action.ticker = "SGOV" | .proposed_action.quantity = 1000000
+	| .proposed_action.estimated_value_usd = 25000' "$EXAMPLES/packet-trade-pass.json" >"$WORK/v3.jsonl"
+cs import "$WORK/v3.jsonl" >/dev/null
+keys /; keys C-u V3-STAKES Enter; wait_for "> "; keys Enter
+expect_screen "the detail says a human must approve" "HIGH STAKES  a human must approve this"
+expect_screen "no reference price, in the officer's words" "the packet prices SGOV at \$0.025 a unit, and"
+expect_screen "the cash it exceeds" "the buy of \$25,000.00 exceeds the cash of \$20,000.00 (cash_usd)"
+keys q
 finish

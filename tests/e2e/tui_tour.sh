@@ -166,7 +166,7 @@ recorded_steps en
 launch "LANG=$UTF8 LANGUAGE=en" "pending"
 keys /; keys c5e1 Enter; wait_for "> "; keys Enter
 expect_screen "en: c5e1a7d2 is under the demo's quorum" "APPROVALS    2 officers must approve this"
-keys a; wait_for "Approve c5e1a7d2"; keys Enter
+keys a; wait_for "Approve c5e1a7d2"; keys h d 1; wait_for "[x] I have reviewed the divergence"; keys Enter
 expect_screen "en: approving it waits for one more" "waiting for 1 more"
 expect_screen "en: the queue shows 1/2" "1/2 BUY BND"
 keys Enter

@@ -294,7 +294,7 @@ static const char *const spec6_keys[] = {
 	"operator", "decided_at", "advisory_verdict", "local_verdict",
 	"divergence", "acknowledged", "requires_human_approval",
 	"high_stakes_reasons", "routing", "po_judgments",
-	"approved_artifact_sha256", "program",
+	"approved_artifact_sha256", "program", "notes",
 };
 
 /* The parts of a trade decision record that do not depend on the case. */
@@ -357,6 +357,17 @@ assert_record_common(const cJSON *rec, const char *action_id,
 	assert_int_equal(cJSON_GetArraySize(member(rec,
 	    "high_stakes_reasons")) > 0,
 	    cJSON_IsTrue(member(rec, "requires_human_approval")));
+	/*
+	 * (v3) The notes the officer judged by: a trade has at least the
+	 * class share, the position share and the holdings' as_of (SPEC 3).
+	 */
+	item = member(rec, "notes");
+	assert_true(cJSON_IsArray(item));
+	assert_true(cJSON_GetArraySize(item) >= 3);
+	assert_string_equal(member_string(cJSON_GetArrayItem(item, 0),
+	    "what"), "class_share");
+	assert_true(member_string(cJSON_GetArrayItem(item, 0),
+	    "detail")[0] != '\0');
 	/* A trade has no PO judgments and no approved artifact. */
 	assert_true(cJSON_IsNull(member(rec, "po_judgments")));
 	assert_true(cJSON_IsNull(member(rec, "approved_artifact_sha256")));
@@ -795,9 +806,12 @@ test_high_stakes_acknowledged_with_reason_is_recorded(void **state)
 	    "Large but within every limit.");
 	assert_true(cJSON_IsTrue(member(rec, "requires_human_approval")));
 	reasons = member(rec, "high_stakes_reasons");
-	assert_int_equal(cJSON_GetArraySize(reasons), 1);
+	/* $30,000 beyond the threshold, and (v3) beyond the $20,000 cash. */
+	assert_int_equal(cJSON_GetArraySize(reasons), 2);
 	assert_string_equal(member_string(cJSON_GetArrayItem(reasons, 0),
 	    "code"), "above_usd");
+	assert_string_equal(member_string(cJSON_GetArrayItem(reasons, 1),
+	    "code"), "exceeds_cash");
 	assert_true(member_string(cJSON_GetArrayItem(reasons, 0),
 	    "detail")[0] != '\0');
 	assert_true(cJSON_IsTrue(member(member(rec, "local_verdict"),

@@ -738,8 +738,9 @@ test_outcome_json_values(void **state)
 	item = cJSON_GetObjectItemCaseSensitive(line, "divergence");
 	assert_true(cJSON_IsArray(item));
 	assert_true(cJSON_Compare(item, tf->outcome.divergence, 1));
+	/* Rules, USD, percent, and (v3) no reference price and the cash. */
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
-	    line, "high_stakes_reasons")), 3);
+	    line, "high_stakes_reasons")), 5);
 	cJSON_Delete(line);
 }
 

@@ -37,7 +37,7 @@
 static const char *const change_rules[] = { "ac_coverage",
     "met_has_evidence", "no_unmet", "ci_green", "applicable_standards_met",
     "no_block", "needs_po_judged", "cited_standards_known",
-    "deferred_checks_passed" };
+    "deferred_checks_passed", "diff_matches_files" };
 #define RULES (sizeof change_rules / sizeof change_rules[0])
 
 /* ---- fixture ---- */
@@ -2026,6 +2026,241 @@ test_describe_v2(void **state)
 	cf_free(&f);
 }
 
+/* ---- v3: rule 10 diff_matches_files, reviewer_sent_back ---- */
+
+/* A git diff writing the example's two files. */
+#define DIFF_BOTH \
+	"diff --git a/skills/solve/gate.md b/skills/solve/gate.md\n" \
+	"--- a/skills/solve/gate.md\n+++ b/skills/solve/gate.md\n" \
+	"@@ -1,2 +1,2 @@\n context\n-old\n+new\n" \
+	"--- a/scripts/lint.sh\n+++ b/scripts/lint.sh\n" \
+	"@@ -3 +3 @@\n-shellcheck\n+shellcheck==0.9.0\n"
+
+/* The example judged, so that only rule 10 can fail. */
+static void
+cf_diff(struct cf *f, const char *files, const char *diff)
+{
+	cJSON *text = cJSON_CreateString(diff);
+	char *json = cJSON_PrintUnformatted(text);
+
+	cf_setup(f);
+	cf_judge(f, "{\"AC-3\": \"met\"}");
+	if (files != NULL)
+		cf_set(f, "proposed_action.changed_files", files);
+	cf_set(f, "proposed_action.diff", json);
+	cJSON_free(json);
+	cJSON_Delete(text);
+}
+
+static void
+test_diff_absent_passes_rule_10(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_run(&f);
+	cf_passes(&f, "diff_matches_files");
+	assert_non_null(strstr(cf_rule(&f, "diff_matches_files")->detail,
+	    "no diff was given"));
+	cf_free(&f);
+}
+
+static void
+test_diff_writing_the_changed_files_passes(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_diff(&f, NULL, DIFF_BOTH);
+	cf_run(&f);
+	cf_passes(&f, "diff_matches_files");
+	assert_true(f.outcome.verdict.overall_pass);
+	assert_non_null(strstr(cf_rule(&f, "diff_matches_files")->detail,
+	    "the diff writes the 2 changed file(s)"));
+	cf_free(&f);
+}
+
+static void
+test_diff_hiding_a_file_fails(void **state)
+{
+	struct cf f;
+
+	/* Issue 36: the docs are declared, the auth file is written. */
+	(void)state;
+	cf_diff(&f, "[\"skills/solve/gate.md\", \"scripts/lint.sh\"]",
+	    DIFF_BOTH "--- a/web/auth/session.ts\n+++ b/web/auth/session.ts\n"
+	    "@@ -1,0 +1 @@\n+localStorage.setItem('token', t);\n");
+	cf_run(&f);
+	cf_fails(&f, "diff_matches_files", "the diff writes "
+	    "web/auth/session.ts, which changed_files does not name");
+	cf_failing_are(&f, "diff_matches_files");
+	cf_free(&f);
+}
+
+static void
+test_diff_missing_a_changed_file_fails(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_diff(&f, "[\"skills/solve/gate.md\", \"scripts/lint.sh\", "
+	    "\"README\"]", DIFF_BOTH);
+	cf_run(&f);
+	cf_fails(&f, "diff_matches_files", "changed_files names README, "
+	    "which the diff does not write");
+	cf_free(&f);
+}
+
+static void
+test_diff_that_is_no_unified_diff_fails_closed(void **state)
+{
+	/* The last two: hunks whose lengths hide a header, or overrun. */
+	static const char *const not_diffs[] = { "just some text\n", "",
+	    "diff --git a/x b/x\nindex 0..1\n", "--- a/x\nno plus line\n",
+	    "--- a/scripts/lint.sh\n+++ b/scripts/lint.sh\n@@ -1,9 +1,9 @@\n"
+	    "-a\n+b\n--- a/skills/solve/gate.md\n+++ b/skills/solve/gate.md\n"
+	    "@@ -1 +1 @@\n-c\n+d\n",
+	    "--- a/scripts/lint.sh\n+++ b/scripts/lint.sh\n@@ -1 +1 @@\n"
+	    "-a\n-b\n+c\n" };
+	struct cf f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof not_diffs / sizeof not_diffs[0]; i++) {
+		cf_diff(&f, NULL, not_diffs[i]);
+		cf_run(&f);
+		cf_fails(&f, "diff_matches_files", "the diff is not a "
+		    "unified diff: it has no file headers");
+		cf_free(&f);
+	}
+}
+
+static void
+test_diff_header_lookalikes_inside_a_hunk_are_content(void **state)
+{
+	struct cf f;
+
+	/* Removing "-- a/x" and adding "++ b/x" inside a hunk. */
+	(void)state;
+	cf_diff(&f, NULL, "--- a/skills/solve/gate.md\n"
+	    "+++ b/skills/solve/gate.md\n@@ -1,2 +1,2 @@\n--- a/hidden.c\n"
+	    " keep\n+++ b/hidden.c\n--- a/scripts/lint.sh\n"
+	    "+++ b/scripts/lint.sh\n@@ -1 +1 @@\n-a\n+b\n");
+	cf_run(&f);
+	cf_passes(&f, "diff_matches_files");
+	cf_free(&f);
+}
+
+static void
+test_diff_clipped_in_its_last_hunk(void **state)
+{
+	struct cf f;
+
+	/* A hunk cut short keeps its file; a header pair in it counts. */
+	(void)state;
+	cf_diff(&f, NULL, "--- a/skills/solve/gate.md\n"
+	    "+++ b/skills/solve/gate.md\n@@ -1 +1 @@\n-a\n+b\n"
+	    "--- a/scripts/lint.sh\n+++ b/scripts/lint.sh\n@@ -1,9 +1,9 @@\n"
+	    "-a\n+b\n");
+	cf_run(&f);
+	cf_passes(&f, "diff_matches_files");
+	cf_free(&f);
+	cf_diff(&f, NULL, DIFF_BOTH "--- a/scripts/lint.sh\n"
+	    "+++ b/scripts/lint.sh\n@@ -1,9 +1,9 @@\n-a\n--- a/web/x.ts\n"
+	    "+++ b/web/x.ts\n+token\n");
+	cf_run(&f);
+	cf_fails(&f, "diff_matches_files", "the diff writes web/x.ts, which "
+	    "changed_files does not name");
+	cf_free(&f);
+}
+
+static void
+test_diff_new_file_and_dot_slash_paths(void **state)
+{
+	struct cf f;
+
+	/* /dev/null is no path; "./scripts/lint.sh" names scripts/lint.sh. */
+	(void)state;
+	cf_diff(&f, "[\"./scripts/lint.sh\", \"skills/solve/gate.md\"]",
+	    "--- /dev/null\n+++ b/skills/solve/gate.md\t2026-12-01\n"
+	    "@@ -0,0 +1 @@\n+new\n--- a/scripts/lint.sh\n"
+	    "+++ b/scripts/lint.sh\n@@ -1 +1 @@\n-a\n+b\n");
+	cf_run(&f);
+	cf_passes(&f, "diff_matches_files");
+	cf_free(&f);
+}
+
+static void
+test_standards_apply_by_the_diffs_paths(void **state)
+{
+	struct cf f;
+
+	/* A standard for web/auth the verdict never assesses. */
+	(void)state;
+	cf_diff(&f, "[\"skills/solve/gate.md\", \"scripts/lint.sh\"]",
+	    DIFF_BOTH "--- a/web/auth/session.ts\n+++ b/web/auth/session.ts\n"
+	    "@@ -1,0 +1 @@\n+x\n");
+	cf_set_standards(&f, "standards.1", "{\"id\": \"ADR-012\", "
+	    "\"assertion\": \"Tokens never reach browser storage\", "
+	    "\"status\": \"Accepted\", \"applies_to\": "
+	    "{\"file_patterns\": [\"web/auth/**\"]}}");
+	cf_run(&f);
+	cf_fails(&f, "applicable_standards_met", "ADR-012 applies "
+	    "(web/auth/** matches web/auth/session.ts) but the verdict does "
+	    "not assess it");
+	cf_failing_are(&f, "applicable_standards_met, diff_matches_files");
+	cf_free(&f);
+}
+
+static void
+test_sent_back_with_every_rule_passing_is_high_stakes(void **state)
+{
+	const struct stakes_reason *r;
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict.outcome", "\"sent_back\"");
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_run(&f);
+	assert_true(f.outcome.verdict.overall_pass);
+	assert_true(f.outcome.verdict.requires_human_approval);
+	assert_int_equal(cf_reasons(&f, "reviewer_sent_back"), 1);
+	r = verdict_reason(&f.outcome.verdict, "reviewer_sent_back");
+	assert_non_null(strstr(r->detail, "outcome sent_back"));
+	cf_free(&f);
+}
+
+static void
+test_sent_back_with_a_failing_rule_is_failed_rules(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_set(&f, "reviewer_verdict.outcome", "\"sent_back\"");
+	cf_set(&f, "proposed_action.ci_status", "\"red\"");
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_run(&f);
+	assert_int_equal(cf_reasons(&f, "failed_rules"), 1);
+	assert_int_equal(cf_reasons(&f, "reviewer_sent_back"), 0);
+	cf_free(&f);
+}
+
+static void
+test_accepted_is_not_sent_back(void **state)
+{
+	struct cf f;
+
+	(void)state;
+	cf_setup(&f);
+	cf_judge(&f, "{\"AC-3\": \"met\"}");
+	cf_run(&f);
+	assert_int_equal(cf_reasons(&f, "reviewer_sent_back"), 0);
+	cf_free(&f);
+}
+
 int
 main(void)
 {
@@ -2035,6 +2270,18 @@ main(void)
 		cmocka_unit_test(test_cited_evidence_and_commit_need_no_human),
 		cmocka_unit_test(test_example_divergence_is_overall_pass),
 		cmocka_unit_test(test_sent_back_diverges_from_local_pass),
+		cmocka_unit_test(test_diff_absent_passes_rule_10),
+		cmocka_unit_test(test_diff_writing_the_changed_files_passes),
+		cmocka_unit_test(test_diff_hiding_a_file_fails),
+		cmocka_unit_test(test_diff_missing_a_changed_file_fails),
+		cmocka_unit_test(test_diff_that_is_no_unified_diff_fails_closed),
+		cmocka_unit_test(test_diff_header_lookalikes_inside_a_hunk_are_content),
+		cmocka_unit_test(test_diff_clipped_in_its_last_hunk),
+		cmocka_unit_test(test_diff_new_file_and_dot_slash_paths),
+		cmocka_unit_test(test_standards_apply_by_the_diffs_paths),
+		cmocka_unit_test(test_sent_back_with_every_rule_passing_is_high_stakes),
+		cmocka_unit_test(test_sent_back_with_a_failing_rule_is_failed_rules),
+		cmocka_unit_test(test_accepted_is_not_sent_back),
 		cmocka_unit_test(test_check_line_has_change_shape),
 		cmocka_unit_test(test_coverage_missing_result_fails),
 		cmocka_unit_test(test_coverage_two_results_fail),

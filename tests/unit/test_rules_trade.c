@@ -66,6 +66,29 @@ assert_reasons(const struct trade_fixture *tf, bool required, size_t count)
 	}
 }
 
+/*
+ * The codes of the high-stakes reasons, in order, space-separated: what
+ * a test names beside the trigger it is about (SPEC 2.1 v3: a buy beyond
+ * the cash, a ticker with no reference price).
+ */
+static void
+assert_codes(const struct trade_fixture *tf, const char *codes)
+{
+	const struct verdict *v = tf_verdict(tf);
+	char got[512] = "";
+	size_t i;
+
+	for (i = 0; i < v->reason_count; i++) {
+		if (i > 0)
+			strncat(got, " ", sizeof got - strlen(got) - 1);
+		strncat(got, v->high_stakes_reasons[i].code,
+		    sizeof got - strlen(got) - 1);
+		assert_true(strlen(v->high_stakes_reasons[i].detail) > 0);
+	}
+	assert_string_equal(got, codes);
+	assert_int_equal(v->requires_human_approval, codes[0] != '\0');
+}
+
 /* ---- the examples and the verdict's structure -------------------------- */
 
 static void
@@ -1177,9 +1200,7 @@ test_stakes_reason_shows_a_share_just_over_the_threshold(void **state)
 	/* 400 units: a price within 20% of the held $75 (no price_deviation). */
 	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
-	assert_int_equal(tf_verdict(tf)->reason_count, 1);
-	assert_string_equal(tf_verdict(tf)->high_stakes_reasons[0].code,
-	    "above_percent");
+	assert_codes(tf, "above_percent exceeds_cash");
 	assert_string_equal(tf_verdict(tf)->high_stakes_reasons[0].detail,
 	    "5.000002% of portfolio > 5% (approval_required_above_percent)");
 }
@@ -1195,7 +1216,7 @@ test_stakes_value_above_usd_threshold(void **state)
 	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, true, 1);
+	assert_codes(tf, "above_usd exceeds_cash");
 }
 
 static void
@@ -1208,7 +1229,7 @@ test_stakes_value_equal_to_usd_threshold_does_not_trigger(void **state)
 	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, false, 0);
+	assert_codes(tf, "exceeds_cash");
 }
 
 static void
@@ -1223,7 +1244,7 @@ test_stakes_share_above_percent_threshold(void **state)
 	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, true, 1);
+	assert_codes(tf, "above_percent exceeds_cash");
 }
 
 static void
@@ -1238,7 +1259,7 @@ test_stakes_share_equal_to_percent_threshold_does_not_trigger(void **state)
 	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, false, 0);
+	assert_codes(tf, "exceeds_cash");
 }
 
 static void
@@ -1251,7 +1272,7 @@ test_stakes_usd_and_percent_both_listed(void **state)
 	tf_set_action(tf, "quantity", "400");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, true, 2);
+	assert_codes(tf, "above_usd above_percent exceeds_cash");
 }
 
 static void
@@ -1262,7 +1283,7 @@ test_stakes_all_three_triggers_listed(void **state)
 	/* divergent example: rules fail, 31000 > 25000, 5.17% > 5% */
 	tf_run(tf);
 	assert_false(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, true, 3);
+	assert_codes(tf, "failed_rules above_usd above_percent no_reference_price exceeds_cash");
 }
 
 static void
@@ -1276,7 +1297,7 @@ test_stakes_absent_thresholds_never_trigger(void **state)
 	tf_trade(tf, "SGOV", "buy", "100000");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, false, 0);
+	assert_codes(tf, "no_reference_price exceeds_cash");
 }
 
 static void
@@ -1287,7 +1308,7 @@ test_stakes_same_trade_with_thresholds_triggers_both(void **state)
 	tf_trade(tf, "SGOV", "buy", "100000");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, true, 2);
+	assert_codes(tf, "above_usd above_percent no_reference_price exceeds_cash");
 }
 
 static void
@@ -1303,7 +1324,7 @@ test_stakes_decimal_share_exactly_at_percent_does_not_trigger(void **state)
 	tf_trade(tf, "BND", "buy", "0.6");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, false, 0);
+	assert_codes(tf, "no_reference_price exceeds_cash");
 }
 
 static void
@@ -1318,7 +1339,7 @@ test_stakes_decimal_share_just_above_percent_triggers(void **state)
 	tf_trade(tf, "BND", "buy", "0.6000001");
 	tf_run(tf);
 	assert_true(tf_verdict(tf)->overall_pass);
-	assert_reasons(tf, true, 1);
+	assert_codes(tf, "above_percent no_reference_price exceeds_cash");
 }
 
 static void
@@ -1332,7 +1353,8 @@ test_stakes_in_json_match_verdict(void **state)
 	reasons = cJSON_GetObjectItemCaseSensitive(line, "high_stakes_reasons");
 	local = cJSON_GetObjectItemCaseSensitive(line, "local_verdict");
 	assert_true(cJSON_IsArray(reasons));
-	assert_int_equal(cJSON_GetArraySize(reasons), 3);
+	/* And (v3) no_reference_price and exceeds_cash, after these. */
+	assert_int_equal(cJSON_GetArraySize(reasons), 5);
 	/* SPEC 3 (v2): {code, detail} objects, in the order of the triggers. */
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetArrayItem(reasons, 0), "code")->valuestring,
@@ -1597,6 +1619,254 @@ test_verdict_json_rules_in_spec_order(void **state)
 		assert_string_equal(string_of(cJSON_GetArrayItem(rules, i),
 		    "rule_id"), spec_order[i]);
 	cJSON_Delete(local);
+}
+
+/* ---- (v3) unknown sectors, reference prices, cash ----------------------- */
+
+/* M[ticker] = entry (JSON), replacing the example map's entry. */
+static void
+set_security(struct trade_fixture *tf, const char *ticker, const char *entry)
+{
+	cJSON *securities = cJSON_GetObjectItemCaseSensitive(tf->map,
+	    "securities");
+	cJSON *parsed = cJSON_Parse(entry);
+
+	assert_non_null(parsed);
+	cJSON_DeleteItemFromObjectCaseSensitive(securities, ticker);
+	cJSON_AddItemToObject(securities, ticker, parsed);
+}
+
+static bool
+has_reason(const struct trade_fixture *tf, const char *code)
+{
+	return verdict_reason(tf_verdict(tf), code) != NULL;
+}
+
+static const char *
+reason_detail(const struct trade_fixture *tf, const char *code)
+{
+	const struct stakes_reason *reason = verdict_reason(tf_verdict(tf),
+	    code);
+
+	assert_non_null(reason);
+	return reason->detail;
+}
+
+static void
+test_sector_unknown_fails_closed(void **state)
+{
+	static const char *const unknowns[] = { "Unknown", "UNKNOWN",
+	    "unknown", " Unknown\t", "", "   " };
+	struct trade_fixture *tf = TF(state);
+	char entry[128];
+	size_t i;
+
+	for (i = 0; i < sizeof unknowns / sizeof unknowns[0]; i++) {
+		snprintf(entry, sizeof entry, "{\"sector\": \"%s\", "
+		    "\"asset_class\": \"fixed_income\"}", unknowns[i]);
+		set_security(tf, "BND", entry);
+		tf_run(tf);
+		tf_assert_fails(tf, EXCLUDED_SECTOR);
+		assert_true(tf_detail_has(tf, EXCLUDED_SECTOR,
+		    "so its sector is unknown"));
+		assert_false(tf_verdict(tf)->overall_pass);
+		tf_free(tf);
+		tf_setup_pass(tf);
+	}
+}
+
+static void
+test_sector_naming_unknown_in_a_longer_word_is_a_sector(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	set_security(tf, "BND", "{\"sector\": \"Unknown Territories Fund\", "
+	    "\"asset_class\": \"fixed_income\"}");
+	tf_run(tf);
+	tf_assert_passes(tf, EXCLUDED_SECTOR);
+}
+
+static void
+test_sector_unknown_passes_when_no_sector_is_excluded(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	set_security(tf, "BND", "{\"sector\": \"Unknown\", "
+	    "\"asset_class\": \"fixed_income\"}");
+	tf_set_ips(tf, "constraints.excluded_sectors", "[]");
+	tf_run(tf);
+	tf_assert_passes(tf, EXCLUDED_SECTOR);
+}
+
+static void
+test_map_price_confirms_an_unheld_ticker(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* SGOV is not held: 1000 / 100 units = $10 against a map's $10. */
+	tf_trade(tf, "SGOV", "buy", "1000");
+	set_security(tf, "SGOV", "{\"sector\": \"Treasury Bills\", "
+	    "\"asset_class\": \"cash\", \"price_usd\": 10}");
+	tf_run(tf);
+	assert_codes(tf, "");
+}
+
+static void
+test_map_price_exactly_20_percent_off_is_not_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* |10 - 12.5| x 5 == 12.5: at the edge, within it. */
+	tf_trade(tf, "SGOV", "buy", "1000");
+	set_security(tf, "SGOV", "{\"sector\": \"Treasury Bills\", "
+	    "\"asset_class\": \"cash\", \"price_usd\": 12.5}");
+	tf_run(tf);
+	assert_codes(tf, "");
+}
+
+static void
+test_map_price_far_off_is_a_deviation(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* A million units at $1 each against a map's $100. */
+	tf_trade(tf, "SGOV", "buy", "1000000");
+	tf_set_action(tf, "quantity", "1000000");
+	set_security(tf, "SGOV", "{\"sector\": \"Treasury Bills\", "
+	    "\"asset_class\": \"cash\", \"price_usd\": 100}");
+	tf_set_holdings(tf, "cash_usd", "2000000");
+	tf_run(tf);
+	assert_true(has_reason(tf, "price_deviation"));
+	assert_false(has_reason(tf, "no_reference_price"));
+	assert_non_null(strstr(reason_detail(tf, "price_deviation"),
+	    "the packet prices SGOV at $1.00 a unit"));
+	assert_non_null(strstr(reason_detail(tf, "price_deviation"),
+	    "the security map's price_usd of $100.00"));
+}
+
+static void
+test_no_reference_price_for_an_unheld_ticker(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* Issue 36: a million units of an unheld ticker priced at $1. */
+	tf_set_ips(tf, "approval_required_above_usd", NULL);
+	tf_set_ips(tf, "approval_required_above_percent", NULL);
+	tf_trade(tf, "SGOV", "buy", "1");
+	tf_set_action(tf, "quantity", "1000000");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_codes(tf, "no_reference_price");
+	assert_non_null(strstr(reason_detail(tf, "no_reference_price"),
+	    "the packet prices SGOV at $0.000001 a unit"));
+	assert_non_null(strstr(reason_detail(tf, "no_reference_price"),
+	    "gives it no price_usd"));
+}
+
+static void
+test_no_reference_price_without_holdings(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	assert_true(has_reason(tf, "no_reference_price"));
+	/* With a map price it is that price that is compared. */
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_drop_holdings(tf);
+	set_security(tf, "BND", "{\"sector\": \"Government Bonds\", "
+	    "\"asset_class\": \"fixed_income\", \"price_usd\": 75}");
+	tf_run(tf);
+	assert_false(has_reason(tf, "no_reference_price"));
+	assert_false(has_reason(tf, "price_deviation"));
+}
+
+static void
+test_held_price_wins_over_the_map_price(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* BND is held at $75 a unit; a map's $1 does not count. */
+	set_security(tf, "BND", "{\"sector\": \"Government Bonds\", "
+	    "\"asset_class\": \"fixed_income\", \"price_usd\": 1}");
+	tf_run(tf);
+	assert_codes(tf, "");
+}
+
+static void
+test_held_without_quantities_falls_back_to_the_map(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* BND (positions[3]) held with no quantity: not "with quantities". */
+	tf_set_holdings(tf, "positions.3.quantity", NULL);
+	tf_run(tf);
+	assert_codes(tf, "no_reference_price");
+	tf_free(tf);
+	tf_setup_pass(tf);
+	tf_set_holdings(tf, "positions.3.quantity", NULL);
+	set_security(tf, "BND", "{\"sector\": \"Government Bonds\", "
+	    "\"asset_class\": \"fixed_income\", \"price_usd\": 50}");
+	tf_run(tf);
+	/* $75 a unit is 50% above the map's $50. */
+	assert_codes(tf, "price_deviation");
+}
+
+static void
+test_buy_up_to_the_cash_is_not_high_stakes(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	/* The example's cash is $20,000; 266.67 units keep the $75 price. */
+	tf_set_ips(tf, "approval_required_above_usd", NULL);
+	tf_set_ips(tf, "approval_required_above_percent", NULL);
+	tf_set_ips(tf, "constraints.concentration_limit_percent", NULL);
+	tf_set_action(tf, "quantity", "266.67");
+	tf_set_action(tf, "estimated_value_usd", "20000");
+	tf_run(tf);
+	assert_codes(tf, "");
+}
+
+static void
+test_buy_beyond_the_cash_exceeds_cash(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "approval_required_above_usd", NULL);
+	tf_set_ips(tf, "approval_required_above_percent", NULL);
+	tf_set_ips(tf, "constraints.concentration_limit_percent", NULL);
+	tf_set_action(tf, "quantity", "266.67");
+	tf_set_action(tf, "estimated_value_usd", "20000.01");
+	tf_run(tf);
+	assert_true(tf_verdict(tf)->overall_pass);
+	assert_codes(tf, "exceeds_cash");
+	assert_string_equal(reason_detail(tf, "exceeds_cash"), "the buy of "
+	    "$20,000.01 exceeds the cash of $20,000.00 (cash_usd) by $0.01");
+}
+
+static void
+test_sell_never_exceeds_cash(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_set_ips(tf, "approval_required_above_usd", NULL);
+	tf_set_ips(tf, "approval_required_above_percent", NULL);
+	tf_trade(tf, "BND", "sell", "75000");
+	tf_set_action(tf, "quantity", "1000");
+	tf_run(tf);
+	assert_false(has_reason(tf, "exceeds_cash"));
+}
+
+static void
+test_exceeds_cash_fails_closed_without_holdings(void **state)
+{
+	struct trade_fixture *tf = TF(state);
+
+	tf_drop_holdings(tf);
+	tf_run(tf);
+	assert_string_equal(reason_detail(tf, "exceeds_cash"),
+	    "no holdings snapshot: the cash for this buy is unknown");
 }
 
 /* ---- main -------------------------------------------------------------- */
@@ -2200,6 +2470,20 @@ main(void)
 		PASS_TEST(test_verdict_reviewed_at_is_iso8601_utc),
 		PASS_TEST(test_verdict_json_has_spec_keys),
 		PASS_TEST(test_verdict_json_rules_in_spec_order),
+		PASS_TEST(test_sector_unknown_fails_closed),
+		PASS_TEST(test_sector_naming_unknown_in_a_longer_word_is_a_sector),
+		PASS_TEST(test_sector_unknown_passes_when_no_sector_is_excluded),
+		PASS_TEST(test_map_price_confirms_an_unheld_ticker),
+		PASS_TEST(test_map_price_exactly_20_percent_off_is_not_a_deviation),
+		PASS_TEST(test_map_price_far_off_is_a_deviation),
+		PASS_TEST(test_no_reference_price_for_an_unheld_ticker),
+		PASS_TEST(test_no_reference_price_without_holdings),
+		PASS_TEST(test_held_price_wins_over_the_map_price),
+		PASS_TEST(test_held_without_quantities_falls_back_to_the_map),
+		PASS_TEST(test_buy_up_to_the_cash_is_not_high_stakes),
+		PASS_TEST(test_buy_beyond_the_cash_exceeds_cash),
+		PASS_TEST(test_sell_never_exceeds_cash),
+		PASS_TEST(test_exceeds_cash_fails_closed_without_holdings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
