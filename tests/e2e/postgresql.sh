@@ -24,7 +24,7 @@ for t in trade_examples list_sanitized batch legal_draft lockout \
 	contract l10n tui_artifact tui_bulk tui_change tui_history programs \
 	tui_judgment tui_officer tui_tour tui_service faults cli list_filter audit_export_csv import_json \
 	signed_log \
-	quorum tui_quorum; do
+	quorum tui_quorum import_chunks; do
 	suite_n=$((${suite_n:-0} + 1))
 	progress "section 1, suite $suite_n: $t.sh on PostgreSQL"
 	uri=$(pg_createdb "suite_$t")
