@@ -6,7 +6,7 @@ set -eu
 packages="build-essential autoconf automake autopoint gettext pkg-config
 libncurses-dev libcjson-dev uuid-dev libsqlite3-dev libssl-dev libcmocka-dev
 libicu-dev jq sqlite3 tmux strace socat libpq-dev postgresql
-python3"
+python3 xxd"
 
 missing=""
 for p in $packages; do
