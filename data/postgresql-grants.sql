@@ -20,5 +20,8 @@ GRANT SELECT, INSERT, UPDATE ON security, policy_document
 	TO countersign_service;
 -- The queue index and its counters, which only mirror the tables above.
 GRANT SELECT, INSERT, UPDATE, DELETE ON queue_index TO countersign_service;
+-- The artifacts' labels and lockouts (issue 34), derived as the queue is.
+GRANT SELECT, INSERT, UPDATE, DELETE ON artifact_node, artifact_size,
+	artifact_lock, artifact_pr TO countersign_service;
 GRANT SELECT, INSERT, UPDATE ON queue_totals, meta TO countersign_service;
 GRANT SELECT ON schema_version TO countersign_service;

@@ -357,10 +357,12 @@ static const struct pg_migration pg_migrations[] = {
 	"  FOR EACH STATEMENT EXECUTE FUNCTION approval_refuse();" },
 	/*
 	 * schema.c's 17 (issue 36): a security's reference price, as text,
-	 * collated C as every text column is (13).
+	 * collated C as every text column is (13).  IF NOT EXISTS: the
+	 * latest step may run again by the owner (postgresql.sh section 5).
 	 */
 	{ 17,
-	"ALTER TABLE security ADD COLUMN price_usd TEXT COLLATE \"C\";" },
+	"ALTER TABLE security ADD COLUMN IF NOT EXISTS price_usd TEXT"
+	" COLLATE \"C\";" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])
