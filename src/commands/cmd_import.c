@@ -635,7 +635,8 @@ import_directory(struct import_walk *walk, const char *dir, struct stat *st,
 		count++;
 	}
 	closedir(d);
-	qsort(names, count, sizeof *names, compare_strings);
+	if (count > 1)	/* an empty directory leaves names NULL */
+		qsort(names, count, sizeof *names, compare_strings);
 	for (i = 0; i < count; i++) {
 		size_t dir_len = strlen(dir);
 

@@ -1167,7 +1167,9 @@ read_checkpoint_file(struct store *s, struct tree_walk *w,
 		w->fns[w->nfns].line = number;
 		w->nfns++;
 	}
-	qsort(w->fns, w->nfns, sizeof *w->fns, file_note_order);
+	/* An empty file leaves fns NULL, which qsort may not be given. */
+	if (w->nfns > 1)
+		qsort(w->fns, w->nfns, sizeof *w->fns, file_note_order);
 cleanup:
 	free(text);
 	return rc;
