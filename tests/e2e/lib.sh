@@ -31,8 +31,12 @@ pass() { echo "ok: $*"; }
 # the terminal's stderr as descriptor 7 (AM_TESTS_FD_REDIRECT); a test run
 # by hand has no descriptor 7 and prints nothing (nor one that another
 # test runs, which closes it for it).
+# Each line says how long the script has run, so that a CI log shows
+# where the time goes; nothing reads it back.
+PROGRESS_START=$(date +%s)
 progress() {
-	{ printf '  %s: %s\n' "${0##*/}" "$*" >&7; } 2>/dev/null || true
+	{ printf '  %s: +%ss %s\n' "${0##*/}" "$(($(date +%s) - PROGRESS_START))" \
+	    "$*" >&7; } 2>/dev/null || true
 }
 
 # expect_eq WHAT GOT WANT

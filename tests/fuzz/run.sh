@@ -14,6 +14,7 @@
 #   FUZZ_WORK=DIR                  scratch directory to use (kept afterwards)
 #   FUZZ_KEEP=1                    keep the scratch directory
 #   FUZZ_TIMEOUT=SECONDS           one input slower than this is a failure (25)
+#   FUZZ_JOBS=N                    targets run at once (default: one per core)
 #   CC=clang-14                    the compiler (default: clang)
 #
 # Exit status: 0 every target built and ran clean; 1 a target crashed,
@@ -248,14 +249,11 @@ echo "built: $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-total=0
-failed=0
-failures=""
-printf '%-22s %14s  %s\n' target executions result
-for t in $targets; do
-	corpus="$work/corpus/$t"
-	artifacts="$work/artifacts/$t/"
-	log="$work/logs/run_$t.log"
+# run_target T: one target's run, its exit status left in a file, so that
+# targets run side by side (FUZZ_JOBS at a time, default one per core) and
+# are reported in order afterwards.
+run_target() {
+	local t=$1 corpus="$work/corpus/$1" artifacts="$work/artifacts/$1/"
 	mkdir -p "$corpus" "$artifacts"
 	# A copy: libFuzzer adds what it finds to its first corpus directory.
 	if [ -d "$here/corpus/$t" ]; then
@@ -264,8 +262,32 @@ for t in $targets; do
 	(cd "$work" && "$work/bin/fuzz_$t" \
 	    -max_total_time="$seconds" -dict="$here/json.dict" \
 	    -max_len=65536 -timeout="$timeout" -print_final_stats=1 \
-	    -artifact_prefix="$artifacts" "$corpus" >"$log" 2>&1)
-	rc=$?
+	    -artifact_prefix="$artifacts" "$corpus" >"$work/logs/run_$t.log" 2>&1)
+	echo $? >"$work/logs/run_$t.rc"
+}
+
+run_jobs=${FUZZ_JOBS:-$jobs}
+pids=()
+for t in $targets; do
+	run_target "$t" &
+	pids+=($!)
+	if [ ${#pids[@]} -ge "$run_jobs" ]; then
+		wait "${pids[0]}"
+		pids=("${pids[@]:1}")
+	fi
+done
+for pid in "${pids[@]}"; do
+	wait "$pid"
+done
+
+total=0
+failed=0
+failures=""
+printf '%-22s %14s  %s\n' target executions result
+for t in $targets; do
+	artifacts="$work/artifacts/$t/"
+	log="$work/logs/run_$t.log"
+	rc=$(cat "$work/logs/run_$t.rc" 2>/dev/null || echo 1)
 	execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9][0-9]*\).*/\1/p' \
 	    "$log" | tail -n 1)
 	execs=${execs:-0}
