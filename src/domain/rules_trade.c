@@ -520,6 +520,29 @@ rule_ips_version_current(const struct check_input *in, const struct trade *t,
 	    t->ips_id, t->ips_version);
 }
 
+/* False for a sell, which the cash does not limit. */
+bool
+trade_cash(const struct trade *t, struct trade_cash *c)
+{
+	struct decimal cash;
+	bool ok = true;
+
+	memset(c, 0, sizeof *c);
+	if (!t->buy)
+		return false;
+	c->known = t->holdings != NULL;
+	if (!c->known)
+		return true;
+	cash = trade_figure(t->holdings, "cash_usd", &ok);
+	c->exceeds = !ok || decimal_compare(t->value, cash) > 0;
+	format_usd(c->value, sizeof c->value, t->value_usd);
+	format_usd(c->cash, sizeof c->cash, decimal_to_double(cash));
+	format_usd(c->difference, sizeof c->difference, decimal_to_double(
+	    c->exceeds ? decimal_sub_floor(t->value, cash) :
+	    decimal_sub_floor(cash, t->value)));
+	return true;
+}
+
 static int
 trade_evaluate(const struct check_input *in, const struct advisory *advisory,
     struct verdict *v, union rule_pack_state *state)

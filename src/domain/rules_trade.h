@@ -70,6 +70,16 @@ int trade_places_against_band(int places, double share, struct decimal low,
 void trade_format_percents(double share, int sign, char *share_text,
     double limit, char *limit_text, size_t size);
 const char *trade_not_pending(const cJSON *action);
+
+/* A buy against the cash on hand, for the note and the reason alike. */
+struct trade_cash {
+	bool known;			/* the holdings give cash_usd */
+	bool exceeds;			/* the buy is more than it (or unreadable) */
+	char value[MONEY_SIZE];		/* the buy's value */
+	char cash[MONEY_SIZE];
+	char difference[MONEY_SIZE];	/* what is over, or what is left */
+};
+bool trade_cash(const struct trade *t, struct trade_cash *c);
 void trade_summarize(const cJSON *action, char *buf, size_t size);
 
 /* The notes of SPEC 2.1 and 3 (rules_trade_notes.c). */

@@ -125,29 +125,18 @@ static int
 note_cash(const struct trade *t, struct verdict *v)
 {
 	static const char what[] = "cash";
-	char value_text[MONEY_SIZE], cash_text[MONEY_SIZE],
-	    rest_text[MONEY_SIZE];
-	struct decimal cash;
-	bool ok = true;
+	struct trade_cash c;
 
-	if (!t->buy)
+	if (!trade_cash(t, &c))
 		return 0;
-	if (t->holdings == NULL)
+	if (!c.known)
 		return verdict_add_note(v, what, "no holdings snapshot: the "
 		    "cash for this buy is unknown");
-	cash = trade_figure(t->holdings, "cash_usd", &ok);
-	format_usd(value_text, sizeof value_text, t->value_usd);
-	format_usd(cash_text, sizeof cash_text, decimal_to_double(cash));
-	if (decimal_compare(t->value, cash) > 0) {
-		format_usd(rest_text, sizeof rest_text, decimal_to_double(
-		    decimal_sub_floor(t->value, cash)));
+	if (c.exceeds)
 		return verdict_add_note(v, what, "the buy of %s exceeds the "
-		    "cash of %s by %s", value_text, cash_text, rest_text);
-	}
-	format_usd(rest_text, sizeof rest_text, decimal_to_double(
-	    decimal_sub_floor(cash, t->value)));
+		    "cash of %s by %s", c.value, c.cash, c.difference);
 	return verdict_add_note(v, what, "the buy of %s is within the cash "
-	    "of %s (%s left)", value_text, cash_text, rest_text);
+	    "of %s (%s left)", c.value, c.cash, c.difference);
 }
 
 /* The holdings snapshot's as_of and its age at this check. */

@@ -116,27 +116,18 @@ assess_price(const struct trade *t, struct verdict *v)
 static int
 assess_cash(const struct trade *t, struct verdict *v)
 {
-	char value_text[MONEY_SIZE], cash_text[MONEY_SIZE],
-	    rest_text[MONEY_SIZE];
-	struct decimal cash;
-	bool ok = true;
+	struct trade_cash c;
 
-	if (!t->buy)
+	if (!trade_cash(t, &c))
 		return 0;
 	/* Unknown cash cannot be shown to cover the buy: fail closed. */
-	if (t->holdings == NULL)
+	if (!c.known)
 		return verdict_add_reason(v, "exceeds_cash", "no holdings "
 		    "snapshot: the cash for this buy is unknown");
-	cash = trade_figure(t->holdings, "cash_usd", &ok);
-	if (ok && decimal_compare(t->value, cash) <= 0)
+	if (!c.exceeds)
 		return 0;
-	format_usd(value_text, sizeof value_text, t->value_usd);
-	format_usd(cash_text, sizeof cash_text, decimal_to_double(cash));
-	format_usd(rest_text, sizeof rest_text, decimal_to_double(
-	    decimal_sub_floor(t->value, cash)));
 	return verdict_add_reason(v, "exceeds_cash", "the buy of %s exceeds "
-	    "the cash of %s (cash_usd) by %s", value_text, cash_text,
-	    rest_text);
+	    "the cash of %s (cash_usd) by %s", c.value, c.cash, c.difference);
 }
 
 int
