@@ -98,38 +98,77 @@ merkle_root(merkle_node_fn node, void *ctx, uint64_t size, merkle_hash out)
 	return subtree_hash(node, ctx, 0, size, out);
 }
 
+/*
+ * Both proofs walk down from the root of D[0:size] toward the subtree
+ * that ends at leaf `last`, taking at each step the hash of the sibling
+ * they leave behind: to the leaf itself for an inclusion proof
+ * (RFC 6962 PATH), until D[0:last+1] is a subtree for a consistency proof
+ * (SUBPROOF).  The walk leaves *start and *n on the subtree it stopped at.
+ */
+struct proof_walk {
+	merkle_hash path[MERKLE_MAX_PROOF];	/* root end first */
+	size_t depth;
+	uint64_t start, n;
+	bool went_right;	/* some step left the old tree's left part */
+};
+
+static int
+proof_descend(merkle_node_fn node, void *ctx, uint64_t last, uint64_t size,
+    bool to_leaf, struct proof_walk *w)
+{
+	uint64_t m = last, k;
+	int rc;
+
+	w->depth = 0;
+	w->start = 0;
+	w->n = size;
+	w->went_right = false;
+	while (to_leaf ? w->n > 1 : m + 1 != w->n) {
+		k = split_point(w->n);
+		if (m < k) {
+			rc = subtree_hash(node, ctx, w->start + k, w->n - k,
+			    w->path[w->depth]);
+			w->n = k;
+		} else {
+			rc = subtree_hash(node, ctx, w->start, k,
+			    w->path[w->depth]);
+			w->start += k;
+			m -= k;
+			w->n -= k;
+			w->went_right = true;
+		}
+		if (rc != 0)
+			return rc;
+		w->depth++;
+	}
+	return 0;
+}
+
+/* The proof lists the hashes from the leaf's end up: the walk reversed. */
+static void
+proof_emit(const struct proof_walk *w, merkle_hash proof[MERKLE_MAX_PROOF],
+    size_t *count)
+{
+	size_t i;
+
+	for (i = 0; i < w->depth; i++)
+		memcpy(proof[i], w->path[w->depth - 1 - i], MERKLE_HASH_SIZE);
+	*count = w->depth;
+}
+
 int
 merkle_inclusion_proof(merkle_node_fn node, void *ctx, uint64_t index,
     uint64_t size, merkle_hash proof[MERKLE_MAX_PROOF], size_t *count)
 {
-	/* Walked from the root down; the proof lists the leaf's end first. */
-	merkle_hash path[MERKLE_MAX_PROOF];
-	uint64_t start = 0, n = size, m = index, k;
-	size_t depth = 0, i;
+	struct proof_walk w;
 	int rc;
 
 	*count = 0;
 	if (index >= size)
 		return -1;
-	while (n > 1) {
-		k = split_point(n);
-		if (m < k) {
-			rc = subtree_hash(node, ctx, start + k, n - k,
-			    path[depth]);
-			n = k;
-		} else {
-			rc = subtree_hash(node, ctx, start, k, path[depth]);
-			start += k;
-			m -= k;
-			n -= k;
-		}
-		if (rc != 0)
-			return rc;
-		depth++;
-	}
-	for (i = 0; i < depth; i++)
-		memcpy(proof[i], path[depth - 1 - i], MERKLE_HASH_SIZE);
-	*count = depth;
+	if ((rc = proof_descend(node, ctx, index, size, true, &w)) != 0)
+		return rc;
+	proof_emit(&w, proof, count);
 	return 0;
 }
 
@@ -137,41 +176,25 @@ int
 merkle_consistency_proof(merkle_node_fn node, void *ctx, uint64_t size1,
     uint64_t size2, merkle_hash proof[MERKLE_MAX_PROOF], size_t *count)
 {
-	merkle_hash path[MERKLE_MAX_PROOF];
-	uint64_t start = 0, n = size2, m = size1, k;
-	size_t depth = 0, i;
-	bool whole = true;	/* RFC 6962's b: D[0:size1] itself is known */
+	struct proof_walk w;
 	int rc;
 
 	*count = 0;
 	if (size1 == 0 || size1 > size2)
 		return -1;
-	while (m != n) {
-		k = split_point(n);
-		if (m <= k) {
-			rc = subtree_hash(node, ctx, start + k, n - k,
-			    path[depth]);
-			n = k;
-		} else {
-			rc = subtree_hash(node, ctx, start, k, path[depth]);
-			start += k;
-			m -= k;
-			n -= k;
-			whole = false;
-		}
-		if (rc != 0)
+	if ((rc = proof_descend(node, ctx, size1 - 1, size2, false, &w)) != 0)
+		return rc;
+	/*
+	 * RFC 6962's b: unless D[0:size1] is itself the subtree the walk
+	 * stopped at, the verifier also needs that subtree's hash.
+	 */
+	if (w.went_right) {
+		if ((rc = subtree_hash(node, ctx, w.start, w.n,
+		    w.path[w.depth])) != 0)
 			return rc;
-		depth++;
+		w.depth++;
 	}
-	if (!whole) {
-		if ((rc = subtree_hash(node, ctx, start, n, path[depth])) != 0)
-			return rc;
-		depth++;
-	}
-	/* SUBPROOF appends on the way out: the deepest hash comes first. */
-	for (i = 0; i < depth; i++)
-		memcpy(proof[i], path[depth - 1 - i], MERKLE_HASH_SIZE);
-	*count = depth;
+	proof_emit(&w, proof, count);
 	return 0;
 }
 
