@@ -188,6 +188,8 @@ void report_error(const struct error *);
 void stdout_for_many_lines(void);
 /* Flushes stdout: EXIT_STORAGE, with the reason, when a write failed. */
 int stdout_finish(struct error *);
+/* Reads fd until size bytes or its end; how many were read. */
+size_t read_up_to(int fd, char *buf, size_t size);
 /*
  * Sends a new audit head to the outside sinks; when none took it, says
  * so on stderr once per command (SPEC v2 6), naming the first such head.

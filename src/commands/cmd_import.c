@@ -52,7 +52,6 @@ static int
 read_file(const char *path, char **text, size_t *len, struct error *err)
 {
 	struct stat st;
-	ssize_t n;
 	size_t done = 0;
 	int fd;
 
@@ -78,14 +77,7 @@ read_file(const char *path, char **text, size_t *len, struct error *err)
 		close(fd);
 		return error_set(err, EXIT_DATA, NULL, _("out of memory"));
 	}
-	while (done < (size_t)st.st_size) {
-		n = read(fd, *text + done, (size_t)st.st_size - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
+	done = read_up_to(fd, *text, (size_t)st.st_size);
 	close(fd);
 	if (done != (size_t)st.st_size) {
 		free(*text);

@@ -35,7 +35,6 @@ read_small(const char *path, size_t max, char **text, size_t *len,
 {
 	struct stat st;
 	size_t done = 0;
-	ssize_t n;
 	int fd;
 
 	*text = NULL;
@@ -53,14 +52,7 @@ read_small(const char *path, size_t max, char **text, size_t *len,
 	if (st_out != NULL)
 		*st_out = st;
 	*text = xmalloc((size_t)st.st_size + 1);
-	while (done < (size_t)st.st_size) {
-		n = read(fd, *text + done, (size_t)st.st_size - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
+	done = read_up_to(fd, *text, (size_t)st.st_size);
 	close(fd);
 	(*text)[done] = '\0';
 	*len = done;

@@ -153,3 +153,24 @@ review_run(const struct invocation *inv)
 	}
 	return review_screens(inv);
 }
+
+/*
+ * The files the commands read whole (packets, receipts, notes) are
+ * regular files, so a short read means the end; EINTR is retried.
+ */
+size_t
+read_up_to(int fd, char *buf, size_t size)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < size) {
+		n = read(fd, buf + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	return done;
+}
