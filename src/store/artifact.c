@@ -35,12 +35,6 @@
 enum { LABEL_ARTIFACT = 0, LABEL_TREE = 1 };
 
 /* The columns of a version as the lockout rule reads it (lockout.c). */
-#define VERSION_COLUMNS \
-	"a.action_id, a.author, a.status, a.revision_of, a.artifact_id," \
-	" json_extract(a.raw_json, '$.proposed_action.contributors')," \
-	" d.reassign_to, d.escalate, d.blocked_on, d.operator_login," \
-	" d.escalate_expertise, p.pr_url"
-
 /*
  * "x IS NOT NULL" beside "x = ?1" where the index of x is partial: a
  * plan PostgreSQL makes for any ?1 may then use it (else it scans).
@@ -120,28 +114,6 @@ static const char *const artifact_sql[ARTIFACT_STATEMENTS] = {
 	    " NOT NULL OR kind = 'change' ORDER BY imported_at_ms, rowid",
 };
 
-/*
- * PostgreSQL planned the walk this replaced as a hash of the whole action
- * table for each new action: each row by its key, OFFSET 0 keeping the
- * lookups from being folded back into a join.
- */
-static const char *const artifact_pg_sql[ARTIFACT_STATEMENTS] = {
-	[ART_VERSIONS] =
-	    "SELECT " VERSION_COLUMNS " FROM artifact_node n"
-	    " CROSS JOIN LATERAL (SELECT * FROM action x"
-	    "  WHERE x.action_id = substr(n.node, 3) OFFSET 0) a"
-	    " LEFT JOIN LATERAL (SELECT * FROM decision y"
-	    "  WHERE y.action_id = a.action_id OFFSET 0) d ON TRUE"
-	    " LEFT JOIN LATERAL (SELECT * FROM artifact_pr z"
-	    "  WHERE z.action_id = a.action_id OFFSET 0) p ON TRUE"
-	    " WHERE n.artifact = ?1 AND n.node >= 'v:' AND n.node < 'v;'"
-	    " AND a.action_id <> ?2 ORDER BY a.imported_at_ms, a.rowid",
-	[ART_QUEUE_STALE] =
-	    "UPDATE queue_index SET epoch = 0 WHERE action_id = ANY (ARRAY("
-	    " SELECT substr(node, 3) FROM artifact_node WHERE artifact = ?1"
-	    "  AND node >= 'v:' AND node < 'v;')) AND action_id <> ?2",
-};
-
 static db_stmt *
 statement(struct store *s, enum artifact_statement which, struct error *err)
 {
@@ -149,8 +121,8 @@ statement(struct store *s, enum artifact_statement which, struct error *err)
 	const char *sql = artifact_sql[which];
 
 	if (stmt == NULL) {
-		if (s->db->pg != NULL && artifact_pg_sql[which] != NULL)
-			sql = artifact_pg_sql[which];
+		if (db_is_postgresql(s->db) && pg_artifact_sql[which] != NULL)
+			sql = pg_artifact_sql[which];
 		if (db_prepare(s->db, sql, true, &stmt) != DB_OK) {
 			store_error(s, err, "preparing a statement");
 			return NULL;

@@ -1,45 +1,107 @@
 /*
  * One database connection, SQLite or PostgreSQL (SPEC v2 10, issue 20),
- * for the store's files only.  The calls mirror the few of SQLite's C API
- * the store uses, with the same return codes, so that every query of the
- * store is written once: db.c passes them to SQLite, pg_db.c runs the
- * same SQL through libpq, every value a bound parameter.
+ * for the store's files only.  The calls are the few the store makes, so
+ * that every query of the store is written once; each backend fills in
+ * one struct db_ops (db_sqlite.c, pg_ops.c, as neomutt has a StoreOps per
+ * backend) and db.c hands every call to it.  Neither backend's header is
+ * included here: the codes, types and lifetimes below are the store's own.
  */
 #ifndef COUNTERSIGN_DB_H
 #define COUNTERSIGN_DB_H
 
 #include <stdbool.h>
-#include <sqlite3.h>
+#include <stddef.h>
 
-struct pg_conn;
-struct pg_stmt;
+/* What every call that can fail returns, from either backend. */
+enum {
+	DB_OK = 0,
+	DB_ERROR = 1,		/* anything else: db_errmsg() says what */
+	DB_NOMEM = 2,
+	DB_CONSTRAINT = 3,	/* a key, check or trigger refused a write */
+	DB_MISMATCH = 4,	/* db_step_changing: another number of rows */
+	DB_ROW = 100,		/* db_step: a row is there to read */
+	DB_DONE = 101		/* db_step: no more rows */
+};
+
+/* A column's type in a row (db_column_type). */
+enum { DB_INTEGER = 1, DB_FLOAT = 2, DB_TEXT = 3, DB_BLOB = 4, DB_NULL = 5 };
+
+/*
+ * How long bound text must live: DB_STATIC until the statement's next
+ * step, or DB_TRANSIENT, copied at once.
+ */
+typedef void (*db_destructor)(void *);
+#define DB_STATIC ((db_destructor)0)
+#define DB_TRANSIENT ((db_destructor)-1)
+
+struct db_ops;
 
 struct db {
-	sqlite3 *lite;			/* one of the two */
-	struct pg_conn *pg;
+	const struct db_ops *ops;	/* NULL until opened */
+	void *conn;			/* the backend's connection */
 };
 
 typedef struct db_stmt {
 	struct db *db;
-	sqlite3_stmt *lite;
-	struct pg_stmt *pg;
+	void *impl;			/* the backend's statement */
 } db_stmt;
 
-/* SQLite's own codes and constants, which both backends return. */
-#define DB_OK SQLITE_OK
-#define DB_ROW SQLITE_ROW
-#define DB_DONE SQLITE_DONE
-#define DB_ERROR SQLITE_ERROR
-#define DB_NOMEM SQLITE_NOMEM
-#define DB_TEXT SQLITE_TEXT
-#define DB_NULL SQLITE_NULL
-#define DB_INTEGER SQLITE_INTEGER
-#define DB_BLOB SQLITE_BLOB
-#define DB_STATIC SQLITE_STATIC
-#define DB_TRANSIENT SQLITE_TRANSIENT
+/*
+ * One backend.  Each entry is the db_ call of its name; a backend that
+ * has nothing to do for one (SQLite's prefetch, listen) still fills it.
+ */
+struct db_ops {
+	const char *name;		/* "sqlite", "postgresql" */
+	int (*prepare)(struct db *, const char *sql, bool persistent,
+	    void **impl);
+	int (*step)(db_stmt *);
+	int (*step_changing)(db_stmt *, int expected);
+	int (*reset)(db_stmt *);
+	int (*clear_bindings)(db_stmt *);
+	void (*finalize)(db_stmt *);
+	int (*bind_parameter_count)(db_stmt *);
+	int (*bind_text)(db_stmt *, int index, const char *text, int length,
+	    db_destructor);
+	int (*bind_int64)(db_stmt *, int index, long long value);
+	int (*bind_null)(db_stmt *, int index);
+	const unsigned char *(*column_text)(db_stmt *, int column);
+	int (*column_bytes)(db_stmt *, int column);
+	long long (*column_int64)(db_stmt *, int column);
+	int (*column_type)(db_stmt *, int column);
+	const void *(*column_blob)(db_stmt *, int column);
+	int (*prefetch)(struct db *, db_stmt *const *stmts, int n);
+	int (*exec)(struct db *, const char *sql);
+	const char *(*errmsg)(struct db *);
+	bool (*in_transaction)(struct db *);
+	int (*begin_write)(struct db *);
+	int (*begin_read)(struct db *);
+	int (*data_version)(struct db *, long long *version);
+	void (*close)(struct db *);
+	int (*listen)(struct db *, const char *channel);
+	int (*notify)(struct db *, const char *channel);
+	int (*watch_fd)(struct db *);
+	int (*notified)(struct db *, bool *any);
+};
 
 /* postgresql:// or postgres://, libpq's URI forms. */
 bool db_is_uri(const char *path);
+/*
+ * Opens a SQLite file (db_sqlite.c): WAL, durable commits, foreign keys,
+ * busy_ms of waiting for the write lock.  With create, the file may be
+ * new.  On failure message says why.
+ */
+int db_open_sqlite(struct db *, const char *path, bool create, int busy_ms,
+    char *message, size_t size);
+/* Sets up SQLite for a program of one thread; before any db_open_sqlite. */
+void db_sqlite_library_init(void);
+/*
+ * Connects to a postgresql:// URI (pg_db.c); message is then the name the
+ * messages give the database (without password), or on failure why.
+ */
+int db_open_postgresql(struct db *, const char *uri, char *message,
+    size_t size);
+/* Which backend: for the few statements written twice (see HACKING). */
+bool db_is_postgresql(const struct db *);
 
 int db_prepare(struct db *, const char *sql, bool persistent, db_stmt **);
 int db_step(db_stmt *);
@@ -47,9 +109,9 @@ int db_reset(db_stmt *);
 int db_clear_bindings(db_stmt *);
 void db_finalize(db_stmt *);
 int db_bind_parameter_count(db_stmt *);
-/* text must stay as it is until the statement's next step (SQLite's STATIC). */
+/* text must stay as it is until the statement's next step (DB_STATIC). */
 int db_bind_text(db_stmt *, int index, const char *text, int length,
-    void (*destructor)(void *));
+    db_destructor);
 int db_bind_int64(db_stmt *, int index, long long value);
 int db_bind_int(db_stmt *, int index, int value);
 int db_bind_null(db_stmt *, int index);
@@ -77,7 +139,6 @@ int db_exec(struct db *, const char *sql);
  * result comes: a mismatch then fails the transaction at its next read
  * or COMMIT, so it can still never be committed.
  */
-#define DB_MISMATCH SQLITE_NOTFOUND
 int db_step_changing(db_stmt *, int expected);
 const char *db_errmsg(struct db *);
 bool db_in_transaction(struct db *);
@@ -103,41 +164,5 @@ int db_listen(struct db *, const char *channel);
 int db_notify(struct db *, const char *channel);
 int db_watch_fd(struct db *);
 int db_notified(struct db *, bool *any);
-
-/* pg_db.c */
-/*
- * The store's SQL as PostgreSQL takes it (newly allocated): ?N as $N,
- * "a IS [NOT] b" as IS [NOT] DISTINCT FROM, CAST(x AS INTEGER) as BIGINT;
- * *nparams the highest number, used[n - 1] set for each n it names
- * up to most.
- */
-char *pg_translate(const char *sql, int *nparams, unsigned char used[],
-    int most);
-int pg_open(const char *uri, struct db *, char *message, size_t size);
-void pg_close(struct pg_conn *);
-int pg_prepare(struct db *, const char *sql, bool persistent,
-    struct pg_stmt **);
-int pg_step(db_stmt *);
-int pg_step_changing(db_stmt *, int expected);
-void pg_reset(struct pg_stmt *);
-void pg_clear_bindings(struct pg_stmt *);
-void pg_finalize(struct pg_stmt *);
-int pg_parameter_count(struct pg_stmt *);
-int pg_bind(struct db *, struct pg_stmt *, int index, const char *text,
-    int length);
-const char *pg_column_text(struct pg_stmt *, int column);
-int pg_column_bytes(struct pg_stmt *, int column);
-int pg_column_type(struct pg_stmt *, int column);
-const void *pg_column_blob(struct pg_stmt *, int column);
-int pg_exec(struct db *, const char *sql);
-const char *pg_errmsg(struct pg_conn *);
-bool pg_in_transaction(struct pg_conn *);
-int pg_begin_write(struct db *);
-int pg_begin_read(struct db *);
-int pg_data_version(struct db *, long long *version);
-int pg_prefetch(struct db *, db_stmt *const *stmts, int n);
-int pg_listen(struct db *, const char *channel);
-int pg_watch_fd(struct pg_conn *);
-int pg_notified(struct pg_conn *, bool *any);
 
 #endif

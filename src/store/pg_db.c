@@ -67,7 +67,7 @@ keep_message(struct pg_conn *c, const PGresult *res)
 		    n > 0 ? " " : "");
 }
 
-/* SQLite's codes for an error a result reports. */
+/* The store's code for an error a result reports. */
 int
 pg_result_code(struct pg_conn *c, PGresult *res)
 {
@@ -76,7 +76,7 @@ pg_result_code(struct pg_conn *c, PGresult *res)
 
 	keep_message(c, res);
 	if (state != NULL && strncmp(state, "23", 2) == 0)
-		return SQLITE_CONSTRAINT;
+		return DB_CONSTRAINT;
 	return DB_ERROR;
 }
 
@@ -143,7 +143,8 @@ reconnect(struct pg_conn *c)
 }
 
 int
-pg_open(const char *uri, struct db *db, char *message, size_t size)
+db_open_postgresql(struct db *db, const char *uri, char *message,
+    size_t size)
 {
 	struct pg_conn *c;
 	const char *host;
@@ -173,7 +174,8 @@ pg_open(const char *uri, struct db *db, char *message, size_t size)
 	/* The name messages give it: the URI without password or options. */
 	snprintf(message, size, "postgresql://%s@%s/%s", PQuser(c->conn),
 	    host != NULL && *host != '/' ? host : "", PQdb(c->conn));
-	db->pg = c;
+	db->ops = &pg_ops;
+	db->conn = c;
 	return DB_OK;
 }
 
@@ -306,7 +308,7 @@ pg_prepare(struct db *db, const char *sql, bool persistent,
 	if (st->nparams > MAX_PARAMETERS) {
 		free(st->sql);
 		free(st);
-		snprintf(db->pg->message, sizeof db->pg->message,
+		snprintf(pg_conn_of(db)->message, sizeof pg_conn_of(db)->message,
 		    "more than %d parameters", MAX_PARAMETERS);
 		return DB_ERROR;
 	}
@@ -335,7 +337,7 @@ nomem:
 		free(st->types);
 	}
 	free(st);
-	snprintf(db->pg->message, sizeof db->pg->message, "out of memory");
+	snprintf(pg_conn_of(db)->message, sizeof pg_conn_of(db)->message, "out of memory");
 	return DB_NOMEM;
 }
 
@@ -448,10 +450,10 @@ execute(struct pg_conn *c, struct pg_stmt *st, int expected)
 int
 pg_step(db_stmt *s)
 {
-	struct pg_stmt *st = s->pg;
+	struct pg_stmt *st = pg_stmt_of(s);
 
 	if (st->row < 0)
-		return execute(s->db->pg, st, -1);
+		return execute(pg_conn_of(s->db), st, -1);
 	if (st->res == NULL)
 		return DB_DONE;
 	drop_blobs(st);
@@ -463,7 +465,7 @@ pg_step(db_stmt *s)
 int
 pg_step_changing(db_stmt *s, int expected)
 {
-	return execute(s->db->pg, s->pg, expected);
+	return execute(pg_conn_of(s->db), pg_stmt_of(s), expected);
 }
 
 void
@@ -523,9 +525,9 @@ pg_bind(struct db *db, struct pg_stmt *st, int index, const char *text,
 	char *copy = NULL;
 
 	if (index < 1 || index > st->nparams) {
-		snprintf(db->pg->message, sizeof db->pg->message,
+		snprintf(pg_conn_of(db)->message, sizeof pg_conn_of(db)->message,
 		    "parameter %d out of range", index);
-		return SQLITE_RANGE;
+		return DB_ERROR;
 	}
 	if (text != NULL) {
 		if ((copy = malloc((size_t)length + 1)) == NULL)
@@ -595,7 +597,7 @@ pg_column_type(struct pg_stmt *st, int column)
 	case OID_OID:
 		return DB_INTEGER;
 	case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
-		return SQLITE_FLOAT;
+		return DB_FLOAT;
 	case OID_BYTEA:
 		return DB_BLOB;
 	default:
@@ -606,7 +608,7 @@ pg_column_type(struct pg_stmt *st, int column)
 int
 pg_exec(struct db *db, const char *sql)
 {
-	struct pg_conn *c = db->pg;
+	struct pg_conn *c = pg_conn_of(db);
 	bool begin = strncmp(sql, "BEGIN", 5) == 0;
 	bool commit = strncmp(sql, "COMMIT", 6) == 0;
 	bool end = commit || strncmp(sql, "ROLLBACK", 8) == 0;
@@ -670,19 +672,19 @@ pg_in_transaction(struct pg_conn *c)
 static int
 begun(struct db *db, int rc)
 {
-	char message[sizeof db->pg->message];
+	char message[sizeof pg_conn_of(db)->message];
 	PGresult *res;
 
 	if (rc == DB_OK)
 		return rc;
-	memcpy(message, db->pg->message, sizeof message);
-	if (PQstatus(db->pg->conn) == CONNECTION_OK) {
-		res = PQexec(db->pg->conn, "ROLLBACK");
+	memcpy(message, pg_conn_of(db)->message, sizeof message);
+	if (PQstatus(pg_conn_of(db)->conn) == CONNECTION_OK) {
+		res = PQexec(pg_conn_of(db)->conn, "ROLLBACK");
 		PQclear(res);
 	}
-	db->pg->in_tx = false;
-	db->pg->locked = false;
-	memcpy(db->pg->message, message, sizeof message);
+	pg_conn_of(db)->in_tx = false;
+	pg_conn_of(db)->locked = false;
+	memcpy(pg_conn_of(db)->message, message, sizeof message);
 	return rc;
 }
 
@@ -696,11 +698,11 @@ begin(struct db *db, const char *sql)
 {
 	int rc;
 
-	if (reconnect(db->pg) != 0)
+	if (reconnect(pg_conn_of(db)) != 0)
 		return DB_ERROR;
 	rc = begun(db, pg_exec(db, sql));
-	if (rc != DB_OK && PQstatus(db->pg->conn) == CONNECTION_BAD &&
-	    reconnect(db->pg) == 0)
+	if (rc != DB_OK && PQstatus(pg_conn_of(db)->conn) == CONNECTION_BAD &&
+	    reconnect(pg_conn_of(db)) == 0)
 		rc = begun(db, pg_exec(db, sql));
 	return rc;
 }
@@ -721,7 +723,7 @@ pg_begin_write(struct db *db)
 	    " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")");
 
 	/* The lock is ours: pipeline and memo may run (pg_pipeline.c). */
-	db->pg->locked = rc == DB_OK;
+	pg_conn_of(db)->locked = rc == DB_OK;
 	return rc;
 }
 
@@ -743,15 +745,15 @@ pg_data_version(struct db *db, long long *version)
 	PGresult *res;
 	int rc = DB_OK;
 
-	if (db->pg->piping && (rc = pg_settle(db->pg, NULL, NULL)) != DB_OK)
+	if (pg_conn_of(db)->piping && (rc = pg_settle(pg_conn_of(db), NULL, NULL)) != DB_OK)
 		return rc;
-	res = PQexec(db->pg->conn,
+	res = PQexec(pg_conn_of(db)->conn,
 	    "SELECT (pg_current_wal_lsn() - '0/0')::bigint");
 
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
 		*version = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
 	else
-		rc = pg_result_code(db->pg, res);
+		rc = pg_result_code(pg_conn_of(db), res);
 	PQclear(res);
 	return rc;
 }
@@ -765,8 +767,8 @@ pg_listen(struct db *db, const char *channel)
 	snprintf(sql, sizeof sql, "LISTEN %s", channel);
 	if ((rc = pg_exec(db, sql)) != DB_OK)
 		return rc;
-	snprintf(db->pg->listening, sizeof db->pg->listening, "%s", channel);
-	db->pg->listening_session = db->pg->session;
+	snprintf(pg_conn_of(db)->listening, sizeof pg_conn_of(db)->listening, "%s", channel);
+	pg_conn_of(db)->listening_session = pg_conn_of(db)->session;
 	return DB_OK;
 }
 

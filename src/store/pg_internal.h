@@ -131,4 +131,56 @@ void pg_free_held(struct pg_stmt *);
 int pg_prepare_on_server(struct pg_conn *, struct pg_stmt *);
 int pg_result_code(struct pg_conn *, PGresult *);
 
+/* The connection and statement behind the store's handles (pg_ops.c). */
+static inline struct pg_conn *
+pg_conn_of(const struct db *db)
+{
+	return db->conn;
+}
+
+static inline struct pg_stmt *
+pg_stmt_of(const db_stmt *st)
+{
+	return st->impl;
+}
+
+/* pg_db.c: what pg_ops.c hands the store's calls to. */
+/*
+ * The store's SQL as PostgreSQL takes it (newly allocated): ?N as $N,
+ * "a IS [NOT] b" as IS [NOT] DISTINCT FROM, CAST(x AS INTEGER) as BIGINT;
+ * *nparams the highest number, used[n - 1] set for each n it names
+ * up to most.
+ */
+char *pg_translate(const char *sql, int *nparams, unsigned char used[],
+    int most);
+void pg_close(struct pg_conn *);
+int pg_prepare(struct db *, const char *sql, bool persistent,
+    struct pg_stmt **);
+int pg_step(db_stmt *);
+int pg_step_changing(db_stmt *, int expected);
+void pg_reset(struct pg_stmt *);
+void pg_clear_bindings(struct pg_stmt *);
+void pg_finalize(struct pg_stmt *);
+int pg_parameter_count(struct pg_stmt *);
+int pg_bind(struct db *, struct pg_stmt *, int index, const char *text,
+    int length);
+const char *pg_column_text(struct pg_stmt *, int column);
+int pg_column_bytes(struct pg_stmt *, int column);
+int pg_column_type(struct pg_stmt *, int column);
+const void *pg_column_blob(struct pg_stmt *, int column);
+int pg_exec(struct db *, const char *sql);
+const char *pg_errmsg(struct pg_conn *);
+bool pg_in_transaction(struct pg_conn *);
+int pg_begin_write(struct db *);
+int pg_begin_read(struct db *);
+int pg_data_version(struct db *, long long *version);
+int pg_prefetch(struct db *, db_stmt *const *stmts, int n);
+int pg_listen(struct db *, const char *channel);
+int pg_watch_fd(struct pg_conn *);
+int pg_notified(struct pg_conn *, bool *any);
+
+
+/* pg_ops.c */
+extern const struct db_ops pg_ops;
+
 #endif

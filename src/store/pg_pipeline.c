@@ -817,7 +817,7 @@ done:
 int
 pg_prefetch(struct db *db, db_stmt *const *stmts, int n)
 {
-	struct pg_conn *c = db->pg;
+	struct pg_conn *c = pg_conn_of(db);
 	PGresult *res;
 	int i, sent = 0, rc;
 
@@ -830,7 +830,7 @@ pg_prefetch(struct db *db, db_stmt *const *stmts, int n)
 		return pg_settle(c, NULL, NULL);
 	}
 	for (i = 0; i < n; i++) {
-		struct pg_stmt *st = stmts[i]->pg;
+		struct pg_stmt *st = pg_stmt_of(stmts[i]);
 
 		if (!memo_usable(c, st))
 			continue;

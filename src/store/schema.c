@@ -496,7 +496,7 @@ schema_migrate(struct store *s, bool may_create, struct error *err)
 	bool empty;
 	int version, rc;
 
-	if (s->db->pg != NULL)
+	if (db_is_postgresql(s->db))
 		return pg_schema_migrate(s, SCHEMA_VERSION, may_create, err);
 	version = current_version(s, &empty, err);
 	if ((rc = schema_version_judged(s, version, SCHEMA_VERSION, empty,

@@ -156,27 +156,6 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " WHERE action_id = ?1 ORDER BY audit_seq",
 };
 
-/* The statements PostgreSQL needs written otherwise (issue 20). */
-static const char *const pg_statement_sql[SQL_STATEMENT_COUNT] = {
-	/*
-	 * PostgreSQL refuses the 0xff byte that bounds SQLite's range (text
-	 * must be UTF-8): starts_with() there, in byte order.  ?2 unused.
-	 */
-	[SQL_ACTION_ID_RANGE] =
-	    "SELECT action_id FROM action WHERE starts_with(action_id, ?1)"
-	    " ORDER BY action_id COLLATE \"C\"",
-	/*
-	 * OFFSET 0 keeps each EXISTS a probe of its index: hashed instead,
-	 * as a plan made while the table was small chose, each run read
-	 * the whole action table, 20 ms a chunk by the end of an import.
-	 */
-	[SQL_IDS_KNOWN] =
-	    "SELECT j.value FROM json_array_elements_text(CAST(?1 AS json))"
-	    " AS j(value) WHERE EXISTS (SELECT 1 FROM action WHERE"
-	    " action_id = j.value OFFSET 0) OR EXISTS (SELECT 1 FROM action"
-	    " WHERE revision_of = j.value OFFSET 0)",
-};
-
 int
 store_error(struct store *s, struct error *err, const char *doing)
 {
@@ -273,20 +252,11 @@ store_default_path(const char *option, char *buf, size_t size,
 	return 0;
 }
 
-/*
- * countersign speaks to SQLite from its one thread, so SQLite's mutexes
- * (taken on every call, every allocation and every page fetched) guard
- * nothing; nor does anything read SQLite's memory statistics, whose
- * bookkeeping runs on every allocation.  Without both, a batch decision
- * runs 6% fewer instructions and an import 4% (bench/README.md).
- * sqlite3_config() refuses once SQLite is initialised, which only a
- * second call could have done; the defaults are correct, only slower.
- */
+/* SQLite's settings for a program of one thread (db_sqlite.c). */
 void
 store_library_init(void)
 {
-	(void)sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
-	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	db_sqlite_library_init();
 }
 
 /*
@@ -317,8 +287,9 @@ static int
 open_sqlite(struct store *s, const char *path, enum store_open_mode mode,
     struct error *err)
 {
+	char message[512];
 	struct stat st;
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	bool create = false;
 	int rc;
 
 	if (stat(path, &st) != 0) {
@@ -330,32 +301,16 @@ open_sqlite(struct store *s, const char *path, enum store_open_mode mode,
 			return rc;
 		if ((rc = create_shared(path, err)) != 0)
 			return rc;
-		flags |= SQLITE_OPEN_CREATE;
+		create = true;
 	} else if (!S_ISREG(st.st_mode))
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "%s is not a regular file", path);
 
 	keep_group_access(path);
-	rc = sqlite3_open_v2(path, &s->db->lite, flags, NULL);
-	if (rc != SQLITE_OK)
+	if (db_open_sqlite(s->db, path, create, BUSY_TIMEOUT_MS, message,
+	    sizeof message) != DB_OK)
 		return error_set(err, EXIT_STORAGE, NULL, "cannot open %s: %s",
-		    path, s->db->lite ? sqlite3_errmsg(s->db->lite) :
-		    sqlite3_errstr(rc));
-	sqlite3_extended_result_codes(s->db->lite, 1);
-	sqlite3_busy_timeout(s->db->lite, BUSY_TIMEOUT_MS);
-	/*
-	 * WAL lets officers read while one writes; FULL makes each commit
-	 * durable on power loss, which a recorded decision must be.
-	 * Statement and savepoint journals stay in memory: past 64 KiB
-	 * SQLite writes them to a temporary file, four small writes per
-	 * page, which was most of an import's system calls.  Each holds
-	 * one statement's or one decision's pages, so memory stays small.
-	 */
-	if (db_exec(s->db, "PRAGMA journal_mode = WAL;"
-	    "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
-	    "PRAGMA trusted_schema = OFF; PRAGMA temp_store = MEMORY;") !=
-	    DB_OK)
-		return store_error(s, err, "setting up the connection");
+		    path, message);
 	return 0;
 }
 
@@ -377,7 +332,8 @@ store_open(const char *path, enum store_open_mode mode, struct store **out,
 	}
 	if (db_is_uri(path)) {
 		/* The backend names the database without its password. */
-		if (pg_open(path, s->db, message, sizeof message) != DB_OK) {
+		if (db_open_postgresql(s->db, path, message, sizeof message) !=
+		    DB_OK) {
 			error_set(err, EXIT_STORAGE, NULL,
 			    "cannot connect to PostgreSQL: %s", message);
 			goto fail;
@@ -433,8 +389,8 @@ store_statement(struct store *s, enum statement which, struct error *err)
 	if (stmt == NULL) {
 		const char *sql = statement_sql[which];
 
-		if (s->db->pg != NULL && pg_statement_sql[which] != NULL)
-			sql = pg_statement_sql[which];
+		if (db_is_postgresql(s->db) && pg_store_sql[which] != NULL)
+			sql = pg_store_sql[which];
 		if (db_prepare(s->db, sql, true, &stmt) != DB_OK) {
 			store_error(s, err, "preparing a statement");
 			return NULL;
@@ -465,7 +421,7 @@ store_prefetch_decision(struct store *s, const char *action_id,
 	size_t i;
 	int rc;
 
-	if (s->db->pg == NULL)
+	if (!db_is_postgresql(s->db))
 		return 0;
 	for (i = 0; i < sizeof reads / sizeof reads[0]; i++) {
 		if ((stmts[i] = store_statement(s, reads[i], err)) == NULL)

@@ -75,6 +75,21 @@ enum artifact_statement {
 	ARTIFACT_STATEMENTS
 };
 
+/*
+ * The columns of a version as the artifact's reads give them (artifact.c
+ * and its PostgreSQL texts in pg_statements.c): a the action, d its
+ * decision, p its pull request.
+ */
+#define VERSION_COLUMNS \
+	"a.action_id, a.author, a.status, a.revision_of, a.artifact_id," \
+	" json_extract(a.raw_json, '$.proposed_action.contributors')," \
+	" d.reassign_to, d.escalate, d.blocked_on, d.operator_login," \
+	" d.escalate_expertise, p.pr_url"
+
+/* PostgreSQL's own texts of some statements, NULL where none (pg_statements.c). */
+extern const char *const pg_store_sql[];
+extern const char *const pg_artifact_sql[];
+
 /* One security map entry a cached pass has read (security_cache.c). */
 struct security_cached {
 	char *key;			/* the ticker in upper case, as stored */

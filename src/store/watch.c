@@ -187,7 +187,7 @@ store_watch_changed(struct store *s, bool *changed, struct error *err)
 	long long version;
 
 	*changed = false;
-	if (s->db->pg != NULL)
+	if (db_is_postgresql(s->db))
 		return db_notified(s->db, changed) == DB_OK ? 0 :
 		    store_error(s, err, "listening for new records");
 	if (store_data_version(s, &version, err) != 0)

@@ -6,7 +6,8 @@
 #   domain:   no store, commands or tui header, no sqlite3.h, libpq-fe.h
 #             or curses;
 #   store:    no commands or tui header, no curses;
-#   commands: no tui header, no curses.
+#   commands: no tui header, no curses;
+# and sqlite3.h and libpq-fe.h only in the store's backends.
 # Checked on the source tree, then on a copy given a domain file that
 # includes curses, a store file that includes tui.h and a commands file
 # that includes ncurses: the check must catch each (its negative case).
@@ -78,6 +79,40 @@ if check_tree "$TOP_SRCDIR" >"$WORK/layers"; then
 else
 	fail "includes cross the layers:"; sed 's/^/    /' "$WORK/layers"
 fi
+
+### The store's seam (issue 38): each backend's header only in its backend.
+# sqlite3.h in db_sqlite.c, libpq-fe.h in the pg_ files; db.h and every
+# layer above stay free of both, so the store's calls are its own.
+# backend_leaks TREE: each file that includes a backend's header outside
+# that backend, as FILE: HEADER.
+backend_leaks() {
+	for path in "$1"/src/*/*.[ch] "$1"/include/*.h; do
+		[ -e "$path" ] || continue
+		file=${path#"$1"/}
+		for header in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]\([^>"]*\)[>"].*/\1/p' "$path" |
+			grep -E '(^|/)(sqlite3|libpq-fe)\.h$' || true); do
+			case $header:$file in
+			*sqlite3.h:src/store/db_sqlite.c) ;;
+			*libpq-fe.h:src/store/pg_*) ;;
+			*) echo "$file: $header" ;;
+			esac
+		done
+	done
+}
+backend_leaks "$TOP_SRCDIR" >"$WORK/leaks"
+if [ -s "$WORK/leaks" ]; then
+	fail "a backend's header outside its backend:"; sed 's/^/    /' "$WORK/leaks"
+else
+	pass "sqlite3.h only in db_sqlite.c, libpq-fe.h only in the pg_ files"
+fi
+mkdir "$WORK/seam"
+cp -R "$TOP_SRCDIR/src" "$TOP_SRCDIR/include" "$WORK/seam/"
+printf '#include <sqlite3.h>\n' >>"$WORK/seam/src/store/db.h"
+printf '#include <libpq-fe.h>\n' >>"$WORK/seam/src/commands/common.c"
+backend_leaks "$WORK/seam" >"$WORK/leaks"
+expect_eq "the seam check catches db.h including sqlite3.h and a command libpq-fe.h" \
+	"$(cat "$WORK/leaks")" "src/commands/common.c: libpq-fe.h
+src/store/db.h: sqlite3.h"
 
 ### The negative case: a copy with three crossings, each caught.
 mkdir "$WORK/tree"
