@@ -5,14 +5,17 @@
  * second generator for every UUID, and uuid_unparse_lower() formats with
  * sprintf; `check` makes one per verdict, and that was a tenth of its
  * instructions.  Taking the same kernel bytes in 4 KiB
- * draws keeps them exactly as random.  countersign is single-threaded and
- * never forks, so the pool is never shared.
+ * draws keeps them exactly as random.  countersign is single-threaded,
+ * but the service forks a child per request: a pool filled before a fork
+ * would hand every child the same bytes, and so the same decision ids,
+ * so a child starts with an empty pool (pthread_atfork).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/random.h>
 #include <uuid/uuid.h>
 
@@ -20,6 +23,15 @@
 
 static unsigned char pool[4096];
 static size_t pool_left;
+static bool pool_forgotten_at_fork;
+
+/* In a child after fork(): the parent's bytes are never used again. */
+static void
+pool_forget(void)
+{
+	memset(pool, 0, sizeof pool);
+	pool_left = 0;
+}
 
 /* Fills the pool; false if the kernel would not. */
 static bool
@@ -37,6 +49,9 @@ pool_fill(void)
 		done += (size_t)n;
 	}
 	pool_left = sizeof pool;
+	if (!pool_forgotten_at_fork)
+		pool_forgotten_at_fork = pthread_atfork(NULL, NULL,
+		    pool_forget) == 0;
 	return true;
 }
 

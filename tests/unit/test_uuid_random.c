@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -64,11 +66,45 @@ test_well_formed_and_distinct(void **state)
 	free(all);
 }
 
+/*
+ * The service forks a child per request after its parent has drawn: the
+ * child's next UUID must not be the parent's next (the same pool bytes).
+ */
+static void
+test_fork_draws_anew(void **state)
+{
+	char parent[UUID_TEXT_SIZE], child[UUID_TEXT_SIZE] = "";
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	(void)state;
+	uuid_random(parent);	/* the pool is filled, and most of it left */
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		uuid_random(child);
+		_exit(write(fds[1], child, UUID_TEXT_SIZE) == UUID_TEXT_SIZE ?
+		    0 : 1);
+	}
+	close(fds[1]);
+	n = read(fds[0], child, UUID_TEXT_SIZE);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(n, UUID_TEXT_SIZE);
+	uuid_random(parent);
+	assert_version_4(child);
+	assert_string_not_equal(parent, child);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_well_formed_and_distinct),
+		cmocka_unit_test(test_fork_draws_anew),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
