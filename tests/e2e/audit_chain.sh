@@ -151,6 +151,17 @@ expect_match "it names seq $APPROVE_SEQ" "$WORK/out" "seq $APPROVE_SEQ([^0-9]|$)
 expect_status "a checkpoint at an earlier row does not hide it" 1 \
 	on "$TAMPERED" audit verify --checkpoint "1:$(q "$DB" "SELECT hash FROM audit_log WHERE seq = 1")"
 
+# A record that is not JSON at all still exports as a line of JSON, its
+# text kept as a string (the one-pass check cannot vouch for it).
+NOT_JSON=$(db_copy not_json)
+db_tamper "$NOT_JSON" audit_log_no_update "UPDATE audit_log SET record_json = '{\"event\": oops' WHERE seq = $APPROVE_SEQ"
+expect_status "audit export of a log with a record that is not JSON" 0 on "$NOT_JSON" audit export
+expect_eq "... every line is JSON" "$(jq -c . <"$WORK/out" >/dev/null 2>&1 && echo yes)" yes
+expect_eq "... that record kept as its text" \
+	"$(jq -r "select(.seq == $APPROVE_SEQ) | .record_json" <"$WORK/out")" '{"event": oops'
+expect_eq "... the others as records" \
+	"$(jq -r 'select(.seq == 1) | .record.event' <"$WORK/out")" policy_import
+
 REHASHED=$(db_copy rehashed)
 # A wrong stored hash (record untouched) is found too.
 db_tamper "$REHASHED" audit_log_no_update "UPDATE audit_log SET hash = '$ZEROS' WHERE seq = $N"
