@@ -39,7 +39,6 @@
 #define WAITS_PER_CONN 1024		/* under the per-account caps */
 #define ACTIVE_TICK_MS 250		/* SQLite's look at data_version */
 #define JSON_ANSWER_MAX (32UL << 20)	/* submit's answer from its child */
-#define FEED_STALL_MS 1000		/* too much unread and nothing read */
 
 struct waiter {
 	cJSON *id;
@@ -816,10 +815,13 @@ programs_tick(struct service *sv, bool child_ended)
 		if (pc->feeding) {
 			feed_forget_written(c);
 			feed_fill(sv, c);
-			/* SPEC 12: more than 8 MiB unread, and it reads none. */
+			/*
+			 * SPEC 12: more than 8 MiB unread, however fast it
+			 * reads otherwise; a burst that big costs a reader a
+			 * reconnect, never the service memory.
+			 */
 			if (pc->feeding && unread(c) + pc->owed >
-			    FEED_UNREAD_MAX && c->out_len > c->out_sent &&
-			    mono - c->out_since_ms >= FEED_STALL_MS)
+			    FEED_UNREAD_MAX)
 				feed_drop(c);
 		}
 	}

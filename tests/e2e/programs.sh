@@ -98,6 +98,11 @@ cs import "$WORK/ips.jsonl" >/dev/null 2>&1
 client resume "$WORK/s3" "$COUNTERSIGN" serve --db "$DB" --socket "$WORK/s3" \
 	--officers "$MYGROUP"
 
+### A feed that reads nothing while under 8 MiB commit is kept; over, dropped.
+progress "A feed that reads nothing while 8,000 records commit is kept"
+jq -c 'range(1; 8001) as $i | .version = $i | .ips_id = "ips-slow"
+	| .user_id = "u-slow"' "$EXAMPLES/ips.json" >"$WORK/slow.jsonl"
+client slow_reader "$S1" "$DB" "$WORK/slow.jsonl"
 ### A feed that reads nothing while 40,000 records commit is dropped.
 progress "A feed that reads nothing while 40,000 records commit is dropped"
 jq -c 'range(1; 40001) as $i | .version = $i | .ips_id = "ips-flood"
