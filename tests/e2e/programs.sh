@@ -52,9 +52,14 @@ client events "$S1"
 
 ### The commands, locally and through the service.
 progress "The commands, locally and through the service"
+# An action past its expires_at is expired: a wait returns at once.
+jq -c '.proposed_action.action_id = "exp-1" | .reviewer_verdict.action_id = "exp-1"
+	| .proposed_action.expires_at = "2020-01-01T00:00:00Z"' \
+	"$EXAMPLES/packet-trade-pass.json" >"$WORK/expired.json"
+cs import "$WORK/expired.json" >/dev/null 2>&1
 for args in "status sub-0" "status w-3" "status nope" "status amb-1" \
-	"wait w-0" "wait w-1" "wait sub-0 --timeout 0" "events" \
-	"events --after 3"; do
+	"wait w-0" "wait w-1" "wait sub-0 --timeout 0" "wait exp-1 --timeout 60" \
+	"events" "events --after 3"; do
 	# shellcheck disable=SC2086
 	set +e
 	cs $args >"$WORK/l.out" 2>"$WORK/l.err"
@@ -72,6 +77,8 @@ for args in "status sub-0" "status w-3" "status nope" "status amb-1" \
 	case $args in
 	"wait w-0") expect_eq "wait: exit 0 approved" "$lrc" 0 ;;
 	"wait w-1") expect_eq "wait: exit 1 rejected" "$lrc" 1 ;;
+	"wait exp-1"*) expect_eq "wait: exit 1 expired" "$lrc" 1
+		expect_contains "wait: expired said" "$WORK/l.out" '"state":"expired"' ;;
 	"wait sub-0"*) expect_eq "wait: exit 5 timed out" "$lrc" 5
 		expect_contains "wait: timed_out said" "$WORK/l.out" '"timed_out":true' ;;
 	"status nope") expect_contains "status: unknown said" "$WORK/l.err" unknown_action ;;
@@ -97,6 +104,7 @@ jq -c 'range(1; 10001) as $i | .version = $i | .ips_id = "ips-bulk" | .user_id =
 cs import "$WORK/ips.jsonl" >/dev/null 2>&1
 client resume "$WORK/s3" "$COUNTERSIGN" serve --db "$DB" --socket "$WORK/s3" \
 	--officers "$MYGROUP"
+client caps "$S1"
 
 ### A feed that reads nothing while under 8 MiB commit is kept; over, dropped.
 progress "A feed that reads nothing while 8,000 records commit is kept"

@@ -369,6 +369,45 @@ def check_dropped(sock_path, db, bulk_file, serve_log):
     expect("resumed from there", resumed["seq"], (dropped or 0) + 1)
 
 
+def check_caps(sock_path):
+    """A client that opens more waits than a connection holds, never
+    reads them, or hangs up mid-stream costs only its own connection."""
+    raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    raw.connect(sock_path)
+    raw.settimeout(WAKE_BOUND)
+    f = raw.makefile("rwb")
+    for i in range(1025):
+        f.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": "wait",
+                            "params": {"action_id": "sub-0",
+                                       "timeout_ms": LONG * 1000}}).encode()
+                + b"\n")
+    f.write(b'{"jsonrpc":"2.0","id":"s","method":"status",'
+            b'"params":{"action_id":"sub-0"}}\n')
+    f.flush()
+    refusal = json.loads(f.readline())
+    expect("the 1,025th wait on one connection is refused",
+           (refusal.get("id"), refusal.get("error", {}).get("data", {})
+            .get("code")), (1024, "bad_request"))
+    expect("... and the connection still answers",
+           json.loads(f.readline()).get("id"), "s")
+    # A feed hung up on after one record, mid-stream over 10,000.
+    feed = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    feed.connect(sock_path)
+    feed.sendall(b'{"jsonrpc":"2.0","id":1,"method":"events",'
+                 b'"params":{"after_seq":0}}\n')
+    feed.settimeout(WAKE_BOUND)
+    fr = feed.makefile("rb")
+    fr.readline()
+    fr.readline()
+    feed.close()
+    raw.close()     # 1,024 waits never answered, gone with it
+    with cc.Client(sock_path) as c:
+        expect("other clients are answered after both hung up",
+               c.status("sub-0")["state"], "pending")
+        expect("... and a wait on a new connection still times out",
+               c.wait("sub-0", 0).get("timed_out"), True)
+
+
 def check_reader(sock_path):
     c = cc.Client(sock_path)
     expect("a reader reads a status", c.status("sub-0")["action_id"],
@@ -411,6 +450,8 @@ def main():
         check_slow_reader(sys.argv[2], sys.argv[3], sys.argv[4])
     elif check == "dropped":
         check_dropped(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
+    elif check == "caps":
+        check_caps(sys.argv[2])
     elif check == "reader":
         check_reader(sys.argv[2])
     elif check == "no_role":
