@@ -462,8 +462,7 @@ command_fits(const struct command *command, const struct invocation *inv,
 		return EXIT_USAGE;
 	}
 	if (inv->connect != NULL && (command->run == cmd_serve ||
-	    command->run == cmd_demo || command->run == cmd_receipt ||
-	    OFFLINE(command->run) || (command->run == cmd_audit &&
+	    command->run == cmd_demo || OFFLINE(command->run) || (command->run == cmd_audit &&
 	    inv->operand_count > 0 &&
 	    strcmp(inv->operands[0], "consistency") == 0))) {
 		/* L10N: %s is the command word (serve or demo) */

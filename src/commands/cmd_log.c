@@ -355,6 +355,22 @@ printable_note(const char *text, struct error *err)
 	return 0;
 }
 
+/* A receipt where the officer asked for it (cmd_log.h). */
+int
+receipt_output(const char *text, const struct invocation *inv,
+    struct error *err)
+{
+	int rc;
+
+	if ((rc = printable_note(text, err)) != 0)
+		return rc;
+	if (inv->output != NULL)
+		return write_new(inv->output, text, 0644, err);
+	/* Base64 and the log's name, which holds no control character. */
+	fputs(text, stdout);
+	return stdout_finish(err);
+}
+
 int
 cmd_receipt(const struct invocation *inv)
 {
@@ -373,16 +389,9 @@ cmd_receipt(const struct invocation *inv)
 	if ((rc = open_store(inv, STORE_EXISTING, &store, &err)) != 0 ||
 	    (rc = store_resolve_action_id(store, inv->operands[0], &action_id,
 	    &err)) != 0 ||
-	    (rc = log_receipt_text(store, action_id, &text, &err)) != 0 ||
-	    (rc = printable_note(text, &err)) != 0)
+	    (rc = log_receipt_text(store, action_id, &text, &err)) != 0)
 		goto cleanup;
-	if (inv->output != NULL) {
-		rc = write_new(inv->output, text, 0644, &err);
-		goto cleanup;
-	}
-	/* Base64 and the log's name, which holds no control character. */
-	fputs(text, stdout);
-	rc = stdout_finish(&err);
+	rc = receipt_output(text, inv, &err);
 cleanup:
 	if (rc != 0)
 		report_error(&err);

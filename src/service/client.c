@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "cmd_log.h"
 #include "exit_codes.h"
 #include "i18n.h"
 #include "json_strict.h"
@@ -470,6 +471,32 @@ report_refusal(const cJSON *error)
 	return cJSON_IsNumber(exit_code) ? exit_code->valueint : EXIT_STORAGE;
 }
 
+/*
+ * Sends m (consumed) and waits for its answer, passing notifications
+ * over: the answer, or NULL once said why not.
+ */
+static cJSON *
+program_answer(struct client *cl, cJSON *m, const cJSON **result,
+    const cJSON **error)
+{
+	cJSON *answer;
+
+	if (send_message(cl, m) != 0) {
+		(void)client_fail(EXIT_STORAGE, _("cannot send to the "
+		    "service"));
+		return NULL;
+	}
+	do {
+		if ((answer = next_message(cl)) == NULL)
+			return NULL;
+		*result = cJSON_GetObjectItemCaseSensitive(answer, "result");
+		*error = cJSON_GetObjectItemCaseSensitive(answer, "error");
+		if (*result == NULL && *error == NULL)
+			cJSON_Delete(answer);	/* a notification */
+	} while (*result == NULL && *error == NULL);
+	return answer;
+}
+
 /* The answer to request 1, its result printed: status and wait. */
 static int
 status_remote(struct client *cl, const char *command,
@@ -486,17 +513,8 @@ status_remote(struct client *cl, const char *command,
 		cJSON_AddNumberToObject(params, "timeout_ms", (double)(
 		    inv->timeout_s >= 0 ? inv->timeout_s * 1000 :
 		    WAIT_TIMEOUT_MAX_MS));
-	if (send_message(cl, m) != 0)
-		return client_fail(EXIT_STORAGE, _("cannot send to the "
-		    "service"));
-	do {
-		if ((answer = next_message(cl)) == NULL)
-			return EXIT_STORAGE;
-		result = cJSON_GetObjectItemCaseSensitive(answer, "result");
-		error = cJSON_GetObjectItemCaseSensitive(answer, "error");
-		if (result == NULL && error == NULL)
-			cJSON_Delete(answer);	/* a notification */
-	} while (result == NULL && error == NULL);
+	if ((answer = program_answer(cl, m, &result, &error)) == NULL)
+		return EXIT_STORAGE;
 	if (error != NULL)
 		rc = report_refusal(error);
 	else if ((rc = print_json_line(result)) == EXIT_OK &&
@@ -508,6 +526,37 @@ status_remote(struct client *cl, const char *command,
 		    strcmp(state, "pending") == 0 ? EXIT_TIMED_OUT :
 		    EXIT_REFUSED;
 	}
+	cJSON_Delete(answer);
+	return rc;
+}
+
+/*
+ * receipt (SPEC 12): the service's receipt method; the text goes where
+ * local mode puts it, -o FILE written here, by the officer, never by
+ * the service.
+ */
+static int
+receipt_remote(struct client *cl, const struct invocation *inv)
+{
+	cJSON *m = message("receipt", true), *answer;
+	const cJSON *result, *error, *text;
+	struct error err;
+	int rc;
+
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "params"),
+	    "action_id", inv->operands[0]);
+	if ((answer = program_answer(cl, m, &result, &error)) == NULL)
+		return EXIT_STORAGE;
+	text = cJSON_GetObjectItemCaseSensitive(result, "receipt");
+	error_clear(&err);
+	if (error != NULL)
+		rc = report_refusal(error);
+	else if (!cJSON_IsString(text)) {
+		fputs(_("countersign: the service's answer is not a "
+		    "receipt\n"), stderr);
+		rc = EXIT_STORAGE;
+	} else if ((rc = receipt_output(text->valuestring, inv, &err)) != 0)
+		report_error(&err);
 	cJSON_Delete(answer);
 	return rc;
 }
@@ -619,6 +668,12 @@ client_run(const char *command, const struct invocation *inv)
 	}
 	if (strcmp(command, "events") == 0) {
 		rc = events_remote(&cl, inv);
+		goto done;
+	}
+	if (strcmp(command, "receipt") == 0) {
+		/* Its usage message, as local mode gives it. */
+		rc = inv->operand_count == 1 ? receipt_remote(&cl, inv) :
+		    cmd_receipt(inv);
 		goto done;
 	}
 	if (strcmp(command, "import") == 0)

@@ -139,6 +139,22 @@ printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"receipt","params":{"action_id":
 	socat -t 30 - "UNIX-CONNECT:$SOCK" >"$WORK/rpc"
 cs receipt t-0 >"$WORK/r0-now"
 expect_eq "the receipt method answers the receipt" "$(jq -r .result.receipt "$WORK/rpc")" "$(cat "$WORK/r0-now")"
+# countersign receipt through --connect (SPEC 12): the same text, -o
+# written by the client, the same refusal's exit status.
+expect_status "receipt through the service" 0 "$COUNTERSIGN" --connect "$SOCK" receipt t-0
+expect_eq "... the same text as local mode" "$(cat "$WORK/out")" "$(cat "$WORK/r0-now")"
+expect_status "receipt -o through the service" 0 "$COUNTERSIGN" --connect "$SOCK" receipt t-0 -o "$WORK/r0-remote"
+expect_eq "... the file the client wrote" "$(cat "$WORK/r0-remote")" "$(cat "$WORK/r0-now")"
+set +e
+cs receipt t-0 -o "$WORK/r0-remote" 2>/dev/null
+local_rc=$?
+set -e
+[ "$local_rc" -ne 0 ] || fail "local receipt -o wrote over a file"
+expect_status "... never over a file that exists, as local mode" "$local_rc" \
+	"$COUNTERSIGN" --connect "$SOCK" receipt t-0 -o "$WORK/r0-remote"
+expect_status "receipt of an undecided action through the service" 1 "$COUNTERSIGN" --connect "$SOCK" receipt t-5
+expect_contains "... not_decided" "$WORK/err" not_decided
+expect_status "receipt without an id through the service" 2 "$COUNTERSIGN" --connect "$SOCK" receipt
 printf '%s\n' '{"jsonrpc":"2.0","id":2,"method":"checkpoint"}' |
 	socat -t 30 - "UNIX-CONNECT:$SOCK" >"$WORK/rpc"
 cs audit checkpoint >"$WORK/cp-now"
