@@ -16,11 +16,11 @@ int cmd_keygen(const struct invocation *);
 int cmd_verify_receipt(const struct invocation *);
 int cmd_receipt(const struct invocation *);
 /*
- * A receipt's text to -o FILE (a new file) or stdout, once it is shown
- * to hold no control character: local and, on the client's side,
- * through --connect.
+ * A signed note's text (a receipt, a checkpoint) to -o FILE (a new
+ * file) or stdout, once it is shown to hold no control character: local
+ * and, on the client's side, through --connect.
  */
-int receipt_output(const char *text, const struct invocation *,
+int note_output(const char *text, const struct invocation *,
     struct error *);
 /* audit checkpoint and audit consistency, on an open store. */
 int audit_checkpoint(struct store *, const struct invocation *);

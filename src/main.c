@@ -470,8 +470,13 @@ command_fits(const struct command *command, const struct invocation *inv,
 		    "--connect\n"), command->name);
 		return EXIT_USAGE;
 	}
-	/* The protocol carries neither (countersign-protocol(7)). */
-	if (inv->connect != NULL && (given & (OPTION_KEY | OPTION_SIZE)) != 0) {
+	/*
+	 * The protocol carries no --key (countersign-protocol(7)), and
+	 * --size only as the checkpoint method's (SPEC 12).
+	 */
+	if (inv->connect != NULL && ((given & OPTION_KEY) != 0 ||
+	    ((given & OPTION_SIZE) != 0 && (inv->operand_count == 0 ||
+	    strcmp(inv->operands[0], "checkpoint") != 0)))) {
 		/* L10N: keep --key, --size and --connect: they are typed */
 		fprintf(stderr, _("countersign: --key and --size do not work "
 		    "through --connect\n"));

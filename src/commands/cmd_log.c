@@ -355,9 +355,9 @@ printable_note(const char *text, struct error *err)
 	return 0;
 }
 
-/* A receipt where the officer asked for it (cmd_log.h). */
+/* A signed note where the officer asked for it (cmd_log.h). */
 int
-receipt_output(const char *text, const struct invocation *inv,
+note_output(const char *text, const struct invocation *inv,
     struct error *err)
 {
 	int rc;
@@ -391,7 +391,7 @@ cmd_receipt(const struct invocation *inv)
 	    &err)) != 0 ||
 	    (rc = log_receipt_text(store, action_id, &text, &err)) != 0)
 		goto cleanup;
-	rc = receipt_output(text, inv, &err);
+	rc = note_output(text, inv, &err);
 cleanup:
 	if (rc != 0)
 		report_error(&err);

@@ -555,7 +555,40 @@ receipt_remote(struct client *cl, const struct invocation *inv)
 		fputs(_("countersign: the service's answer is not a "
 		    "receipt\n"), stderr);
 		rc = EXIT_STORAGE;
-	} else if ((rc = receipt_output(text->valuestring, inv, &err)) != 0)
+	} else if ((rc = note_output(text->valuestring, inv, &err)) != 0)
+		report_error(&err);
+	cJSON_Delete(answer);
+	return rc;
+}
+
+/*
+ * audit checkpoint --size N (SPEC 12): the service's checkpoint method,
+ * printed as local mode prints it.
+ */
+static int
+checkpoint_remote(struct client *cl, const struct invocation *inv)
+{
+	cJSON *m = message("checkpoint", true), *answer;
+	const cJSON *result, *error, *text;
+	struct invocation to_stdout = *inv;
+	struct error err;
+	int rc;
+
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "params"), "size",
+	    (double)inv->size);
+	if ((answer = program_answer(cl, m, &result, &error)) == NULL)
+		return EXIT_STORAGE;
+	text = cJSON_GetObjectItemCaseSensitive(result, "checkpoint");
+	to_stdout.output = NULL;
+	error_clear(&err);
+	if (error != NULL)
+		rc = report_refusal(error);
+	else if (!cJSON_IsString(text)) {
+		fputs(_("countersign: the service's answer is not a "
+		    "checkpoint\n"), stderr);
+		rc = EXIT_STORAGE;
+	} else if ((rc = note_output(text->valuestring, &to_stdout, &err)) !=
+	    0)
 		report_error(&err);
 	cJSON_Delete(answer);
 	return rc;
@@ -668,6 +701,12 @@ client_run(const char *command, const struct invocation *inv)
 	}
 	if (strcmp(command, "events") == 0) {
 		rc = events_remote(&cl, inv);
+		goto done;
+	}
+	if (strcmp(command, "audit") == 0 && inv->size > 0 &&
+	    inv->operand_count == 1 &&
+	    strcmp(inv->operands[0], "checkpoint") == 0) {
+		rc = checkpoint_remote(&cl, inv);
 		goto done;
 	}
 	if (strcmp(command, "receipt") == 0) {

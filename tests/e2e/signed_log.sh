@@ -129,6 +129,12 @@ size_early=$(sed -n 2p "$WORK/cp-early")
 expect_eq "one checkpoint a commit" "$(db_sql "SELECT count(*) FROM log_checkpoint")" 2
 expect_status "audit checkpoint --size" 0 cs audit checkpoint --size "$size_early"
 expect_status "no checkpoint of that size" 1 cs audit checkpoint --size 3
+expect_status "audit checkpoint --size through the service" 0 \
+	"$COUNTERSIGN" --connect "$SOCK" audit checkpoint --size "$size_early"
+expect_eq "... the same note" "$(cat "$WORK/out")" "$(cat "$WORK/cp-early")"
+expect_status "... and none of that size, as local mode" 1 \
+	"$COUNTERSIGN" --connect "$SOCK" audit checkpoint --size 3
+expect_status "--size is checkpoint's only" 2 "$COUNTERSIGN" --connect "$SOCK" audit verify --size 3
 expect_status "a batch of two decisions" 0 sh -c "printf '%s\n%s\n' \
 	'{\"action_id\":\"t-2\",\"decision\":\"approve\"}' \
 	'{\"action_id\":\"t-3\",\"decision\":\"approve\"}' |
