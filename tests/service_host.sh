@@ -153,8 +153,21 @@ check "frank may not decide" [ "$(echo '{"action_id": "h-read", "decision": "app
 	as cs-frank "$CS" --connect "$SOCK" batch 2>&1 | grep -c forbidden)" = 1 ]
 check "frank may not import" sh -c \
 	"runuser -u cs-frank -- '$CS' --connect '$SOCK' import '$dir/in/ips.json' 2>&1 | grep -q forbidden"
-check "erin, no role, may not read a status" sh -c \
-	"runuser -u cs-erin -- '$CS' --connect '$SOCK' status h-read 2>&1 | grep -q forbidden"
+for call in "status h-read" "wait h-read --timeout 0" "events" "receipt h-read" \
+	"audit checkpoint"; do
+	check "erin, no role, may not: $call" sh -c \
+		"runuser -u cs-erin -- '$CS' --connect '$SOCK' $call 2>&1 | grep -q forbidden"
+done
+check "frank follows the log" sh -c \
+	"runuser -u cs-frank -- '$CS' --connect '$SOCK' events | tail -n 1 | jq -e '.seq > 0' >/dev/null"
+cat >"$dir/submit.py" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rwb")
+f.write(b'{"jsonrpc":"2.0","id":1,"method":"submit","params":{"lines":[]}}\n'); f.flush()
+print(json.loads(f.readline())["error"]["data"]["code"])
+PY
+chmod 644 "$dir/submit.py"
+check "frank may not submit" [ "$(as cs-frank python3 "$dir/submit.py" "$SOCK")" = forbidden ]
 # A wait from one account, woken by another's decision (the status
 # behind it on the same connection shows the wait is held).
 mkdir -m 700 "$dir/frank"
