@@ -117,7 +117,8 @@ jq -c 'range(1; 40001) as $i | .version = $i | .ips_id = "ips-flood"
 	| .user_id = "u-flood"' "$EXAMPLES/ips.json" >"$WORK/flood.jsonl"
 client dropped "$S1" "$DB" "$WORK/flood.jsonl" "$WORK/serve.log"
 
-### Roles: a reader reads and cannot decide or import; no role, nothing.
+### Roles: a reader reads and cannot decide or import; an importer submits
+### and waits, and cannot decide; no role, nothing.
 progress "Roles: a reader reads and cannot decide or import; no role, nothing"
 serve "$WORK/r" --readers "$MYGROUP"
 client reader "$WORK/r"
@@ -127,6 +128,8 @@ printf '{"action_id": "w-5", "decision": "approve"}\n' >"$WORK/one.batch"
 expect_status "a reader cannot decide" 1 "$COUNTERSIGN" --connect "$WORK/r" batch "$WORK/one.batch"
 expect_contains "... forbidden" "$WORK/err" forbidden
 expect_status "a reader cannot import" 1 "$COUNTERSIGN" --connect "$WORK/r" import "$EXAMPLES/ips.json"
+serve "$WORK/i" --officers "$OTHER" --importers "$MYGROUP"
+client importer "$WORK/i"
 serve "$WORK/n" --officers "$OTHER" --importers "$OTHER" --readers "$OTHER"
 client no_role "$WORK/n"
 

@@ -420,6 +420,27 @@ def check_reader(sock_path):
     c.close()
 
 
+def check_importer(sock_path):
+    """An importer (an orchestrator that submits) may also use status,
+    wait, events, receipt and checkpoint, and still cannot decide."""
+    c = cc.Client(sock_path)
+    expect("an importer submits", c.submit([packet("imp-0")])[0]["status"],
+           "imported")
+    expect("... reads its status", c.status("imp-0")["state"], "pending")
+    expect("... waits on it", c.wait("imp-0", 0).get("timed_out"), True)
+    expect("... follows the log",
+           next(cc.Client(sock_path).events(0))["seq"], 1)
+    refused("... asks for a receipt (not decided, not forbidden)",
+            "not_decided", c.receipt, "imp-0")
+    refused("... asks for a checkpoint (no key, not forbidden)",
+            "no_signing_key", c.checkpoint)
+    p = run("--connect", sock_path, "batch",
+            stdin='{"action_id": "imp-0", "decision": "approve"}\n')
+    expect("... and cannot decide", (p.returncode, "forbidden" in p.stderr),
+           (1, True))
+    c.close()
+
+
 def check_no_role(sock_path):
     c = cc.Client(sock_path)
     for method, params in (("submit", {"lines": []}),
@@ -454,6 +475,8 @@ def main():
         check_caps(sys.argv[2])
     elif check == "reader":
         check_reader(sys.argv[2])
+    elif check == "importer":
+        check_importer(sys.argv[2])
     elif check == "no_role":
         check_no_role(sys.argv[2])
     sys.exit(1 if FAILURES else 0)
