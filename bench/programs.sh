@@ -107,6 +107,8 @@ LOADED=$SERVED
 "$CS" --connect "$work/loaded" list >/dev/null 2>&1
 rss_before=$(rss "$LOADED") kids_before=$(children "$LOADED")
 
+# The feeds start at the head, so that they are live from the first.
+head=$("$CS" --connect "$work/loaded" events | tail -n 1 | jq .seq)
 load_py waits "$work/loaded" "$W" >"$work/waits.out" 2>&1 &
 PIDS="$PIDS $!"
 left=$F a=0
@@ -114,10 +116,10 @@ for u in ${USERS:-self}; do
 	n=$((left < 15 ? left : 15))
 	[ "$n" -gt 0 ] || break
 	if [ "$u" = self ]; then
-		load_py feeds "$work/loaded" "$n" "$work/target" >"$work/feeds.$a" 2>&1 &
+		load_py feeds "$work/loaded" "$n" "$head" "$work/target" >"$work/feeds.$a" 2>&1 &
 	else
 		setpriv --reuid="$u" --regid="$GROUP" --init-groups \
-			"$PY" - feeds "$work/loaded" "$n" "$work/target" \
+			"$PY" - feeds "$work/loaded" "$n" "$head" "$work/target" \
 			<"$here/programs_load.py" >"$work/feeds.$a" 2>&1 &
 	fi
 	PIDS="$PIDS $!"

@@ -1,7 +1,8 @@
 """The clients bench/programs.sh loads a service with (issue 31).
 
     programs_load.py waits SOCKET W         W waits over 4 connections
-    programs_load.py feeds SOCKET F TARGET  F live events feeds
+    programs_load.py feeds SOCKET F HEAD TARGET
+                                            F events feeds after HEAD
     programs_load.py wake SOCKET ACTION     one wait, and how late it woke
 
 Each prints "ready" once the service holds what it asked for (the answer
@@ -55,11 +56,7 @@ def waits(path, count):
         time.sleep(3600)
 
 
-def feeds(path, count, target_file):
-    head = None
-    with connect(path) as s:
-        send(s, 1, "events", {"after_seq": 0})
-        head = json.loads(s.makefile("rb").readline())["result"]["head_seq"]
+def feeds(path, count, head, target_file):
     sel = selectors.DefaultSelector()
     state = {}
     for _ in range(count):
@@ -133,7 +130,7 @@ def main():
     if what == "waits":
         return waits(path, int(sys.argv[3]))
     if what == "feeds":
-        return feeds(path, int(sys.argv[3]), sys.argv[4])
+        return feeds(path, int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
     return wake(path, sys.argv[3])
 
 
