@@ -531,64 +531,39 @@ status_remote(struct client *cl, const char *command,
 }
 
 /*
- * receipt (SPEC 12): the service's receipt method; the text goes where
- * local mode puts it, -o FILE written here, by the officer, never by
- * the service.
+ * receipt, and audit checkpoint --size N (SPEC 12): the service's
+ * receipt or checkpoint method, the note printed as local mode prints
+ * it; receipt's -o FILE is written here, by the officer, never by the
+ * service.
  */
 static int
-receipt_remote(struct client *cl, const struct invocation *inv)
+note_remote(struct client *cl, const char *method,
+    const struct invocation *inv)
 {
-	cJSON *m = message("receipt", true), *answer;
+	cJSON *m = message(method, true), *params, *answer;
 	const cJSON *result, *error, *text;
+	struct invocation where = *inv;
 	struct error err;
 	int rc;
 
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "params"),
-	    "action_id", inv->operands[0]);
+	params = cJSON_AddObjectToObject(m, "params");
+	if (strcmp(method, "receipt") == 0)
+		cJSON_AddStringToObject(params, "action_id", inv->operands[0]);
+	else {
+		cJSON_AddNumberToObject(params, "size", (double)inv->size);
+		where.output = NULL;	/* audit has no -o */
+	}
 	if ((answer = program_answer(cl, m, &result, &error)) == NULL)
 		return EXIT_STORAGE;
-	text = cJSON_GetObjectItemCaseSensitive(result, "receipt");
+	text = cJSON_GetObjectItemCaseSensitive(result, method);
 	error_clear(&err);
 	if (error != NULL)
 		rc = report_refusal(error);
 	else if (!cJSON_IsString(text)) {
-		fputs(_("countersign: the service's answer is not a "
-		    "receipt\n"), stderr);
+		fputs(_("countersign: the service's answer is not a signed "
+		    "note\n"), stderr);
 		rc = EXIT_STORAGE;
-	} else if ((rc = note_output(text->valuestring, inv, &err)) != 0)
-		report_error(&err);
-	cJSON_Delete(answer);
-	return rc;
-}
-
-/*
- * audit checkpoint --size N (SPEC 12): the service's checkpoint method,
- * printed as local mode prints it.
- */
-static int
-checkpoint_remote(struct client *cl, const struct invocation *inv)
-{
-	cJSON *m = message("checkpoint", true), *answer;
-	const cJSON *result, *error, *text;
-	struct invocation to_stdout = *inv;
-	struct error err;
-	int rc;
-
-	cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "params"), "size",
-	    (double)inv->size);
-	if ((answer = program_answer(cl, m, &result, &error)) == NULL)
-		return EXIT_STORAGE;
-	text = cJSON_GetObjectItemCaseSensitive(result, "checkpoint");
-	to_stdout.output = NULL;
-	error_clear(&err);
-	if (error != NULL)
-		rc = report_refusal(error);
-	else if (!cJSON_IsString(text)) {
-		fputs(_("countersign: the service's answer is not a "
-		    "checkpoint\n"), stderr);
-		rc = EXIT_STORAGE;
-	} else if ((rc = note_output(text->valuestring, &to_stdout, &err)) !=
-	    0)
+	} else if ((rc = note_output(text->valuestring, &where, &err)) != 0)
 		report_error(&err);
 	cJSON_Delete(answer);
 	return rc;
@@ -706,13 +681,13 @@ client_run(const char *command, const struct invocation *inv)
 	if (strcmp(command, "audit") == 0 && inv->size > 0 &&
 	    inv->operand_count == 1 &&
 	    strcmp(inv->operands[0], "checkpoint") == 0) {
-		rc = checkpoint_remote(&cl, inv);
+		rc = note_remote(&cl, "checkpoint", inv);
 		goto done;
 	}
 	if (strcmp(command, "receipt") == 0) {
 		/* Its usage message, as local mode gives it. */
-		rc = inv->operand_count == 1 ? receipt_remote(&cl, inv) :
-		    cmd_receipt(inv);
+		rc = inv->operand_count == 1 ? note_remote(&cl, "receipt",
+		    inv) : cmd_receipt(inv);
 		goto done;
 	}
 	if (strcmp(command, "import") == 0)
