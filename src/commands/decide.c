@@ -488,8 +488,9 @@ decision_record_json(const struct decision_request *req,
 	json_writer_key(&w, "deadlocked");
 	json_writer_bool(&w, lockout_deadlocked(&rc->data.input, locks_out));
 	json_writer_end(&w, '}');
+	/* The judgments rule 7 counted: recorded ones, then the line's. */
 	json_writer_key(&w, "po_judgments");
-	json_writer_tree(&w, req->po_judgments);
+	json_writer_tree(&w, rc->data.input.po_judgments);
 	json_writer_key(&w, "approved_artifact_sha256");
 	if (req->decision == DECISION_APPROVE &&
 	    out->pack->approved_artifact != NULL &&
@@ -642,6 +643,177 @@ record(struct store *store, const struct decision_request *req,
 	return 0;
 }
 
+/*
+ * SPEC 2.3 (v3): a criterion judged twice keeps its first judgment; a
+ * different one later, in a judgment or an approval, is refused.
+ */
+static void
+judgment_conflicts(const struct decision_request *req,
+    const struct recheck *rc, struct refusals *r)
+{
+	const cJSON *given, *first;
+
+	cJSON_ArrayForEach(given, req->po_judgments) {
+		first = json_member(rc->data.judgments, given->string);
+		if (cJSON_IsString(first) && cJSON_IsString(given) &&
+		    strcmp(first->valuestring, given->valuestring) != 0) {
+			refuse(r, "po_judgment_conflict", "po_judgments.%s: "
+			    "%s was already judged %s, and the first judgment "
+			    "stands", given->string, given->string,
+			    first->valuestring);
+			return;
+		}
+	}
+}
+
+/*
+ * What a judgment may name (SPEC 2.3 v3, bad_request): the NEEDS-PO
+ * criteria of a change, each met or unmet, at least one.
+ */
+static void
+judge_refusals(const struct decision_request *req, const struct recheck *rc,
+    struct refusals *r)
+{
+	const struct rule_pack *pack = rc->outcome.pack;
+	struct check_input all = rc->data.input;
+	const cJSON *given, *criterion;
+	cJSON *asked;
+	bool known;
+
+	if (pack->judgment_criteria == NULL) {
+		refuse(r, "bad_request", "decision: a judgment is for a change; "
+		    "action %s is a %s", req->action_id, pack->kind);
+		return;
+	}
+	if (cJSON_GetArraySize(req->po_judgments) == 0) {
+		refuse(r, "bad_request", "po_judgments: a judgment names at "
+		    "least one NEEDS-PO criterion, met or unmet");
+		return;
+	}
+	/* Every NEEDS-PO criterion, those judged already included. */
+	all.po_judgments = NULL;
+	if ((asked = pack->judgment_criteria(&all, &rc->outcome.advisory)) ==
+	    NULL) {
+		refuse(r, "bad_request", "out of memory");
+		return;
+	}
+	if (cJSON_GetArraySize(asked) == 0)
+		refuse(r, "bad_request", "action_id: change %s has no NEEDS-PO "
+		    "criterion to judge", req->action_id);
+	cJSON_ArrayForEach(given, req->po_judgments) {
+		if (r->count > 0)
+			break;
+		known = false;
+		cJSON_ArrayForEach(criterion, asked) {
+			if (strcmp(cJSON_GetStringValue(json_member(criterion,
+			    "id")), given->string) == 0)
+				known = true;
+		}
+		if (!known)
+			refuse(r, "bad_request", "po_judgments.%s: not a "
+			    "NEEDS-PO criterion of this change", given->string);
+		else if (!cJSON_IsString(given) || (strcmp(given->valuestring,
+		    "met") != 0 && strcmp(given->valuestring, "unmet") != 0))
+			refuse(r, "bad_request", "po_judgments.%s: must be "
+			    "\"met\" or \"unmet\"", given->string);
+	}
+	cJSON_Delete(asked);
+	if (r->count == 0)
+		judgment_conflicts(req, rc, r);
+}
+
+static char *
+judgment_record_json(const struct decision_request *req,
+    const struct operator_identity *op, const struct recheck *rc,
+    const char *judgment_id, const char *judged_at)
+{
+	struct json_writer w;
+
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "event");
+	json_writer_string(&w, "po_judgment");
+	json_writer_key(&w, "format");
+	json_writer_integer(&w, JSON_FORMAT_CURRENT);
+	json_writer_key(&w, "judgment_id");
+	json_writer_string(&w, judgment_id);
+	json_writer_key(&w, "action_id");
+	json_writer_string(&w, req->action_id);
+	json_writer_key(&w, "kind");
+	json_writer_string(&w, rc->outcome.pack->kind);
+	json_writer_key(&w, "operator");
+	json_writer_object(&w);
+	json_writer_key(&w, "login");
+	json_writer_string(&w, op->login);
+	json_writer_key(&w, "uid");
+	json_writer_integer(&w, (long long)op->uid);
+	json_writer_end(&w, '}');
+	json_writer_key(&w, "judged_at");
+	json_writer_string(&w, judged_at);
+	json_writer_key(&w, "reason");
+	json_writer_string(&w, text_blank(req->reason) ? NULL : req->reason);
+	json_writer_key(&w, "po_judgments");
+	json_writer_tree(&w, req->po_judgments);
+	json_writer_key(&w, "packet_sha256");
+	json_writer_string(&w, rc->data.packet_sha256[0] != '\0' ?
+	    rc->data.packet_sha256 : NULL);
+	json_writer_key(&w, "program");
+	json_writer_object(&w);
+	json_writer_key(&w, "name");
+	json_writer_string(&w, "countersign");
+	json_writer_key(&w, "version");
+	json_writer_string(&w, PACKAGE_VERSION);
+	json_writer_end(&w, '}');
+	json_writer_end(&w, '}');
+	return json_writer_finish(&w);
+}
+
+/*
+ * A product owner's judgment (SPEC 2.3 v3): its po_judgment record and a
+ * row for each criterion judged for the first time, in the deciding
+ * transaction.  A judgment repeated records the event again, and no row.
+ */
+static int
+record_judgment(struct store *store, const struct decision_request *req,
+    const struct operator_identity *op, const struct recheck *rc,
+    long long now_ms, struct decision_outcome *out, struct error *err)
+{
+	struct judgment_row row;
+	const cJSON *given;
+	char *json;
+	int status;
+
+	memset(&row, 0, sizeof row);
+	uuid_random(row.judgment_id);
+	timestamp_format(now_ms, row.judged_at);
+	snprintf(row.operator_login, sizeof row.operator_login, "%s",
+	    op->login);
+	row.operator_uid = op->uid;
+	json = judgment_record_json(req, op, rc, row.judgment_id,
+	    row.judged_at);
+	if (json == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	status = store_audit_append(store, json, &out->head, err);
+	free(json);
+	if (status != 0)
+		return status;
+	row.audit_seq = out->head.seq;
+	cJSON_ArrayForEach(given, req->po_judgments) {
+		if (json_member(rc->data.judgments, given->string) != NULL)
+			continue;
+		row.ac_id = given->string;
+		snprintf(row.judgment, sizeof row.judgment, "%s",
+		    given->valuestring);
+		if ((status = store_judgment_insert(store, req->action_id,
+		    &row, err)) != 0)
+			return status;
+	}
+	out->judged = true;
+	snprintf(out->judgment_id, sizeof out->judgment_id, "%s",
+	    row.judgment_id);
+	return 0;
+}
+
 /* Fills the outcome of a refusal, naming the other codes that applied. */
 static void
 refused(struct decision_outcome *out, const struct refusals *r)
@@ -711,6 +883,14 @@ decision_record(struct store *store, const struct decision_request *req,
 		    rc.data.packet_sha256 : "unknown");
 		goto done;
 	}
+	/* A judgment decides nothing: no quorum, no gate of SPEC 5. */
+	if (req->decision == DECISION_JUDGE) {
+		judge_refusals(req, &rc, &refusals);
+		if (refusals.count == 0)
+			status = record_judgment(store, req, op, &rc, now_ms,
+			    out, err);
+		goto done;
+	}
 	/*
 	 * The quorum and the approvals so far, read under the write lock
 	 * that records this one: two officers at once count each other.
@@ -719,6 +899,7 @@ decision_record(struct store *store, const struct decision_request *req,
 	    err)) != 0)
 		goto done;
 	if (req->decision == DECISION_APPROVE) {
+		judgment_conflicts(req, &rc, &refusals);
 		approve_refusals(req, op, &rc, now_ms, &refusals);
 		/* SPEC 14: one approval per officer, names as in 2.4. */
 		more = quorum.needed - (int)quorum.count;
