@@ -470,13 +470,17 @@ struct approve_state {
 	long high_stakes_box, divergence_box;
 };
 
-/* A criterion's line: its text cut to fit, its judgment or the keys kept. */
+/*
+ * A criterion's line: its text cut to fit, its judgment or the keys kept.
+ * The approve and the judge dialogs ask alike (dialog_judge.c).
+ */
 static void
-criterion_line(struct dialog *d, const struct approve_state *s, int i)
+dialog_criterion_line(struct dialog *d, const cJSON *criteria,
+    const cJSON *judgments, int judging, int i)
 {
-	const cJSON *c = cJSON_GetArrayItem(s->criteria, i);
+	const cJSON *c = cJSON_GetArrayItem(criteria, i);
 	const char *id = cJSON_GetStringValue(json_member(c, "id"));
-	const cJSON *judged = json_member(s->judgments, id);
+	const cJSON *judged = json_member(judgments, id);
 	const char *hint;
 	char *raw, *safe, *clipped;
 	int room;
@@ -486,18 +490,50 @@ criterion_line(struct dialog *d, const struct approve_state *s, int i)
 	hint = !cJSON_IsString(judged) ? _("m met / u unmet") :
 	    /* L10N: the judgment made of a NEEDS-PO criterion */
 	    strcmp(judged->valuestring, "met") == 0 ? _("met") : _("unmet");
-	raw = xasprintf("%s %s %s", i == s->judging ? ">" : " ", id ? id : "",
+	raw = xasprintf("%s %s %s", i == judging ? ">" : " ", id ? id : "",
 	    cJSON_GetStringValue(json_member(c, "text")) ?
 	    cJSON_GetStringValue(json_member(c, "text")) : "");
 	safe = xsanitize(raw);
 	/* The keys stay on the line: a long text is cut instead. */
 	room = d->width - 2 - (int)sanitized_width(hint);
 	clipped = clip_text(safe, room > 1 ? room : 1);
-	detail_add(&d->list, i == s->judging ? DETAIL_HEADING : DETAIL_PLAIN,
+	detail_add(&d->list, i == judging ? DETAIL_HEADING : DETAIL_PLAIN,
 	    "%s: %s", clipped, hint);
 	free(raw);
 	free(safe);
 	free(clipped);
+}
+
+void
+dialog_judgment_part(struct dialog *d, const cJSON *criteria,
+    const cJSON *judgments, int judging)
+{
+	int n = cJSON_GetArraySize(criteria), i;
+
+	if (n > 0)
+		/* L10N: %1$d criteria of %2$d have been judged; m and u are
+		   keys: keep them */
+		detail_add(&d->head, DETAIL_HEADING, _("PO JUDGMENT  %d of %d "
+		    "judged (m met, u unmet)"), cJSON_GetArraySize(judgments),
+		    n);
+	for (i = 0; i < n; i++)
+		dialog_criterion_line(d, criteria, judgments, judging, i);
+	d->list_cursor = judging < n ? judging : -1;
+}
+
+bool
+dialog_judgment_key(const cJSON *criteria, cJSON *judgments, int *judging,
+    int ch)
+{
+	const cJSON *c = cJSON_GetArrayItem(criteria, *judging);
+	const char *id = cJSON_GetStringValue(json_member(c, "id"));
+
+	if ((ch != 'm' && ch != 'u') || id == NULL)
+		return false;
+	cJSON_DeleteItemFromObjectCaseSensitive(judgments, id);
+	cJSON_AddStringToObject(judgments, id, ch == 'm' ? "met" : "unmet");
+	*judging = (*judging + 1) % (cJSON_GetArraySize(criteria) + 1);
+	return true;
 }
 
 static int
@@ -507,7 +543,6 @@ approve_draw(const struct tui *t, struct dialog *d,
 {
 	const struct verdict *v = &s->check.outcome.verdict;
 	int divergence = cJSON_GetArraySize(s->check.outcome.divergence);
-	int n = cJSON_GetArraySize(s->criteria), i;
 	char *failing;
 	size_t r;
 
@@ -535,15 +570,7 @@ approve_draw(const struct tui *t, struct dialog *d,
 		detail_add(&d->head, DETAIL_HEADING, _("DIVERGENCE  %d "
 		    "difference(s) with the advisory verdict"), divergence);
 	}
-	if (n > 0)
-		/* L10N: %1$d criteria of %2$d have been judged; m and u are
-		   keys: keep them */
-		detail_add(&d->head, DETAIL_HEADING, _("PO JUDGMENT  %d of %d "
-		    "judged (m met, u unmet)"), cJSON_GetArraySize(s->judgments),
-		    n);
-	for (i = 0; i < n; i++)
-		criterion_line(d, s, i);
-	d->list_cursor = s->judging < n ? s->judging : -1;
+	dialog_judgment_part(d, s->criteria, s->judgments, s->judging);
 	for (r = 0; r < reason_count; r++)
 		detail_add(&d->menu, DETAIL_DIM, "%zu %s", r + 1, reasons[r]);
 	/*
@@ -640,13 +667,7 @@ approve_key(struct tui *t, struct dialog *d, struct approve_state *s,
 	else if (ch == 'h' || ch == 'd')
 		return 0;
 	else if ((ch == 'm' || ch == 'u') && c != NULL) {
-		cJSON_DeleteItemFromObjectCaseSensitive(s->judgments,
-		    cJSON_GetStringValue(json_member(c, "id")));
-		cJSON_AddStringToObject(s->judgments,
-		    cJSON_GetStringValue(json_member(c, "id")),
-		    ch == 'm' ? "met" : "unmet");
-		s->judging = (s->judging + 1) %
-		    (cJSON_GetArraySize(s->criteria) + 1);
+		dialog_judgment_key(s->criteria, s->judgments, &s->judging, ch);
 		return rejudge(t, s, id);
 	} else if (ch >= '1' && ch < '1' + (int)reason_count)
 		snprintf(s->reason, sizeof s->reason, "%s", reasons[ch - '1']);
