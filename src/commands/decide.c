@@ -112,6 +112,29 @@ own_work(const cJSON *action, const char *login)
 	return false;
 }
 
+/*
+ * SPEC 2.3 (v3): a criterion judged twice keeps its first judgment; a
+ * different one later, in a judgment or an approval, is refused.
+ */
+static void
+judgment_conflicts(const struct decision_request *req,
+    const struct recheck *rc, struct refusals *r)
+{
+	const cJSON *given, *first;
+
+	cJSON_ArrayForEach(given, req->po_judgments) {
+		first = json_member(rc->data.judgments, given->string);
+		if (cJSON_IsString(first) && cJSON_IsString(given) &&
+		    strcmp(first->valuestring, given->valuestring) != 0) {
+			refuse(r, "po_judgment_conflict", "po_judgments.%s: "
+			    "%s was already judged %s, and the first judgment "
+			    "stands", given->string, given->string,
+			    first->valuestring);
+			return;
+		}
+	}
+}
+
 static void
 approve_refusals(const struct decision_request *req,
     const struct operator_identity *op, const struct recheck *rc,
@@ -131,6 +154,8 @@ approve_refusals(const struct decision_request *req,
 		refuse(r, "not_pending", "the action's status is %s: only a "
 		    "drafted, reviewed or pending action may be approved",
 		    status);
+	/* SPEC 2.3 (v3): the first judgment of a criterion stands. */
+	judgment_conflicts(req, rc, r);
 	/*
 	 * An unjudged NEEDS-PO criterion is its own refusal only when it is
 	 * all that fails: otherwise the failing rules are the news.
@@ -644,29 +669,6 @@ record(struct store *store, const struct decision_request *req,
 }
 
 /*
- * SPEC 2.3 (v3): a criterion judged twice keeps its first judgment; a
- * different one later, in a judgment or an approval, is refused.
- */
-static void
-judgment_conflicts(const struct decision_request *req,
-    const struct recheck *rc, struct refusals *r)
-{
-	const cJSON *given, *first;
-
-	cJSON_ArrayForEach(given, req->po_judgments) {
-		first = json_member(rc->data.judgments, given->string);
-		if (cJSON_IsString(first) && cJSON_IsString(given) &&
-		    strcmp(first->valuestring, given->valuestring) != 0) {
-			refuse(r, "po_judgment_conflict", "po_judgments.%s: "
-			    "%s was already judged %s, and the first judgment "
-			    "stands", given->string, given->string,
-			    first->valuestring);
-			return;
-		}
-	}
-}
-
-/*
  * What a judgment may name (SPEC 2.3 v3, bad_request): the NEEDS-PO
  * criteria of a change, each met or unmet, at least one.
  */
@@ -899,7 +901,6 @@ decision_record(struct store *store, const struct decision_request *req,
 	    err)) != 0)
 		goto done;
 	if (req->decision == DECISION_APPROVE) {
-		judgment_conflicts(req, &rc, &refusals);
 		approve_refusals(req, op, &rc, now_ms, &refusals);
 		/* SPEC 14: one approval per officer, names as in 2.4. */
 		more = quorum.needed - (int)quorum.count;
