@@ -5,13 +5,11 @@
  */
 #include "config.h"
 
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "decision.h"
@@ -24,34 +22,6 @@
 #include "quorum.h"
 #include "text.h"
 #include "uuid_random.h"
-
-/* Set only by the service (issue 19), in the child serving one request. */
-static const struct operator_identity *operator_peer;
-
-void
-operator_serve_as(const struct operator_identity *peer)
-{
-	operator_peer = peer;
-}
-
-void
-operator_current(struct operator_identity *op)
-{
-	/* Not getlogin(), USER or LOGNAME: those a user can set. */
-	uid_t uid = getuid();
-	struct passwd *pw;
-
-	if (operator_peer != NULL) {
-		*op = *operator_peer;
-		return;
-	}
-	pw = getpwuid(uid);
-	op->uid = (long long)uid;
-	if (pw != NULL && pw->pw_name != NULL)
-		snprintf(op->login, sizeof op->login, "%s", pw->pw_name);
-	else
-		snprintf(op->login, sizeof op->login, "#%lld", op->uid);
-}
 
 /* The refusals that apply, in SPEC 5 order; the first is the code. */
 struct refusals {
@@ -306,6 +276,32 @@ write_routing(struct json_writer *w, const struct decision_request *req)
 	json_writer_end(w, '}');
 }
 
+/* Who decided or judged: "operator": {"login", "uid"} (SPEC 6). */
+static void
+write_operator(struct json_writer *w, const struct operator_identity *op)
+{
+	json_writer_key(w, "operator");
+	json_writer_object(w);
+	json_writer_key(w, "login");
+	json_writer_string(w, op->login);
+	json_writer_key(w, "uid");
+	json_writer_integer(w, (long long)op->uid);
+	json_writer_end(w, '}');
+}
+
+/* "program": {"name", "version"}, the build that wrote the record. */
+static void
+write_program(struct json_writer *w)
+{
+	json_writer_key(w, "program");
+	json_writer_object(w);
+	json_writer_key(w, "name");
+	json_writer_string(w, "countersign");
+	json_writer_key(w, "version");
+	json_writer_string(w, PACKAGE_VERSION);
+	json_writer_end(w, '}');
+}
+
 /* What a replay needs to find the same inputs again (audit replay). */
 static void
 write_rule_inputs(struct json_writer *w, const struct check_data *d)
@@ -461,13 +457,7 @@ decision_record_json(const struct decision_request *req,
 	    "reject");
 	json_writer_key(&w, "reason");
 	json_writer_string(&w, text_blank(req->reason) ? NULL : req->reason);
-	json_writer_key(&w, "operator");
-	json_writer_object(&w);
-	json_writer_key(&w, "login");
-	json_writer_string(&w, op->login);
-	json_writer_key(&w, "uid");
-	json_writer_integer(&w, (long long)op->uid);
-	json_writer_end(&w, '}');
+	write_operator(&w, op);
 	json_writer_key(&w, "decided_at");
 	json_writer_string(&w, decided_at);
 	/* Exactly as received: the packet's own value, or null. */
@@ -543,13 +533,7 @@ decision_record_json(const struct decision_request *req,
 		json_writer_integer(&w, req->bulk->count);
 		json_writer_end(&w, '}');
 	}
-	json_writer_key(&w, "program");
-	json_writer_object(&w);
-	json_writer_key(&w, "name");
-	json_writer_string(&w, "countersign");
-	json_writer_key(&w, "version");
-	json_writer_string(&w, PACKAGE_VERSION);
-	json_writer_end(&w, '}');
+	write_program(&w);
 	json_writer_key(&w, "rule_inputs");
 	write_rule_inputs(&w, &rc->data);
 	if (check_inputs_sha256(&rc->data.input, digest) == 0) {
@@ -743,13 +727,7 @@ judgment_record_json(const struct decision_request *req,
 	json_writer_string(&w, req->action_id);
 	json_writer_key(&w, "kind");
 	json_writer_string(&w, rc->outcome.pack->kind);
-	json_writer_key(&w, "operator");
-	json_writer_object(&w);
-	json_writer_key(&w, "login");
-	json_writer_string(&w, op->login);
-	json_writer_key(&w, "uid");
-	json_writer_integer(&w, (long long)op->uid);
-	json_writer_end(&w, '}');
+	write_operator(&w, op);
 	json_writer_key(&w, "judged_at");
 	json_writer_string(&w, judged_at);
 	json_writer_key(&w, "reason");
@@ -759,13 +737,7 @@ judgment_record_json(const struct decision_request *req,
 	json_writer_key(&w, "packet_sha256");
 	json_writer_string(&w, rc->data.packet_sha256[0] != '\0' ?
 	    rc->data.packet_sha256 : NULL);
-	json_writer_key(&w, "program");
-	json_writer_object(&w);
-	json_writer_key(&w, "name");
-	json_writer_string(&w, "countersign");
-	json_writer_key(&w, "version");
-	json_writer_string(&w, PACKAGE_VERSION);
-	json_writer_end(&w, '}');
+	write_program(&w);
 	json_writer_end(&w, '}');
 	return json_writer_finish(&w);
 }

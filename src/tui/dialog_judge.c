@@ -1,6 +1,7 @@
 /*
  * J on a change's detail: the product owner's judgment of its NEEDS-PO
- * criteria (SPEC 2.3 v3).  It asks each criterion not judged yet, met or
+ * criteria (SPEC 2.3 v3), and the PO JUDGMENT part the approve dialog
+ * shares with it.  It asks each criterion not judged yet, met or
  * unmet, as the approve dialog does, and records them through the one
  * decision path as a po_judgment event: nothing is approved, and the
  * requester, whom the approval refuses, may judge.
@@ -13,9 +14,78 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "json_fields.h"
+#include "sanitize.h"
+#include "text.h"
 #include "timestamp.h"
 #include "tui.h"
 #include "dialog.h"
+
+/*
+ * A criterion's line: its text cut to fit, its judgment or the keys kept.
+ * The approve and the judge dialogs ask alike.
+ */
+static void
+dialog_criterion_line(struct dialog *d, const cJSON *criteria,
+    const cJSON *judgments, int judging, int i)
+{
+	const cJSON *c = cJSON_GetArrayItem(criteria, i);
+	const char *id = cJSON_GetStringValue(json_member(c, "id"));
+	const cJSON *judged = json_member(judgments, id);
+	const char *hint;
+	char *raw, *safe, *clipped;
+	int room;
+
+	/* L10N: how a NEEDS-PO criterion of a change is judged: the keys m
+	   and u stay whatever the language */
+	hint = !cJSON_IsString(judged) ? _("m met / u unmet") :
+	    /* L10N: the judgment made of a NEEDS-PO criterion */
+	    strcmp(judged->valuestring, "met") == 0 ? _("met") : _("unmet");
+	raw = xasprintf("%s %s %s", i == judging ? ">" : " ", id ? id : "",
+	    cJSON_GetStringValue(json_member(c, "text")) ?
+	    cJSON_GetStringValue(json_member(c, "text")) : "");
+	safe = xsanitize(raw);
+	/* The keys stay on the line: a long text is cut instead. */
+	room = d->width - 2 - (int)sanitized_width(hint);
+	clipped = clip_text(safe, room > 1 ? room : 1);
+	detail_add(&d->list, i == judging ? DETAIL_HEADING : DETAIL_PLAIN,
+	    "%s: %s", clipped, hint);
+	free(raw);
+	free(safe);
+	free(clipped);
+}
+
+void
+dialog_judgment_part(struct dialog *d, const cJSON *criteria,
+    const cJSON *judgments, int judging)
+{
+	int n = cJSON_GetArraySize(criteria), i;
+
+	if (n > 0)
+		/* L10N: %1$d criteria of %2$d have been judged; m and u are
+		   keys: keep them */
+		detail_add(&d->head, DETAIL_HEADING, _("PO JUDGMENT  %d of %d "
+		    "judged (m met, u unmet)"), cJSON_GetArraySize(judgments),
+		    n);
+	for (i = 0; i < n; i++)
+		dialog_criterion_line(d, criteria, judgments, judging, i);
+	d->list_cursor = judging < n ? judging : -1;
+}
+
+bool
+dialog_judgment_key(const cJSON *criteria, cJSON *judgments, int *judging,
+    int ch)
+{
+	const cJSON *c = cJSON_GetArrayItem(criteria, *judging);
+	const char *id = cJSON_GetStringValue(json_member(c, "id"));
+
+	if ((ch != 'm' && ch != 'u') || id == NULL)
+		return false;
+	cJSON_DeleteItemFromObjectCaseSensitive(judgments, id);
+	cJSON_AddStringToObject(judgments, id, ch == 'm' ? "met" : "unmet");
+	*judging = (*judging + 1) % (cJSON_GetArraySize(criteria) + 1);
+	return true;
+}
 
 struct judge_state {
 	cJSON *criteria;		/* [{id, text}] not judged yet */
