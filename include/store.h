@@ -416,6 +416,9 @@ int store_policy_epoch(struct store *, long long *epoch, struct error *);
  */
 int store_queue_mark_touched(struct store *, const struct loaded_object *,
     struct error *);
+/* Marks action_id's index row stale: a judgment changed its verdict. */
+int store_queue_mark_stale(struct store *, const char *action_id,
+    struct error *);
 /* Marks the index rows of actions revising action_id stale. */
 int store_queue_mark_revisions(struct store *, const char *action_id,
     struct error *);

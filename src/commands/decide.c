@@ -782,6 +782,10 @@ record_judgment(struct store *store, const struct decision_request *req,
 		    &row, err)) != 0)
 			return status;
 	}
+	/* Rule 7 reads differently now: the queue's row is re-checked. */
+	if ((status = store_queue_mark_stale(store, req->action_id,
+	    err)) != 0)
+		return status;
 	out->judged = true;
 	snprintf(out->judgment_id, sizeof out->judgment_id, "%s",
 	    row.judgment_id);
