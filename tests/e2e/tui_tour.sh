@@ -60,6 +60,7 @@ fresh() {
 	DB="$WORK/$1.db"
 	cs import "$DEMO" >/dev/null
 	cs batch "$DEMO/decisions.batch" >/dev/null
+	cs batch "$DEMO/judgments.batch" >/dev/null
 	# What the header counts: the demo's pending actions.
 	PENDING=$(cs list --json | wc -l)
 }
