@@ -58,8 +58,8 @@ judgments_section(struct tui *t, struct detail *d, const char *action_id,
 	detail_add(d, DETAIL_PLAIN, "%s", "");
 	/* L10N: a section label of the detail (lined up at 13 columns
 	   with HIGH STAKES): the criteria the product owner judges */
-	detail_add(d, DETAIL_HEADING, _("PO JUDGMENT  the product owner "
-	    "judges these criteria (SPEC 2.3)"));
+	detail_add(d, DETAIL_HEADING, _("PO JUDGMENT  criteria the product "
+	    "owner judges (a judgment approves nothing)"));
 	cJSON_ArrayForEach(criterion, asked) {
 		id = xsanitize(cJSON_GetStringValue(cJSON_GetObjectItem(
 		    criterion, "id")));
