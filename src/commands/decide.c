@@ -654,11 +654,12 @@ record(struct store *store, const struct decision_request *req,
 
 /*
  * What a judgment may name (SPEC 2.3 v3, bad_request): the NEEDS-PO
- * criteria of a change, each met or unmet, at least one.
+ * criteria of a change, each met or unmet, at least one.  An exit_code
+ * only when memory runs out.
  */
-static void
+static int
 judge_refusals(const struct decision_request *req, const struct recheck *rc,
-    struct refusals *r)
+    struct refusals *r, struct error *err)
 {
 	const struct rule_pack *pack = rc->outcome.pack;
 	struct check_input all = rc->data.input;
@@ -669,20 +670,18 @@ judge_refusals(const struct decision_request *req, const struct recheck *rc,
 	if (pack->judgment_criteria == NULL) {
 		refuse(r, "bad_request", "decision: a judgment is for a change; "
 		    "action %s is a %s", req->action_id, pack->kind);
-		return;
+		return 0;
 	}
 	if (cJSON_GetArraySize(req->po_judgments) == 0) {
 		refuse(r, "bad_request", "po_judgments: a judgment names at "
 		    "least one NEEDS-PO criterion, met or unmet");
-		return;
+		return 0;
 	}
 	/* Every NEEDS-PO criterion, those judged already included. */
 	all.po_judgments = NULL;
 	if ((asked = pack->judgment_criteria(&all, &rc->outcome.advisory)) ==
-	    NULL) {
-		refuse(r, "bad_request", "out of memory");
-		return;
-	}
+	    NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
 	if (cJSON_GetArraySize(asked) == 0)
 		refuse(r, "bad_request", "action_id: change %s has no NEEDS-PO "
 		    "criterion to judge", req->action_id);
@@ -706,6 +705,7 @@ judge_refusals(const struct decision_request *req, const struct recheck *rc,
 	cJSON_Delete(asked);
 	if (r->count == 0)
 		judgment_conflicts(req, rc, r);
+	return 0;
 }
 
 static char *
@@ -863,8 +863,8 @@ decision_record(struct store *store, const struct decision_request *req,
 	}
 	/* A judgment decides nothing: no quorum, no gate of SPEC 5. */
 	if (req->decision == DECISION_JUDGE) {
-		judge_refusals(req, &rc, &refusals);
-		if (refusals.count == 0)
+		status = judge_refusals(req, &rc, &refusals, err);
+		if (status == 0 && refusals.count == 0)
 			status = record_judgment(store, req, op, &rc, now_ms,
 			    out, err);
 		goto done;

@@ -70,6 +70,17 @@ expect_eq "... the first judgment stands" "$(db_sql "SELECT judgment FROM po_jud
 ask '{"action_id": "J-1", "decision": "approve", "reason": "x", "acknowledge": ["high_stakes", "divergence"], "po_judgments": {"AC-3": "unmet"}}'
 expect_eq "an approval judging it otherwise: po_judgment_conflict" "$(answer)" "refused po_judgment_conflict"
 
+### 2b. In one batch (one group commit): a judgment, a conflict with it,
+###     then an approval that counts it, read back in the same transaction.
+change J-group '.proposed_action.requested_by = "po.kim"'
+printf '%s\n' '{"action_id": "J-group", "decision": "judge", "po_judgments": {"AC-3": "met"}}' \
+	'{"action_id": "J-group", "decision": "judge", "po_judgments": {"AC-3": "unmet"}}' \
+	'{"action_id": "J-group", "decision": "approve", "reason": "read", "acknowledge": ["high_stakes", "divergence"]}' |
+	cs batch >"$out" 2>/dev/null || true
+expect_eq "one batch: judged, conflict, then the approval counts the judgment" \
+	"$(jq -r '"\(.status) \(.code)"' "$out" | tr '\n' ' ')" \
+	"judged null refused po_judgment_conflict recorded null "
+
 ### 3. Bad requests name the field; unknown, changed.
 bad() { # bad WHAT LINE FIELD
 	ask "$2"
@@ -92,7 +103,7 @@ bad "no po_judgments" '{"action_id": "J-2", "decision": "judge"}' po_judgments
 bad "a routing" '{"action_id": "J-2", "decision": "judge", "po_judgments": {"AC-3": "met"}, "escalate": true}' escalate
 bad "an acknowledgement" '{"action_id": "J-2", "decision": "judge", "po_judgments": {"AC-3": "met"}, "acknowledge": ["divergence"]}' acknowledge
 expect_eq "... none of them left a row or a record" \
-	"$(rows J-2) $(cs audit export | jq -s '[.[] | select(.record.event == "po_judgment" and .record.action_id != "J-1")] | length')" "0 0"
+	"$(rows J-2) $(cs audit export | jq -s '[.[] | select(.record.event == "po_judgment" and .record.action_id == "J-2")] | length')" "0 0"
 ask '{"action_id": "J-nothing", "decision": "judge", "po_judgments": {"AC-3": "met"}}'
 expect_eq "an unknown action: unknown_action" "$(answer)" "refused unknown_action"
 other=$(cs list --json | jq -r 'select(.action_id == "J-none") | .packet_sha256')
@@ -111,12 +122,13 @@ expect_eq "an approval of an unmet criterion: rules_failed" "$(answer)" "refused
 expect_status "audit verify: judgment rows agree with their records" 0 cs audit verify
 expect_status "audit export --csv" 0 cs audit export --csv
 expect_eq "... a po_judgment row for each judgment event" \
-	"$(grep -c '"po_judgment","' "$out")" 3
+	"$(grep -c '"po_judgment","' "$out")" 4
 expect_status "events" 0 cs events
 expect_eq "... carry the po_judgment events, with their time" \
 	"$(jq -c 'select(.event == "po_judgment") | [.action_id, .operator, (.at | type)]' "$out" | sort -u)" \
 	"[\"J-1\",\"$ME\",\"string\"]
-[\"J-2\",\"$ME\",\"string\"]"
+[\"J-2\",\"$ME\",\"string\"]
+[\"J-group\",\"$ME\",\"string\"]"
 # A judgment row rewritten or added behind countersign's back breaks the log.
 tamper() { # tamper WHAT SQL
 	T=$(db_copy "tamper$(echo "$1" | tr -cd a-z)")
