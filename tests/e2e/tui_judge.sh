@@ -2,7 +2,8 @@
 # SPEC 2.3 (v3), issue 36 point 7 on the review screens: the requester of a
 # change, whom approval refuses, judges its NEEDS-PO criterion with J (a key
 # of its own, on the key line and in the help); the detail then shows the
-# judgment and who made it, and nothing is decided.  Another officer (an
+# judgment and who made it, and nothing is decided; the same through the
+# service (--connect), the peer judging.  Another officer (an
 # account run through runuser: root only) approves without judging again.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/e2e/tui_lib.sh"
@@ -50,6 +51,37 @@ expect_gone "J is gone once nothing is left to judge" "J judge"
 keys J
 expect_screen "J again says there is nothing left" "no NEEDS-PO criterion left to judge"
 tui_stop
+
+# The same screens through the service (SPEC 10): J judges as the peer.
+if command -v socat >/dev/null 2>&1; then
+	jq -c --arg me "$ME" '.proposed_action.action_id = "tj-2"
+		| .proposed_action.requested_by = $me' \
+		"$EXAMPLES/packet-change.json" >"$WORK/change2.json"
+	cs import "$WORK/change2.json" >/dev/null
+	SOCK="$WORK/sock"
+	COUNTERSIGN_DATA_DIR="$TOP_SRCDIR/data" "$COUNTERSIGN" serve --db "$DB" \
+		--socket "$SOCK" --officers "$(id -gn)" 2>"$WORK/serve.log" &
+	SERVICE_PID=$!
+	trap 'tui_stop; kill "$SERVICE_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+	i=0
+	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 600 ]; do
+		sleep 0.05; i=$((i + 1)); done
+	tui_launch 100 30 "'$COUNTERSIGN' --connect '$SOCK'"
+	wait_for "pending"
+	keys /; keys C-u tj-2 Enter; wait_for "> "
+	keys Enter
+	expect_screen "--connect: the detail offers J" "J judge  a approve"
+	keys J; wait_for "Judge tj-2 (product owner)"; keys m Enter
+	expect_screen "--connect: the judgment is recorded" "judgment recorded (judgment"
+	expect_screen "--connect: ... and shown, the peer as who judged" "AC-3 met, judged by $ME at "
+	tui_stop
+	expect_eq "--connect: a po_judgment event, the peer's" \
+		"$(record tj-2 po_judgment '| .operator.login')" "\"$ME\""
+	kill "$SERVICE_PID" 2>/dev/null || true
+	wait "$SERVICE_PID" 2>/dev/null || true
+else
+	echo "skip: the screens through the service need socat"
+fi
 
 if [ "$(id -u)" -ne 0 ] || ! id daemon >/dev/null 2>&1; then
 	echo "skip: the second officer needs root and the daemon account (runuser)"
