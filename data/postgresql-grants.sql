@@ -11,6 +11,8 @@ GRANT SELECT, INSERT ON merkle_node, log_checkpoint, log_name
 	TO countersign_service;
 -- Partial approvals under a quorum (SPEC 14): final as decisions are.
 GRANT SELECT, INSERT ON approval, approval_policy TO countersign_service;
+-- The product owner's judgments (SPEC 2.3): final as approvals are.
+GRANT SELECT, INSERT ON po_judgment TO countersign_service;
 -- Imported objects: appended; an action's status moves once, to decided.
 GRANT SELECT, INSERT ON action, ips, holdings, policy_object
 	TO countersign_service;

@@ -118,7 +118,17 @@ int import_texts(struct store *, const struct import_text *, size_t count,
 struct recheck {
 	struct check_data data;
 	struct check_outcome outcome;
+	/*
+	 * The judgments rule 7 counted: those recorded (data.judgments),
+	 * then the caller's for the criteria not yet judged (SPEC 2.3 v3:
+	 * the first judgment stands); owned, NULL when the caller gave none.
+	 */
+	cJSON *judgments_counted;
 };
+/*
+ * po_judgments (or NULL) are the officer's own, counted with the
+ * judgments recorded before; data.input.po_judgments points at the union.
+ */
 int recheck_action(struct store *, const char *action_id, long long now_ms,
     const cJSON *po_judgments, struct recheck *, struct error *);
 void recheck_free(struct recheck *);

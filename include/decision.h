@@ -11,7 +11,11 @@
 #include "error.h"
 #include "store.h"
 
-enum decision_kind { DECISION_APPROVE, DECISION_REJECT };
+/*
+ * DECISION_JUDGE (SPEC 2.3 v3): the product owner's judgment of NEEDS-PO
+ * criteria, recorded as a po_judgment event; it decides nothing.
+ */
+enum decision_kind { DECISION_APPROVE, DECISION_REJECT, DECISION_JUDGE };
 
 /* Decisions taken together (the review screens' A and R): one id for all. */
 struct decision_bulk {
@@ -30,7 +34,11 @@ struct decision_request {
 	/* reject only: "missing_standard" (SPEC 5 blocked_on), or NULL */
 	const char *blocked_on;
 	const char *escalate_expertise;	/* with escalate: who is needed, or NULL */
-	const cJSON *po_judgments;	/* {"AC-3": "met"} or NULL */
+	/*
+	 * {"AC-3": "met"} or NULL: an approval's own, counted with those
+	 * recorded; a judgment's, to record.
+	 */
+	const cJSON *po_judgments;
 	/*
 	 * SHA-256 of the packet the officer was shown (SPEC 5 `changed`), or
 	 * NULL when the request names none.
@@ -63,6 +71,9 @@ struct decision_outcome {
 	char approval_id[37];
 	int quorum_needed;		/* 1 when no quorum applies */
 	int quorum_have;		/* approvals counting this one */
+	/* SPEC 2.3 (v3): a judgment recorded; decision_id is empty. */
+	bool judged;
+	char judgment_id[37];
 	const char *code;		/* refusal code; NULL when recorded */
 	char message[1024];		/* why, for a refusal */
 	struct audit_head head;		/* the audit head after recording */

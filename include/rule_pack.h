@@ -130,8 +130,9 @@ struct rule_pack {
 	int (*unjudged_criteria)(const struct check_input *,
 	    const struct advisory *);
 	/*
-	 * change: the criteria awaiting the deciding human's judgment, as an
-	 * array of {id, text} (newly allocated), for the approve dialog.
+	 * change: the criteria awaiting the deciding human's judgment (the
+	 * NEEDS-PO ones without one in po_judgments), as an array of
+	 * {id, text} (newly allocated), for the approve and judge dialogs.
 	 * NULL for other kinds.
 	 */
 	cJSON *(*judgment_criteria)(const struct check_input *,

@@ -97,6 +97,12 @@ struct check_data {
 	long long imported_at_ms;
 	bool has_expiry;
 	long long expires_at_ms;
+	/*
+	 * change: the judgments recorded so far (SPEC 2.3 v3), as
+	 * {"AC-1": "met"}, owned; NULL when none.  input.po_judgments
+	 * points at it after a load.
+	 */
+	cJSON *judgments;
 	struct check_input input;	/* points at the trees above */
 };
 
@@ -264,6 +270,30 @@ int store_approval_record(struct store *, const char *approval_id,
 int store_approval_insert(struct store *, const char *action_id,
     const struct approval_row *, struct error *);
 
+/* ---- The product owner's judgments (SPEC 2.3 v3) ---- */
+
+/* One NEEDS-PO criterion judged, as a po_judgment record recorded it. */
+struct judgment_row {
+	char *ac_id;			/* owned */
+	char judgment[8];		/* met, unmet */
+	char judgment_id[37];
+	char operator_login[257];
+	long long operator_uid;
+	char judged_at[TIMESTAMP_SIZE];
+	long long audit_seq;
+};
+
+/* The judgments of action_id, first judged first; *rows owned. */
+int store_judgments_of(struct store *, const char *action_id,
+    struct judgment_row **rows, size_t *count, struct error *);
+void store_judgments_free(struct judgment_row *, size_t count);
+/* The same as {"AC-1": "met"} (newly allocated), or NULL when none. */
+int store_judgments_load(struct store *, const char *action_id,
+    cJSON **judgments, struct error *);
+/* Records one judgment row, in the transaction of its audit record. */
+int store_judgment_insert(struct store *, const char *action_id,
+    const struct judgment_row *, struct error *);
+
 /* Loads the inputs a recorded decision used, for replay (audit replay). */
 int store_load_recorded(struct store *, const char *action_id,
     const cJSON *rule_inputs, long long now_ms, struct check_data *,
@@ -385,6 +415,9 @@ int store_policy_epoch(struct store *, long long *epoch, struct error *);
  * re-checked all 200,000 pending actions for minutes otherwise.
  */
 int store_queue_mark_touched(struct store *, const struct loaded_object *,
+    struct error *);
+/* Marks action_id's index row stale: a judgment changed its verdict. */
+int store_queue_mark_stale(struct store *, const char *action_id,
     struct error *);
 /* Marks the index rows of actions revising action_id stale. */
 int store_queue_mark_revisions(struct store *, const char *action_id,

@@ -213,6 +213,31 @@ check "quorum: carol and dave at once give one approval and one decision" \
 	[ "$(cat "$dir/race-carol" "$dir/race-dave" | sort | tr '\n' ' ')" = "partial recorded " ]
 check "quorum: the log verifies" sh -c "runuser -u cs-dave -- '$CS' --connect '$SOCK' audit verify >/dev/null"
 
+# SPEC 2.3 (v3, issue 36 point 7): carol, the product owner who asked for a
+# change, judges its NEEDS-PO criterion through the service; dave approves.
+mkdir -m 755 "$dir/judge"
+jq -c '.proposed_action.action_id = "pj-1" | .proposed_action.requested_by = "cs-carol"' \
+	"$EX/packet-change.json" >"$dir/judge/change.json"
+cp "$EX/standards_index.json" "$dir/judge/"
+chmod 644 "$dir/judge"/*
+as "$SVC" "$CS" --db "$DB" import "$dir/judge" >/dev/null 2>&1
+judge() { # judge USER ACTION JUDGMENT: the answer's status or code
+	echo "{\"action_id\": \"$2\", \"decision\": \"judge\", \"po_judgments\": {\"AC-3\": \"$3\"}}" |
+		as "$1" "$CS" --connect "$SOCK" batch | jq -r '.code // .status'
+}
+approve_change() { # approve_change USER ACTION: the answer's status or code
+	echo "{\"action_id\": \"$2\", \"decision\": \"approve\", \"reason\": \"read\", \"acknowledge\": [\"high_stakes\", \"divergence\"]}" |
+		as "$1" "$CS" --connect "$SOCK" batch | jq -r '.code // .status'
+}
+check "judge: carol judges the change she requested" [ "$(judge cs-carol pj-1 met)" = judged ]
+check "judge: ... recorded as carol" [ "$(as "$SVC" "$CS" --db "$DB" audit export |
+	jq -r 'select(.record.event == "po_judgment" and .record.action_id == "pj-1") | .record.operator.login')" = cs-carol ]
+check "judge: dave judging otherwise is po_judgment_conflict" [ "$(judge cs-dave pj-1 unmet)" = po_judgment_conflict ]
+check "judge: carol still may not approve it" [ "$(approve_change cs-carol pj-1)" = self_approval ]
+check "judge: dave approves without judging again" [ "$(approve_change cs-dave pj-1)" = recorded ]
+check "judge: the decision counts carol's judgment" [ "$(as "$SVC" "$CS" --db "$DB" audit export |
+	jq -c 'select(.record.event == "decision" and .record.action_id == "pj-1") | [.record.operator.login, .record.po_judgments]')" = '["cs-dave",{"AC-3":"met"}]' ]
+
 for f in "$DB" "$DB-wal" "$CKPT" "$STATE"; do
 	check "carol cannot read $(basename "$f")" sh -c "! runuser -u cs-carol -- cat '$f' >/dev/null 2>&1"
 	check "carol cannot delete $(basename "$f")" sh -c "! runuser -u cs-carol -- rm -rf '$f' 2>/dev/null"

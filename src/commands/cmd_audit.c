@@ -254,18 +254,26 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	const struct csv_export *x = ctx;
 	cJSON *record = cJSON_Parse(record_json);
 	const cJSON *op, *local, *routing;
+	const char *at;
 	char number[32], *reasons, *divergence, *acks;
 	long long decided_ms = 0;
 	int rc;
 
-	if (record == NULL || strcmp(string_at(record, "event"),
-	    "decision") != 0) {
+	bool judgment;
+
+	/* Decisions, and (v3) the product owner's judgments (SPEC 2.3). */
+	judgment = record != NULL && strcmp(string_at(record, "event"),
+	    "po_judgment") == 0;
+	if (record == NULL || (!judgment && strcmp(string_at(record, "event"),
+	    "decision") != 0)) {
 		cJSON_Delete(record);
 		return 0;
 	}
+	/* A judgment's time stands where a decision's does. */
+	at = string_at(record, judgment ? "judged_at" : "decided_at");
 	/* --since and --until: decided in [since, until). */
-	if ((x->since || x->until) && (!timestamp_parse(string_at(record,
-	    "decided_at"), &decided_ms) || (x->since && decided_ms <
+	if ((x->since || x->until) && (!timestamp_parse(at, &decided_ms) ||
+	    (x->since && decided_ms <
 	    x->since_ms) || (x->until && decided_ms >= x->until_ms))) {
 		cJSON_Delete(record);
 		return 0;
@@ -278,7 +286,7 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	acks = joined(json_member(record, "acknowledged"), NULL);
 	snprintf(number, sizeof number, "%lld", seq);
 	csv_cell(number, false);
-	csv_cell(string_at(record, "decided_at"), false);
+	csv_cell(at, false);
 	csv_cell(string_at(record, "action_id"), false);
 	csv_cell(string_at(record, "kind"), false);
 	csv_cell(string_at(record, "decision"), false);
@@ -288,11 +296,12 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	    json_member(op, "uid")->valuedouble : -1);
 	csv_cell(number, false);
 	csv_cell(string_at(record, "reason"), false);
-	csv_cell(cJSON_IsTrue(json_member(local, "overall_pass")) ? "pass" :
-	    "fail", false);
-	csv_cell(advisory_pass(record), false);
-	csv_cell(cJSON_IsTrue(json_member(record, "requires_human_approval")) ?
-	    "yes" : "no", false);
+	/* A judgment has no verdict of its own: those cells stay empty. */
+	csv_cell(judgment ? "" : cJSON_IsTrue(json_member(local,
+	    "overall_pass")) ? "pass" : "fail", false);
+	csv_cell(judgment ? "" : advisory_pass(record), false);
+	csv_cell(judgment ? "" : cJSON_IsTrue(json_member(record,
+	    "requires_human_approval")) ? "yes" : "no", false);
 	csv_cell(reasons, false);
 	csv_cell(divergence, false);
 	csv_cell(acks, false);
@@ -576,8 +585,45 @@ done:
 }
 
 /*
+ * SPEC 2.3 (v3): the product owner's judgments recorded before the
+ * decision, which its record's po_judgments counted; nothing to re-check.
+ */
+static int
+replay_judgments(struct store *store, const char *action_id,
+    const char *safe_id)
+{
+	struct judgment_row *rows;
+	size_t count, i;
+	struct error err;
+	char *ac_id, *login;
+	int rc;
+
+	error_clear(&err);
+	if ((rc = store_judgments_of(store, action_id, &rows, &count,
+	    &err)) != 0) {
+		report_error(&err);
+		return rc;
+	}
+	for (i = 0; i < count; i++) {
+		ac_id = xsanitize(rows[i].ac_id);
+		login = xsanitize(rows[i].operator_login);
+		/* L10N: audit replay: %1$s an action id, %2$s a judgment id,
+		   %3$s a criterion id, %4$s "met" or "unmet" (untranslated),
+		   %5$s who judged, %6$s when */
+		printf(_("%1$s (judgment %2$s): %3$s %4$s, judged by %5$s at "
+		    "%6$s\n"), safe_id, rows[i].judgment_id, ac_id,
+		    rows[i].judgment, login, rows[i].judged_at);
+		free(ac_id);
+		free(login);
+	}
+	store_judgments_free(rows, count);
+	return 0;
+}
+
+/*
  * SPEC 14: each approval an action was given, in order, then its
  * decision when it has one; the first disagreement is the status.
+ * (v3) The judgments it was given come first.
  */
 static int
 audit_replay(struct store *store, const char *action_id)
@@ -590,6 +636,8 @@ audit_replay(struct store *store, const char *action_id)
 
 	error_clear(&err);
 	safe_id = xsanitize(action_id);
+	if ((rc = replay_judgments(store, action_id, safe_id)) != 0)
+		goto done;
 	if ((rc = store_approvals_of(store, action_id, &approvals, &count,
 	    &err)) != 0 || (rc = store_decision_record(store, action_id,
 	    &record_json, &err)) != 0) {

@@ -41,7 +41,8 @@ struct batch_line {
 	    sizeof ((struct error *)0)->message + 2];
 };
 
-static const char *const decisions[] = { "approve", "reject", NULL };
+/* SPEC 8; (v3) judge: the product owner's judgment (SPEC 2.3). */
+static const char *const decisions[] = { "approve", "reject", "judge", NULL };
 static const char *const known_keys[] = { "action_id", "decision", "reason",
     "acknowledge", "reassign_to", "escalate", "po_judgments", "blocked_on",
     "expect_sha256", NULL };
@@ -156,7 +157,7 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 		return bad_request(line, &err);
 	}
 	req->decision = strcmp(decision, "approve") == 0 ? DECISION_APPROVE :
-	    DECISION_REJECT;
+	    strcmp(decision, "judge") == 0 ? DECISION_JUDGE : DECISION_REJECT;
 	cJSON_ArrayForEach(item, acknowledge) {
 		if (cJSON_IsString(item) &&
 		    strcmp(item->valuestring, "high_stakes") == 0)
@@ -175,10 +176,23 @@ parse_line(const char *text, size_t len, struct batch_line *line)
 		    0 && strcmp(item->valuestring, "unmet") != 0)) {
 			error_set(&err, EXIT_DATA, "po_judgments", "%s must be "
 			    "\"met\" or \"unmet\"", item->string);
+			/* The field is the criterion's: po_judgments.AC-3. */
+			snprintf(err.field, sizeof err.field, "po_judgments.%s",
+			    item->string);
 			return bad_request(line, &err);
 		}
 	}
 	req->po_judgments = judgments;
+	/* A judgment decides nothing: nothing to acknowledge or route. */
+	if (req->decision == DECISION_JUDGE && (acknowledge != NULL ||
+	    req->reassign_to != NULL || req->escalate ||
+	    req->blocked_on != NULL)) {
+		error_set(&err, EXIT_DATA, acknowledge != NULL ? "acknowledge" :
+		    req->blocked_on != NULL ? "blocked_on" :
+		    req->escalate ? "escalate" : "reassign_to",
+		    "does not belong to a judgment");
+		return bad_request(line, &err);
+	}
 	if (req->decision == DECISION_APPROVE &&
 	    (req->reassign_to != NULL || req->escalate)) {
 		error_set(&err, EXIT_DATA, NULL, "reassign_to and escalate "
@@ -212,6 +226,13 @@ add_partial(cJSON *result, const struct decision_outcome *outcome)
 	cJSON_AddNumberToObject(quorum, "have", outcome->quorum_have);
 }
 
+static const char *
+recorded_status(const struct decision_outcome *outcome)
+{
+	return outcome->partial ? "partial" : outcome->judged ? "judged" :
+	    "recorded";
+}
+
 static void
 print_result(FILE *out, const struct batch_line *line, bool recorded)
 {
@@ -226,8 +247,8 @@ print_result(FILE *out, const struct batch_line *line, bool recorded)
 	else
 		cJSON_AddNullToObject(result, "action_id");
 	cJSON_AddStringToObject(result, "status", !recorded ? "refused" :
-	    line->outcome.partial ? "partial" : "recorded");
-	if (recorded && !line->outcome.partial)
+	    recorded_status(&line->outcome));
+	if (recorded && !line->outcome.partial && !line->outcome.judged)
 		cJSON_AddStringToObject(result, "decision_id",
 		    line->outcome.decision_id);
 	else
@@ -235,6 +256,10 @@ print_result(FILE *out, const struct batch_line *line, bool recorded)
 	/* SPEC 14: an approval short of its quorum, and how far it is. */
 	if (recorded && line->outcome.partial)
 		add_partial(result, &line->outcome);
+	/* SPEC 2.3 (v3): a judgment, which decides nothing. */
+	if (recorded && line->outcome.judged)
+		cJSON_AddStringToObject(result, "judgment_id",
+		    line->outcome.judgment_id);
 	if (recorded) {
 		cJSON_AddNullToObject(result, "code");
 		cJSON_AddNullToObject(result, "message");
@@ -313,6 +338,9 @@ struct spooled {
 	char approval_id[sizeof ((struct decision_outcome *)0)->approval_id];
 	int quorum_needed;
 	int quorum_have;
+	/* SPEC 2.3 (v3): a judgment. */
+	bool judged;
+	char judgment_id[sizeof ((struct decision_outcome *)0)->judgment_id];
 };
 
 static int
@@ -333,6 +361,9 @@ spool_line(FILE *spool, const struct batch_line *line)
 	    sizeof head.approval_id);
 	head.quorum_needed = line->outcome.quorum_needed;
 	head.quorum_have = line->outcome.quorum_have;
+	head.judged = line->outcome.judged;
+	memcpy(head.judgment_id, line->outcome.judgment_id,
+	    sizeof head.judgment_id);
 	if (fwrite(&head, sizeof head, 1, spool) != 1 ||
 	    (line->action_id != NULL && fwrite(line->action_id, 1,
 	    head.id_length, spool) != head.id_length) ||
@@ -373,6 +404,9 @@ unspool_line(FILE *spool, struct batch_line *line, char **id, char **code)
 	    sizeof head.approval_id);
 	line->outcome.quorum_needed = head.quorum_needed;
 	line->outcome.quorum_have = head.quorum_have;
+	line->outcome.judged = head.judged;
+	memcpy(line->outcome.judgment_id, head.judgment_id,
+	    sizeof head.judgment_id);
 	return 0;
 }
 

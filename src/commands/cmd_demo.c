@@ -98,6 +98,9 @@ cmd_demo(const struct invocation *inv)
 	const char *tmp = getenv("TMPDIR");
 	struct invocation demo_inv = *inv;
 	char *paths[1] = { demo };
+	static const char *const histories[] = { "decisions.batch",
+	    "judgments.batch" };
+	size_t i;
 	struct store *store;
 	struct error err;
 	int rc;
@@ -139,13 +142,20 @@ cmd_demo(const struct invocation *inv)
 	}
 	interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	rc = import_paths(store, paths, 1, interactive ? NULL : stdout);
-	/* The demo's history: a rejection, so that a revision is locked out. */
-	if (rc == EXIT_OK && snprintf(decisions, sizeof decisions,
-	    "%s/demo/decisions.batch", data) < (int)sizeof decisions &&
-	    access(decisions, R_OK) == 0 &&
-	    batch_file(store, decisions, NULL, &err) > EXIT_REFUSED) {
-		report_error(&err);
-		rc = err.status;
+	/*
+	 * The demo's history: a rejection, so that a revision is locked
+	 * out; then (SPEC 2.3 v3) a product owner's judgment, kept in a
+	 * file of its own for the tests that load part of the data.
+	 */
+	for (i = 0; rc == EXIT_OK && i < sizeof histories / sizeof *histories;
+	    i++) {
+		if (snprintf(decisions, sizeof decisions, "%s/demo/%s", data,
+		    histories[i]) < (int)sizeof decisions &&
+		    access(decisions, R_OK) == 0 &&
+		    batch_file(store, decisions, NULL, &err) > EXIT_REFUSED) {
+			report_error(&err);
+			rc = err.status;
+		}
 	}
 	if (rc == EXIT_OK)
 		queue_refresh(store, timestamp_now(), NULL, &err);

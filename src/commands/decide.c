@@ -5,13 +5,11 @@
  */
 #include "config.h"
 
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "decision.h"
@@ -24,34 +22,6 @@
 #include "quorum.h"
 #include "text.h"
 #include "uuid_random.h"
-
-/* Set only by the service (issue 19), in the child serving one request. */
-static const struct operator_identity *operator_peer;
-
-void
-operator_serve_as(const struct operator_identity *peer)
-{
-	operator_peer = peer;
-}
-
-void
-operator_current(struct operator_identity *op)
-{
-	/* Not getlogin(), USER or LOGNAME: those a user can set. */
-	uid_t uid = getuid();
-	struct passwd *pw;
-
-	if (operator_peer != NULL) {
-		*op = *operator_peer;
-		return;
-	}
-	pw = getpwuid(uid);
-	op->uid = (long long)uid;
-	if (pw != NULL && pw->pw_name != NULL)
-		snprintf(op->login, sizeof op->login, "%s", pw->pw_name);
-	else
-		snprintf(op->login, sizeof op->login, "#%lld", op->uid);
-}
 
 /* The refusals that apply, in SPEC 5 order; the first is the code. */
 struct refusals {
@@ -112,6 +82,29 @@ own_work(const cJSON *action, const char *login)
 	return false;
 }
 
+/*
+ * SPEC 2.3 (v3): a criterion judged twice keeps its first judgment; a
+ * different one later, in a judgment or an approval, is refused.
+ */
+static void
+judgment_conflicts(const struct decision_request *req,
+    const struct recheck *rc, struct refusals *r)
+{
+	const cJSON *given, *first;
+
+	cJSON_ArrayForEach(given, req->po_judgments) {
+		first = json_member(rc->data.judgments, given->string);
+		if (cJSON_IsString(first) && cJSON_IsString(given) &&
+		    strcmp(first->valuestring, given->valuestring) != 0) {
+			refuse(r, "po_judgment_conflict", "po_judgments.%s: "
+			    "%s was already judged %s, and the first judgment "
+			    "stands", given->string, given->string,
+			    first->valuestring);
+			return;
+		}
+	}
+}
+
 static void
 approve_refusals(const struct decision_request *req,
     const struct operator_identity *op, const struct recheck *rc,
@@ -131,6 +124,8 @@ approve_refusals(const struct decision_request *req,
 		refuse(r, "not_pending", "the action's status is %s: only a "
 		    "drafted, reviewed or pending action may be approved",
 		    status);
+	/* SPEC 2.3 (v3): the first judgment of a criterion stands. */
+	judgment_conflicts(req, rc, r);
 	/*
 	 * An unjudged NEEDS-PO criterion is its own refusal only when it is
 	 * all that fails: otherwise the failing rules are the news.
@@ -278,6 +273,32 @@ write_routing(struct json_writer *w, const struct decision_request *req)
 		} else
 			json_writer_bool(w, true);
 	}
+	json_writer_end(w, '}');
+}
+
+/* Who decided or judged: "operator": {"login", "uid"} (SPEC 6). */
+static void
+write_operator(struct json_writer *w, const struct operator_identity *op)
+{
+	json_writer_key(w, "operator");
+	json_writer_object(w);
+	json_writer_key(w, "login");
+	json_writer_string(w, op->login);
+	json_writer_key(w, "uid");
+	json_writer_integer(w, (long long)op->uid);
+	json_writer_end(w, '}');
+}
+
+/* "program": {"name", "version"}, the build that wrote the record. */
+static void
+write_program(struct json_writer *w)
+{
+	json_writer_key(w, "program");
+	json_writer_object(w);
+	json_writer_key(w, "name");
+	json_writer_string(w, "countersign");
+	json_writer_key(w, "version");
+	json_writer_string(w, PACKAGE_VERSION);
 	json_writer_end(w, '}');
 }
 
@@ -436,13 +457,7 @@ decision_record_json(const struct decision_request *req,
 	    "reject");
 	json_writer_key(&w, "reason");
 	json_writer_string(&w, text_blank(req->reason) ? NULL : req->reason);
-	json_writer_key(&w, "operator");
-	json_writer_object(&w);
-	json_writer_key(&w, "login");
-	json_writer_string(&w, op->login);
-	json_writer_key(&w, "uid");
-	json_writer_integer(&w, (long long)op->uid);
-	json_writer_end(&w, '}');
+	write_operator(&w, op);
 	json_writer_key(&w, "decided_at");
 	json_writer_string(&w, decided_at);
 	/* Exactly as received: the packet's own value, or null. */
@@ -488,8 +503,9 @@ decision_record_json(const struct decision_request *req,
 	json_writer_key(&w, "deadlocked");
 	json_writer_bool(&w, lockout_deadlocked(&rc->data.input, locks_out));
 	json_writer_end(&w, '}');
+	/* The judgments rule 7 counted: recorded ones, then the line's. */
 	json_writer_key(&w, "po_judgments");
-	json_writer_tree(&w, req->po_judgments);
+	json_writer_tree(&w, rc->data.input.po_judgments);
 	json_writer_key(&w, "approved_artifact_sha256");
 	if (req->decision == DECISION_APPROVE &&
 	    out->pack->approved_artifact != NULL &&
@@ -517,13 +533,7 @@ decision_record_json(const struct decision_request *req,
 		json_writer_integer(&w, req->bulk->count);
 		json_writer_end(&w, '}');
 	}
-	json_writer_key(&w, "program");
-	json_writer_object(&w);
-	json_writer_key(&w, "name");
-	json_writer_string(&w, "countersign");
-	json_writer_key(&w, "version");
-	json_writer_string(&w, PACKAGE_VERSION);
-	json_writer_end(&w, '}');
+	write_program(&w);
 	json_writer_key(&w, "rule_inputs");
 	write_rule_inputs(&w, &rc->data);
 	if (check_inputs_sha256(&rc->data.input, digest) == 0) {
@@ -642,6 +652,146 @@ record(struct store *store, const struct decision_request *req,
 	return 0;
 }
 
+/*
+ * What a judgment may name (SPEC 2.3 v3, bad_request): the NEEDS-PO
+ * criteria of a change, each met or unmet, at least one.  An exit_code
+ * only when memory runs out.
+ */
+static int
+judge_refusals(const struct decision_request *req, const struct recheck *rc,
+    struct refusals *r, struct error *err)
+{
+	const struct rule_pack *pack = rc->outcome.pack;
+	struct check_input all = rc->data.input;
+	const cJSON *given, *criterion;
+	cJSON *asked;
+	bool known;
+
+	if (pack->judgment_criteria == NULL) {
+		refuse(r, "bad_request", "decision: a judgment is for a change; "
+		    "action %s is a %s", req->action_id, pack->kind);
+		return 0;
+	}
+	if (cJSON_GetArraySize(req->po_judgments) == 0) {
+		refuse(r, "bad_request", "po_judgments: a judgment names at "
+		    "least one NEEDS-PO criterion, met or unmet");
+		return 0;
+	}
+	/* Every NEEDS-PO criterion, those judged already included. */
+	all.po_judgments = NULL;
+	if ((asked = pack->judgment_criteria(&all, &rc->outcome.advisory)) ==
+	    NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	if (cJSON_GetArraySize(asked) == 0)
+		refuse(r, "bad_request", "action_id: change %s has no NEEDS-PO "
+		    "criterion to judge", req->action_id);
+	cJSON_ArrayForEach(given, req->po_judgments) {
+		if (r->count > 0)
+			break;
+		known = false;
+		cJSON_ArrayForEach(criterion, asked) {
+			if (strcmp(cJSON_GetStringValue(json_member(criterion,
+			    "id")), given->string) == 0)
+				known = true;
+		}
+		if (!known)
+			refuse(r, "bad_request", "po_judgments.%s: not a "
+			    "NEEDS-PO criterion of this change", given->string);
+		else if (!cJSON_IsString(given) || (strcmp(given->valuestring,
+		    "met") != 0 && strcmp(given->valuestring, "unmet") != 0))
+			refuse(r, "bad_request", "po_judgments.%s: must be "
+			    "\"met\" or \"unmet\"", given->string);
+	}
+	cJSON_Delete(asked);
+	if (r->count == 0)
+		judgment_conflicts(req, rc, r);
+	return 0;
+}
+
+static char *
+judgment_record_json(const struct decision_request *req,
+    const struct operator_identity *op, const struct recheck *rc,
+    const char *judgment_id, const char *judged_at)
+{
+	struct json_writer w;
+
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "event");
+	json_writer_string(&w, "po_judgment");
+	json_writer_key(&w, "format");
+	json_writer_integer(&w, JSON_FORMAT_CURRENT);
+	json_writer_key(&w, "judgment_id");
+	json_writer_string(&w, judgment_id);
+	json_writer_key(&w, "action_id");
+	json_writer_string(&w, req->action_id);
+	json_writer_key(&w, "kind");
+	json_writer_string(&w, rc->outcome.pack->kind);
+	write_operator(&w, op);
+	json_writer_key(&w, "judged_at");
+	json_writer_string(&w, judged_at);
+	json_writer_key(&w, "reason");
+	json_writer_string(&w, text_blank(req->reason) ? NULL : req->reason);
+	json_writer_key(&w, "po_judgments");
+	json_writer_tree(&w, req->po_judgments);
+	json_writer_key(&w, "packet_sha256");
+	json_writer_string(&w, rc->data.packet_sha256[0] != '\0' ?
+	    rc->data.packet_sha256 : NULL);
+	write_program(&w);
+	json_writer_end(&w, '}');
+	return json_writer_finish(&w);
+}
+
+/*
+ * A product owner's judgment (SPEC 2.3 v3): its po_judgment record and a
+ * row for each criterion judged for the first time, in the deciding
+ * transaction.  A judgment repeated records the event again, and no row.
+ */
+static int
+record_judgment(struct store *store, const struct decision_request *req,
+    const struct operator_identity *op, const struct recheck *rc,
+    long long now_ms, struct decision_outcome *out, struct error *err)
+{
+	struct judgment_row row;
+	const cJSON *given;
+	char *json;
+	int status;
+
+	memset(&row, 0, sizeof row);
+	uuid_random(row.judgment_id);
+	timestamp_format(now_ms, row.judged_at);
+	snprintf(row.operator_login, sizeof row.operator_login, "%s",
+	    op->login);
+	row.operator_uid = op->uid;
+	json = judgment_record_json(req, op, rc, row.judgment_id,
+	    row.judged_at);
+	if (json == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	status = store_audit_append(store, json, &out->head, err);
+	free(json);
+	if (status != 0)
+		return status;
+	row.audit_seq = out->head.seq;
+	cJSON_ArrayForEach(given, req->po_judgments) {
+		if (json_member(rc->data.judgments, given->string) != NULL)
+			continue;
+		row.ac_id = given->string;
+		snprintf(row.judgment, sizeof row.judgment, "%s",
+		    given->valuestring);
+		if ((status = store_judgment_insert(store, req->action_id,
+		    &row, err)) != 0)
+			return status;
+	}
+	/* Rule 7 reads differently now: the queue's row is re-checked. */
+	if ((status = store_queue_mark_stale(store, req->action_id,
+	    err)) != 0)
+		return status;
+	out->judged = true;
+	snprintf(out->judgment_id, sizeof out->judgment_id, "%s",
+	    row.judgment_id);
+	return 0;
+}
+
 /* Fills the outcome of a refusal, naming the other codes that applied. */
 static void
 refused(struct decision_outcome *out, const struct refusals *r)
@@ -709,6 +859,14 @@ decision_record(struct store *store, const struct decision_request *req,
 		    "since it was shown (its SHA-256 is now %.64s)",
 		    req->action_id, rc.data.packet_sha256[0] != '\0' ?
 		    rc.data.packet_sha256 : "unknown");
+		goto done;
+	}
+	/* A judgment decides nothing: no quorum, no gate of SPEC 5. */
+	if (req->decision == DECISION_JUDGE) {
+		status = judge_refusals(req, &rc, &refusals, err);
+		if (status == 0 && refusals.count == 0)
+			status = record_judgment(store, req, op, &rc, now_ms,
+			    out, err);
 		goto done;
 	}
 	/*

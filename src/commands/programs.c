@@ -211,6 +211,9 @@ program_event(long long seq, const char *hash, const char *record_json)
 		cJSON_Delete(record);
 		return NULL;
 	}
+	/* (v3) A product owner's judgment (SPEC 2.3) has its own time. */
+	if (at == NULL)
+		at = member_text(record, "judged_at");
 	if (at == NULL)
 		at = member_text(record, "imported_at");
 	if (at == NULL)

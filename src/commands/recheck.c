@@ -4,6 +4,35 @@
 #include <string.h>
 
 #include "commands.h"
+#include "exit_codes.h"
+
+/*
+ * The judgments recorded, then the officer's for criteria not judged
+ * yet: a criterion judged twice keeps its first judgment (SPEC 2.3).
+ * A different later one is the gate's to refuse (po_judgment_conflict).
+ */
+static cJSON *
+judgments_union(const cJSON *recorded, const cJSON *given)
+{
+	cJSON *all = recorded != NULL ? cJSON_Duplicate(recorded, 1) :
+	    cJSON_CreateObject();
+	const cJSON *item;
+	cJSON *copy;
+
+	if (all == NULL)
+		return NULL;
+	cJSON_ArrayForEach(item, given) {
+		if (item->string == NULL ||
+		    cJSON_GetObjectItemCaseSensitive(all, item->string) != NULL)
+			continue;
+		if ((copy = cJSON_Duplicate(item, 1)) == NULL) {
+			cJSON_Delete(all);
+			return NULL;
+		}
+		cJSON_AddItemToObject(all, item->string, copy);
+	}
+	return all;
+}
 
 int
 recheck_action(struct store *store, const char *action_id, long long now_ms,
@@ -15,8 +44,18 @@ recheck_action(struct store *store, const char *action_id, long long now_ms,
 	if ((rc = store_load_check(store, action_id, now_ms, &r->data,
 	    err)) != 0)
 		return rc;
-	r->data.input.po_judgments = po_judgments;
+	if (po_judgments != NULL) {
+		r->judgments_counted = judgments_union(r->data.judgments,
+		    po_judgments);
+		if (r->judgments_counted == NULL) {
+			check_data_free(&r->data);
+			return error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
+		}
+		r->data.input.po_judgments = r->judgments_counted;
+	}
 	if ((rc = check_run(&r->data.input, &r->outcome, err)) != 0) {
+		cJSON_Delete(r->judgments_counted);
 		check_data_free(&r->data);
 		return rc;
 	}
@@ -28,6 +67,8 @@ recheck_free(struct recheck *r)
 {
 	check_outcome_free(&r->outcome);
 	check_data_free(&r->data);
+	cJSON_Delete(r->judgments_counted);
+	r->judgments_counted = NULL;
 }
 
 struct recheck_pass {

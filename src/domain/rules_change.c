@@ -690,7 +690,10 @@ change_unjudged_criteria(const struct check_input *in,
 	return unjudged;
 }
 
-/* The NEEDS-PO criteria with their text, for the approve dialog to walk. */
+/*
+ * The NEEDS-PO criteria not judged yet (in->po_judgments holds those
+ * recorded, SPEC 2.3), with their text, for the dialogs to walk.
+ */
 static cJSON *
 change_judgment_criteria(const struct check_input *in,
     const struct advisory *advisory)
@@ -704,7 +707,8 @@ change_judgment_criteria(const struct check_input *in,
 	cJSON_ArrayForEach(result, json_member(advisory->verdict,
 	    "ac_results")) {
 		if (strcmp(change_text(result, "state"), "NEEDS-PO") != 0 ||
-		    (id = change_string(result, "ac_id")) == NULL)
+		    (id = change_string(result, "ac_id")) == NULL ||
+		    change_judgment(in->po_judgments, id) != NULL)
 			continue;
 		item = cJSON_CreateObject();
 		cJSON_AddStringToObject(item, "id", id);

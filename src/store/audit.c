@@ -139,6 +139,7 @@ struct chain_walk {
 	long long column_bad_seq;
 	char column_problem[512];
 	struct approval_check *approvals;	/* SPEC 14 (approvals.c) */
+	struct judgment_check *judgments;	/* SPEC 2.3 (judgments.c) */
 };
 
 /*
@@ -326,17 +327,22 @@ approval_rows_agree(struct chain_walk *walk, long long seq,
 {
 	struct error ignored;
 
+	bool judgment = field_is(event, "po_judgment");
+
 	if (walk->column_bad_seq != 0 || (!field_is(event, "approval") &&
-	    !field_is(event, "decision")))
+	    !field_is(event, "decision") && !judgment))
 		return;
 	if (*json == NULL)
 		*json = json_parse_strict(record, record_len, NULL, &ignored);
 	if (*json == NULL)
 		return;
-	if (store_approval_check_record(walk->approvals, seq, *json,
-	    walk->column_problem, sizeof walk->column_problem) != 0 &&
+	if ((judgment ? store_judgment_check_record(walk->judgments, seq,
+	    *json, walk->column_problem, sizeof walk->column_problem) :
+	    store_approval_check_record(walk->approvals, seq, *json,
+	    walk->column_problem, sizeof walk->column_problem)) != 0 &&
 	    walk->status == 0)
 		walk->status = error_set(walk->err, EXIT_STORAGE, NULL,
+		    judgment ? "reading the judgments" :
 		    "reading the approvals");
 	else if (walk->column_problem[0] != '\0')
 		walk->column_bad_seq = seq;
@@ -613,7 +619,8 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 	}
 	walk.err = err;
 	if ((rc = prepare_decision_row(s, &walk.decision_row, err)) != 0 ||
-	    (rc = store_approval_check_open(s, &walk.approvals, err)) != 0)
+	    (rc = store_approval_check_open(s, &walk.approvals, err)) != 0 ||
+	    (rc = store_judgment_check_open(s, &walk.judgments, err)) != 0)
 		goto done;
 	rc = walk_rows(s, &walk, err);
 	if (rc == 0)
@@ -643,6 +650,12 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 	    walk.column_problem, sizeof walk.column_problem, err)) == 0 &&
 	    walk.column_problem[0] != '\0')
 		walk.column_bad_seq = walk.last.seq > 0 ? walk.last.seq : 1;
+	/* A judgment row without its record (SPEC 2.3). */
+	if (rc == 0 && r->bad_seq == 0 && walk.column_bad_seq == 0 &&
+	    (rc = store_judgment_check_finish(s, walk.judgments,
+	    walk.column_problem, sizeof walk.column_problem, err)) == 0 &&
+	    walk.column_problem[0] != '\0')
+		walk.column_bad_seq = walk.last.seq > 0 ? walk.last.seq : 1;
 	if (rc == 0 && r->bad_seq == 0 && walk.column_bad_seq != 0) {
 		r->bad_seq = walk.column_bad_seq;
 		snprintf(r->problem, sizeof r->problem, "%s",
@@ -650,6 +663,7 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 	}
 done:
 	store_approval_check_close(walk.approvals);
+	store_judgment_check_close(walk.judgments);
 	db_finalize(walk.decision_rows);
 	db_finalize(walk.decision_row);
 	db_exec(s->db, "COMMIT");

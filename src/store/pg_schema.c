@@ -363,6 +363,32 @@ static const struct pg_migration pg_migrations[] = {
 	{ 17,
 	"ALTER TABLE security ADD COLUMN IF NOT EXISTS price_usd TEXT"
 	" COLLATE \"C\";" },
+	/*
+	 * schema.c's 18 (issue 36): the product owner's judgments.  Only
+	 * what is missing, so the owner may run it again (postgresql.sh
+	 * section 5).
+	 */
+	{ 18,
+	"CREATE TABLE IF NOT EXISTS po_judgment ("
+	"  action_id TEXT COLLATE \"C\" NOT NULL"
+	"    REFERENCES action (action_id),"
+	"  ac_id TEXT COLLATE \"C\" NOT NULL,"
+	"  judgment TEXT COLLATE \"C\" NOT NULL,"
+	"  judgment_id TEXT COLLATE \"C\" NOT NULL,"
+	"  operator_login TEXT COLLATE \"C\" NOT NULL,"
+	"  operator_uid BIGINT NOT NULL,"
+	"  judged_at TEXT COLLATE \"C\" NOT NULL,"
+	"  audit_seq BIGINT NOT NULL REFERENCES audit_log (seq),"
+	"  PRIMARY KEY (action_id, ac_id));"
+	"CREATE OR REPLACE FUNCTION po_judgment_refuse() RETURNS trigger"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  RAISE EXCEPTION 'a judgment is final'; END $$;"
+	"DROP TRIGGER IF EXISTS po_judgment_no_update ON po_judgment;"
+	"CREATE TRIGGER po_judgment_no_update BEFORE UPDATE OR DELETE"
+	"  ON po_judgment FOR EACH ROW EXECUTE FUNCTION po_judgment_refuse();"
+	"DROP TRIGGER IF EXISTS po_judgment_no_truncate ON po_judgment;"
+	"CREATE TRIGGER po_judgment_no_truncate BEFORE TRUNCATE ON po_judgment"
+	"  FOR EACH STATEMENT EXECUTE FUNCTION po_judgment_refuse();" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])

@@ -80,6 +80,21 @@ store_queue_mark_touched(struct store *s, const struct loaded_object *o,
 }
 
 int
+store_queue_mark_stale(struct store *s, const char *action_id,
+    struct error *err)
+{
+	db_stmt *mark;
+	int rc;
+
+	if ((mark = store_statement(s, SQL_QUEUE_MARK_STALE, err)) == NULL)
+		return err->status;
+	db_bind_text(mark, 1, action_id, -1, DB_STATIC);
+	rc = db_step(mark);
+	db_reset(mark);
+	return rc == DB_DONE ? 0 : store_error(s, err, "marking a queue row");
+}
+
+int
 store_queue_mark_revisions(struct store *s, const char *action_id,
     struct error *err)
 {

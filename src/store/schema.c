@@ -408,6 +408,35 @@ static const char *const migrations[] = {
 	 * double), since the store binds no floating point.
 	 */
 	"ALTER TABLE security ADD COLUMN price_usd TEXT;",
+
+	/*
+	 * issue 36 (18): the product owner's judgments (SPEC 2.3 v3), one
+	 * row per criterion, keyed so that the first judgment of a criterion
+	 * is the one kept; each names the po_judgment record it came with.
+	 * Final as approvals are.
+	 */
+	"CREATE TABLE IF NOT EXISTS po_judgment ("
+	"  action_id TEXT NOT NULL REFERENCES action (action_id),"
+	"  ac_id TEXT NOT NULL,"
+	"  judgment TEXT NOT NULL,"
+	"  judgment_id TEXT NOT NULL,"
+	"  operator_login TEXT NOT NULL,"
+	"  operator_uid INTEGER NOT NULL,"
+	"  judged_at TEXT NOT NULL,"
+	"  audit_seq INTEGER NOT NULL REFERENCES audit_log (seq),"
+	"  PRIMARY KEY (action_id, ac_id));"
+	"DROP TRIGGER IF EXISTS po_judgment_no_update;"
+	"CREATE TRIGGER po_judgment_no_update BEFORE UPDATE ON po_judgment"
+	" BEGIN SELECT RAISE(ABORT, 'a judgment is final'); END;"
+	"DROP TRIGGER IF EXISTS po_judgment_no_delete;"
+	"CREATE TRIGGER po_judgment_no_delete BEFORE DELETE ON po_judgment"
+	" BEGIN SELECT RAISE(ABORT, 'a judgment is final'); END;"
+	/* REPLACE deletes without a delete trigger. */
+	"DROP TRIGGER IF EXISTS po_judgment_no_replace;"
+	"CREATE TRIGGER po_judgment_no_replace BEFORE INSERT ON po_judgment"
+	" WHEN EXISTS (SELECT 1 FROM po_judgment"
+	"  WHERE action_id = NEW.action_id AND ac_id = NEW.ac_id)"
+	" BEGIN SELECT RAISE(ABORT, 'a judgment is final'); END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -154,6 +154,10 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    "SELECT approval_id, operator_login, operator_uid, approved_at,"
 	    " reason, needed, have, audit_seq FROM approval"
 	    " WHERE action_id = ?1 ORDER BY audit_seq",
+	[SQL_JUDGMENTS_OF] =
+	    "SELECT ac_id, judgment, judgment_id, operator_login,"
+	    " operator_uid, judged_at, audit_seq FROM po_judgment"
+	    " WHERE action_id = ?1 ORDER BY audit_seq, ac_id",
 };
 
 int
@@ -416,6 +420,7 @@ store_prefetch_decision(struct store *s, const char *action_id,
 		SQL_ACTION_EXACT_ID, SQL_ACTION_GET, SQL_ACTION_HAS_REVISION,
 		SQL_DECISION_GET, SQL_QUEUE_FLAGS, SQL_REVISIONS_OF,
 		SQL_AUDIT_HEAD, SQL_APPROVAL_POLICIES, SQL_APPROVALS_OF,
+		SQL_JUDGMENTS_OF,
 	};
 	db_stmt *stmts[sizeof reads / sizeof reads[0]];
 	size_t i;

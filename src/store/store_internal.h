@@ -46,6 +46,7 @@ enum statement {
 	SQL_QUEUE_INSERT,
 	SQL_APPROVAL_POLICIES,		/* approvals.c (SPEC 14) */
 	SQL_APPROVALS_OF,
+	SQL_JUDGMENTS_OF,		/* judgments.c (SPEC 2.3) */
 	SQL_STATEMENT_COUNT
 };
 
@@ -250,6 +251,15 @@ int store_approval_check_record(struct approval_check *, long long seq,
 int store_approval_check_finish(struct store *, struct approval_check *,
     char *problem, size_t size, struct error *);
 void store_approval_check_close(struct approval_check *);
+/* The same for the product owner's judgments (judgments.c, SPEC 2.3). */
+struct judgment_check;
+int store_judgment_check_open(struct store *, struct judgment_check **,
+    struct error *);
+int store_judgment_check_record(struct judgment_check *, long long seq,
+    const cJSON *record, char *problem, size_t size);
+int store_judgment_check_finish(struct store *, struct judgment_check *,
+    char *problem, size_t size, struct error *);
+void store_judgment_check_close(struct judgment_check *);
 
 /*
  * What a store's schema version means, whatever the backend: -1 when it

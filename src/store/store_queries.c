@@ -599,6 +599,27 @@ load_check_policy(struct store *s, const struct rule_pack *pack,
 	return rc;
 }
 
+/*
+ * A change's judgments recorded so far (SPEC 2.3 v3): rule 7 counts
+ * them, in check as in the deciding transaction.
+ */
+static int
+load_judgments(struct store *s, const struct rule_pack *pack,
+    const char *action_id, struct check_data *d, struct error *err)
+{
+	int rc;
+
+	if (strcmp(pack->kind, "change") != 0 || action_id == NULL)
+		return 0;
+	if ((rc = store_judgments_load(s, action_id, &d->judgments,
+	    err)) != 0) {
+		check_data_free(d);
+		return rc;
+	}
+	d->input.po_judgments = d->judgments;
+	return 0;
+}
+
 int
 store_load_check(struct store *s, const char *action_id, long long now_ms,
     struct check_data *d, struct error *err)
@@ -606,9 +627,10 @@ store_load_check(struct store *s, const char *action_id, long long now_ms,
 	const struct rule_pack *pack;
 	int rc;
 
-	if ((rc = load_action(s, action_id, now_ms, d, &pack, err)) != 0)
+	if ((rc = load_action(s, action_id, now_ms, d, &pack, err)) != 0 ||
+	    (rc = load_check_policy(s, pack, d, err)) != 0)
 		return rc;
-	return load_check_policy(s, pack, d, err);
+	return load_judgments(s, pack, action_id, d, err);
 }
 
 int
@@ -738,6 +760,7 @@ check_data_free(struct check_data *d)
 	/* The action's own map: what it lends stays in the cache. */
 	cJSON_Delete(d->securities);
 	cJSON_Delete(d->revision_chain);
+	cJSON_Delete(d->judgments);
 	free(d->ips_printed);
 	free(d->holdings_printed);
 	free(d->standards_printed);
@@ -774,7 +797,9 @@ store_each_check(struct store *s, bool all, long long now_ms,
 		if ((rc = action_from_row(s, stmt,
 		    (const char *)db_column_text(stmt, 5), now_ms, &d,
 		    &pack, err)) != 0 ||
-		    (rc = load_check_policy(s, pack, &d, err)) != 0)
+		    (rc = load_check_policy(s, pack, &d, err)) != 0 ||
+		    (rc = load_judgments(s, pack,
+		    (const char *)db_column_text(stmt, 5), &d, err)) != 0)
 			goto done;
 		rc = fn(ctx, &d);
 		check_data_free(&d);

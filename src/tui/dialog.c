@@ -470,36 +470,6 @@ struct approve_state {
 	long high_stakes_box, divergence_box;
 };
 
-/* A criterion's line: its text cut to fit, its judgment or the keys kept. */
-static void
-criterion_line(struct dialog *d, const struct approve_state *s, int i)
-{
-	const cJSON *c = cJSON_GetArrayItem(s->criteria, i);
-	const char *id = cJSON_GetStringValue(json_member(c, "id"));
-	const cJSON *judged = json_member(s->judgments, id);
-	const char *hint;
-	char *raw, *safe, *clipped;
-	int room;
-
-	/* L10N: how a NEEDS-PO criterion of a change is judged: the keys m
-	   and u stay whatever the language */
-	hint = !cJSON_IsString(judged) ? _("m met / u unmet") :
-	    /* L10N: the judgment made of a NEEDS-PO criterion */
-	    strcmp(judged->valuestring, "met") == 0 ? _("met") : _("unmet");
-	raw = xasprintf("%s %s %s", i == s->judging ? ">" : " ", id ? id : "",
-	    cJSON_GetStringValue(json_member(c, "text")) ?
-	    cJSON_GetStringValue(json_member(c, "text")) : "");
-	safe = xsanitize(raw);
-	/* The keys stay on the line: a long text is cut instead. */
-	room = d->width - 2 - (int)sanitized_width(hint);
-	clipped = clip_text(safe, room > 1 ? room : 1);
-	detail_add(&d->list, i == s->judging ? DETAIL_HEADING : DETAIL_PLAIN,
-	    "%s: %s", clipped, hint);
-	free(raw);
-	free(safe);
-	free(clipped);
-}
-
 static int
 approve_draw(const struct tui *t, struct dialog *d,
     struct approve_state *s, char reasons[][REASON_SIZE],
@@ -507,7 +477,6 @@ approve_draw(const struct tui *t, struct dialog *d,
 {
 	const struct verdict *v = &s->check.outcome.verdict;
 	int divergence = cJSON_GetArraySize(s->check.outcome.divergence);
-	int n = cJSON_GetArraySize(s->criteria), i;
 	char *failing;
 	size_t r;
 
@@ -535,15 +504,7 @@ approve_draw(const struct tui *t, struct dialog *d,
 		detail_add(&d->head, DETAIL_HEADING, _("DIVERGENCE  %d "
 		    "difference(s) with the advisory verdict"), divergence);
 	}
-	if (n > 0)
-		/* L10N: %1$d criteria of %2$d have been judged; m and u are
-		   keys: keep them */
-		detail_add(&d->head, DETAIL_HEADING, _("PO JUDGMENT  %d of %d "
-		    "judged (m met, u unmet)"), cJSON_GetArraySize(s->judgments),
-		    n);
-	for (i = 0; i < n; i++)
-		criterion_line(d, s, i);
-	d->list_cursor = s->judging < n ? s->judging : -1;
+	dialog_judgment_part(d, s->criteria, s->judgments, s->judging);
 	for (r = 0; r < reason_count; r++)
 		detail_add(&d->menu, DETAIL_DIM, "%zu %s", r + 1, reasons[r]);
 	/*
@@ -640,13 +601,7 @@ approve_key(struct tui *t, struct dialog *d, struct approve_state *s,
 	else if (ch == 'h' || ch == 'd')
 		return 0;
 	else if ((ch == 'm' || ch == 'u') && c != NULL) {
-		cJSON_DeleteItemFromObjectCaseSensitive(s->judgments,
-		    cJSON_GetStringValue(json_member(c, "id")));
-		cJSON_AddStringToObject(s->judgments,
-		    cJSON_GetStringValue(json_member(c, "id")),
-		    ch == 'm' ? "met" : "unmet");
-		s->judging = (s->judging + 1) %
-		    (cJSON_GetArraySize(s->criteria) + 1);
+		dialog_judgment_key(s->criteria, s->judgments, &s->judging, ch);
 		return rejudge(t, s, id);
 	} else if (ch >= '1' && ch < '1' + (int)reason_count)
 		snprintf(s->reason, sizeof s->reason, "%s", reasons[ch - '1']);

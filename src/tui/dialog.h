@@ -46,4 +46,15 @@ bool dialog_scroll_key(struct dialog *, int ch);
 /* Whether the last draw showed the tail's line (-1: none, false). */
 bool tail_line_shown(const struct dialog *, long line);
 
+/*
+ * The PO JUDGMENT part of the approve and judge dialogs (SPEC 2.3): the
+ * heading and a line per criterion of criteria ([{id, text}]), the one
+ * asked now (judging) marked; dialog_judgment_key judges it with m or u
+ * into judgments and moves on, true when ch was one of them.
+ */
+void dialog_judgment_part(struct dialog *, const cJSON *criteria,
+    const cJSON *judgments, int judging);
+bool dialog_judgment_key(const cJSON *criteria, cJSON *judgments,
+    int *judging, int ch);
+
 #endif

@@ -141,6 +141,16 @@ reject(struct tui *t)
 		dialog_reject(t, id);
 }
 
+/* SPEC 2.3 (v3): the product owner's judgment, open to the requester. */
+static void
+judge(struct tui *t)
+{
+	const char *id = current_id(t);
+
+	if (id != NULL)
+		dialog_judge(t, id);
+}
+
 static void bulk_approve(struct tui *t) { dialog_bulk(t, DECISION_APPROVE); }
 static void bulk_reject(struct tui *t) { dialog_bulk(t, DECISION_REJECT); }
 
@@ -151,6 +161,7 @@ static const struct key_binding bindings[] = {
 	{ '\r', N_("Enter"), IN_QUEUE, N_("open the selected action"), open_current },
 	{ 'a', "a", IN_QUEUE | IN_DETAIL, N_("approve (asks to confirm)"), approve },
 	{ 'r', "r", IN_QUEUE | IN_DETAIL, N_("reject (asks for a reason)"), reject },
+	{ 'J', "J", IN_DETAIL, N_("judge a change's NEEDS-PO criteria as its product owner (approves nothing)"), judge },
 	{ 't', "t", IN_QUEUE, N_("tag or untag the selected action"), queue_toggle_tag },
 	{ 'T', "T", IN_QUEUE, N_("tag every action shown (all pages); again: untag them"), queue_tag_shown },
 	{ 'A', "A", IN_QUEUE, N_("approve the tagged clean actions (shows which, asks a reason)"), bulk_approve },

@@ -75,6 +75,8 @@ struct tui {
 	char detail_sha256[65];		/* the packet shown (SPEC 5 `changed`) */
 	bool detail_expired;		/* past its expires_at */
 	bool detail_approved;		/* this officer approved it (SPEC 14) */
+	/* A change with NEEDS-PO criteria still to judge (SPEC 2.3 v3). */
+	bool detail_judgeable;
 
 	/* History: the audit records of decisions, newest first. */
 	struct detail history;
@@ -168,6 +170,14 @@ void queue_clear_tags(struct tui *);
 bool quorum_section(struct tui *, struct detail *, const char *action_id,
     const struct recheck *);
 
+/*
+ * view_judgments.c: a change's NEEDS-PO criteria on its detail (SPEC 2.3
+ * v3), each with the judgment recorded and who made it, or awaiting one;
+ * true when some still await one (then J judges them).
+ */
+bool judgments_section(struct tui *, struct detail *, const char *action_id,
+    const struct recheck *);
+
 /* view_detail.c */
 void detail_open(struct tui *, const char *action_id);
 void detail_draw(struct tui *);
@@ -213,6 +223,8 @@ void help_open(struct tui *);
 /* dialog.c: the approve and reject confirmations. */
 void dialog_approve(struct tui *, const char *action_id);
 void dialog_reject(struct tui *, const char *action_id);
+/* dialog_judge.c: J, the product owner's judgment, which decides nothing. */
+void dialog_judge(struct tui *, const char *action_id);
 /* dialog_bulk.c: A and R over the tagged actions the queue shows. */
 void dialog_bulk(struct tui *, enum decision_kind);
 

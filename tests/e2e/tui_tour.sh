@@ -60,6 +60,7 @@ fresh() {
 	DB="$WORK/$1.db"
 	cs import "$DEMO" >/dev/null
 	cs batch "$DEMO/decisions.batch" >/dev/null
+	cs batch "$DEMO/judgments.batch" >/dev/null
 	# What the header counts: the demo's pending actions.
 	PENDING=$(cs list --json | wc -l)
 }
@@ -175,6 +176,23 @@ keys q q
 tui_stop
 expect_eq "en: an approval event, no decision" \
 	"$(cs audit export | jq -r 'select(.record.action_id == "c5e1a7d2-band-2002") | .record.event')" approval
+
+# The README's step 6, its product owner's judgments: NB-436 was judged
+# when the demo loaded; J on NB-412 judges without approving.
+ME=$(id -un)
+launch "LANG=$UTF8 LANGUAGE=en" "pending"
+keys /; keys NB-436 Enter; wait_for "> "; keys Enter
+expect_screen "en: NB-436 shows the demo's judgment and who made it" "AC-2 met, judged by $ME at "
+keys q
+keys /; keys C-u NB-412 Enter; wait_for "> "; keys Enter
+expect_screen "en: NB-412 offers J" "J judge"
+keys J; wait_for "Judge NB-412 (product owner)"; keys m Enter
+expect_screen "en: J judged AC-3 and approved nothing" "judgment recorded (judgment"
+keys q q
+tui_stop
+expect_eq "en: NB-412 judged, still pending" \
+	"$(cs audit export | jq -r 'select(.record.action_id == "NB-412") | .record.event') $(cs list --json | jq -r 'select(.action_id == "NB-412") | .status')" \
+	"po_judgment pending"
 
 # German.
 if [ $GERMAN = yes ]; then

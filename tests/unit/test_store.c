@@ -113,7 +113,7 @@ sql_exec(const char *path, const char *sql)
 	"{\"ips_id\":\"ips-1\",\"version\":3}}}"
 
 /* The version the migrations bring every database to. */
-#define SCHEMA_LATEST 17
+#define SCHEMA_LATEST 18
 
 static void
 test_create_makes_directories_and_schema(void **state)
@@ -129,10 +129,12 @@ test_create_makes_directories_and_schema(void **state)
 /*
  * Back to schema 7: before blocked_on (8), artifacts and expertise (9)
  * and the queue's requester, author and drafting time (11), the signed
- * log's tables (15) and a security's price_usd (17); 10 and 16 (issues
- * 24, 33) only add what is missing, so they run again unharmed.
+ * log's tables (15), a security's price_usd (17) and the product
+ * owner's judgments (18); 10 and 16 (issues 24, 33) only add what is
+ * missing, so they run again unharmed.
  */
 #define UNDO_TO_SCHEMA_7 \
+	"DROP TABLE po_judgment;" \
 	"ALTER TABLE security DROP COLUMN price_usd;" \
 	"DROP INDEX action_by_artifact;" \
 	"ALTER TABLE action DROP COLUMN artifact_id;" \

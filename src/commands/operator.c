@@ -1,0 +1,40 @@
+/*
+ * Who is deciding (SPEC 5): the real uid's login in local mode, the
+ * socket's peer in service mode.  Kept apart from decide.c, which only
+ * asks.
+ */
+#include "config.h"
+
+#include <pwd.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "decision.h"
+
+/* Set only by the service (issue 19), in the child serving one request. */
+static const struct operator_identity *operator_peer;
+
+void
+operator_serve_as(const struct operator_identity *peer)
+{
+	operator_peer = peer;
+}
+
+void
+operator_current(struct operator_identity *op)
+{
+	/* Not getlogin(), USER or LOGNAME: those a user can set. */
+	uid_t uid = getuid();
+	struct passwd *pw;
+
+	if (operator_peer != NULL) {
+		*op = *operator_peer;
+		return;
+	}
+	pw = getpwuid(uid);
+	op->uid = (long long)uid;
+	if (pw != NULL && pw->pw_name != NULL)
+		snprintf(op->login, sizeof op->login, "%s", pw->pw_name);
+	else
+		snprintf(op->login, sizeof op->login, "#%lld", op->uid);
+}
