@@ -155,71 +155,19 @@ store_approval_insert(struct store *s, const char *action_id,
  * row of an approval record says what the record says, column by
  * column, and a decision's "approvals" are approvals of its action.
  */
-struct approval_check {
-	db_stmt *by_id;
-	long long records;		/* approval records walked */
-};
-
 int
-store_approval_check_open(struct store *s, struct approval_check **out,
+store_approval_check_open(struct store *s, struct record_rows **out,
     struct error *err)
 {
-	struct approval_check *c = calloc(1, sizeof *c);
-
-	*out = NULL;
-	if (c == NULL)
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	if (db_prepare(s->db, "SELECT action_id, operator_login,"
+	return record_rows_open(s, "SELECT action_id, operator_login,"
 	    " operator_uid, approved_at, reason, needed, have, audit_seq"
-	    " FROM approval WHERE approval_id = ?1", false, &c->by_id) !=
-	    DB_OK) {
-		free(c);
-		return store_error(s, err, "reading the approvals");
-	}
-	*out = c;
-	return 0;
-}
-
-void
-store_approval_check_close(struct approval_check *c)
-{
-	if (c == NULL)
-		return;
-	db_finalize(c->by_id);
-	free(c);
-}
-
-static const char *
-member_text(const cJSON *object, const char *a, const char *b)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(object, a);
-
-	if (b != NULL)
-		v = cJSON_GetObjectItemCaseSensitive(v, b);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static bool
-text_agrees(db_stmt *row, int i, const char *want)
-{
-	const char *got = (const char *)db_column_text(row, i);
-
-	if (want == NULL)
-		return db_column_type(row, i) == DB_NULL;
-	return db_column_type(row, i) == DB_TEXT && got != NULL &&
-	    strcmp(got, want) == 0;
-}
-
-static bool
-number_agrees(db_stmt *row, int i, const cJSON *want)
-{
-	return db_column_type(row, i) == DB_INTEGER && cJSON_IsNumber(want) &&
-	    (double)db_column_int64(row, i) == want->valuedouble;
+	    " FROM approval WHERE approval_id = ?1", "reading the approvals",
+	    out, err);
 }
 
 /* The row of approval_id; which column disagrees, or NULL when none. */
 static const char *
-row_disagrees(struct approval_check *c, const char *approval_id,
+row_disagrees(struct record_rows *c, const char *approval_id,
     const char *action_id, long long seq, const cJSON *record, bool whole,
     int *status)
 {
@@ -238,23 +186,23 @@ row_disagrees(struct approval_check *c, const char *approval_id,
 		db_reset(row);
 		return "no approval row";
 	}
-	if (!text_agrees(row, 0, action_id))
+	if (!row_text_is(row, 0, action_id))
 		bad = "action_id";
-	else if (whole && !text_agrees(row, 1, member_text(record, "operator",
+	else if (whole && !row_text_is(row, 1, record_text(record, "operator",
 	    "login")))
 		bad = "operator_login";
-	else if (whole && !number_agrees(row, 2, cJSON_GetObjectItemCaseSensitive(
+	else if (whole && !row_number_is(row, 2, cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetObjectItemCaseSensitive(record, "operator"), "uid")))
 		bad = "operator_uid";
-	else if (whole && !text_agrees(row, 3, member_text(record,
+	else if (whole && !row_text_is(row, 3, record_text(record,
 	    "decided_at", NULL)))
 		bad = "approved_at";
-	else if (whole && !text_agrees(row, 4, member_text(record, "reason",
+	else if (whole && !row_text_is(row, 4, record_text(record, "reason",
 	    NULL)))
 		bad = "reason";
-	else if (whole && (!number_agrees(row, 5,
+	else if (whole && (!row_number_is(row, 5,
 	    cJSON_GetObjectItemCaseSensitive(quorum, "needed")) ||
-	    !number_agrees(row, 6, cJSON_GetObjectItemCaseSensitive(quorum,
+	    !row_number_is(row, 6, cJSON_GetObjectItemCaseSensitive(quorum,
 	    "have"))))
 		bad = "quorum";
 	else if (whole ? db_column_int64(row, 7) != seq :
@@ -265,11 +213,11 @@ row_disagrees(struct approval_check *c, const char *approval_id,
 }
 
 int
-store_approval_check_record(struct approval_check *c, long long seq,
+store_approval_check_record(struct record_rows *c, long long seq,
     const cJSON *record, char *problem, size_t size)
 {
-	const char *event = member_text(record, "event", NULL);
-	const char *action_id = member_text(record, "action_id", NULL);
+	const char *event = record_text(record, "event", NULL);
+	const char *action_id = record_text(record, "action_id", NULL);
 	const char *id, *bad;
 	const cJSON *approvals, *item;
 	int status = 0;
@@ -278,8 +226,8 @@ store_approval_check_record(struct approval_check *c, long long seq,
 	if (event == NULL || action_id == NULL)
 		return 0;
 	if (strcmp(event, "approval") == 0) {
-		c->records++;
-		id = member_text(record, "approval_id", NULL);
+		c->seen++;
+		id = record_text(record, "approval_id", NULL);
 		bad = id == NULL ? "approval_id" : row_disagrees(c, id,
 		    action_id, seq, record, true, &status);
 		if (bad != NULL)
@@ -307,25 +255,19 @@ store_approval_check_record(struct approval_check *c, long long seq,
 }
 
 int
-store_approval_check_finish(struct store *s, struct approval_check *c,
+store_approval_check_finish(struct store *s, struct record_rows *c,
     char *problem, size_t size, struct error *err)
 {
-	db_stmt *stmt;
 	long long rows;
 	int rc;
 
 	problem[0] = '\0';
-	if (db_prepare(s->db, "SELECT count(*) FROM approval", false,
-	    &stmt) != DB_OK)
-		return store_error(s, err, "counting the approvals");
-	rc = db_step(stmt);
-	rows = rc == DB_ROW ? db_column_int64(stmt, 0) : 0;
-	db_finalize(stmt);
-	if (rc != DB_ROW)
-		return store_error(s, err, "counting the approvals");
-	if (rows != c->records)
+	if ((rc = record_rows_count(s, "SELECT count(*) FROM approval",
+	    "counting the approvals", &rows, err)) != 0)
+		return rc;
+	if (rows != c->seen)
 		snprintf(problem, size, "%lld approval row(s) but %lld approval "
-		    "record(s)", rows, c->records);
+		    "record(s)", rows, c->seen);
 	return 0;
 }
 

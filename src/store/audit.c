@@ -138,8 +138,8 @@ struct chain_walk {
 	 */
 	long long column_bad_seq;
 	char column_problem[512];
-	struct approval_check *approvals;	/* SPEC 14 (approvals.c) */
-	struct judgment_check *judgments;	/* SPEC 2.3 (judgments.c) */
+	struct record_rows *approvals;	/* SPEC 14 (approvals.c) */
+	struct record_rows *judgments;	/* SPEC 2.3 (judgments.c) */
 };
 
 /*
@@ -662,8 +662,8 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		    walk.column_problem);
 	}
 done:
-	store_approval_check_close(walk.approvals);
-	store_judgment_check_close(walk.judgments);
+	record_rows_close(walk.approvals);
+	record_rows_close(walk.judgments);
 	db_finalize(walk.decision_rows);
 	db_finalize(walk.decision_row);
 	db_exec(s->db, "COMMIT");

@@ -135,57 +135,14 @@ store_judgment_insert(struct store *s, const char *action_id,
  * rows, so each must say what its po_judgment record says, and every row
  * must come from one.
  */
-struct judgment_check {
-	db_stmt *by_id;
-	long long rows;			/* rows the records accounted for */
-};
-
 int
-store_judgment_check_open(struct store *s, struct judgment_check **out,
+store_judgment_check_open(struct store *s, struct record_rows **out,
     struct error *err)
 {
-	struct judgment_check *c = calloc(1, sizeof *c);
-
-	*out = NULL;
-	if (c == NULL)
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	if (db_prepare(s->db, "SELECT action_id, ac_id, judgment,"
+	return record_rows_open(s, "SELECT action_id, ac_id, judgment,"
 	    " operator_login, operator_uid, judged_at, audit_seq"
-	    " FROM po_judgment WHERE judgment_id = ?1", false, &c->by_id) !=
-	    DB_OK) {
-		free(c);
-		return store_error(s, err, "reading the judgments");
-	}
-	*out = c;
-	return 0;
-}
-
-void
-store_judgment_check_close(struct judgment_check *c)
-{
-	if (c == NULL)
-		return;
-	db_finalize(c->by_id);
-	free(c);
-}
-
-static const char *
-record_text(const cJSON *object, const char *a, const char *b)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(object, a);
-
-	if (b != NULL)
-		v = cJSON_GetObjectItemCaseSensitive(v, b);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static bool
-column_is(db_stmt *row, int i, const char *want)
-{
-	const char *got = (const char *)db_column_text(row, i);
-
-	return want != NULL && db_column_type(row, i) == DB_TEXT &&
-	    got != NULL && strcmp(got, want) == 0;
+	    " FROM po_judgment WHERE judgment_id = ?1",
+	    "reading the judgments", out, err);
 }
 
 /* Which column of a row disagrees with its record, or NULL. */
@@ -198,17 +155,16 @@ judgment_row_disagrees(db_stmt *row, const cJSON *record, long long seq)
 	    cJSON_GetObjectItemCaseSensitive(record, "operator"), "uid");
 	const char *ac_id = (const char *)db_column_text(row, 1);
 
-	if (!column_is(row, 0, record_text(record, "action_id", NULL)))
+	if (!row_text_is(row, 0, record_text(record, "action_id", NULL)))
 		return "action_id";
-	if (ac_id == NULL || !column_is(row, 2, record_text(judgments, ac_id,
+	if (ac_id == NULL || !row_text_is(row, 2, record_text(judgments, ac_id,
 	    NULL)))
 		return "judgment";
-	if (!column_is(row, 3, record_text(record, "operator", "login")))
+	if (!row_text_is(row, 3, record_text(record, "operator", "login")))
 		return "operator_login";
-	if (db_column_type(row, 4) != DB_INTEGER || !cJSON_IsNumber(uid) ||
-	    (double)db_column_int64(row, 4) != uid->valuedouble)
+	if (!row_number_is(row, 4, uid))
 		return "operator_uid";
-	if (!column_is(row, 5, record_text(record, "judged_at", NULL)))
+	if (!row_text_is(row, 5, record_text(record, "judged_at", NULL)))
 		return "judged_at";
 	if (db_column_int64(row, 6) != seq)
 		return "audit_seq";
@@ -216,7 +172,7 @@ judgment_row_disagrees(db_stmt *row, const cJSON *record, long long seq)
 }
 
 int
-store_judgment_check_record(struct judgment_check *c, long long seq,
+store_judgment_check_record(struct record_rows *c, long long seq,
     const cJSON *record, char *problem, size_t size)
 {
 	const char *event = record_text(record, "event", NULL);
@@ -235,7 +191,7 @@ store_judgment_check_record(struct judgment_check *c, long long seq,
 	db_reset(c->by_id);
 	db_bind_text(c->by_id, 1, id, -1, DB_TRANSIENT);
 	while (bad == NULL && (rc = db_step(c->by_id)) == DB_ROW) {
-		c->rows++;
+		c->seen++;
 		bad = judgment_row_disagrees(c->by_id, record, seq);
 	}
 	if (bad == NULL && rc != DB_DONE)
@@ -250,24 +206,18 @@ store_judgment_check_record(struct judgment_check *c, long long seq,
 }
 
 int
-store_judgment_check_finish(struct store *s, struct judgment_check *c,
+store_judgment_check_finish(struct store *s, struct record_rows *c,
     char *problem, size_t size, struct error *err)
 {
-	db_stmt *stmt;
 	long long rows;
 	int rc;
 
 	problem[0] = '\0';
-	if (db_prepare(s->db, "SELECT count(*) FROM po_judgment", false,
-	    &stmt) != DB_OK)
-		return store_error(s, err, "counting the judgments");
-	rc = db_step(stmt);
-	rows = rc == DB_ROW ? db_column_int64(stmt, 0) : 0;
-	db_finalize(stmt);
-	if (rc != DB_ROW)
-		return store_error(s, err, "counting the judgments");
-	if (rows != c->rows)
+	if ((rc = record_rows_count(s, "SELECT count(*) FROM po_judgment",
+	    "counting the judgments", &rows, err)) != 0)
+		return rc;
+	if (rows != c->seen)
 		snprintf(problem, size, "%lld judgment row(s) but %lld of them "
-		    "in po_judgment records", rows, c->rows);
+		    "in po_judgment records", rows, c->seen);
 	return 0;
 }

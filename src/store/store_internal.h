@@ -239,27 +239,44 @@ db_stmt *store_statement(struct store *, enum statement, struct error *);
 int store_error(struct store *, struct error *, const char *doing);
 
 /*
- * audit verify's look at approval rows (approvals.c, SPEC 14): each
- * record as the walk meets it, then the count; problem is "" when the
- * rows agree.  A status only when the rows could not be read.
+ * audit verify's look at the rows a kind of record wrote (record_rows.c):
+ * a statement that reads the rows of one id, and how many rows the
+ * records walked so far account for.
  */
-struct approval_check;
-int store_approval_check_open(struct store *, struct approval_check **,
+struct record_rows {
+	db_stmt *by_id;
+	long long seen;
+};
+int record_rows_open(struct store *, const char *by_id_sql, const char *what,
+    struct record_rows **, struct error *);
+void record_rows_close(struct record_rows *);
+/* The table's rows (count_sql: one count), to set beside seen. */
+int record_rows_count(struct store *, const char *count_sql, const char *what,
+    long long *rows, struct error *);
+/* object[a] (or object[a][b]) when it is a string, else NULL. */
+const char *record_text(const cJSON *object, const char *a, const char *b);
+/* Whether column i holds want as text (NULL: holds NULL), or the number. */
+bool row_text_is(db_stmt *, int i, const char *want);
+bool row_number_is(db_stmt *, int i, const cJSON *want);
+
+/*
+ * audit verify's look at approval rows (approvals.c, SPEC 14) and at the
+ * product owner's judgments (judgments.c, SPEC 2.3): each record as the
+ * walk meets it, then the count; problem is "" when the rows agree.  A
+ * status only when the rows could not be read.
+ */
+int store_approval_check_open(struct store *, struct record_rows **,
     struct error *);
-int store_approval_check_record(struct approval_check *, long long seq,
+int store_approval_check_record(struct record_rows *, long long seq,
     const cJSON *record, char *problem, size_t size);
-int store_approval_check_finish(struct store *, struct approval_check *,
+int store_approval_check_finish(struct store *, struct record_rows *,
     char *problem, size_t size, struct error *);
-void store_approval_check_close(struct approval_check *);
-/* The same for the product owner's judgments (judgments.c, SPEC 2.3). */
-struct judgment_check;
-int store_judgment_check_open(struct store *, struct judgment_check **,
+int store_judgment_check_open(struct store *, struct record_rows **,
     struct error *);
-int store_judgment_check_record(struct judgment_check *, long long seq,
+int store_judgment_check_record(struct record_rows *, long long seq,
     const cJSON *record, char *problem, size_t size);
-int store_judgment_check_finish(struct store *, struct judgment_check *,
+int store_judgment_check_finish(struct store *, struct record_rows *,
     char *problem, size_t size, struct error *);
-void store_judgment_check_close(struct judgment_check *);
 
 /*
  * What a store's schema version means, whatever the backend: -1 when it
