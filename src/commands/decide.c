@@ -545,6 +545,35 @@ decision_record_json(const struct decision_request *req,
 }
 
 /*
+ * The record of a decision or of an approval short of its quorum, on the
+ * chain, with the policy objects it names stored beside it (once each).
+ */
+static int
+append_record(struct store *store, const struct decision_request *req,
+    const struct operator_identity *op, const struct recheck *rc,
+    const char *decision_id, const struct quorum_record *q, const char *at,
+    struct decision_outcome *out, struct error *err)
+{
+	const char *advisory;
+	size_t advisory_length;
+	char *json;
+	int status;
+
+	if ((status = advisory_text(&rc->data, req->action_id, &advisory,
+	    &advisory_length, err)) != 0)
+		return status;
+	json = decision_record_json(req, op, rc, decision_id, q, at, advisory,
+	    advisory_length);
+	if (json == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	status = store_policy_objects_keep(store, &rc->data, err);
+	if (status == 0)
+		status = store_audit_append(store, json, &out->head, err);
+	free(json);
+	return status;
+}
+
+/*
  * An approval short of its quorum (SPEC 14): its audit record and its
  * row, in the deciding transaction; the action stays pending.
  */
@@ -556,14 +585,8 @@ record_approval(struct store *store, const struct decision_request *req,
 {
 	struct quorum_record q = { view, NULL, (int)view->count + 1 };
 	struct approval_row row;
-	const char *advisory;
-	size_t advisory_length;
-	char *json;
 	int status;
 
-	if ((status = advisory_text(&rc->data, req->action_id, &advisory,
-	    &advisory_length, err)) != 0)
-		return status;
 	memset(&row, 0, sizeof row);
 	uuid_random(row.approval_id);
 	q.approval_id = row.approval_id;
@@ -574,15 +597,8 @@ record_approval(struct store *store, const struct decision_request *req,
 	row.reason = text_blank(req->reason) ? NULL : (char *)req->reason;
 	row.needed = view->needed;
 	row.have = q.have;
-	json = decision_record_json(req, op, rc, NULL, &q, row.approved_at,
-	    advisory, advisory_length);
-	if (json == NULL)
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	status = store_policy_objects_keep(store, &rc->data, err);
-	if (status == 0)
-		status = store_audit_append(store, json, &out->head, err);
-	free(json);
-	if (status != 0)
+	if ((status = append_record(store, req, op, rc, NULL, &q,
+	    row.approved_at, out, err)) != 0)
 		return status;
 	row.audit_seq = out->head.seq;
 	if ((status = store_approval_insert(store, req->action_id, &row,
@@ -605,14 +621,8 @@ record(struct store *store, const struct decision_request *req,
 	struct quorum_record q = { view, NULL, (int)view->count +
 	    (req->decision == DECISION_APPROVE ? 1 : 0) };
 	struct decision_row row;
-	const char *advisory;
-	size_t advisory_length;
-	char *json;
 	int status;
 
-	if ((status = advisory_text(&rc->data, req->action_id, &advisory,
-	    &advisory_length, err)) != 0)
-		return status;
 	memset(&row, 0, sizeof row);
 	uuid_random(row.decision_id);
 	timestamp_format(now_ms, row.decided_at);
@@ -627,15 +637,8 @@ record(struct store *store, const struct decision_request *req,
 	row.blocked_on = req->decision == DECISION_REJECT ?
 	    req->blocked_on : NULL;
 	row.escalate_expertise = row.escalate ? req->escalate_expertise : NULL;
-	json = decision_record_json(req, op, rc, row.decision_id, &q,
-	    row.decided_at, advisory, advisory_length);
-	if (json == NULL)
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	status = store_policy_objects_keep(store, &rc->data, err);
-	if (status == 0)
-		status = store_audit_append(store, json, &out->head, err);
-	free(json);
-	if (status != 0)
+	if ((status = append_record(store, req, op, rc, row.decision_id, &q,
+	    row.decided_at, out, err)) != 0)
 		return status;
 	row.audit_seq = out->head.seq;
 	if ((status = store_decision_insert(store, req->action_id, &row,
