@@ -155,7 +155,13 @@ fi
 chmod 0777 "$WORK"
 [ -f "$DB" ] && chmod 0666 "$DB"
 for f in "$DB-wal" "$DB-shm"; do [ -f "$f" ] && chmod 0666 "$f"; done
-as() { u=$1; shift; runuser -u "$u" -- "$COUNTERSIGN" --db "$DB" "$@"; }
+# as USER ARGS...: countersign as another officer.  These accounts share
+# no group, so the database is everyone's (0666), and so must be the -wal
+# and -shm files SQLite makes again whenever the last connection has
+# removed them: under runuser's umask (022) the officer who made them
+# would leave the others a read-only database.  A site shares by group
+# (README), where the store itself keeps the group's bits.
+as() { u=$1; shift; runuser -u "$u" -- sh -c 'umask 0; exec "$@"' sh "$COUNTERSIGN" --db "$DB" "$@"; }
 printf '%s\n' '{"action_id": "J-1", "decision": "approve", "reason": "the docs read clearly", "acknowledge": ["high_stakes", "divergence"]}' |
 	as daemon batch >"$out" 2>/dev/null || true
 expect_eq "another officer approves, no judgment of his own: recorded" "$(answer)" "recorded null"

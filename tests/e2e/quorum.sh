@@ -138,8 +138,13 @@ done
 chmod 0777 "$WORK"
 [ -f "$DB" ] && chmod 0666 "$DB"
 for f in "$DB-wal" "$DB-shm"; do [ -f "$f" ] && chmod 0666 "$f"; done
-# as USER ARGS...: countersign as another officer.
-as() { u=$1; shift; runuser -u "$u" -- "$COUNTERSIGN" --db "$DB" "$@"; }
+# as USER ARGS...: countersign as another officer.  These accounts share
+# no group, so the database is everyone's (0666), and so must be the -wal
+# and -shm files SQLite makes again whenever the last connection has
+# removed them: under runuser's umask (022) the officer who made them
+# would leave the others a read-only database.  A site shares by group
+# (README), where the store itself keeps the group's bits.
+as() { u=$1; shift; runuser -u "$u" -- sh -c 'umask 0; exec "$@"' sh "$COUNTERSIGN" --db "$DB" "$@"; }
 decide() { # decide USER ACTION [DECISION]: the batch answer's status and code
 	printf '{"action_id": "%s", "decision": "%s", "reason": "seen"}\n' "$2" "${3:-approve}" |
 		as "$1" batch 2>/dev/null | jq -r '"\(.status) \(.code)"' || true
