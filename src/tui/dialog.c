@@ -298,6 +298,20 @@ dialog_scroll_key(struct dialog *d, int ch)
 	}
 }
 
+int
+dialog_next_key(struct dialog *d)
+{
+	int ch = wgetch(d->w);
+
+	if (tui_signalled != 0 || ch == 27 || ch == 'q')
+		return DIALOG_LEAVE;
+	if (ch == KEY_RESIZE) {
+		resized();
+		return DIALOG_HANDLED;
+	}
+	return dialog_scroll_key(d, ch) ? DIALOG_HANDLED : ch;
+}
+
 /*
  * Reads a line of text into buf on the dialog's reason row; Enter or Tab
  * ends it.  The end of a long line stays in view: it is what is typed.
@@ -647,12 +661,9 @@ dialog_approve(struct tui *t, const char *action_id)
 	for (;;) {
 		if (approve_draw(t, &d, &s, reasons, reason_count) != 0)
 			break;
-		ch = wgetch(d.w);
-		if (tui_signalled != 0 || ch == 27 || ch == 'q')
+		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
 			break;
-		if (ch == KEY_RESIZE)
-			resized();
-		if (dialog_scroll_key(&d, ch))
+		if (ch == DIALOG_HANDLED)
 			continue;
 		if (!confirm_key(ch)) {
 			if (approve_key(t, &d, &s, id, ch, reasons,
@@ -871,12 +882,9 @@ dialog_reject(struct tui *t, const char *action_id)
 	for (;;) {
 		if (reject_draw(t, &d, &s, reasons, reason_count) != 0)
 			break;
-		ch = wgetch(d.w);
-		if (tui_signalled != 0 || ch == 27 || ch == 'q')
+		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
 			break;
-		if (ch == KEY_RESIZE)
-			resized();
-		if (dialog_scroll_key(&d, ch))
+		if (ch == DIALOG_HANDLED)
 			continue;
 		if (!confirm_key(ch)) {
 			reject_key(&d, &s, ch, reasons, reason_count);

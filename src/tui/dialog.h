@@ -43,6 +43,15 @@ void resized(void);
 bool confirm_key(int ch);
 /* PgDn, PgUp, Down and Up scroll the body; true when ch was one. */
 bool dialog_scroll_key(struct dialog *, int ch);
+/*
+ * The next key of a dialog, with what every dialog does with a key done
+ * already: the terminal's new size followed, the text scrolled.
+ * DIALOG_LEAVE for Esc, q or a signal; DIALOG_HANDLED for a key taken
+ * here; else the key, for the dialog's own.
+ */
+#define DIALOG_LEAVE (-100)
+#define DIALOG_HANDLED (-101)
+int dialog_next_key(struct dialog *);
 /* Whether the last draw showed the tail's line (-1: none, false). */
 bool tail_line_shown(const struct dialog *, long line);
 

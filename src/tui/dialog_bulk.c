@@ -345,14 +345,11 @@ dialog_bulk(struct tui *t, enum decision_kind decision)
 		bulk_lines(t, &d, &b, reasons, reason_count, reason, refusal);
 		if (dialog_draw(t, &d) != 0)
 			break;
-		ch = wgetch(d.w);
-		if (tui_signalled != 0 || ch == 27 || ch == 'q')
+		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
 			break;
-		if (ch == KEY_RESIZE)
-			resized();
-		else if (dialog_scroll_key(&d, ch))
+		if (ch == DIALOG_HANDLED)
 			continue;
-		else if (ch >= '1' && ch < '1' + (int)reason_count)
+		if (ch >= '1' && ch < '1' + (int)reason_count)
 			snprintf(reason, sizeof reason, "%s", reasons[ch - '1']);
 		else if (ch == '0' || ch == '\t') {
 			/* L10N: label of the line where a reason is typed */

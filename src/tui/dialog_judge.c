@@ -199,12 +199,9 @@ dialog_judge(struct tui *t, const char *action_id)
 	for (;;) {
 		if (judge_draw(t, &d, &s) != 0)
 			break;
-		ch = wgetch(d.w);
-		if (tui_signalled != 0 || ch == 27 || ch == 'q')
+		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
 			break;
-		if (ch == KEY_RESIZE)
-			resized();
-		if (dialog_scroll_key(&d, ch))
+		if (ch == DIALOG_HANDLED)
 			continue;
 		if (dialog_judgment_key(s.criteria, s.judgments, &s.judging,
 		    ch)) {
