@@ -470,6 +470,25 @@ shown_sha256(const struct tui *t, const char *id, const struct recheck *r,
 	    t->detail_sha256 : r->data.packet_sha256);
 }
 
+/*
+ * The action's re-check as a dialog opens, and the digest of what is
+ * shown; false, said on the notice line, when it cannot be read.
+ */
+static bool
+dialog_check(struct tui *t, const char *id, struct recheck *check,
+    char shown[65])
+{
+	struct error err;
+
+	if (recheck_action(t->store, id, timestamp_now(), NULL, check,
+	    &err) != 0) {
+		tui_notice(t, "%s", err.message);
+		return false;
+	}
+	shown_sha256(t, id, check, shown);
+	return true;
+}
+
 struct approve_state {
 	struct recheck check;
 	bool ack_high_stakes;
@@ -631,7 +650,6 @@ dialog_approve(struct tui *t, const char *action_id)
 	struct approve_state s;
 	struct decision_request req;
 	struct dialog d;
-	struct error err;
 	char reasons[REASONS_MAX][REASON_SIZE], id[257], line[300];
 	char refusal[sizeof s.refusal];
 	size_t reason_count = 0;
@@ -642,13 +660,9 @@ dialog_approve(struct tui *t, const char *action_id)
 	snprintf(id, sizeof id, "%s", action_id);
 	memset(&s, 0, sizeof s);
 	memset(&d, 0, sizeof d);
-	if (recheck_action(t->store, id, timestamp_now(), NULL, &s.check,
-	    &err) != 0) {
-		tui_notice(t, "%s", err.message);
+	if (!dialog_check(t, id, &s.check, s.shown_sha256))
 		return;
-	}
 	checked = true;
-	shown_sha256(t, id, &s.check, s.shown_sha256);
 	reason_count = reasons_load("approve", s.check.outcome.pack->kind,
 	    reasons, REASONS_MAX);
 	/* L10N: title of the approve dialog; %s is the action id */
@@ -858,18 +872,13 @@ dialog_reject(struct tui *t, const char *action_id)
 	struct reject_state s;
 	struct decision_request req;
 	struct dialog d;
-	struct error err;
 	int ch;
 
 	snprintf(id, sizeof id, "%s", action_id);
 	memset(&s, 0, sizeof s);
 	memset(&d, 0, sizeof d);
-	if (recheck_action(t->store, id, timestamp_now(), NULL, &s.check,
-	    &err) != 0) {
-		tui_notice(t, "%s", err.message);
+	if (!dialog_check(t, id, &s.check, s.shown_sha256))
 		return;
-	}
-	shown_sha256(t, id, &s.check, s.shown_sha256);
 	reason_count = reasons_load("reject", s.check.outcome.pack->kind,
 	    reasons, REASONS_MAX);
 	/* L10N: title of the reject dialog; %s is the action id */
