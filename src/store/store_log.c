@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -568,6 +569,23 @@ note_text_length(const char *note)
 }
 
 /*
+ * A refusal to extend the log (EXIT_STORAGE): also on stderr and to
+ * syslog (SPEC 13), since the service's client is not who must look.
+ */
+static int
+refuse(struct error *err, const char *fmt, ...)
+{
+	char message[sizeof err->message];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	store_audit_alarm(message);
+	return error_set(err, EXIT_STORAGE, NULL, "%s", message);
+}
+
+/*
  * Whether note is a checkpoint of this log signed by a trusted key, and
  * its tree; EXIT_STORAGE saying why not.
  */
@@ -583,12 +601,12 @@ trusted_checkpoint(struct store *s, const char *note, struct checkpoint *c,
 	if (note_open(note, strlen(note), log_trusted, log_trusted_count,
 	    &text_len, &by, &why) != 0 ||
 	    checkpoint_parse(note, text_len, c, &why) != 0)
-		return error_set(err, EXIT_STORAGE, NULL, "%s: the latest "
+		return refuse(err, "%s: the latest "
 		    "checkpoint is not signed by a trusted key (%s); an "
 		    "operator must look: countersign audit verify", s->path,
 		    why.message);
 	if (strcmp(c->origin, s->log->name) != 0)
-		return error_set(err, EXIT_STORAGE, NULL, "%s: the latest "
+		return refuse(err, "%s: the latest "
 		    "checkpoint is of the log %s, not %s", s->path, c->origin,
 		    s->log->name);
 	return 0;
@@ -729,14 +747,14 @@ check_checkpoint_file(struct store *s, struct error *err)
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
 		if (errno == ENOENT && expected <= 0)
 			return 0;	/* a new file: the first head makes it */
-		return error_set(err, EXIT_STORAGE, NULL, "the checkpoint file "
+		return refuse(err, "the checkpoint file "
 		    "%s is missing or unreadable (%s), but the log wrote %lld "
 		    "bytes to it; refusing to decide until an operator looks",
 		    path, strerror(errno), expected);
 	}
 	if (fstat(fd, &st) != 0 || (expected > 0 && st.st_size < expected)) {
 		close(fd);
-		return error_set(err, EXIT_STORAGE, NULL, "the checkpoint file "
+		return refuse(err, "the checkpoint file "
 		    "%s is shorter than the log left it (%lld bytes, not %lld);"
 		    " refusing to decide until an operator looks", path,
 		    (long long)st.st_size, expected);
@@ -750,19 +768,19 @@ check_checkpoint_file(struct store *s, struct error *err)
 	n = pread(fd, tail, sizeof tail - 1, from);
 	close(fd);
 	if (n <= 0 || tail[n - 1] != '\n')
-		return error_set(err, EXIT_STORAGE, NULL, "the checkpoint file "
+		return refuse(err, "the checkpoint file "
 		    "%s does not end in a whole line; refusing to decide until "
 		    "an operator looks", path);
 	tail[n - 1] = '\0';
 	line = (end = strrchr(tail, '\n')) != NULL ? end + 1 : tail;
 	if (!file_line_parse(line, strlen(line), &fl))
-		return error_set(err, EXIT_STORAGE, NULL, "the last line of the "
+		return refuse(err, "the last line of the "
 		    "checkpoint file %s is not \"seq hash time [note]\"; "
 		    "refusing to decide until an operator looks", path);
 	if ((rc = on_chain(s, fl.seq, fl.hash, &yes, err)) != 0)
 		return rc;
 	if (!yes)
-		return error_set(err, EXIT_STORAGE, NULL, "the last line of the "
+		return refuse(err, "the last line of the "
 		    "checkpoint file %s names head seq %lld, which is no longer "
 		    "on the chain; refusing to decide until an operator looks",
 		    path, fl.seq);
@@ -776,7 +794,7 @@ check_checkpoint_file(struct store *s, struct error *err)
 		return rc;
 	if (strcmp(fl.c.origin, s->log->name) != 0 ||
 	    memcmp(root, fl.c.root, MERKLE_HASH_SIZE) != 0)
-		return error_set(err, EXIT_STORAGE, NULL, "the last line of the "
+		return refuse(err, "the last line of the "
 		    "checkpoint file %s holds a checkpoint (tree size %lld) the "
 		    "log no longer extends; refusing to decide until an "
 		    "operator looks", path, fl.seq);
@@ -823,7 +841,7 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 		goto cleanup;
 	}
 	if ((long long)c.size != size || size != seq - 1) {
-		rc = error_set(err, EXIT_STORAGE, NULL, "%s: audit record %lld "
+		rc = refuse(err, "%s: audit record %lld "
 		    "lies beyond the latest signed checkpoint (tree size %lld):"
 		    " no service holding a key wrote it; refusing to extend "
 		    "the log until an operator looks (countersign audit "
@@ -841,7 +859,7 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 		goto cleanup;
 	}
 	if (memcmp(root, c.root, MERKLE_HASH_SIZE) != 0) {
-		rc = error_set(err, EXIT_STORAGE, NULL, "%s: the stored tree "
+		rc = refuse(err, "%s: the stored tree "
 		    "of %lld records does not have the root the latest "
 		    "checkpoint signed; refusing to extend the log until an "
 		    "operator looks (countersign audit verify)", s->path, size);
@@ -1077,35 +1095,69 @@ file_note_order(const void *a, const void *b)
 	    (x->line > y->line) - (x->line < y->line);
 }
 
-/*
- * Every line of the checkpoint file (SPEC 13): its head on the chain,
- * its note kept for the walk; the file neither missing nor shorter than
- * the log left it.  A problem goes to the report.
- */
+/* The checkpoint file as it is now (SPEC 13), whole; missing says so. */
+struct file_text {
+	char *text;
+	size_t len;
+	bool missing;
+};
+
 static int
-read_checkpoint_file(struct store *s, struct tree_walk *w,
-    long long records, struct error *err)
+file_text_read(struct file_text *f, struct error *err)
 {
 	const char *path = store_checkpoint_file_path();
-	struct log_report *r = w->r;
-	struct file_line fl;
 	struct stat st;
-	long long expected;
-	char *text = NULL, *line, *eol;
-	size_t cap = 0, done = 0;
-	long number = 0;
+	size_t cap;
 	ssize_t n;
-	bool yes;
-	int fd, rc;
+	int fd;
 
+	memset(f, 0, sizeof *f);
 	if (path == NULL)
 		return 0;
-	if ((rc = file_size_expected(s, &expected, err)) != 0)
-		return rc;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0 ||
 	    fstat(fd, &st) != 0) {
 		if (fd >= 0)
 			close(fd);
+		f->missing = true;
+		return 0;
+	}
+	cap = (size_t)st.st_size;
+	if ((f->text = malloc(cap + 1)) == NULL) {
+		close(fd);
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	while (f->len < cap && (n = read(fd, f->text + f->len, cap -
+	    f->len)) > 0)
+		f->len += (size_t)n;
+	close(fd);
+	f->text[f->len] = '\0';
+	return 0;
+}
+
+/*
+ * Every line of the checkpoint file (SPEC 13), read before the snapshot
+ * of the store, so that each line's head was committed before it: its
+ * head on the chain, its note kept for the walk; the file neither missing
+ * nor shorter than the log left it.  A problem goes to the report.
+ */
+static int
+read_checkpoint_file(struct store *s, struct tree_walk *w,
+    const struct file_text *f, long long records, struct error *err)
+{
+	struct log_report *r = w->r;
+	struct file_line fl;
+	long long expected;
+	const char *text = f->text, *line, *eol;
+	size_t done = f->len;
+	long number = 0;
+	bool yes;
+	int rc;
+
+	if (store_checkpoint_file_path() == NULL)
+		return 0;
+	if ((rc = file_size_expected(s, &expected, err)) != 0)
+		return rc;
+	if (f->missing) {
 		if (expected > 0) {
 			r->bad_seq = records > 0 ? records : 1;
 			snprintf(r->problem, sizeof r->problem, "the checkpoint "
@@ -1114,21 +1166,12 @@ read_checkpoint_file(struct store *s, struct tree_walk *w,
 		}
 		return 0;
 	}
-	if ((text = malloc((size_t)st.st_size + 1)) == NULL) {
-		close(fd);
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	}
-	cap = (size_t)st.st_size;
-	while (done < cap && (n = read(fd, text + done, cap - done)) > 0)
-		done += (size_t)n;
-	close(fd);
-	text[done] = '\0';
 	if ((long long)done < expected) {
 		r->bad_seq = records > 0 ? records : 1;
 		snprintf(r->problem, sizeof r->problem, "the checkpoint file "
 		    "is shorter than the log left it (%zu bytes, not %lld)",
 		    done, expected);
-		goto cleanup;
+		return 0;
 	}
 	for (line = text; line < text + done; line = eol + 1) {
 		number++;
@@ -1171,7 +1214,6 @@ read_checkpoint_file(struct store *s, struct tree_walk *w,
 	if (w->nfns > 1)
 		qsort(w->fns, w->nfns, sizeof *w->fns, file_note_order);
 cleanup:
-	free(text);
 	return rc;
 }
 
@@ -1180,6 +1222,7 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
     size_t count, struct log_report *r, struct error *err)
 {
 	struct tree_walk w;
+	struct file_text file;
 	struct stored_checkpoint *cp;
 	merkle_hash root, stored;
 	char name[NOTE_NAME_MAX];
@@ -1193,13 +1236,26 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 	memset(&w, 0, sizeof w);
 	w.r = r;
 	w.err = err;
+	if ((rc = file_text_read(&file, err)) != 0)
+		return rc;
+	/*
+	 * One snapshot: the records, the tree and the checkpoints of the
+	 * same commits, whatever a service appends meanwhile.
+	 */
+	if (db_begin_read(s->db) != DB_OK) {
+		rc = store_error(s, err, "starting to read");
+		free(file.text);
+		return rc;
+	}
 	if ((rc = store_log_name(s, NULL, name, sizeof name, err)) != 0 ||
 	    (rc = store_audit_head(s, &head, err)) != 0)
-		return rc;
+		goto cleanup;
 	records = head.seq;
 	if (db_prepare(s->db, log_sql[LOG_CHECKPOINT_ALL], false, &stmt) !=
-	    DB_OK)
-		return store_error(s, err, "reading the checkpoints");
+	    DB_OK) {
+		rc = store_error(s, err, "reading the checkpoints");
+		goto cleanup;
+	}
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		if (w.ncps == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -1261,7 +1317,7 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 			}
 		}
 	}
-	if ((rc = read_checkpoint_file(s, &w, records, err)) != 0 ||
+	if ((rc = read_checkpoint_file(s, &w, &file, records, err)) != 0 ||
 	    r->problem[0] != '\0')
 		goto cleanup;
 	if ((rc = store_audit_each(s, tree_walk_record, &w, err)) != 0)
@@ -1310,10 +1366,12 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 		}
 	}
 cleanup:
+	db_exec(s->db, "COMMIT");
 	for (i = 0; i < w.ncps; i++)
 		free(w.cps[i].note);
 	free(w.cps);
 	free(w.fns);
+	free(file.text);
 	return rc;
 }
 

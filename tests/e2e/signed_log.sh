@@ -246,6 +246,8 @@ serve --signing-key "$WORK/log.key"
 expect_status "the next decision is refused" 4 decide t-5 approve
 expect_contains "naming the first unattested record" "$WORK/err" "record $((head_seq + 1))"
 stop
+expect_contains "the service's own stderr says so too" "$WORK/serve.log" \
+	"audit record $((head_seq + 1)) lies beyond the latest signed checkpoint"
 
 ### 8. The checkpoint file checked whole: missing, shorter, a line rewritten.
 restore
