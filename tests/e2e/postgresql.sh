@@ -29,7 +29,7 @@ for t in trade_examples list_sanitized batch legal_draft lockout \
 	stored_rows raw_controls hostile import_strict syslog tui service \
 	tui_artifact tui_bulk tui_history programs \
 	tui_service faults cli list_filter audit_export_csv import_json \
-	signed_log \
+	signed_log signed_log_faults \
 	quorum tui_quorum import_chunks judge; do
 	suite_n=$((${suite_n:-0} + 1))
 	progress "section 1, suite $suite_n: $t.sh on PostgreSQL"
