@@ -36,6 +36,7 @@ enum log_sql {
 	LOG_CHECKPOINT_SIZE,
 	LOG_CHECKPOINT_PUT,
 	LOG_CHECKPOINT_ALL,
+	LOG_CHECKPOINT_DESC,
 	LOG_NAME_GET,
 	LOG_NAME_PUT,
 	LOG_RECORD_GET,
@@ -60,6 +61,8 @@ static const char *const log_sql[LOG_SQL_COUNT] = {
 	    " VALUES (?1, ?2, ?3, ?4)",
 	[LOG_CHECKPOINT_ALL] =
 	    "SELECT size, note FROM log_checkpoint ORDER BY size",
+	[LOG_CHECKPOINT_DESC] =
+	    "SELECT size, note FROM log_checkpoint ORDER BY size DESC",
 	[LOG_NAME_GET] = "SELECT name FROM log_name WHERE id = 1",
 	[LOG_NAME_PUT] = "INSERT INTO log_name (id, name) VALUES (1, ?1)",
 	[LOG_RECORD_GET] = "SELECT record_json FROM audit_log WHERE seq = ?1",
@@ -67,8 +70,8 @@ static const char *const log_sql[LOG_SQL_COUNT] = {
 	[LOG_RECORDS_AFTER] = "SELECT seq, record_json FROM audit_log"
 	    " WHERE seq > ?1 ORDER BY seq",
 	[LOG_HASH_AT] = "SELECT hash FROM audit_log WHERE seq = ?1",
-	[LOG_FILE_SIZE] = "SELECT file_size FROM log_checkpoint"
-	    " WHERE file_size IS NOT NULL ORDER BY size DESC LIMIT 1",
+	[LOG_FILE_SIZE] = "SELECT file_size, note FROM log_checkpoint"
+	    " WHERE file_size IS NOT NULL ORDER BY size DESC",
 };
 
 /*
@@ -585,31 +588,78 @@ refuse(struct error *err, const char *fmt, ...)
 	return error_set(err, EXIT_STORAGE, NULL, "%s", message);
 }
 
-/*
- * Whether note is a checkpoint of this log signed by a trusted key, and
- * its tree; EXIT_STORAGE saying why not.
- */
-static int
-trusted_checkpoint(struct store *s, const char *note, struct checkpoint *c,
-    struct error *err)
+/* Whether note is a checkpoint of this log signed by a trusted key. */
+static bool
+note_trusted(struct store *s, const char *note, struct checkpoint *c,
+    struct error *why)
 {
 	const struct note_verifier *by;
-	struct error why;
 	size_t text_len;
 
-	error_clear(&why);
+	error_clear(why);
 	if (note_open(note, strlen(note), log_trusted, log_trusted_count,
-	    &text_len, &by, &why) != 0 ||
-	    checkpoint_parse(note, text_len, c, &why) != 0)
-		return refuse(err, "%s: the latest "
-		    "checkpoint is not signed by a trusted key (%s); an "
-		    "operator must look: countersign audit verify", s->path,
-		    why.message);
-	if (strcmp(c->origin, s->log->name) != 0)
-		return refuse(err, "%s: the latest "
-		    "checkpoint is of the log %s, not %s", s->path, c->origin,
-		    s->log->name);
-	return 0;
+	    &text_len, &by, why) != 0 ||
+	    checkpoint_parse(note, text_len, c, why) != 0)
+		return false;
+	if (strcmp(c->origin, s->log->name) != 0) {
+		error_set(why, EXIT_STORAGE, NULL, "of the log %s, not %s",
+		    c->origin, s->log->name);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The tree size of the latest checkpoint a trusted key signed, 0 if none:
+ * the records beyond it were attested by nobody this service trusts.
+ * Only a refusal looks, so a walk down every checkpoint is affordable.
+ */
+static int
+trusted_size(struct store *s, long long *size, struct error *err)
+{
+	struct checkpoint c;
+	struct error why;
+	db_stmt *stmt = NULL;
+	int rc;
+
+	*size = 0;
+	if (db_prepare(s->db, log_sql[LOG_CHECKPOINT_DESC], false, &stmt) !=
+	    DB_OK)
+		return store_error(s, err, "reading the checkpoints");
+	while ((rc = db_step(stmt)) == DB_ROW)
+		if (note_trusted(s, (const char *)db_column_text(stmt, 1), &c,
+		    &why) && (long long)c.size == db_column_int64(stmt, 0)) {
+			*size = (long long)c.size;
+			rc = DB_DONE;
+			break;
+		}
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : store_error(s, err,
+	    "reading the checkpoints");
+}
+
+/*
+ * Whether the latest note (of tree size size) is a checkpoint of this log
+ * signed by a trusted key, and its tree; else EXIT_STORAGE naming the
+ * first record no trusted key attested.
+ */
+static int
+trusted_checkpoint(struct store *s, const char *note, long long size,
+    struct checkpoint *c, struct error *err)
+{
+	struct error why;
+	long long trusted;
+	int rc;
+
+	if (note_trusted(s, note, c, &why))
+		return 0;
+	if ((rc = trusted_size(s, &trusted, err)) != 0)
+		return rc;
+	return refuse(err, "%s: audit record %lld lies beyond the latest "
+	    "checkpoint signed by a trusted key (tree size %lld): the latest "
+	    "checkpoint (tree size %lld) is not (%s); refusing to extend the "
+	    "log until an operator looks (countersign audit verify)", s->path,
+	    trusted + 1, trusted, size, why.message);
 }
 
 /*
@@ -702,22 +752,44 @@ on_chain(struct store *s, long long seq, const char *hash, bool *yes,
 	    store_error(s, err, "reading the audit log");
 }
 
-/* The size the checkpoint file had when the latest line was signed; -1: none. */
+/*
+ * The size this service's checkpoint file had when it last signed a line
+ * into it; -1: none.  Several services of one log each keep a file of
+ * their own (SPEC 13), so only the checkpoints of this service's key
+ * speak for this file: a note another key signed is refused at its key
+ * id, before any signature is checked.
+ */
 static int
 file_size_expected(struct store *s, long long *size, struct error *err)
 {
+	const struct note_verifier *by;
+	struct error why;
+	const char *note;
+	size_t text_len;
 	db_stmt *stmt;
 	int rc;
 
 	*size = -1;
+	if (log_signer == NULL)
+		return 0;
 	if ((stmt = log_stmt(s, LOG_FILE_SIZE, err)) == NULL)
 		return err->status;
-	rc = db_step(stmt);
-	if (rc == DB_ROW)
-		*size = db_column_int64(stmt, 0);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		note = (const char *)db_column_text(stmt, 1);
+		if (note == NULL)
+			continue;
+		if ((s->log->last_note != NULL &&
+		    strcmp(note, s->log->last_note) == 0) ||
+		    note_open(note, strlen(note), log_trusted, 1, &text_len,
+		    &by, &why) == 0) {
+			*size = db_column_int64(stmt, 0);
+			rc = DB_DONE;
+			break;
+		}
+	}
 	db_reset(stmt);
-	return rc == DB_ROW || rc == DB_DONE ? 0 :
-	    store_error(s, err, "reading the checkpoints");
+	return rc == DB_DONE ? 0 : store_error(s, err,
+	    "reading the checkpoints");
 }
 
 /*
@@ -834,7 +906,7 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 		goto attested;
 	/* The note this process signed last needs no second look. */
 	if (st->last_note == NULL || strcmp(note, st->last_note) != 0) {
-		if ((rc = trusted_checkpoint(s, note, &c, err)) != 0)
+		if ((rc = trusted_checkpoint(s, note, size, &c, err)) != 0)
 			goto cleanup;
 	} else if ((rc = checkpoint_parse(note, note_text_length(note), &c,
 	    err)) != 0) {
