@@ -1376,6 +1376,7 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 
 		cp = &w.cps[w.ncps - 1];
 		r->signed_size = cp->size;
+		r->first_size = w.cps[0].size;
 		if (count > 0) {
 			r->signature_checked = true;
 			error_clear(&why);
