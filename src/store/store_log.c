@@ -572,6 +572,9 @@ log_note_text_length(const char *note)
  * A refusal to extend the log (EXIT_STORAGE): also on stderr and to
  * syslog (SPEC 13), since the service's client is not who must look.
  */
+static int refuse(struct error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 static int
 refuse(struct error *err, const char *fmt, ...)
 {
