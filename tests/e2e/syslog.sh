@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPEC 6 / issue 3: after each commit the new audit head goes to syslog
-# (facility authpriv), so a truncated log can be caught against it.  strace
-# shows what countersign sends; when nothing listens on /dev/log, a
-# throw-away socat listener takes the message.
+# (facility authpriv), so a truncated log can be caught against it; and
+# (SPEC 13) a service's refusal to extend the signed log goes there too, at
+# authpriv.err.  strace shows what countersign sends; when nothing listens
+# on /dev/log, a throw-away socat listener takes the message.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 command -v strace >/dev/null 2>&1 || { echo "strace is needed"; exit 77; }
