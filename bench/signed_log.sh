@@ -10,9 +10,20 @@
 #
 #   bench/signed_log.sh [R] [M]   (default 31 and 2000; needs a built
 #                                  ./countersign, cc, jq, socat)
+#   bench/signed_log.sh --instructions [M]
+#                                  the batches alone, once each, counted
+#                                  by callgrind (the service and its
+#                                  request's child): on a loaded machine
+#                                  the ratios that wall time blurs
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+MODE=time WRAP=
+if [ "${1:-}" = --instructions ]; then
+	MODE=instructions
+	shift
+	set -- 1 "${1:-2000}"
+fi
 R=${1:-31} M=${2:-2000}
 CS=${COUNTERSIGN:-$top/countersign}
 EX=$top/tests/data/examples
@@ -29,7 +40,7 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.5f\n", b - a }'; }
 median() { sort -g "$1" | awk '{ v[NR] = $1 } END { printf "%.5f\n", v[int((NR + 1) / 2)] }'; }
 serve() {
 	rm -f "$sock"
-	"$CS" serve --socket "$sock" --officers "$(id -gn)" --importers "$(id -gn)" \
+	$WRAP "$CS" serve --socket "$sock" --officers "$(id -gn)" --importers "$(id -gn)" \
 		"$@" 2>>"$work/serve.log" &
 	SERVICE_PID=$!
 	until socat -u OPEN:/dev/null "UNIX-CONNECT:$sock" 2>/dev/null; do sleep 0.05; done
@@ -45,6 +56,7 @@ cc -O2 -I"$top/include" -I"$top" -o "$work/receipt_time" "$here/receipt_time.c" 
 "$CS" keygen bench.example/log "$work/log" >/dev/null
 
 # --- receipt and audit verify over 1,000,000 records -------------------------
+if [ $MODE = time ]; then
 "$CS" --db "$work/v.db" import "$EX/security_map.json" >/dev/null 2>&1
 "$work/make_chain" "$work/v.db" 999995 "$work/chain-bytes"
 jq -c '.proposed_action.action_id = "r-0" | .reviewer_verdict.action_id = "r-0"' \
@@ -82,6 +94,8 @@ done
 va=$(median "$work/va") vb=$(median "$work/vb")
 echo "audit verify (tree included): median $va s; sha256sum floor $vb s; ratio $(awk -v a="$va" -v b="$vb" 'BEGIN { printf "%.2f", a / b }') (target <= 2.5)"
 
+fi
+
 # --- batches through a service, signing or not -------------------------------
 jq -c --argjson n "$M" 'range(0; $n) as $i | .proposed_action.action_id = "b-\($i)"
 	| .reviewer_verdict.action_id = "b-\($i)"' "$EX/packet-trade-pass.json" >"$work/b.jsonl"
@@ -91,7 +105,10 @@ batch_time() { # KIND [serve options]: seconds of one batch of M decisions
 	rm -f "$work/b.db" "$work/b.db-wal" "$work/b.db-shm"
 	"$CS" --db "$work/b.db" import "$EX/security_map.json" "$EX/ips.json" \
 		"$EX/holdings.json" "$work/b.jsonl" >/dev/null 2>&1
+	rm -f "$work"/cg.*
+	[ $MODE = time ] || WRAP="valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=$work/cg.%p"
 	serve --db "$work/b.db" "$@"
+	WRAP=
 	sync
 	a=$(now)
 	if [ "$kind" = atomic ]; then
@@ -101,15 +118,24 @@ batch_time() { # KIND [serve options]: seconds of one batch of M decisions
 	fi
 	b=$(now)
 	stop
-	elapsed "$a" "$b"
+	if [ $MODE = time ]; then
+		elapsed "$a" "$b"
+	else
+		# every process of the service: its start, the batch's child
+		# (each file says its total twice: summary and totals)
+		cat "$work"/cg.* | awk '/^summary:/ { n += $2 } END { printf "%.0f\n", n }'
+	fi
 }
+if [ $MODE = time ]; then runs="1 2 3" unit=s; else runs=1 unit=instructions; fi
 for kind in durable atomic; do
 	: >"$work/s"; : >"$work/u"
-	for i in 1 2 3; do
+	for i in $runs; do
 		batch_time "$kind" --signing-key "$work/log.key" >>"$work/s"
+		signed=$(sqlite3 "$work/b.db" 'SELECT count(*) FROM log_checkpoint')
 		batch_time "$kind" >>"$work/u"
 	done
 	s=$(median "$work/s") u=$(median "$work/u")
-	echo "batch $kind, $M decisions through the service: signed $s s, unsigned $u s; ratio $(awk -v a="$s" -v b="$u" 'BEGIN { printf "%.3f", a / b }') (target <= 1.10)"
-	echo "    checkpoints signed: $(sqlite3 "$work/b.db" 'SELECT count(*) FROM log_checkpoint') (the last run: unsigned)"
+	[ $MODE = time ] || { s=$(cat "$work/s"); u=$(cat "$work/u"); }
+	echo "batch $kind, $M decisions through the service: signed $s $unit, unsigned $u $unit; ratio $(awk -v a="$s" -v b="$u" 'BEGIN { printf "%.3f", a / b }') (target <= 1.10)"
+	echo "    checkpoints signed by the signing run: $signed (one a commit); by the other: $(sqlite3 "$work/b.db" 'SELECT count(*) FROM log_checkpoint')"
 done

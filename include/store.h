@@ -452,6 +452,15 @@ void store_rollback_savepoint(struct store *);
  */
 bool store_audit_announce(const struct store *, const struct audit_head *);
 /*
+ * A refusal to extend the log (SPEC 13: records beyond the latest signed
+ * checkpoint, a checkpoint file no longer on the chain), to syslog
+ * (authpriv.err) and to the fd of store_audit_alarm_fd(): the operator
+ * who must look reads one of them; the command itself reports the error.
+ */
+void store_audit_alarm(const char *message);
+/* A service's own stderr, for a request whose stderr is its client's. */
+void store_audit_alarm_fd(int fd);
+/*
  * Service mode (issue 19): every head announced is also appended to path
  * as "seq hash time", a file the database's writers cannot rewrite.
  */

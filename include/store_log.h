@@ -65,6 +65,7 @@ int store_log_records_root(struct store *, long long size1,
 struct log_report {
 	long long checkpoints;		/* stored ones */
 	long long signed_size;		/* the latest one's tree size */
+	long long first_size;		/* the first one's: unsigned up to it */
 	bool signature_checked;		/* under a key given or this process's */
 	long long bad_seq;		/* the first record in question, or 0 */
 	char problem[512];

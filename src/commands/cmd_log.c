@@ -552,6 +552,15 @@ audit_verify_log(struct store *store, const struct invocation *inv)
 		    r.signed_size, r.signature_checked ?
 		    _("its signature verified") :
 		    _("its signature not checked (no --key)"));
+	/*
+	 * SPEC 13: a log kept before it had a key is unsigned up to its
+	 * first checkpoint, which signed those records as it found them.
+	 */
+	if (r.first_size > 1)
+		/* L10N: %1$lld and %2$lld are the same tree size */
+		printf(_("signed log: unsigned up to its first checkpoint (tree "
+		    "size %lld): records 1 to %lld were signed only then, as "
+		    "the service found them\n"), r.first_size, r.first_size);
 	return EXIT_OK;
 }
 

@@ -531,6 +531,8 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 		close(sv->listen_fd);
 	if (c->fd >= 0)
 		close(c->fd);
+	/* SPEC 13: a refusal to extend the log also goes to the service's log. */
+	store_audit_alarm_fd(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
 	if (m->run == review_run) {
 		if (!review_child(c, params, err_fd))
 			_exit(EXIT_USAGE);

@@ -884,3 +884,29 @@ store_audit_announce(const struct store *s, const struct audit_head *head)
 	free(path);
 	return true;
 }
+
+static int alarm_fd = -1;
+
+void
+store_audit_alarm_fd(int fd)
+{
+	alarm_fd = fd;
+}
+
+void
+store_audit_alarm(const char *message)
+{
+	char *safe = sanitize_str(message);
+
+	/* The store's path in it came from --db: never raw to a terminal. */
+	if (alarm_fd >= 0)
+		dprintf(alarm_fd, "countersign: %s\n", safe != NULL ? safe :
+		    "?");
+	if (syslog_reachable()) {
+		openlog("countersign", LOG_PID, LOG_AUTHPRIV);
+		syslog(LOG_ERR, "refusing to extend the audit log: %s",
+		    safe != NULL ? safe : "?");
+		closelog();
+	}
+	free(safe);
+}

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,9 @@
 #include "store.h"
 #include "store_internal.h"
 #include "store_log.h"
+#include "store_log_internal.h"
 #include "timestamp.h"
 
-#define LEVELS 64
 
 enum log_sql {
 	LOG_NODE_GET,
@@ -34,7 +35,7 @@ enum log_sql {
 	LOG_CHECKPOINT_LATEST,
 	LOG_CHECKPOINT_SIZE,
 	LOG_CHECKPOINT_PUT,
-	LOG_CHECKPOINT_ALL,
+	LOG_CHECKPOINT_DESC,
 	LOG_NAME_GET,
 	LOG_NAME_PUT,
 	LOG_RECORD_GET,
@@ -57,8 +58,8 @@ static const char *const log_sql[LOG_SQL_COUNT] = {
 	[LOG_CHECKPOINT_PUT] =
 	    "INSERT INTO log_checkpoint (size, note, signed_at, file_size)"
 	    " VALUES (?1, ?2, ?3, ?4)",
-	[LOG_CHECKPOINT_ALL] =
-	    "SELECT size, note FROM log_checkpoint ORDER BY size",
+	[LOG_CHECKPOINT_DESC] =
+	    "SELECT size, note FROM log_checkpoint ORDER BY size DESC",
 	[LOG_NAME_GET] = "SELECT name FROM log_name WHERE id = 1",
 	[LOG_NAME_PUT] = "INSERT INTO log_name (id, name) VALUES (1, ?1)",
 	[LOG_RECORD_GET] = "SELECT record_json FROM audit_log WHERE seq = ?1",
@@ -66,8 +67,8 @@ static const char *const log_sql[LOG_SQL_COUNT] = {
 	[LOG_RECORDS_AFTER] = "SELECT seq, record_json FROM audit_log"
 	    " WHERE seq > ?1 ORDER BY seq",
 	[LOG_HASH_AT] = "SELECT hash FROM audit_log WHERE seq = ?1",
-	[LOG_FILE_SIZE] = "SELECT file_size FROM log_checkpoint"
-	    " WHERE file_size IS NOT NULL ORDER BY size DESC LIMIT 1",
+	[LOG_FILE_SIZE] = "SELECT file_size, note FROM log_checkpoint"
+	    " WHERE file_size IS NOT NULL ORDER BY size DESC",
 };
 
 /*
@@ -264,8 +265,8 @@ load_frontier(struct store *s, long long size, struct error *err)
 }
 
 /* The root of a tree from its right edge: the smallest subtree first. */
-static int
-frontier_root(const merkle_hash *frontier, uint64_t size, merkle_hash root)
+int
+log_frontier_root(const merkle_hash *frontier, uint64_t size, merkle_hash root)
 {
 	bool have = false;
 	unsigned level;
@@ -288,9 +289,9 @@ frontier_root(const merkle_hash *frontier, uint64_t size, merkle_hash root)
  * Appends leaf hash h at index size of a right edge; put, when given,
  * stores each node it completes.
  */
-static int
-frontier_append(merkle_hash *frontier, uint64_t size, const merkle_hash leaf,
-    struct store *put, struct error *err)
+int
+log_frontier_append(merkle_hash *frontier, uint64_t size,
+    const merkle_hash leaf, struct store *put, struct error *err)
 {
 	merkle_hash h;
 	unsigned level = 0;
@@ -313,8 +314,8 @@ frontier_append(merkle_hash *frontier, uint64_t size, const merkle_hash leaf,
 }
 
 /* How many leaves the stored tree has. */
-static int
-stored_leaves(struct store *s, long long *leaves, struct error *err)
+int
+log_stored_leaves(struct store *s, long long *leaves, struct error *err)
 {
 	db_stmt *stmt;
 	int rc;
@@ -344,7 +345,7 @@ build_tree(struct store *s, long long size, struct error *err)
 	const char *record;
 	int rc;
 
-	if ((rc = stored_leaves(s, &leaves, err)) != 0)
+	if ((rc = log_stored_leaves(s, &leaves, err)) != 0)
 		return rc;
 	if (leaves >= size)
 		return 0;
@@ -365,7 +366,7 @@ build_tree(struct store *s, long long size, struct error *err)
 			    "verify", s->path, leaves + 1);
 		}
 		if (merkle_leaf_hash(record, strlen(record), leaf) != 0 ||
-		    (rc = frontier_append(st->frontier, (uint64_t)leaves, leaf,
+		    (rc = log_frontier_append(st->frontier, (uint64_t)leaves, leaf,
 		    s, err)) != 0) {
 			db_finalize(stmt);
 			return err->status ? err->status : error_set(err,
@@ -561,37 +562,104 @@ note_text_length_n(const char *note, size_t all)
 	return len >= 2 ? len - 1 : all;
 }
 
-static size_t
-note_text_length(const char *note)
+size_t
+log_note_text_length(const char *note)
 {
 	return note_text_length_n(note, strlen(note));
 }
 
 /*
- * Whether note is a checkpoint of this log signed by a trusted key, and
- * its tree; EXIT_STORAGE saying why not.
+ * A refusal to extend the log (EXIT_STORAGE): also on stderr and to
+ * syslog (SPEC 13), since the service's client is not who must look.
  */
+static int refuse(struct error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 static int
-trusted_checkpoint(struct store *s, const char *note, struct checkpoint *c,
-    struct error *err)
+refuse(struct error *err, const char *fmt, ...)
+{
+	char message[sizeof err->message];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	store_audit_alarm(message);
+	return error_set(err, EXIT_STORAGE, NULL, "%s", message);
+}
+
+/* Whether note is a checkpoint of this log signed by a trusted key. */
+static bool
+note_trusted(struct store *s, const char *note, struct checkpoint *c,
+    struct error *why)
 {
 	const struct note_verifier *by;
-	struct error why;
 	size_t text_len;
 
-	error_clear(&why);
+	error_clear(why);
 	if (note_open(note, strlen(note), log_trusted, log_trusted_count,
-	    &text_len, &by, &why) != 0 ||
-	    checkpoint_parse(note, text_len, c, &why) != 0)
-		return error_set(err, EXIT_STORAGE, NULL, "%s: the latest "
-		    "checkpoint is not signed by a trusted key (%s); an "
-		    "operator must look: countersign audit verify", s->path,
-		    why.message);
-	if (strcmp(c->origin, s->log->name) != 0)
-		return error_set(err, EXIT_STORAGE, NULL, "%s: the latest "
-		    "checkpoint is of the log %s, not %s", s->path, c->origin,
-		    s->log->name);
-	return 0;
+	    &text_len, &by, why) != 0 ||
+	    checkpoint_parse(note, text_len, c, why) != 0)
+		return false;
+	if (strcmp(c->origin, s->log->name) != 0) {
+		error_set(why, EXIT_STORAGE, NULL, "of the log %s, not %s",
+		    c->origin, s->log->name);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The tree size of the latest checkpoint a trusted key signed, 0 if none:
+ * the records beyond it were attested by nobody this service trusts.
+ * Only a refusal looks, so a walk down every checkpoint is affordable.
+ */
+static int
+trusted_size(struct store *s, long long *size, struct error *err)
+{
+	struct checkpoint c;
+	struct error why;
+	db_stmt *stmt = NULL;
+	int rc;
+
+	*size = 0;
+	if (db_prepare(s->db, log_sql[LOG_CHECKPOINT_DESC], false, &stmt) !=
+	    DB_OK)
+		return store_error(s, err, "reading the checkpoints");
+	while ((rc = db_step(stmt)) == DB_ROW)
+		if (note_trusted(s, (const char *)db_column_text(stmt, 1), &c,
+		    &why) && (long long)c.size == db_column_int64(stmt, 0)) {
+			*size = (long long)c.size;
+			rc = DB_DONE;
+			break;
+		}
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : store_error(s, err,
+	    "reading the checkpoints");
+}
+
+/*
+ * Whether the latest note (of tree size size) is a checkpoint of this log
+ * signed by a trusted key, and its tree; else EXIT_STORAGE naming the
+ * first record no trusted key attested.
+ */
+static int
+trusted_checkpoint(struct store *s, const char *note, long long size,
+    struct checkpoint *c, struct error *err)
+{
+	struct error why;
+	long long trusted;
+	int rc;
+
+	if (note_trusted(s, note, c, &why))
+		return 0;
+	if ((rc = trusted_size(s, &trusted, err)) != 0)
+		return rc;
+	return refuse(err, "%s: audit record %lld lies beyond the latest "
+	    "checkpoint signed by a trusted key (tree size %lld): the latest "
+	    "checkpoint (tree size %lld) is not (%s); refusing to extend the "
+	    "log until an operator looks (countersign audit verify)", s->path,
+	    trusted + 1, trusted, size, why.message);
 }
 
 /*
@@ -624,16 +692,8 @@ file_line_make(long long seq, const char *hash, const char *when,
 	return 0;
 }
 
-/* One line of the checkpoint file: "seq hash time [note]". */
-struct file_line {
-	long long seq;
-	char hash[SHA256_HEX_SIZE];
-	bool has_note;
-	struct checkpoint c;
-};
-
-static bool
-file_line_parse(const char *line, size_t len, struct file_line *fl)
+bool
+log_file_line_parse(const char *line, size_t len, struct file_line *fl)
 {
 	char copy[8192], hash[80], when[64], b64[8000];
 	unsigned char *note = NULL;
@@ -665,8 +725,8 @@ file_line_parse(const char *line, size_t len, struct file_line *fl)
 }
 
 /* Whether the record at seq still has that hash. */
-static int
-on_chain(struct store *s, long long seq, const char *hash, bool *yes,
+int
+log_on_chain(struct store *s, long long seq, const char *hash, bool *yes,
     struct error *err)
 {
 	db_stmt *stmt;
@@ -684,22 +744,44 @@ on_chain(struct store *s, long long seq, const char *hash, bool *yes,
 	    store_error(s, err, "reading the audit log");
 }
 
-/* The size the checkpoint file had when the latest line was signed; -1: none. */
-static int
-file_size_expected(struct store *s, long long *size, struct error *err)
+/*
+ * The size this service's checkpoint file had when it last signed a line
+ * into it; -1: none.  Several services of one log each keep a file of
+ * their own (SPEC 13), so only the checkpoints of this service's key
+ * speak for this file: a note another key signed is refused at its key
+ * id, before any signature is checked.
+ */
+int
+log_file_size_expected(struct store *s, long long *size, struct error *err)
 {
+	const struct note_verifier *by;
+	struct error why;
+	const char *note;
+	size_t text_len;
 	db_stmt *stmt;
 	int rc;
 
 	*size = -1;
+	if (log_signer == NULL)
+		return 0;
 	if ((stmt = log_stmt(s, LOG_FILE_SIZE, err)) == NULL)
 		return err->status;
-	rc = db_step(stmt);
-	if (rc == DB_ROW)
-		*size = db_column_int64(stmt, 0);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		note = (const char *)db_column_text(stmt, 1);
+		if (note == NULL)
+			continue;
+		if ((s->log->last_note != NULL &&
+		    strcmp(note, s->log->last_note) == 0) ||
+		    note_open(note, strlen(note), log_trusted, 1, &text_len,
+		    &by, &why) == 0) {
+			*size = db_column_int64(stmt, 0);
+			rc = DB_DONE;
+			break;
+		}
+	}
 	db_reset(stmt);
-	return rc == DB_ROW || rc == DB_DONE ? 0 :
-	    store_error(s, err, "reading the checkpoints");
+	return rc == DB_DONE ? 0 : store_error(s, err,
+	    "reading the checkpoints");
 }
 
 /*
@@ -724,19 +806,19 @@ check_checkpoint_file(struct store *s, struct error *err)
 
 	if (path == NULL)
 		return 0;
-	if ((rc = file_size_expected(s, &expected, err)) != 0)
+	if ((rc = log_file_size_expected(s, &expected, err)) != 0)
 		return rc;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
 		if (errno == ENOENT && expected <= 0)
 			return 0;	/* a new file: the first head makes it */
-		return error_set(err, EXIT_STORAGE, NULL, "the checkpoint file "
+		return refuse(err, "the checkpoint file "
 		    "%s is missing or unreadable (%s), but the log wrote %lld "
 		    "bytes to it; refusing to decide until an operator looks",
 		    path, strerror(errno), expected);
 	}
 	if (fstat(fd, &st) != 0 || (expected > 0 && st.st_size < expected)) {
 		close(fd);
-		return error_set(err, EXIT_STORAGE, NULL, "the checkpoint file "
+		return refuse(err, "the checkpoint file "
 		    "%s is shorter than the log left it (%lld bytes, not %lld);"
 		    " refusing to decide until an operator looks", path,
 		    (long long)st.st_size, expected);
@@ -750,19 +832,19 @@ check_checkpoint_file(struct store *s, struct error *err)
 	n = pread(fd, tail, sizeof tail - 1, from);
 	close(fd);
 	if (n <= 0 || tail[n - 1] != '\n')
-		return error_set(err, EXIT_STORAGE, NULL, "the checkpoint file "
+		return refuse(err, "the checkpoint file "
 		    "%s does not end in a whole line; refusing to decide until "
 		    "an operator looks", path);
 	tail[n - 1] = '\0';
 	line = (end = strrchr(tail, '\n')) != NULL ? end + 1 : tail;
-	if (!file_line_parse(line, strlen(line), &fl))
-		return error_set(err, EXIT_STORAGE, NULL, "the last line of the "
+	if (!log_file_line_parse(line, strlen(line), &fl))
+		return refuse(err, "the last line of the "
 		    "checkpoint file %s is not \"seq hash time [note]\"; "
 		    "refusing to decide until an operator looks", path);
-	if ((rc = on_chain(s, fl.seq, fl.hash, &yes, err)) != 0)
+	if ((rc = log_on_chain(s, fl.seq, fl.hash, &yes, err)) != 0)
 		return rc;
 	if (!yes)
-		return error_set(err, EXIT_STORAGE, NULL, "the last line of the "
+		return refuse(err, "the last line of the "
 		    "checkpoint file %s names head seq %lld, which is no longer "
 		    "on the chain; refusing to decide until an operator looks",
 		    path, fl.seq);
@@ -776,7 +858,7 @@ check_checkpoint_file(struct store *s, struct error *err)
 		return rc;
 	if (strcmp(fl.c.origin, s->log->name) != 0 ||
 	    memcmp(root, fl.c.root, MERKLE_HASH_SIZE) != 0)
-		return error_set(err, EXIT_STORAGE, NULL, "the last line of the "
+		return refuse(err, "the last line of the "
 		    "checkpoint file %s holds a checkpoint (tree size %lld) the "
 		    "log no longer extends; refusing to decide until an "
 		    "operator looks", path, fl.seq);
@@ -816,14 +898,14 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 		goto attested;
 	/* The note this process signed last needs no second look. */
 	if (st->last_note == NULL || strcmp(note, st->last_note) != 0) {
-		if ((rc = trusted_checkpoint(s, note, &c, err)) != 0)
+		if ((rc = trusted_checkpoint(s, note, size, &c, err)) != 0)
 			goto cleanup;
-	} else if ((rc = checkpoint_parse(note, note_text_length(note), &c,
+	} else if ((rc = checkpoint_parse(note, log_note_text_length(note), &c,
 	    err)) != 0) {
 		goto cleanup;
 	}
 	if ((long long)c.size != size || size != seq - 1) {
-		rc = error_set(err, EXIT_STORAGE, NULL, "%s: audit record %lld "
+		rc = refuse(err, "%s: audit record %lld "
 		    "lies beyond the latest signed checkpoint (tree size %lld):"
 		    " no service holding a key wrote it; refusing to extend "
 		    "the log until an operator looks (countersign audit "
@@ -832,7 +914,7 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 	}
 	/* The right edge this process already holds costs no reads. */
 	if (st->frontier_size == size) {
-		if (frontier_root(st->frontier, (uint64_t)size, root) != 0) {
+		if (log_frontier_root(st->frontier, (uint64_t)size, root) != 0) {
 			rc = error_set(err, EXIT_STORAGE, NULL,
 			    "cannot compute SHA-256");
 			goto cleanup;
@@ -841,7 +923,7 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 		goto cleanup;
 	}
 	if (memcmp(root, c.root, MERKLE_HASH_SIZE) != 0) {
-		rc = error_set(err, EXIT_STORAGE, NULL, "%s: the stored tree "
+		rc = refuse(err, "%s: the stored tree "
 		    "of %lld records does not have the root the latest "
 		    "checkpoint signed; refusing to extend the log until an "
 		    "operator looks (countersign audit verify)", s->path, size);
@@ -871,7 +953,7 @@ store_log_after_append(struct store *s, long long seq,
 		return error_set(err, EXIT_STORAGE, NULL,
 		    "cannot compute SHA-256");
 	st->frontier_size = -1;
-	if ((rc = frontier_append(st->frontier, (uint64_t)seq - 1, leaf, s,
+	if ((rc = log_frontier_append(st->frontier, (uint64_t)seq - 1, leaf, s,
 	    err)) != 0)
 		return rc;
 	st->frontier_size = seq;
@@ -918,7 +1000,7 @@ store_log_commit(struct store *s, struct error *err)
 	}
 	if ((rc = load_frontier(s, head.seq, err)) != 0)
 		return rc;
-	if (frontier_root(st->frontier, (uint64_t)head.seq, root) != 0 ||
+	if (log_frontier_root(st->frontier, (uint64_t)head.seq, root) != 0 ||
 	    (text = checkpoint_text(st->name, (uint64_t)head.seq, root)) ==
 	    NULL) {
 		rc = error_set(err, EXIT_STORAGE, NULL,
@@ -997,369 +1079,3 @@ store_log_file_line(const struct store *s, long long size)
 	return s->log->file_line;
 }
 
-/* One stored checkpoint, as audit verify reads them all. */
-struct stored_checkpoint {
-	long long size;
-	struct checkpoint c;
-	char *note;
-};
-
-/* A note of the checkpoint file, by its line. */
-struct file_note {
-	long long size;
-	merkle_hash root;
-	long line;
-};
-
-struct tree_walk {
-	merkle_hash frontier[LEVELS];
-	uint64_t size;
-	struct stored_checkpoint *cps;
-	size_t ncps, next;
-	struct file_note *fns;
-	size_t nfns, fnext;
-	struct log_report *r;
-	struct error *err;
-};
-
-/* Each record: its leaf appended, and any checkpoint of this size compared. */
-static int
-tree_walk_record(void *ctx, long long seq, const char *record_json,
-    const char *prev_hash, const char *hash)
-{
-	struct tree_walk *w = ctx;
-	merkle_hash leaf, root;
-
-	(void)prev_hash;
-	(void)hash;
-	if (merkle_leaf_hash(record_json, strlen(record_json), leaf) != 0 ||
-	    frontier_append(w->frontier, w->size, leaf, NULL, w->err) != 0)
-		return error_set(w->err, EXIT_STORAGE, NULL,
-		    "cannot compute SHA-256");
-	w->size = (uint64_t)seq;
-	while (w->next < w->ncps && w->cps[w->next].size == seq) {
-		if (frontier_root(w->frontier, w->size, root) != 0)
-			return error_set(w->err, EXIT_STORAGE, NULL,
-			    "cannot compute SHA-256");
-		if (memcmp(root, w->cps[w->next].c.root, MERKLE_HASH_SIZE) != 0 &&
-		    w->r->bad_seq == 0) {
-			w->r->bad_seq = seq;
-			snprintf(w->r->problem, sizeof w->r->problem,
-			    "the first %lld records no longer have the root "
-			    "their signed checkpoint gave: a record it covered "
-			    "was rewritten", seq);
-		}
-		w->next++;
-	}
-	while (w->fnext < w->nfns && w->fns[w->fnext].size == seq) {
-		if (frontier_root(w->frontier, w->size, root) != 0)
-			return error_set(w->err, EXIT_STORAGE, NULL,
-			    "cannot compute SHA-256");
-		if (memcmp(root, w->fns[w->fnext].root, MERKLE_HASH_SIZE) != 0 &&
-		    w->r->bad_seq == 0) {
-			w->r->bad_seq = seq;
-			snprintf(w->r->problem, sizeof w->r->problem, "line %ld "
-			    "of the checkpoint file: the first %lld records no "
-			    "longer have the root its checkpoint gave",
-			    w->fns[w->fnext].line, seq);
-		}
-		w->fnext++;
-	}
-	return 0;
-}
-
-static int
-file_note_order(const void *a, const void *b)
-{
-	const struct file_note *x = a, *y = b;
-
-	return x->size < y->size ? -1 : x->size > y->size ? 1 :
-	    (x->line > y->line) - (x->line < y->line);
-}
-
-/*
- * Every line of the checkpoint file (SPEC 13): its head on the chain,
- * its note kept for the walk; the file neither missing nor shorter than
- * the log left it.  A problem goes to the report.
- */
-static int
-read_checkpoint_file(struct store *s, struct tree_walk *w,
-    long long records, struct error *err)
-{
-	const char *path = store_checkpoint_file_path();
-	struct log_report *r = w->r;
-	struct file_line fl;
-	struct stat st;
-	long long expected;
-	char *text = NULL, *line, *eol;
-	size_t cap = 0, done = 0;
-	long number = 0;
-	ssize_t n;
-	bool yes;
-	int fd, rc;
-
-	if (path == NULL)
-		return 0;
-	if ((rc = file_size_expected(s, &expected, err)) != 0)
-		return rc;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0 ||
-	    fstat(fd, &st) != 0) {
-		if (fd >= 0)
-			close(fd);
-		if (expected > 0) {
-			r->bad_seq = records > 0 ? records : 1;
-			snprintf(r->problem, sizeof r->problem, "the checkpoint "
-			    "file is missing, but the log wrote %lld bytes to it",
-			    expected);
-		}
-		return 0;
-	}
-	if ((text = malloc((size_t)st.st_size + 1)) == NULL) {
-		close(fd);
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	}
-	cap = (size_t)st.st_size;
-	while (done < cap && (n = read(fd, text + done, cap - done)) > 0)
-		done += (size_t)n;
-	close(fd);
-	text[done] = '\0';
-	if ((long long)done < expected) {
-		r->bad_seq = records > 0 ? records : 1;
-		snprintf(r->problem, sizeof r->problem, "the checkpoint file "
-		    "is shorter than the log left it (%zu bytes, not %lld)",
-		    done, expected);
-		goto cleanup;
-	}
-	for (line = text; line < text + done; line = eol + 1) {
-		number++;
-		if ((eol = memchr(line, '\n', (size_t)(text + done - line))) ==
-		    NULL || !file_line_parse(line, (size_t)(eol - line), &fl)) {
-			r->bad_seq = records > 0 ? records : 1;
-			snprintf(r->problem, sizeof r->problem, "line %ld of the "
-			    "checkpoint file is not \"seq hash time [note]\"",
-			    number);
-			goto cleanup;
-		}
-		if ((rc = on_chain(s, fl.seq, fl.hash, &yes, err)) != 0)
-			goto cleanup;
-		if (!yes) {
-			r->bad_seq = fl.seq;
-			snprintf(r->problem, sizeof r->problem, "line %ld of the "
-			    "checkpoint file: head seq %lld is no longer on the "
-			    "chain", number, fl.seq);
-			goto cleanup;
-		}
-		if (!fl.has_note)
-			continue;
-		if (w->nfns % 256 == 0) {
-			struct file_note *grown = realloc(w->fns, (w->nfns +
-			    256) * sizeof *grown);
-
-			if (grown == NULL) {
-				rc = error_set(err, EXIT_STORAGE, NULL,
-				    "out of memory");
-				goto cleanup;
-			}
-			w->fns = grown;
-		}
-		w->fns[w->nfns].size = fl.seq;
-		memcpy(w->fns[w->nfns].root, fl.c.root, MERKLE_HASH_SIZE);
-		w->fns[w->nfns].line = number;
-		w->nfns++;
-	}
-	/* An empty file leaves fns NULL, which qsort may not be given. */
-	if (w->nfns > 1)
-		qsort(w->fns, w->nfns, sizeof *w->fns, file_note_order);
-cleanup:
-	free(text);
-	return rc;
-}
-
-int
-store_log_verify(struct store *s, const struct note_verifier *keys,
-    size_t count, struct log_report *r, struct error *err)
-{
-	struct tree_walk w;
-	struct stored_checkpoint *cp;
-	merkle_hash root, stored;
-	char name[NOTE_NAME_MAX];
-	db_stmt *stmt = NULL;
-	size_t i, cap = 0, text_len;
-	long long leaves, records;
-	struct audit_head head;
-	int rc;
-
-	memset(r, 0, sizeof *r);
-	memset(&w, 0, sizeof w);
-	w.r = r;
-	w.err = err;
-	if ((rc = store_log_name(s, NULL, name, sizeof name, err)) != 0 ||
-	    (rc = store_audit_head(s, &head, err)) != 0)
-		return rc;
-	records = head.seq;
-	if (db_prepare(s->db, log_sql[LOG_CHECKPOINT_ALL], false, &stmt) !=
-	    DB_OK)
-		return store_error(s, err, "reading the checkpoints");
-	while ((rc = db_step(stmt)) == DB_ROW) {
-		if (w.ncps == cap) {
-			cap = cap ? 2 * cap : 64;
-			cp = realloc(w.cps, cap * sizeof *cp);
-			if (cp == NULL) {
-				rc = DB_NOMEM;
-				break;
-			}
-			w.cps = cp;
-		}
-		cp = &w.cps[w.ncps];
-		cp->size = db_column_int64(stmt, 0);
-		cp->note = strdup((const char *)db_column_text(stmt, 1));
-		if (cp->note == NULL) {
-			rc = DB_NOMEM;
-			break;
-		}
-		w.ncps++;
-	}
-	db_finalize(stmt);
-	if (rc != DB_DONE) {
-		rc = store_error(s, err, "reading the checkpoints");
-		goto cleanup;
-	}
-	rc = 0;
-	r->checkpoints = (long long)w.ncps;
-	/* Every stored note must be a checkpoint of this log of its size. */
-	for (i = 0; i < w.ncps && r->problem[0] == '\0'; i++) {
-		struct error why;
-
-		if (checkpoint_parse(w.cps[i].note,
-		    note_text_length(w.cps[i].note), &w.cps[i].c, &why) != 0 ||
-		    (long long)w.cps[i].c.size != w.cps[i].size ||
-		    strcmp(w.cps[i].c.origin, name) != 0) {
-			r->bad_seq = w.cps[i].size > 0 ? w.cps[i].size : 1;
-			snprintf(r->problem, sizeof r->problem, "the stored "
-			    "checkpoint of size %lld is not a checkpoint of "
-			    "this log of that size", w.cps[i].size);
-		}
-	}
-	if (r->problem[0] != '\0')
-		goto cleanup;
-	if (w.ncps > 0) {
-		const struct note_verifier *by;
-		struct error why;
-
-		cp = &w.cps[w.ncps - 1];
-		r->signed_size = cp->size;
-		if (count > 0) {
-			r->signature_checked = true;
-			error_clear(&why);
-			if (note_open(cp->note, strlen(cp->note), keys, count,
-			    &text_len, &by, &why) != 0) {
-				r->bad_seq = cp->size;
-				snprintf(r->problem, sizeof r->problem, "the "
-				    "latest checkpoint (size %lld) is not signed"
-				    " by a key given: %.400s", cp->size, why.message);
-				goto cleanup;
-			}
-		}
-	}
-	if ((rc = read_checkpoint_file(s, &w, records, err)) != 0 ||
-	    r->problem[0] != '\0')
-		goto cleanup;
-	if ((rc = store_audit_each(s, tree_walk_record, &w, err)) != 0)
-		goto cleanup;
-	if (r->problem[0] != '\0')
-		goto cleanup;
-	if (w.next < w.ncps) {
-		r->bad_seq = (long long)w.size + 1;
-		snprintf(r->problem, sizeof r->problem, "a checkpoint signed a "
-		    "tree of %lld records, but the log has %lld: records were "
-		    "removed", w.cps[w.ncps - 1].size, (long long)w.size);
-		goto cleanup;
-	}
-	if (w.ncps > 0 && (long long)w.size > r->signed_size) {
-		r->bad_seq = r->signed_size + 1;
-		snprintf(r->problem, sizeof r->problem, "audit record %lld lies "
-		    "beyond the latest signed checkpoint (size %lld): no service "
-		    "holding a key wrote it", r->signed_size + 1,
-		    r->signed_size);
-		goto cleanup;
-	}
-	/*
-	 * The stored nodes answer the receipts: they must be this tree's.
-	 * A log kept before it had a tree gets one at its next append.
-	 */
-	if ((rc = stored_leaves(s, &leaves, err)) != 0)
-		goto cleanup;
-	if (leaves > (long long)w.size) {
-		r->bad_seq = (long long)w.size + 1;
-		snprintf(r->problem, sizeof r->problem, "the stored tree has "
-		    "%lld leaves, the log %lld records: records were removed",
-		    leaves, (long long)w.size);
-	} else if (leaves == (long long)w.size && w.size > 0) {
-		if ((rc = store_log_root(s, (long long)w.size, stored,
-		    err)) != 0)
-			goto cleanup;
-		if (frontier_root(w.frontier, w.size, root) != 0) {
-			rc = error_set(err, EXIT_STORAGE, NULL,
-			    "cannot compute SHA-256");
-			goto cleanup;
-		}
-		if (memcmp(root, stored, MERKLE_HASH_SIZE) != 0) {
-			r->bad_seq = (long long)w.size;
-			snprintf(r->problem, sizeof r->problem, "the stored "
-			    "tree does not match the records");
-		}
-	}
-cleanup:
-	for (i = 0; i < w.ncps; i++)
-		free(w.cps[i].note);
-	free(w.cps);
-	free(w.fns);
-	return rc;
-}
-
-/* The tree of the records, and its root when it reaches size1. */
-struct root_walk {
-	merkle_hash frontier[LEVELS];
-	uint64_t size, size1;
-	unsigned char *root1;
-	struct error *err;
-};
-
-static int
-root_walk_record(void *ctx, long long seq, const char *record_json,
-    const char *prev_hash, const char *hash)
-{
-	struct root_walk *w = ctx;
-	merkle_hash leaf;
-
-	(void)prev_hash;
-	(void)hash;
-	if (merkle_leaf_hash(record_json, strlen(record_json), leaf) != 0 ||
-	    frontier_append(w->frontier, w->size, leaf, NULL, w->err) != 0 ||
-	    (w->size = (uint64_t)seq, (w->size == w->size1 &&
-	    frontier_root(w->frontier, w->size, w->root1) != 0)))
-		return error_set(w->err, EXIT_STORAGE, NULL,
-		    "cannot compute SHA-256");
-	return 0;
-}
-
-int
-store_log_records_root(struct store *s, long long size1, merkle_hash root1,
-    merkle_hash root_all, long long *size_all, struct error *err)
-{
-	struct root_walk w;
-	int rc;
-
-	memset(&w, 0, sizeof w);
-	memset(root1, 0, MERKLE_HASH_SIZE);
-	w.size1 = (uint64_t)size1;
-	w.root1 = root1;
-	w.err = err;
-	if ((rc = store_audit_each(s, root_walk_record, &w, err)) != 0)
-		return rc;
-	*size_all = (long long)w.size;
-	if (frontier_root(w.frontier, w.size, root_all) != 0)
-		return error_set(err, EXIT_STORAGE, NULL,
-		    "cannot compute SHA-256");
-	return 0;
-}

@@ -15,8 +15,8 @@ q() { pg_psql "$1" -At -c "$2"; }
 # damage the store's rows do it through db_lib.sh's db_sql, db_copy and
 # db_tamper, and skip aloud what is about SQLite itself.  Not here: those
 # about the SQLite file or paths alone (format1, db_path), or no
-# store (layers, manpage, contract), and pg_service, with its own
-# server.  Nor the screens' layout and wording (tui_kinds, tui_change,
+# store (layers, manpage, contract), and pg_service and pg_signed_log,
+# each with its own server.  Nor the screens' layout and wording (tui_kinds, tui_change,
 # tui_judgment, tui_officer, tui_tour, l10n): they draw what the store's
 # reads return, and those reads run here under every script that
 # decides, lists, checks or exports; the screens that write or read the
@@ -29,7 +29,7 @@ for t in trade_examples list_sanitized batch legal_draft lockout \
 	stored_rows raw_controls hostile import_strict syslog tui service \
 	tui_artifact tui_bulk tui_history programs \
 	tui_service faults cli list_filter audit_export_csv import_json \
-	signed_log \
+	signed_log signed_log_faults \
 	quorum tui_quorum import_chunks judge; do
 	suite_n=$((${suite_n:-0} + 1))
 	progress "section 1, suite $suite_n: $t.sh on PostgreSQL"

@@ -167,6 +167,10 @@ cs audit checkpoint >"$WORK/cp-now"
 expect_eq "the checkpoint method answers the latest checkpoint" "$(jq -r .result.checkpoint "$WORK/rpc")" "$(cat "$WORK/cp-now")"
 expect_status "audit verify with the key" 0 cs audit verify --key "$WORK/log.pub"
 expect_contains "it checked the signature" "$WORK/out" "its signature verified"
+# The imports before the service had a key: unsigned up to the first checkpoint.
+first=$(db_sql "SELECT min(size) FROM log_checkpoint")
+expect_contains "it reports the unsigned stretch as such" "$WORK/out" \
+	"unsigned up to its first checkpoint (tree size $first): records 1 to $first were signed only then"
 expect_status "audit verify with another key" 1 cs audit verify --key "$WORK/other.pub"
 expect_status "the early checkpoint is consistent" 0 \
 	cs audit consistency "$WORK/cp-early" --key "$WORK/log.pub"
@@ -246,6 +250,8 @@ serve --signing-key "$WORK/log.key"
 expect_status "the next decision is refused" 4 decide t-5 approve
 expect_contains "naming the first unattested record" "$WORK/err" "record $((head_seq + 1))"
 stop
+expect_contains "the service's own stderr says so too" "$WORK/serve.log" \
+	"audit record $((head_seq + 1)) lies beyond the latest signed checkpoint"
 
 ### 8. The checkpoint file checked whole: missing, shorter, a line rewritten.
 restore

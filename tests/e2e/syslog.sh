@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPEC 6 / issue 3: after each commit the new audit head goes to syslog
-# (facility authpriv), so a truncated log can be caught against it.  strace
-# shows what countersign sends; when nothing listens on /dev/log, a
-# throw-away socat listener takes the message.
+# (facility authpriv), so a truncated log can be caught against it; and
+# (SPEC 13) a service's refusal to extend the signed log goes there too, at
+# authpriv.err.  strace shows what countersign sends; when nothing listens
+# on /dev/log, a throw-away socat listener takes the message.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 command -v strace >/dev/null 2>&1 || { echo "strace is needed"; exit 77; }
@@ -77,4 +78,64 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	"$COUNTERSIGN" --db "$EVIL_DB" batch "$WORK/d" >/dev/null
 expect_contains "the path's newline is sent escaped" "$WORK/trace2" 'db='"$WORK"'/x^Jforged.db'
 expect_eq "and never raw" "$(grep -c 'db=[^"]*\\nforged' "$WORK/trace2" || true)" 0
+
+# SPEC 13: a service that refuses to extend the signed log (here: the
+# checkpoint file's last head is no longer on the chain) says so on its
+# own stderr and to syslog, at authpriv.err (10 * 8 + 3: priority 83).
+if command -v socat >/dev/null 2>&1; then
+	"$COUNTERSIGN" keygen syslog.example/log "$WORK/log" >/dev/null
+	for id in sl-1 sl-2; do
+		jq -c --arg id "$id" '.proposed_action.action_id = $id | .reviewer_verdict.action_id = $id' \
+			"$EXAMPLES/packet-trade-pass.json"
+	done >"$WORK/sl.jsonl"
+	cs import "$WORK/sl.jsonl" >/dev/null 2>&1
+	# serve_traced: the signing service under strace, once it answers.
+	serve_traced() {
+		rm -f "$WORK/sock"
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -f -s 1024 -e trace=sendto,sendmsg -o "$WORK/$1" \
+			"$COUNTERSIGN" serve --db "$DB" --socket "$WORK/sock" \
+			--officers "$(id -gn)" --importers "$(id -gn)" \
+			--checkpoint-file "$WORK/checkpoints" \
+			--signing-key "$WORK/log.key" 2>"$WORK/serve.log" &
+		strace_pid=$!
+		tries=0
+		until socat -u OPEN:/dev/null "UNIX-CONNECT:$WORK/sock" 2>/dev/null || [ $tries -ge 1200 ]; do
+			sleep 0.05; tries=$((tries + 1)); done
+	}
+	# stop_traced: the service (strace's child) stopped, then strace ends.
+	stop_traced() {
+		kill -TERM $(ps -o pid= --ppid "$strace_pid") 2>/dev/null || true
+		wait "$strace_pid" 2>/dev/null || true
+	}
+	decide_sl() {
+		printf '{"action_id":"%s","decision":"approve"}\n' "$1" |
+			"$COUNTERSIGN" --connect "$WORK/sock" batch
+	}
+	serve_traced trace-signed
+	expect_status "a signing service decides" 0 decide_sl sl-1
+	stop_traced
+	expect_eq "  and refused nothing" "$(grep -c 'refusing to extend' "$WORK/trace-signed" || true)" 0
+	sed '$s/ [0-9a-f]\{64\} / 0000000000000000000000000000000000000000000000000000000000000000 /' \
+		"$WORK/checkpoints" >"$WORK/rewritten"
+	cp "$WORK/rewritten" "$WORK/checkpoints"
+	serve_traced trace-refused
+	expect_status "a checkpoint file off the chain: the next decision is refused" 4 decide_sl sl-2
+	stop_traced
+	expect_contains "  the client is told" "$WORK/err" "no longer on the chain"
+	expect_contains "  the service's stderr says so" "$WORK/serve.log" \
+		"countersign: the last line of the checkpoint file"
+	expect_contains "  syslog is told, naming the line" "$WORK/trace-refused" \
+		"refusing to extend the audit log: the last line of the checkpoint file"
+	expect_contains "  at authpriv.err" "$WORK/trace-refused" '"<83>'
+	if [ -n "$listener" ]; then
+		tries=0
+		until grep -q 'refusing to extend' "$WORK/syslog" 2>/dev/null || [ $tries -ge 600 ]; do
+			sleep 0.05; tries=$((tries + 1)); done
+		expect_contains "  the listener received it" "$WORK/syslog" \
+			"refusing to extend the audit log"
+	fi
+else
+	echo "skip: the refusal to extend the signed log (no socat)"
+fi
 finish
