@@ -76,10 +76,12 @@ stop
 # recorded that is not in the log; a decision is refused (storage) and
 # rolled back, and the next commit that signs covers all there is.
 preload=
+# Under AddressSanitizer its runtime must come first among what is loaded.
+asan_runtime=$(ldd "$COUNTERSIGN" 2>/dev/null | awk '/libasan/ { print $3; exit }')
 if command -v cc >/dev/null 2>&1 &&
 	cc -shared -fPIC -o "$WORK/sign_fail.so" "$TOP_SRCDIR/tests/e2e/sign_fail.c" -ldl 2>"$WORK/cc.err" &&
-	LD_PRELOAD="$WORK/sign_fail.so" "$COUNTERSIGN" --version >/dev/null 2>&1; then
-	preload=$WORK/sign_fail.so
+	LD_PRELOAD="${asan_runtime:+$asan_runtime }$WORK/sign_fail.so" "$COUNTERSIGN" --version >/dev/null 2>"$WORK/cc.err"; then
+	preload="${asan_runtime:+$asan_runtime }$WORK/sign_fail.so"
 fi
 if [ -n "$preload" ]; then
 	: >"$WORK/serve.log"
