@@ -17,7 +17,8 @@ SERVICE_PID=
 # wait_for_socket: the service answers on $SOCK, within a minute.
 wait_for_socket() {
 	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
+	# Not under serve's LD_PRELOAD (section 1), which is for the service.
+	until env -u LD_PRELOAD socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
 		sleep 0.05; i=$((i + 1)); done
 	[ $i -lt 1200 ] || { cat "$WORK/serve.log"; echo "FAIL: no service"; exit 1; }
 }
