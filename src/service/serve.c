@@ -50,6 +50,8 @@ static const struct { const char *name; int signo; } forwarded[] = {
 
 static volatile sig_atomic_t stopping;
 
+static ssize_t receive(struct conn *, char *, size_t);
+
 static void
 on_stop(int sig)
 {
@@ -123,6 +125,8 @@ conn_error(struct conn *c, const cJSON *id, int code, const char *reason,
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
+	/* Logins and groups are the system's bytes: the answer stays JSON. */
+	rpc_utf8_repair(message);
 	cJSON_AddItemToObject(m, "id", id != NULL ? cJSON_Duplicate(id, true) :
 	    cJSON_CreateNull());
 	error = cJSON_AddObjectToObject(m, "error");
@@ -234,32 +238,22 @@ static bool
 handle_message(struct service *sv, struct conn *c, const char *text,
     size_t len)
 {
-	cJSON *msg = cJSON_ParseWithLength(text, len);
-	const cJSON *id, *method, *version, *params;
+	const char *why;
+	int code;
+	cJSON *msg = rpc_parse_request(text, len, &code, &why);
+	const cJSON *id, *method, *params;
 	const struct method *m = NULL;
 	struct passwd *pw;
 	size_t i;
 
-	if (msg == NULL || !cJSON_IsObject(msg)) {
-		conn_error(c, NULL, msg == NULL ? RPC_PARSE_ERROR :
-		    RPC_INVALID_REQUEST, msg == NULL ? "parse_error" :
-		    "invalid_request", EXIT_STORAGE, "the message is not a "
-		    "JSON-RPC 2.0 object");
-		cJSON_Delete(msg);
+	if (msg == NULL) {
+		conn_error(c, NULL, code, code == RPC_PARSE_ERROR ?
+		    "parse_error" : "invalid_request", EXIT_STORAGE, "%s", why);
 		return false;
 	}
 	id = cJSON_GetObjectItemCaseSensitive(msg, "id");
-	version = cJSON_GetObjectItemCaseSensitive(msg, "jsonrpc");
 	method = cJSON_GetObjectItemCaseSensitive(msg, "method");
 	params = cJSON_GetObjectItemCaseSensitive(msg, "params");
-	if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.0") ||
-	    !cJSON_IsString(method) || (id != NULL && !cJSON_IsNumber(id) &&
-	    !cJSON_IsString(id))) {
-		conn_error(c, NULL, RPC_INVALID_REQUEST, "invalid_request",
-		    EXIT_STORAGE, "the message is not a JSON-RPC 2.0 request");
-		cJSON_Delete(msg);
-		return false;
-	}
 	if (strcmp(method->valuestring, "upload") == 0) {
 		bool ok = spool_append(c, params, id) == 0;
 
@@ -277,7 +271,8 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 	}
 	if (m == NULL)
 		conn_error(c, id, RPC_METHOD_NOT_FOUND, "method_not_found",
-		    EXIT_USAGE, "no method '%.64s'", method->valuestring);
+		    EXIT_USAGE, "no method '%.*s'", (int)rpc_utf8_prefix(
+		    method->valuestring, 64), method->valuestring);
 	else if (check_role(sv, c, id, m, pw = getpwuid(c->uid)) != 0)
 		;
 	else if (m->options & OPT_IN_LOOP)
@@ -299,7 +294,9 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 static void
 handle_review_message(struct conn *c, const char *text, size_t len)
 {
-	cJSON *msg = cJSON_ParseWithLength(text, len);
+	const char *why;
+	int code;
+	cJSON *msg = rpc_parse_request(text, len, &code, &why);
 	const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetObjectItemCaseSensitive(msg, "params"), "name");
@@ -311,6 +308,60 @@ handle_review_message(struct conn *c, const char *text, size_t len)
 			if (strcmp(forwarded[i].name, name->valuestring) == 0)
 				kill(c->child, forwarded[i].signo);
 	cJSON_Delete(msg);
+}
+
+/*
+ * The connection's last answer is queued: what the client still sends is
+ * read and dropped until it closes, and the service shuts its side for
+ * writing once the answer is out, so that a client that wrote before
+ * reading gets the answer and an end, never a reset that loses it
+ * (countersign-protocol(7)).
+ */
+static void
+conn_drain(struct conn *c)
+{
+	c->discarding = true;
+	c->discarded = c->in_len;
+	free(c->in);
+	c->in = NULL;
+	c->in_len = c->in_cap = 0;
+}
+
+/* A line over RPC_MESSAGE_MAX: too_large, and the connection drains. */
+static void
+too_large(struct conn *c)
+{
+	conn_error(c, NULL, RPC_INVALID_REQUEST, "too_large", EXIT_STORAGE,
+	    "a message is at most %lu bytes", RPC_MESSAGE_MAX);
+	fprintf(stderr, "countersign serve: uid %lu: a message over %lu "
+	    "bytes: too_large\n", (unsigned long)c->uid, RPC_MESSAGE_MAX);
+	conn_drain(c);
+}
+
+/* What a draining client sends, read and dropped, up to its end. */
+static void
+discard_client(struct conn *c)
+{
+	char buf[65536];
+	ssize_t n = receive(c, buf, sizeof buf);
+
+	close_passed(c);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n < 0) {
+		conn_hang_up(c);
+		return;
+	}
+	c->discarded += (unsigned long long)n;
+	if (n == 0) {
+		c->discarding = false;
+		c->closing = true;
+	} else if (c->discarded > DISCARD_MAX) {
+		fprintf(stderr, "countersign serve: uid %lu: over %llu MiB "
+		    "after the last answer: dropped\n", (unsigned long)c->uid,
+		    DISCARD_MAX >> 20);
+		conn_hang_up(c);
+	}
 }
 
 /* Whole messages in c->in, while no request runs; the rest waits. */
@@ -327,27 +378,20 @@ handle_input(struct service *sv, struct conn *c)
 		memmove(c->in, c->in + used, c->in_len - used);
 		c->in_len -= used;
 	}
-	while (c->child == 0 && !c->closing && !stopping && c->in_len > 0) {
+	while (c->child == 0 && !c->closing && !c->discarding && !stopping &&
+	    c->in_len > 0) {
 		nl = memchr(c->in, '\n', c->in_len);
-		if (nl == NULL) {
-			if (c->in_len > RPC_MESSAGE_MAX) {
-				conn_error(c, NULL, RPC_INVALID_REQUEST,
-				    "too_large", EXIT_STORAGE, "a message is "
-				    "at most %lu bytes", RPC_MESSAGE_MAX);
-				c->closing = true;
-			}
+		if (nl == NULL && c->in_len <= RPC_MESSAGE_MAX)
+			return;
+		if (nl == NULL || (size_t)(nl - c->in) > RPC_MESSAGE_MAX) {
+			too_large(c);
 			return;
 		}
 		used = (size_t)(nl - c->in) + 1;
-		if (used - 1 > RPC_MESSAGE_MAX) {
-			conn_error(c, NULL, RPC_INVALID_REQUEST, "too_large",
-			    EXIT_STORAGE, "a message is at most %lu bytes",
-			    RPC_MESSAGE_MAX);
-			c->closing = true;
+		if (!handle_message(sv, c, c->in, used - 1)) {
+			conn_drain(c);
 			return;
 		}
-		if (!handle_message(sv, c, c->in, used - 1))
-			c->closing = true;
 		memmove(c->in, c->in + used, c->in_len - used);
 		c->in_len -= used;
 	}
@@ -404,6 +448,10 @@ read_client(struct service *sv, struct conn *c)
 	ssize_t n;
 	char *grown;
 
+	if (c->discarding) {
+		discard_client(c);
+		return;
+	}
 	if (c->in_cap - c->in_len < 4096 && c->in_cap < RPC_MESSAGE_MAX + 1) {
 		want = c->in_cap == 0 ? 8192 : c->in_cap * 2;
 		if (want > RPC_MESSAGE_MAX + 1)
@@ -452,6 +500,9 @@ write_client(struct conn *c)
 		free(c->out);
 		c->out = NULL;
 		c->out_len = c->out_sent = 0;
+		/* The last answer is out: the client reads it, then an end. */
+		if (c->discarding)
+			shutdown(c->fd, SHUT_WR);
 	}
 }
 

@@ -19,6 +19,7 @@
 #define OUTPUT_HIGH (1UL << 20)	/* unsent bytes before a child waits */
 #define STALL_MS 60000		/* a client that reads nothing is dropped */
 #define MAX_OPERANDS 4096
+#define DISCARD_MAX (64ULL << 20)	/* of a too_large line, then drop */
 
 /*
  * Who may call a method: officers; importers; (v3) officers or readers,
@@ -64,6 +65,9 @@ struct conn {
 	int pipes[2];		/* its stdout and stderr, -1 at end */
 	cJSON *request_id;	/* the id to answer it with */
 	bool closing;		/* close once out is written */
+	/* A line over RPC_MESSAGE_MAX: read to its end, unkept, then close. */
+	bool discarding;
+	unsigned long long discarded;
 	/* out's bytes ever queued and ever written: where a feed stands */
 	unsigned long long out_queued, out_written;
 	bool json_child;	/* the child's stdout is the JSON answer */

@@ -202,6 +202,46 @@ expect_eq "no parameter names the operator" \
 echo '{"jsonrpc": "2.0", "id": 9, "method": "list", "params": {"json": true}}' >"$WORK/good"
 expect_eq "a raw request is answered with output and an exit code" \
 	"$(reply "$WORK/good" | jq -r 'select(.id == 9) | .result.exit_code')" 0
+# issue 35, point 7: what is no UTF-8, or holds a NUL, in a method name or
+# a params key is invalid_request, answered in valid JSON that quotes none
+# of it; an error never cuts a character; too_large reaches a client that
+# wrote its whole line before reading.
+if command -v python3 >/dev/null 2>&1; then
+	raw() { python3 "$TOP_SRCDIR/tests/e2e/rpc_raw.py" "$SOCK" "$1"; }
+	# raw_case WHAT WANT LINE: LINE's answer's [data.code, id], or why not
+	raw_case() {
+		printf '%s\n' "$3" >"$WORK/raw"
+		raw "$WORK/raw" >"$WORK/raw.out"
+		expect_eq "$1" "$(grep -v '^sent$' "$WORK/raw.out" |
+			jq -c '[.error.data.code, .id]' 2>&1 | tr '\n' ' ')" "$2 "
+	}
+	raw_case "a method name with invalid UTF-8: invalid_request, in JSON" \
+		'["invalid_request",null]' "$(printf '{"jsonrpc":"2.0","id":1,"method":"li\377st"}')"
+	raw_case "a method name with a NUL does not run list" '["invalid_request",null]' \
+		'{"jsonrpc":"2.0","id":1,"method":"list\u0000x"}'
+	raw_case "a params key with invalid UTF-8: invalid_request" '["invalid_request",null]' \
+		"$(printf '{"jsonrpc":"2.0","id":1,"method":"list","params":{"js\303on":true}}')"
+	raw_case "a params key with a NUL: invalid_request" '["invalid_request",null]' \
+		'{"jsonrpc":"2.0","id":1,"method":"list","params":{"json\u0000x":true}}'
+	raw_case "an id over 256 bytes: invalid_request" '["invalid_request",null]' \
+		"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"id\":\"$(head -c 300 /dev/zero | tr '\0' i)\"}"
+	# 'a' then 40 two-byte characters: the message quotes 64 bytes at most.
+	long=a$(printf '%040d' 0 | sed 's/0/\xc3\xa9/g')
+	raw_case "an unknown long method: its error cuts no character" '["method_not_found",3]' \
+		"$(printf '{"jsonrpc":"2.0","id":3,"method":"%b"}' "$long")"
+	expect_eq "... and quotes whole characters" \
+		"$(grep -v '^sent$' "$WORK/raw.out" | jq -r .error.message | tr -d a | wc -c)" \
+		"$(printf "no method ''" | wc -c | awk '{ print $1 + 31 * 2 + 1 }')"
+	head -c 2097152 /dev/zero | tr '\0' a >"$WORK/raw"
+	printf '\n{"jsonrpc":"2.0","id":4,"method":"list"}\n' >>"$WORK/raw"
+	raw "$WORK/raw" >"$WORK/raw.out"
+	expect_eq "a 2 MiB line: the client's whole write goes through" "$(head -n 1 "$WORK/raw.out")" sent
+	expect_eq "... and it reads too_large, then the close" \
+		"$(tail -n +2 "$WORK/raw.out" | jq -c '[.error.data.code, .id]' 2>&1 | tr '\n' ' ')" '["too_large",null] '
+	expect_status "... and the service still answers" 0 remote list
+else
+	echo "skip: the raw protocol cases (python3 reads the answers)"
+fi
 # A client that sends half a message and one that vanishes mid-request
 # cost the service nothing: it still answers others.
 printf '{"jsonrpc": "2.0", "id": 1, "meth' | socat -t 30 - "UNIX-CONNECT:$SOCK" >/dev/null 2>&1 &
