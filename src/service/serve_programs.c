@@ -847,6 +847,13 @@ programs_tick_ms(const struct service *sv)
 	return 1000;
 }
 
+bool
+programs_conn_holds(const struct conn *c)
+{
+	return c->programs != NULL && (c->programs->wait_count > 0 ||
+	    c->programs->feeding);
+}
+
 void
 programs_conn_free(struct service *sv, struct conn *c)
 {
