@@ -163,7 +163,7 @@ conn_free(struct service *sv, struct conn *c)
 }
 
 /* The client is gone (or dropped): a running child still finishes. */
-static void
+void
 conn_hang_up(struct conn *c)
 {
 	/* The review screens have no one left to show: they end. */
@@ -255,7 +255,7 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 	method = cJSON_GetObjectItemCaseSensitive(msg, "method");
 	params = cJSON_GetObjectItemCaseSensitive(msg, "params");
 	if (strcmp(method->valuestring, "upload") == 0) {
-		bool ok = spool_append(c, params, id) == 0;
+		bool ok = spool_append(sv, c, params, id) == 0;
 
 		cJSON_Delete(msg);
 		return ok;
@@ -320,6 +320,7 @@ handle_review_message(struct conn *c, const char *text, size_t len)
 static void
 conn_drain(struct conn *c)
 {
+	spool_reset(c);
 	c->discarding = true;
 	c->discarded = c->in_len;
 	free(c->in);
@@ -378,8 +379,9 @@ handle_input(struct service *sv, struct conn *c)
 		memmove(c->in, c->in + used, c->in_len - used);
 		c->in_len -= used;
 	}
+	/* Each answer waits for the client to read the last ones. */
 	while (c->child == 0 && !c->closing && !c->discarding && !stopping &&
-	    c->in_len > 0) {
+	    c->in_len > 0 && c->out_len - c->out_sent < OUTPUT_HIGH) {
 		nl = memchr(c->in, '\n', c->in_len);
 		if (nl == NULL && c->in_len <= RPC_MESSAGE_MAX)
 			return;
@@ -478,6 +480,7 @@ read_client(struct service *sv, struct conn *c)
 		return;
 	}
 	c->in_len += (size_t)n;
+	c->active_ms = now_ms();
 	handle_input(sv, c);
 }
 
@@ -495,7 +498,7 @@ write_client(struct conn *c)
 	}
 	c->out_sent += (size_t)n;
 	c->out_written += (unsigned long long)n;
-	c->out_since_ms = now_ms();
+	c->out_since_ms = c->active_ms = now_ms();
 	if (c->out_sent == c->out_len) {
 		free(c->out);
 		c->out = NULL;
@@ -582,21 +585,16 @@ finish_request(struct service *sv, struct conn *c)
 	c->request_id = NULL;
 	c->child = 0;
 	c->review = false;
+	c->active_ms = now_ms();
 	spool_reset(c);
 	if (c->fd >= 0)
 		handle_input(sv, c);	/* pipelined messages */
 }
 
-static int
-count_uid(const struct service *sv, uid_t uid)
-{
-	int i, n = 0;
-
-	for (i = 0; i < MAX_CONNECTIONS; i++)
-		n += sv->conns[i] != NULL && sv->conns[i]->uid == uid;
-	return n;
-}
-
+/*
+ * A new client: authorised from its peer credentials before it may hold
+ * anything (serve_limits.c), or told why not and closed.
+ */
 static void
 accept_client(struct service *sv)
 {
@@ -625,14 +623,11 @@ accept_client(struct service *sv)
 	c->spool = -1;
 	c->pipes[0] = c->pipes[1] = -1;
 	c->passed_count = 0;
-	if (slot == MAX_CONNECTIONS || count_uid(sv, cred.uid) >=
-	    MAX_PER_UID) {
+	if (limits_admit(sv, c) != 0 || slot == MAX_CONNECTIONS) {
 		/* Told why, best effort, and closed. */
-		conn_error(c, NULL, RPC_BUSY, "busy", EXIT_STORAGE, "the "
-		    "service has too many connections (at most %d, %d per "
-		    "account)", MAX_CONNECTIONS, MAX_PER_UID);
 		if (c->out != NULL)
 			(void)!write(fd, c->out, c->out_len);
+		shutdown(fd, SHUT_WR);
 		conn_free(sv, c);
 		return;
 	}
@@ -702,10 +697,11 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 	struct timespec tick = { tick_ms / 1000, tick_ms % 1000 * 1000000 };
 	nfds_t n = 0, i;
 	int slot, open_conns = 0, watch = programs_watch_fd(sv);
-	bool child_ended = false;
+	bool child_ended = false, accept_ready = false;
 
 	for (slot = 0; slot < MAX_CONNECTIONS; slot++)
 		open_conns += sv->conns[slot] != NULL;
+	limits_pass(sv);
 	if (sv->listen_fd >= 0 && open_conns < MAX_CONNECTIONS) {
 		fds[n] = (struct pollfd){ sv->listen_fd, POLLIN, 0 };
 		owner[n] = NULL;
@@ -725,7 +721,8 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 		if (c->fd >= 0) {
 			short ev = 0;
 
-			if (!c->closing && c->in_len < RPC_MESSAGE_MAX + 1)
+			if (!c->closing && c->in_len < RPC_MESSAGE_MAX + 1 &&
+			    limits_may_read(sv, c, false))
 				ev |= POLLIN;
 			if (c->out_len > 0)
 				ev |= POLLOUT;
@@ -734,8 +731,7 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 			kind[n++] = -1;
 		}
 		for (int p = 0; p < 2; p++) {
-			if (c->pipes[p] < 0 || (c->fd >= 0 &&
-			    c->out_len >= OUTPUT_HIGH))
+			if (c->pipes[p] < 0 || !limits_may_read(sv, c, true))
 				continue;
 			fds[n] = (struct pollfd){ c->pipes[p], POLLIN, 0 };
 			owner[n] = c;
@@ -752,7 +748,7 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 		if (kind[i] == -3)
 			continue;
 		if (kind[i] == -2)
-			accept_client(sv);
+			accept_ready = true;
 		else if (kind[i] >= 0)
 			read_child(c, kind[i]);
 		else if (c->fd == fds[i].fd) {
@@ -762,8 +758,12 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 				conn_hang_up(c);
 				continue;
 			}
-			if (fds[i].revents & POLLOUT)
+			if (fds[i].revents & POLLOUT) {
 				write_client(c);
+				/* Read, not answered while its output was full. */
+				if (c->fd >= 0 && c->child == 0 && c->in_len > 0)
+					handle_input(sv, c);
+			}
 			if (c->fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP |
 			    POLLERR)))
 				read_client(sv, c);
@@ -782,12 +782,19 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 		if (c->fd >= 0 && c->out_len > 0 && now_ms() - c->out_since_ms >
 		    STALL_MS)
 			conn_hang_up(c);
+		limits_sweep(sv, c);
 		if (c->child == 0 && (c->fd < 0 || (c->closing &&
 		    c->out_len == 0) || (stopping && c->out_len == 0))) {
 			conn_free(sv, c);
 			sv->conns[slot] = NULL;
 		}
 	}
+	/*
+	 * After the hang-ups of this pass: a client that closed before the
+	 * next one connected no longer counts against its account's share.
+	 */
+	if (accept_ready)
+		accept_client(sv);
 	/* A child's commit, or another writer's, wakes waits and feeds. */
 	programs_tick(sv, child_ended);
 }
@@ -818,6 +825,7 @@ cmd_serve(const struct invocation *inv)
 	}
 	memset(&sv, 0, sizeof sv);
 	sv.inv = inv;
+	limits_init(&sv);
 	signal(SIGPIPE, SIG_IGN);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;

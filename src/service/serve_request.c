@@ -48,7 +48,7 @@ const size_t method_count = sizeof methods / sizeof methods[0];
 static const char *const terminal_keys[] = { "term", "ctype", "messages",
     "language" };
 /* Members of group: the primary group and the supplementary ones, now. */
-static bool
+bool
 in_group(const struct passwd *pw, const char *group)
 {
 	struct group *gr = getgrnam(group);
@@ -140,57 +140,6 @@ check_role(const struct service *sv, struct conn *c, const cJSON *id,
 		return -1;
 	}
 	return 0;
-}
-
-/* Appends an upload's bytes to the connection's spool file. */
-int
-spool_append(struct conn *c, const cJSON *params, const cJSON *id)
-{
-	const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
-	unsigned char *bytes;
-	size_t len;
-	char dir[] = "/tmp";
-	const char *tmp = getenv("TMPDIR");
-
-	if (!cJSON_IsString(data) || rpc_unbase64(data->valuestring, &bytes,
-	    &len) != 0) {
-		conn_error(c, id, RPC_INVALID_PARAMS, "invalid_params",
-		    EXIT_USAGE, "upload: params.data must be base64");
-		return -1;
-	}
-	if (c->spool_size + len > UPLOAD_MAX) {
-		free(bytes);
-		conn_error(c, id, RPC_TOO_LARGE, "too_large", EXIT_DATA,
-		    "a request's uploads are at most %llu MiB",
-		    UPLOAD_MAX >> 20);
-		return -1;
-	}
-	/* An unnamed file: nothing is left behind, whatever ends us. */
-	if (c->spool < 0 && (c->spool = open(tmp != NULL && *tmp == '/' ? tmp :
-	    dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0) {
-		free(bytes);
-		conn_error(c, id, RPC_INTERNAL, "internal", EXIT_STORAGE,
-		    "the service cannot hold the upload: %s", strerror(errno));
-		return -1;
-	}
-	if (rpc_write_all(c->spool, bytes, len) != 0) {
-		free(bytes);
-		conn_error(c, id, RPC_INTERNAL, "internal", EXIT_STORAGE,
-		    "the service cannot hold the upload: %s", strerror(errno));
-		return -1;
-	}
-	free(bytes);
-	c->spool_size += len;
-	return 0;
-}
-
-void
-spool_reset(struct conn *c)
-{
-	if (c->spool >= 0)
-		close(c->spool);
-	c->spool = -1;
-	c->spool_size = 0;
 }
 
 /* A terminal or locale name: letters, digits and ._+-@: only. */
