@@ -29,6 +29,7 @@ ok() { echo "ok: $*"; }
 check() { what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 cleanup() {
 	[ -z "$SERVICE_PID" ] || kill -KILL "$SERVICE_PID" 2>/dev/null || true
+	! command -v tmux >/dev/null 2>&1 || tm kill-server 2>/dev/null || true
 	rm -rf "$dir"
 	for u in cs-carol cs-dave cs-erin cs-frank $ATTACKERS "$SVC"; do userdel "$u" 2>/dev/null || true; done
 	for g in "$OFFICERS" "$IMPORTERS" "$READERS" "$SVC"; do groupdel "$g" 2>/dev/null || true; done
@@ -290,7 +291,7 @@ RSS_BEFORE=$(rss_mib)
 
 # 1. Requests with 1 MB ids, and answers piled up unread, never read.
 attack cs-att1 ids ids
-until_ready "$A/ids"
+until_ready "$A/ids" || true
 check "ids: more than 96 MiB sent at the service" [ "$(cat "$A/ids")" -gt 96 ]
 check "ids: the service's RSS stays under 64 MiB ($(rss_mib) MiB)" [ "$(rss_mib)" -lt 64 ]
 check "ids: an officer's list is answered during the attack" officer_lists
@@ -300,7 +301,7 @@ end_attack ids
 # 2. Uploads spooled and left idle: 4 importers, 8 connections of 2 MiB each.
 for u in $IMPORTING_ATTACKERS; do attack "$u" uploads "up-$u" 8 2048; done
 attack cs-erin uploads up-erin 1 64
-until_ready $(for u in $IMPORTING_ATTACKERS; do echo "$A/up-$u"; done) "$A/up-erin"
+until_ready $(for u in $IMPORTING_ATTACKERS; do echo "$A/up-$u"; done) "$A/up-erin" || true
 check "uploads: the spool stays under the non-officers' 24 MiB ($(spool_kib) KiB)" \
 	[ "$(spool_kib)" -le $((24 * 1024)) ]
 check "uploads: ... and holds what was allowed" [ "$(spool_kib)" -ge $((16 * 1024)) ]
@@ -320,7 +321,7 @@ end_attack uploads
 # 3. Connection slots: 8 readers holding 16 connections each, and erin.
 for u in $READING_ATTACKERS; do attack "$u" hold "hold-$u" 16; done
 attack cs-erin hold hold-erin 16
-until_ready $(for u in $READING_ATTACKERS; do echo "$A/hold-$u"; done) "$A/hold-erin"
+until_ready $(for u in $READING_ATTACKERS; do echo "$A/hold-$u"; done) "$A/hold-erin" || true
 held=$(cat $(for u in $READING_ATTACKERS; do echo "$A/hold-$u"; done) | awk '{ n += $2 } END { print n }')
 check "slots: the readers hold at most the 96 slots not kept for officers ($held)" [ "$held" -le 96 ]
 check "slots: ... and were refused busy past them" sh -c "cat $A/hold-cs-att* | grep -q busy"
@@ -349,6 +350,70 @@ check "the checkpoint file has the head" [ "$(tail -n 1 "$CKPT" | cut -d' ' -f1)
 check "dave verifies the chain through the service" sh -c \
 	"runuser -u cs-dave -- '$CS' --connect '$SOCK' audit verify >/dev/null"
 
+# SPEC 10 (v3), issue 35 point 3: an officer removed from the group while
+# her review screens are open cannot approve from them, one action or the
+# tagged ones; the screens say why and end.  tmux drives them.
+TMUX_SOCKET="cs-service-host-$$"
+tm() { tmux -L "$TMUX_SOCKET" "$@"; }
+pane() { tm capture-pane -p -t 0; }
+keys() { tm send-keys -t 0 "$@"; }
+# pane_shows TEXT: waits until the pane does (30 s at most).
+pane_shows() {
+	i=0
+	until pane 2>/dev/null | grep -qF -- "$1" || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+	pane 2>/dev/null | grep -qF -- "$1"
+}
+# screens_as USER: USER's review screens through the service, in a pane.
+screens_as() {
+	tm kill-server 2>/dev/null || true
+	rm -f "$dir/screens-exit"
+	tm -f /dev/null new-session -d -x 200 -y 40 \
+		"runuser -u $1 -- env TERM=xterm LANG=C.UTF-8 '$CS' --connect '$SOCK'; echo \$? >'$dir/screens-exit'; exec sleep 60"
+	pane_shows "pending"
+}
+screens_exit() {
+	i=0
+	until [ -s "$dir/screens-exit" ] || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+	cat "$dir/screens-exit" 2>/dev/null || echo running
+}
+dave_decided() {
+	as "$SVC" "$CS" --db "$DB" audit export |
+		jq -r --arg id "$1" 'select(.record.action_id == $id and .record.operator.login == "cs-dave") | .record.event' | wc -l
+}
+if command -v tmux >/dev/null 2>&1; then
+	screens_as cs-dave
+	keys /; keys "h-1" Enter
+	pane_shows "> " || true
+	keys a
+	check "screens: dave's approve dialog is open" pane_shows "Approve h-1"
+	gpasswd -d cs-dave "$OFFICERS" >/dev/null
+	keys Enter
+	check "screens: removed, dave's approval is refused: the screens say why" \
+		pane_shows "review screens ended: cs-dave is no longer in the group '$OFFICERS'"
+	check "screens: ... and end, with exit status 1" [ "$(screens_exit)" = 1 ]
+	check "screens: ... and nothing of dave's is recorded for h-1" [ "$(dave_decided h-1)" = 0 ]
+	# The same for the tagged actions (A): none of them is decided.
+	usermod -a -G "$OFFICERS" cs-dave
+	screens_as cs-dave
+	keys /; keys "h-1" Enter
+	pane_shows "> " || true
+	keys t
+	keys /; keys C-u Enter
+	check "screens: dave tags h-1" pane_shows "1 tagged"
+	keys A
+	check "screens: the bulk dialog" pane_shows "Approve 1 tagged"
+	gpasswd -d cs-dave "$OFFICERS" >/dev/null
+	keys 1 Enter
+	check "screens: removed, the bulk approval is refused: the screens say why" \
+		pane_shows "review screens ended: cs-dave is no longer in the group '$OFFICERS'"
+	check "screens: ... and end, with exit status 1" [ "$(screens_exit)" = 1 ]
+	check "screens: ... and nothing of dave's is recorded for h-1" [ "$(dave_decided h-1)" = 0 ]
+	usermod -a -G "$OFFICERS" cs-dave
+	tm kill-server 2>/dev/null || true
+else
+	echo "skip: the review screens of a removed officer (tmux is needed)"
+fi
+
 # Group membership is read at each request: no restart needed.
 gpasswd -d cs-dave "$OFFICERS" >/dev/null
 check "dave, removed from the officers, is forbidden at once" sh -c \
@@ -366,7 +431,7 @@ i=0
 until [ -S "$SOCK" ] || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
 rm -f "$A/pids-uploads" "$A/stop-uploads"
 attack cs-imp1 uploads idle-up 2 1024
-until_ready "$A/idle-up"
+until_ready "$A/idle-up" || true
 check "idle: the uploads are spooled ($(cat "$A/idle-up"))" [ "$(cut -d' ' -f1-2 "$A/idle-up")" = "kept 2" ]
 # The helper ends once the service has closed both (at most 60 s).
 i=0

@@ -595,7 +595,7 @@ finish_request(struct service *sv, struct conn *c)
  * A new client: authorised from its peer credentials before it may hold
  * anything (serve_limits.c), or told why not and closed.
  */
-static void
+static bool
 accept_client(struct service *sv)
 {
 	struct ucred cred;
@@ -605,10 +605,10 @@ accept_client(struct service *sv)
 
 	fd = accept4(sv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
-		return;
+		return false;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
 		close(fd);
-		return;
+		return true;
 	}
 	for (slot = 0; slot < MAX_CONNECTIONS && sv->conns[slot] != NULL;
 	    slot++)
@@ -616,7 +616,7 @@ accept_client(struct service *sv)
 	c = calloc(1, sizeof *c);
 	if (c == NULL) {
 		close(fd);
-		return;
+		return false;
 	}
 	c->fd = fd;
 	c->uid = cred.uid;
@@ -629,9 +629,10 @@ accept_client(struct service *sv)
 			(void)!write(fd, c->out, c->out_len);
 		shutdown(fd, SHUT_WR);
 		conn_free(sv, c);
-		return;
+		return true;
 	}
 	sv->conns[slot] = c;
+	return true;
 }
 
 /* The socket, made afresh; a live service already on it is an error. */
@@ -793,8 +794,13 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 	 * After the hang-ups of this pass: a client that closed before the
 	 * next one connected no longer counts against its account's share.
 	 */
-	if (accept_ready)
-		accept_client(sv);
+	/*
+	 * Every waiting connection, up to a bound: a backlog full of an
+	 * attacker's refused ones must not keep an officer's waiting.
+	 */
+	for (i = 0; accept_ready && i < ACCEPTS_PER_PASS; i++)
+		if (!accept_client(sv))
+			break;
 	/* A child's commit, or another writer's, wakes waits and feeds. */
 	programs_tick(sv, child_ended);
 }

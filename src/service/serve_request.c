@@ -450,6 +450,28 @@ review_child(struct conn *c, const cJSON *params, int err_fd)
 	return true;
 }
 
+/* The officers' group, in the child serving one request. */
+static const char *served_officers;
+
+/*
+ * Before each decision of a batch or of review screens already open
+ * (SPEC 10, v3): the officer's groups read again, not kept from the
+ * request's start, so a removal ends her deciding at once.
+ */
+static bool
+officer_still(const struct operator_identity *op, char *why, size_t size)
+{
+	struct passwd *pw = getpwuid((uid_t)op->uid);
+
+	if (served_officers != NULL && pw != NULL && in_group(pw,
+	    served_officers))
+		return true;
+	snprintf(why, size, "%s is no longer in the group '%s' that deciding "
+	    "needs (serve --officers): nothing was recorded", op->login,
+	    served_officers != NULL ? served_officers : "");
+	return false;
+}
+
 /* The child: one request, as local mode would run it, then _exit. */
 void
 serve_child(struct service *sv, struct conn *c, const struct method *m,
@@ -502,6 +524,8 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 	op.uid = (long long)c->uid;
 	snprintf(op.login, sizeof op.login, "%s", pw->pw_name);
 	operator_serve_as(&op);
+	served_officers = sv->inv->officers;
+	operator_check_role_with(officer_still);
 	store_checkpoint_file(sv->inv->checkpoint_file);
 	if (m->run == review_run) {
 		sigset_t none;
