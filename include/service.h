@@ -55,8 +55,6 @@ int rpc_send_all(int fd, const void *buf, size_t len);
  */
 cJSON *rpc_parse_request(const char *text, size_t len, int *code,
     const char **why);
-/* How many of text's first bytes, at most max, end on a character. */
-size_t rpc_utf8_prefix(const char *text, size_t max);
 /*
  * Text for an answer, made UTF-8 in place: each invalid byte becomes '?'
  * and a character cut at the end (by a bounded printf) is dropped.

@@ -142,25 +142,6 @@ rpc_parse_request(const char *text, size_t len, int *code,
 	return msg;
 }
 
-size_t
-rpc_utf8_prefix(const char *text, size_t max)
-{
-	const unsigned char *s = (const unsigned char *)text;
-	size_t len = strlen(text), at = 0;
-	uint32_t cp;
-	int n;
-
-	while (at < len) {
-		n = utf8_next(s + at, len - at, &cp);
-		if (n < 0)
-			n = -n;
-		if (at + (size_t)n > max)
-			break;
-		at += (size_t)n;
-	}
-	return at;
-}
-
 void
 rpc_utf8_repair(char *text)
 {

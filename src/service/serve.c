@@ -40,6 +40,7 @@
 #include "service.h"
 #include "store.h"
 #include "timestamp.h"
+#include "utf8.h"
 
 #include "serve_internal.h"
 
@@ -271,7 +272,7 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 	}
 	if (m == NULL)
 		conn_error(c, id, RPC_METHOD_NOT_FOUND, "method_not_found",
-		    EXIT_USAGE, "no method '%.*s'", (int)rpc_utf8_prefix(
+		    EXIT_USAGE, "no method '%.*s'", (int)utf8_prefix(
 		    method->valuestring, 64), method->valuestring);
 	else if (check_role(sv, c, id, m, pw = getpwuid(c->uid)) != 0)
 		;

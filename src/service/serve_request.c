@@ -25,6 +25,7 @@
 #include "service.h"
 #include "store.h"
 #include "timestamp.h"
+#include "utf8.h"
 #include "serve_internal.h"
 
 const struct method methods[] = {
@@ -107,8 +108,9 @@ check_role(const struct service *sv, struct conn *c, const cJSON *id,
 		for (int i = 0; i < 3; i++)
 			if (named[i] != NULL && used < sizeof groups)
 				used += (size_t)snprintf(groups + used,
-				    sizeof groups - used, "%s'%.100s'", used > 0 ?
-				    " or " : "", named[i]);
+				    sizeof groups - used, "%s'%.*s'", used > 0 ?
+				    " or " : "", (int)utf8_prefix(named[i], 100),
+				    named[i]);
 		if (used == 0)
 			conn_error(c, id, RPC_FORBIDDEN, "forbidden",
 			    EXIT_REFUSED, "forbidden: %s needs a role the "

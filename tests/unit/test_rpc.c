@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "service.h"
+#include "utf8.h"
 
 static void
 test_round_trip(void **state)
@@ -152,11 +153,11 @@ static void
 test_utf8_prefix(void **state)
 {
 	(void)state;
-	assert_int_equal(rpc_utf8_prefix("a\xc3\xa9\xc3\xa9", 4), 3);
-	assert_int_equal(rpc_utf8_prefix("a\xc3\xa9\xc3\xa9", 5), 5);
-	assert_int_equal(rpc_utf8_prefix("a\xc3\xa9\xc3\xa9", 64), 5);
-	assert_int_equal(rpc_utf8_prefix("\xf0\x9f\x98\x80", 3), 0);
-	assert_int_equal(rpc_utf8_prefix("abc", 2), 2);
+	assert_int_equal(utf8_prefix("a\xc3\xa9\xc3\xa9", 4), 3);
+	assert_int_equal(utf8_prefix("a\xc3\xa9\xc3\xa9", 5), 5);
+	assert_int_equal(utf8_prefix("a\xc3\xa9\xc3\xa9", 64), 5);
+	assert_int_equal(utf8_prefix("\xf0\x9f\x98\x80", 3), 0);
+	assert_int_equal(utf8_prefix("abc", 2), 2);
 }
 
 /* Invalid bytes become '?', a character cut at the end goes. */
