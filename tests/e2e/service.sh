@@ -229,6 +229,12 @@ if command -v python3 >/dev/null 2>&1; then
 	long=a$(printf '%040d' 0 | sed 's/0/\xc3\xa9/g')
 	raw_case "an unknown long method: its error cuts no character" '["method_not_found",3]' \
 		"$(printf '{"jsonrpc":"2.0","id":3,"method":"%b"}' "$long")"
+	long=a$(printf '%0300d' 0 | sed 's/0/\xc3\xa9/g')
+	raw_case "an unknown long action id: its error cuts no character" '["unknown_action",5]' \
+		"$(printf '{"jsonrpc":"2.0","id":5,"method":"status","params":{"action_id":"%b"}}' "$long")"
+	long=a$(printf '%040d' 0 | sed 's/0/\xc3\xa9/g')
+	raw_case "an unknown long method, again" '["method_not_found",3]' \
+		"$(printf '{"jsonrpc":"2.0","id":3,"method":"%b"}' "$long")"
 	expect_eq "... and quotes whole characters" \
 		"$(grep -v '^sent$' "$WORK/raw.out" | jq -r .error.message | tr -d a | wc -c)" \
 		"$(printf "no method ''" | wc -c | awk '{ print $1 + 31 * 2 + 1 }')"
