@@ -201,8 +201,15 @@ def attack_hold(sock_path, ready_path, stop, n):
     for i in range(n):
         try:
             s = connect(sock_path)
+        except OSError:
+            codes.append("reset")
+            continue
+        try:
             s.sendall(line({"jsonrpc": "2.0", "method": "status", "id": i,
                             "params": {"action_id": "no-such-action"}}))
+        except OSError:
+            pass  # refused and closed at once: the answer is there still
+        try:
             got = answer(s)
         except OSError:
             codes.append("reset")

@@ -176,11 +176,53 @@ expect_contains "... saying so" "$WORK/err" "forbidden"
 expect_contains "... naming the group" "$WORK/err" "'$OTHER'"
 expect_status "import without an importers group: forbidden" 1 remote import "$EXAMPLES/ips.json"
 expect_contains "... naming the option" "$WORK/err" "--importers"
+# issue 35, point 2 (countersign-protocol(7), LIMITS): an account without
+# a role holds one connection and uploads nothing; a connection idle for
+# --idle-timeout is closed with its uploads.
+ATTACK="$TOP_SRCDIR/tests/service_attack.py"
+# until_file FILE [TEXT]: until FILE exists (and holds TEXT), 60 s at most.
+until_file() {
+	i=0
+	until [ -s "$1" ] && grep -q -- "${2-}" "$1" || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
+}
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$ATTACK" hold "$SOCK" "$WORK/held" "$WORK/stop-hold" 3 >/dev/null 2>&1 &
+	HOLDER=$!
+	until_file "$WORK/held"
+	expect_eq "no role: one connection held, two refused" "$(cat "$WORK/held")" "kept 1 forbidden"
+	expect_status "... and the client says why" 1 remote list
+	expect_contains "... one connection at most" "$WORK/err" "no role here, and one connection at most"
+	touch "$WORK/stop-hold"
+	wait "$HOLDER" || true
+	python3 "$ATTACK" uploads "$SOCK" "$WORK/uploaded" "$WORK/stop-up" 1 64 >/dev/null 2>&1 || true
+	expect_eq "no role: an upload is forbidden before it is kept" "$(cat "$WORK/uploaded")" \
+		"kept 0 refused 1 forbidden"
+	expect_contains "... and the service logs it" "$WORK/serve.log" "without the officer or importer role, refused"
+else
+	echo "skip: the limits of an account without a role (python3 drives them)"
+fi
 stop
 serve --officers "$MYGROUP" --importers "$OTHER"
 expect_status "an officer who is no importer may not import" 1 remote import "$EXAMPLES/ips.json"
 expect_contains "... forbidden" "$WORK/err" "forbidden: $ME is not in the group '$OTHER'"
 expect_status "... but may list" 0 remote list
+if command -v python3 >/dev/null 2>&1; then
+	stop
+	serve --officers "$MYGROUP" --idle-timeout 2
+	python3 "$ATTACK" uploads "$SOCK" "$WORK/idle" "$WORK/stop-idle" 1 64 >"$WORK/idle.out" 2>&1 &
+	IDLER=$!
+	until_file "$WORK/idle.out" "closed by the service"
+	expect_eq "an officer's upload is kept" "$(cat "$WORK/idle")" "kept 1 refused 0 "
+	expect_eq "... until --idle-timeout closes the idle connection" "$(cat "$WORK/idle.out")" \
+		"closed by the service: 1 of 1"
+	expect_contains "... and the service logs it" "$WORK/serve.log" "idle for 2 s, its uploads dropped: closed"
+	touch "$WORK/stop-idle"
+	wait "$IDLER" || true
+	# The tests below hold no connection idle; a client slowed down by a
+	# busy machine must not be taken for one.
+	stop
+	serve --officers "$MYGROUP" --importers "$OTHER"
+fi
 
 # --- the protocol: oversized, malformed, abandoned ---------------------------
 # reply INPUT: what the service answers to INPUT, sent raw.
