@@ -20,6 +20,7 @@
 #define SPOOL_LIMIT_MIB 256	/* serve --spool-limit's: one account's uploads */
 #define SPOOL_TOTAL_ACCOUNTS 4	/* everyone's uploads: 4 accounts' worth */
 #define BUFFER_BUDGET (32ULL << 20)	/* non-officers' loop buffers, in all */
+#define OUTPUT_UNDER_BUDGET (64UL << 10)	/* unsent, over BUFFER_BUDGET */
 #define ACCEPTS_PER_PASS 64	/* the listen backlog, taken each loop pass */
 #define UPLOAD_MAX (256ULL << 20)	/* a request's files or batch input */
 #define OUTPUT_HIGH (1UL << 20)	/* unsent bytes before a child waits */

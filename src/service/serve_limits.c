@@ -264,7 +264,8 @@ limits_pass(struct service *sv)
  * Whether the loop reads c's input, or (pipe) its child's output, now:
  * not while c's unsent output is over OUTPUT_HIGH (a client that reads
  * nothing sends nothing more), nor, for anyone but an officer, while
- * non-officers' buffers together are over BUFFER_BUDGET.
+ * non-officers' buffers together are over BUFFER_BUDGET (its child's
+ * output then only while its client has read all but 64 KiB).
  */
 bool
 limits_may_read(struct service *sv, struct conn *c, bool pipe)
@@ -282,13 +283,18 @@ limits_may_read(struct service *sv, struct conn *c, bool pipe)
 	}
 	if (!pipe)
 		c->over_output = false;
-	if (c->class != CLASS_OFFICER && sv->buffered >= BUFFER_BUDGET) {
-		limit_log(LIMIT_BUFFERS, "%llu bytes buffered for "
-		    "non-officers: their input and output wait",
-		    sv->buffered);
-		return false;
-	}
-	return true;
+	if (c->class == CLASS_OFFICER || sv->buffered < BUFFER_BUDGET)
+		return true;
+	/*
+	 * A child whose client keeps up goes on: it may hold the store's
+	 * write lock (an import), which others' buffers must not keep.
+	 */
+	if (pipe && unsent < OUTPUT_UNDER_BUDGET)
+		return true;
+	limit_log(LIMIT_BUFFERS, "%llu bytes buffered for non-officers: "
+	    "their input, and output their clients leave unread, wait",
+	    sv->buffered);
+	return false;
 }
 
 /*
