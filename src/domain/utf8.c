@@ -52,6 +52,7 @@ utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
 	return need + 1;
 }
 
+/* Whole characters only; an invalid byte counts as one of its own. */
 size_t
 utf8_prefix(const char *text, size_t max)
 {

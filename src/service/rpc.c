@@ -142,6 +142,7 @@ rpc_parse_request(const char *text, size_t len, int *code,
 	return msg;
 }
 
+/* Invalid bytes become '?', a character cut at the end is dropped. */
 void
 rpc_utf8_repair(char *text)
 {

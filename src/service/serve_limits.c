@@ -58,6 +58,7 @@ limit_log(enum limit_kind kind, const char *fmt, ...)
 	suppressed[kind] = 0;
 }
 
+/* The limits of serve's options, or their defaults. */
 void
 limits_init(struct service *sv)
 {
@@ -88,6 +89,10 @@ class_of(const struct service *sv, uid_t uid, const char **login)
 	return CLASS_NONE;
 }
 
+/*
+ * A new connection's share: one for an account without a role, 16 for
+ * any account, and the last OFFICER_SLOTS of the table for officers.
+ */
 int
 limits_admit(struct service *sv, struct conn *c)
 {
@@ -236,6 +241,7 @@ cleanup:
 	return rc;
 }
 
+/* The uploads are used or refused: the unnamed file goes. */
 void
 spool_reset(struct conn *c)
 {
