@@ -820,8 +820,10 @@ cmd_serve(const struct invocation *inv)
 		fprintf(stderr, _("countersign: serve needs --socket PATH\n"
 		    "Usage: countersign serve --socket PATH [--db PATH] "
 		    "[--officers GROUP] [--importers GROUP] "
-		    "[--checkpoint-file PATH] [--signing-key FILE] "
-		    "[--log-name NAME] [--trusted-key PUBFILE...]\n"));
+		    "[--readers GROUP] [--checkpoint-file PATH] "
+		    "[--idle-timeout SECONDS] [--spool-limit MIB] "
+		    "[--signing-key FILE] [--log-name NAME] "
+		    "[--trusted-key PUBFILE...]\n"));
 		return EXIT_USAGE;
 	}
 	/* The keys of the signed log, before any client (SPEC 13). */
