@@ -29,6 +29,8 @@ struct invocation {
 	long long after_seq;		/* (v3) events --after SEQ */
 	bool follow;			/* (v3) events --follow */
 	const char *checkpoint_file;	/* serve --checkpoint-file PATH */
+	long long idle_timeout_s;	/* serve --idle-timeout SECONDS, or 0 */
+	long long spool_limit_mib;	/* serve --spool-limit MIB, or 0 */
 	const char *filter;		/* list --filter EXPR (SPEC 7) */
 	const char *since, *until;	/* audit export --csv --since/--until T */
 	bool demo;			/* the screens on demo's throw-away database */

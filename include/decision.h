@@ -59,6 +59,19 @@ void operator_current(struct operator_identity *);
  * service; called in the process serving one request, never in local mode.
  */
 void operator_serve_as(const struct operator_identity *);
+/*
+ * (v3) Service mode (SPEC 10): asked before every decision whether the
+ * operator may still decide; false, with why filled in, refuses it as
+ * `forbidden` and records nothing.  Set by the service in the process
+ * serving one request, so that an officer removed from the group cannot
+ * decide from a session already open; local mode has none.
+ */
+typedef bool operator_role_check_fn(const struct operator_identity *,
+    char *why, size_t why_size);
+void operator_check_role_with(operator_role_check_fn *);
+/* The check above, asked by the decision path: true when none is set. */
+bool operator_may_decide(const struct operator_identity *, char *why,
+    size_t why_size);
 
 struct decision_outcome {
 	bool recorded;

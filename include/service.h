@@ -9,11 +9,14 @@
 #define COUNTERSIGN_SERVICE_H
 
 #include <stddef.h>
+#include <cjson/cJSON.h>
 
 #include "commands.h"
 
 /* The longest message either side accepts, its newline excluded. */
 #define RPC_MESSAGE_MAX (1UL << 20)
+/* The longest string id a request may have (an answer repeats it). */
+#define RPC_ID_MAX 256
 /* Raw bytes carried by one upload or output message (base64 grows it). */
 #define RPC_CHUNK (48UL * 1024)
 
@@ -44,5 +47,18 @@ int rpc_unbase64(const char *text, unsigned char **data, size_t *len);
 int rpc_write_all(int fd, const void *buf, size_t len);
 /* The same on a socket whose peer may have closed: EPIPE, no signal. */
 int rpc_send_all(int fd, const void *buf, size_t len);
+/*
+ * One message (a line, its newline excluded) as a JSON-RPC 2.0 request
+ * or notification; NULL with *code RPC_PARSE_ERROR or RPC_INVALID_REQUEST
+ * and *why a fixed sentence (never the message's own bytes) otherwise.
+ * Any string or key with invalid UTF-8 or a NUL makes it invalid.
+ */
+cJSON *rpc_parse_request(const char *text, size_t len, int *code,
+    const char **why);
+/*
+ * Text for an answer, made UTF-8 in place: each invalid byte becomes '?'
+ * and a character cut at the end (by a bounded printf) is dropped.
+ */
+void rpc_utf8_repair(char *text);
 
 #endif

@@ -12,5 +12,10 @@
  * value above U+10FFFF, a stray continuation byte or a truncated sequence.
  */
 int utf8_next(const unsigned char *s, size_t len, uint32_t *cp);
+/*
+ * How many of text's first bytes, at most max, end on a character: for
+ * "%.*s" in a bounded message, which "%.200s" would cut mid-character.
+ */
+size_t utf8_prefix(const char *text, size_t max);
 
 #endif

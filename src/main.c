@@ -165,6 +165,12 @@ usage(FILE *out)
 	    "                  wait: give up after SECONDS (exit 5)\n"
 	    "  --after SEQ     events: the records after SEQ (else all)\n"
 	    "  --follow        events: go on with new records as they come\n"));
+	/* L10N: as the options above; SECONDS and MIB stay too */
+	fprintf(out, _("  --idle-timeout SECONDS\n"
+	    "                  serve: close a connection idle that long "
+	    "(300)\n"
+	    "  --spool-limit MIB\n"
+	    "                  serve: one account's uploads at once (256)\n"));
 	/* L10N: as the options above; FILE, NAME, PUBFILE, ID, HEX and N
 	   stay too */
 	fprintf(out, _("\nThe signed log (countersign(1), SIGNED LOG):\n"
@@ -235,6 +241,8 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 		{ "importers", required_argument, NULL, 'I' },
 		{ "checkpoint-file", required_argument, NULL, 'F' },
 		{ "readers", required_argument, NULL, 'R' },
+		{ "idle-timeout", required_argument, NULL, 'e' },
+		{ "spool-limit", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "after", required_argument, NULL, 'A' },
 		{ "follow", no_argument, NULL, 'f' },
@@ -329,6 +337,25 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			inv->readers = optarg;
 			*given |= OPTION_SERVE;
 			break;
+		case 'e':
+		case 'p':
+			/* serve's limits (countersign-protocol(7), LIMITS) */
+			if (!whole_number(optarg, c == 'e' ? 86400 : 65536,
+			    c == 'e' ? &inv->idle_timeout_s :
+			    &inv->spool_limit_mib) || (c == 'e' ?
+			    inv->idle_timeout_s : inv->spool_limit_mib) == 0) {
+				safe = xsanitize(optarg);
+				/* L10N: %1$s the option (--idle-timeout,
+				   --spool-limit), %2$s what was typed */
+				fprintf(stderr, _("countersign: %s needs a "
+				    "positive whole number, not '%s'\n"),
+				    c == 'e' ? "--idle-timeout" :
+				    "--spool-limit", safe);
+				free(safe);
+				return EXIT_USAGE;
+			}
+			*given |= OPTION_SERVE;
+			break;
 		case 'T':
 		case 'A':
 			if (!whole_number(optarg, c == 'T' ?
@@ -416,7 +443,7 @@ parse_options(int argc, char **argv, struct invocation *inv, unsigned *given)
 			   text: through the sanitizer. */
 			safe = xsanitize(argv[optind - 1]);
 			/* -d is no option at all, --db one without a value. */
-			if (optopt != 0 && strchr("dkCSOIFRTALsuGWYKNEDoz", optopt) != NULL &&
+			if (optopt != 0 && strchr("dkCSOIFRTALsuGWYKNEDozep", optopt) != NULL &&
 			    strncmp(argv[optind - 1], "--", 2) == 0)
 				/* L10N: %s is the option, e.g. --db */
 				fprintf(stderr, _("countersign: %s needs a "

@@ -14,6 +14,10 @@ EX=$top/tests/data/examples
 command -v jq >/dev/null || { echo "service_host.sh: needs jq"; exit 77; }
 
 SVC=cs-svc OFFICERS=cs-svc-officers IMPORTERS=cs-svc-importers READERS=cs-svc-readers
+# issue 35, point 2: readers and importers who attack the service.
+READING_ATTACKERS="cs-att1 cs-att2 cs-att3 cs-att4 cs-att5 cs-att6 cs-att7 cs-att8"
+IMPORTING_ATTACKERS="cs-imp1 cs-imp2 cs-imp3 cs-imp4"
+ATTACKERS="$READING_ATTACKERS $IMPORTING_ATTACKERS"
 dir=$(mktemp -d /tmp/cs-service.XXXXXX)
 chmod 755 "$dir"
 STATE=$dir/state RUN=$dir/run
@@ -25,8 +29,9 @@ ok() { echo "ok: $*"; }
 check() { what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 cleanup() {
 	[ -z "$SERVICE_PID" ] || kill -KILL "$SERVICE_PID" 2>/dev/null || true
+	! command -v tmux >/dev/null 2>&1 || tm kill-server 2>/dev/null || true
 	rm -rf "$dir"
-	for u in cs-carol cs-dave cs-erin cs-frank "$SVC"; do userdel "$u" 2>/dev/null || true; done
+	for u in cs-carol cs-dave cs-erin cs-frank $ATTACKERS "$SVC"; do userdel "$u" 2>/dev/null || true; done
 	for g in "$OFFICERS" "$IMPORTERS" "$READERS" "$SVC"; do groupdel "$g" 2>/dev/null || true; done
 }
 trap cleanup EXIT
@@ -41,6 +46,9 @@ usermod -a -G "$OFFICERS,$IMPORTERS" cs-carol
 usermod -a -G "$OFFICERS" cs-dave
 # (v3) frank reads: an auditor, or an executor waiting for decisions.
 usermod -a -G "$READERS" cs-frank
+for u in $ATTACKERS; do id "$u" >/dev/null 2>&1 || useradd -M -U -s /bin/sh "$u"; done
+for u in $READING_ATTACKERS; do usermod -a -G "$READERS" "$u"; done
+for u in $IMPORTING_ATTACKERS; do usermod -a -G "$IMPORTERS" "$u"; done
 # The program must be reachable by every account.
 p=$(dirname "$CS")
 while [ "$p" != / ]; do chmod o+x "$p" 2>/dev/null || true; p=$(dirname "$p"); done
@@ -53,7 +61,7 @@ as() { u=$1; shift; runuser -u "$u" -- "$@"; }
 
 # setpriv execs: $! is the service itself, which SIGTERM reaches.
 setpriv --reuid="$SVC" --regid="$SVC" --init-groups "$CS" serve --socket "$SOCK" --db "$DB" --officers "$OFFICERS" \
-	--importers "$IMPORTERS" --readers "$READERS" --checkpoint-file "$CKPT" 2>"$dir/serve.log" &
+	--importers "$IMPORTERS" --readers "$READERS" --checkpoint-file "$CKPT" --spool-limit 8 2>"$dir/serve.log" &
 SERVICE_PID=$!
 i=0
 until [ -S "$SOCK" ] || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -238,6 +246,97 @@ check "judge: dave approves without judging again" [ "$(approve_change cs-dave p
 check "judge: the decision counts carol's judgment" [ "$(as "$SVC" "$CS" --db "$DB" audit export |
 	jq -c 'select(.record.event == "decision" and .record.action_id == "pj-1") | [.record.operator.login, .record.po_judgments]')" = '["cs-dave",{"AC-3":"met"}]' ]
 
+# --- issue 35, point 2: the exhaustion attacks ------------------------------
+# Each attack runs until its stop file exists; while it runs, the service's
+# RSS stays under 64 MiB, its spool under the cap (--spool-limit 8: 8 MiB an
+# account, 32 MiB in all, 24 MiB of it for non-officers), and an officer's
+# list is answered (within 10 s: latency is measured in bench/).
+ATTACK=$top/tests/service_attack.py
+mkdir -m 1777 "$dir/attack"
+A=$dir/attack
+rss_mib() { awk '/^VmRSS/ { print int($2 / 1024) }' "/proc/$SERVICE_PID/status"; }
+# The upload spools: the service's unnamed files (O_TMPFILE), in MiB.
+spool_kib() {
+	python3 -c '
+import os, re, sys
+d = "/proc/%s/fd" % sys.argv[1]
+total = 0
+for fd in os.listdir(d):
+    try:
+        if re.search(r"/#[0-9]+ \(deleted\)$", os.readlink(os.path.join(d, fd))):
+            total += os.stat(os.path.join(d, fd)).st_size
+    except OSError:
+        pass
+print(total >> 10)' "$SERVICE_PID"
+}
+# until_ready FILE...: waits (at most 60 s) until each exists.
+until_ready() {
+	for f in "$@"; do
+		i=0
+		until [ -s "$f" ] || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
+		[ -s "$f" ] || { fail "no $(basename "$f") within 60 s"; return 1; }
+	done
+}
+officer_lists() { timeout 10 runuser -u cs-carol -- "$CS" --connect "$SOCK" list >/dev/null 2>&1; }
+# attack USER MODE NAME ARGS...: the helper as USER, ready file $A/NAME.
+attack() {
+	u=$1 mode=$2 name=$3
+	shift 3
+	runuser -u "$u" -- python3 "$ATTACK" "$mode" "$SOCK" "$A/$name" "$A/stop-$mode" "$@" \
+		>"$A/$name.out" 2>&1 &
+	echo $! >>"$A/pids-$mode"
+}
+end_attack() { touch "$A/stop-$1"; for p in $(cat "$A/pids-$1"); do wait "$p" || true; done; }
+RSS_BEFORE=$(rss_mib)
+
+# 1. Requests with 1 MB ids, and answers piled up unread, never read.
+attack cs-att1 ids ids
+until_ready "$A/ids" || true
+check "ids: more than 96 MiB sent at the service" [ "$(cat "$A/ids")" -gt 96 ]
+check "ids: the service's RSS stays under 64 MiB ($(rss_mib) MiB)" [ "$(rss_mib)" -lt 64 ]
+check "ids: an officer's list is answered during the attack" officer_lists
+check "ids: ... and the RSS is still under 64 MiB" [ "$(rss_mib)" -lt 64 ]
+end_attack ids
+
+# 2. Uploads spooled and left idle: 4 importers, 8 connections of 2 MiB each.
+for u in $IMPORTING_ATTACKERS; do attack "$u" uploads "up-$u" 8 2048; done
+attack cs-erin uploads up-erin 1 64
+until_ready $(for u in $IMPORTING_ATTACKERS; do echo "$A/up-$u"; done) "$A/up-erin" || true
+check "uploads: the spool stays under the non-officers' 24 MiB ($(spool_kib) KiB)" \
+	[ "$(spool_kib)" -le $((24 * 1024)) ]
+check "uploads: ... and holds what was allowed" [ "$(spool_kib)" -ge $((16 * 1024)) ]
+for u in $IMPORTING_ATTACKERS; do
+	check "uploads: $u keeps at most 8 MiB ($(cut -d' ' -f1-4 "$A/up-$u"))" \
+		[ "$(cut -d' ' -f2 "$A/up-$u")" -le 4 ]
+done
+check "uploads: refused as too_large or busy" sh -c "cat $A/up-cs-imp* | grep -q 'too_large\|busy'"
+check "uploads: erin, no role, is forbidden before anything is spooled" \
+	[ "$(cat "$A/up-erin")" = "kept 0 refused 1 forbidden" ]
+check "uploads: an officer's list is answered" officer_lists
+got=$(decide cs-dave h-5 2>&1)
+check "uploads: an officer's batch upload is taken meanwhile ($got)" [ "$got" = partial ]
+check "uploads: the RSS stays under 64 MiB" [ "$(rss_mib)" -lt 64 ]
+end_attack uploads
+
+# 3. Connection slots: 8 readers holding 16 connections each, and erin.
+for u in $READING_ATTACKERS; do attack "$u" hold "hold-$u" 16; done
+attack cs-erin hold hold-erin 16
+until_ready $(for u in $READING_ATTACKERS; do echo "$A/hold-$u"; done) "$A/hold-erin" || true
+held=$(cat $(for u in $READING_ATTACKERS; do echo "$A/hold-$u"; done) | awk '{ n += $2 } END { print n }')
+check "slots: the readers hold at most the 96 slots not kept for officers ($held)" [ "$held" -le 96 ]
+check "slots: ... and were refused busy past them" sh -c "cat $A/hold-cs-att* | grep -q busy"
+check "slots: erin, no role, holds one connection" [ "$(cut -d' ' -f1-3 "$A/hold-erin")" = "kept 1 forbidden" ]
+check "slots: an officer's list is answered" officer_lists
+check "slots: ... and another officer's" sh -c \
+	"timeout 10 runuser -u cs-dave -- '$CS' --connect '$SOCK' list >/dev/null 2>&1"
+check "slots: the RSS stays under 64 MiB" [ "$(rss_mib)" -lt 64 ]
+end_attack hold
+for what in "has no role" "connections, .* not officers'" "uploads over" "without the officer or importer role" \
+    "bytes unread"; do
+	check "the service logged the limit: $what" grep -q "limit: .*$what" "$dir/serve.log"
+done
+echo "RSS before the attacks: $RSS_BEFORE MiB"
+
 for f in "$DB" "$DB-wal" "$CKPT" "$STATE"; do
 	check "carol cannot read $(basename "$f")" sh -c "! runuser -u cs-carol -- cat '$f' >/dev/null 2>&1"
 	check "carol cannot delete $(basename "$f")" sh -c "! runuser -u cs-carol -- rm -rf '$f' 2>/dev/null"
@@ -251,6 +350,70 @@ check "the checkpoint file has the head" [ "$(tail -n 1 "$CKPT" | cut -d' ' -f1)
 check "dave verifies the chain through the service" sh -c \
 	"runuser -u cs-dave -- '$CS' --connect '$SOCK' audit verify >/dev/null"
 
+# SPEC 10 (v3), issue 35 point 3: an officer removed from the group while
+# her review screens are open cannot approve from them, one action or the
+# tagged ones; the screens say why and end.  tmux drives them.
+TMUX_SOCKET="cs-service-host-$$"
+tm() { tmux -L "$TMUX_SOCKET" "$@"; }
+pane() { tm capture-pane -p -t 0; }
+keys() { tm send-keys -t 0 "$@"; }
+# pane_shows TEXT: waits until the pane does (30 s at most).
+pane_shows() {
+	i=0
+	until pane 2>/dev/null | grep -qF -- "$1" || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+	pane 2>/dev/null | grep -qF -- "$1"
+}
+# screens_as USER: USER's review screens through the service, in a pane.
+screens_as() {
+	tm kill-server 2>/dev/null || true
+	rm -f "$dir/screens-exit"
+	tm -f /dev/null new-session -d -x 200 -y 40 \
+		"runuser -u $1 -- env TERM=xterm LANG=C.UTF-8 '$CS' --connect '$SOCK'; echo \$? >'$dir/screens-exit'; exec sleep 60"
+	pane_shows "pending"
+}
+screens_exit() {
+	i=0
+	until [ -s "$dir/screens-exit" ] || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+	cat "$dir/screens-exit" 2>/dev/null || echo running
+}
+dave_decided() {
+	as "$SVC" "$CS" --db "$DB" audit export |
+		jq -r --arg id "$1" 'select(.record.action_id == $id and .record.operator.login == "cs-dave") | .record.event' | wc -l
+}
+if command -v tmux >/dev/null 2>&1; then
+	screens_as cs-dave
+	keys /; keys "h-1" Enter
+	pane_shows "> " || true
+	keys a
+	check "screens: dave's approve dialog is open" pane_shows "Approve h-1"
+	gpasswd -d cs-dave "$OFFICERS" >/dev/null
+	keys Enter
+	check "screens: removed, dave's approval is refused: the screens say why" \
+		pane_shows "review screens ended: cs-dave is no longer in the group '$OFFICERS'"
+	check "screens: ... and end, with exit status 1" [ "$(screens_exit)" = 1 ]
+	check "screens: ... and nothing of dave's is recorded for h-1" [ "$(dave_decided h-1)" = 0 ]
+	# The same for the tagged actions (A): none of them is decided.
+	usermod -a -G "$OFFICERS" cs-dave
+	screens_as cs-dave
+	keys /; keys "h-1" Enter
+	pane_shows "> " || true
+	keys t
+	keys /; keys C-u Enter
+	check "screens: dave tags h-1" pane_shows "1 tagged"
+	keys A
+	check "screens: the bulk dialog" pane_shows "Approve 1 tagged"
+	gpasswd -d cs-dave "$OFFICERS" >/dev/null
+	keys 1 Enter
+	check "screens: removed, the bulk approval is refused: the screens say why" \
+		pane_shows "review screens ended: cs-dave is no longer in the group '$OFFICERS'"
+	check "screens: ... and end, with exit status 1" [ "$(screens_exit)" = 1 ]
+	check "screens: ... and nothing of dave's is recorded for h-1" [ "$(dave_decided h-1)" = 0 ]
+	usermod -a -G "$OFFICERS" cs-dave
+	tm kill-server 2>/dev/null || true
+else
+	echo "skip: the review screens of a removed officer (tmux is needed)"
+fi
+
 # Group membership is read at each request: no restart needed.
 gpasswd -d cs-dave "$OFFICERS" >/dev/null
 check "dave, removed from the officers, is forbidden at once" sh -c \
@@ -258,6 +421,29 @@ check "dave, removed from the officers, is forbidden at once" sh -c \
 
 kill -TERM "$SERVICE_PID"
 wait "$SERVICE_PID" && ok "the service stops on SIGTERM with status 0" || fail "the service's status on SIGTERM"
+SERVICE_PID=
+
+# Idle connections and their spools are closed after --idle-timeout.
+setpriv --reuid="$SVC" --regid="$SVC" --init-groups "$CS" serve --socket "$SOCK" --db "$DB" --officers "$OFFICERS" \
+	--importers "$IMPORTERS" --idle-timeout 2 2>>"$dir/serve.log" &
+SERVICE_PID=$!
+i=0
+until [ -S "$SOCK" ] || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
+rm -f "$A/pids-uploads" "$A/stop-uploads"
+attack cs-imp1 uploads idle-up 2 1024
+until_ready "$A/idle-up" || true
+check "idle: the uploads are spooled ($(cat "$A/idle-up"))" [ "$(cut -d' ' -f1-2 "$A/idle-up")" = "kept 2" ]
+# The helper ends once the service has closed both (at most 60 s).
+i=0
+while [ "$(grep -c 'closed by the service' "$A/idle-up.out" 2>/dev/null)" = 0 ] && [ $i -lt 1200 ]; do
+	sleep 0.05; i=$((i + 1)); done
+check "idle: the service closed both connections" grep -q 'closed by the service: 2 of 2' "$A/idle-up.out"
+check "idle: ... and dropped their spools" [ "$(spool_kib)" = 0 ]
+check "idle: ... and said so" grep -q 'limit: .*idle for 2 s, its uploads dropped: closed' "$dir/serve.log"
+end_attack uploads
+kill -TERM "$SERVICE_PID"
+wait "$SERVICE_PID" || fail "the second service's status on SIGTERM"
+SERVICE_PID=
 SERVICE_PID=
 if [ "$FAILURES" -ne 0 ]; then
 	echo "$FAILURES check(s) failed"

@@ -491,11 +491,18 @@ decision_record(struct store *store, const struct decision_request *req,
 	struct recheck rc;
 	bool decided, checked = false;
 	int status, more;
+	char why[512];
 
 	memset(out, 0, sizeof *out);
 	memset(&refusals, 0, sizeof refusals);
 	memset(&quorum, 0, sizeof quorum);
 	error_clear(err);
+	/* Before the write lock: a group lookup may be slow (SPEC 10, v3). */
+	if (!operator_may_decide(op, why, sizeof why)) {
+		refuse(&refusals, "forbidden", "%s", why);
+		refused(out, &refusals);
+		return 0;
+	}
 	status = in_transaction ? store_savepoint(store, err) :
 	    store_begin(store, err);
 	if (status != 0)

@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <pwd.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -18,6 +20,23 @@ void
 operator_serve_as(const struct operator_identity *peer)
 {
 	operator_peer = peer;
+}
+
+/* Set only by the service: the officer's role, read at each decision. */
+static operator_role_check_fn *operator_role_check;
+
+void
+operator_check_role_with(operator_role_check_fn *check)
+{
+	operator_role_check = check;
+}
+
+bool
+operator_may_decide(const struct operator_identity *op, char *why,
+    size_t why_size)
+{
+	return operator_role_check == NULL || operator_role_check(op, why,
+	    why_size);
 }
 
 void

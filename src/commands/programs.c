@@ -15,6 +15,7 @@
 #include "programs.h"
 #include "sha256.h"
 #include "store.h"
+#include "utf8.h"
 
 /* How many of an ambiguous prefix's matches a refusal lists. */
 #define MATCHES_LISTED 10
@@ -71,8 +72,8 @@ program_resolve(struct store *store, const char *given, char **full,
 		return 0;
 	}
 	if (count == 0)
-		return refuse(perr, "unknown_action", "no action '%.200s'",
-		    given);
+		return refuse(perr, "unknown_action", "no action '%.*s'",
+		    (int)utf8_prefix(given, 200), given);
 	perr->matches = cJSON_CreateArray();
 	for (i = 0; i < count; i++) {
 		if (i < MATCHES_LISTED)
@@ -80,8 +81,8 @@ program_resolve(struct store *store, const char *given, char **full,
 			    cJSON_CreateString(ids[i]));
 		free(ids[i]);
 	}
-	return refuse(perr, "ambiguous_id", "the id prefix '%.200s' is "
-	    "ambiguous", given);
+	return refuse(perr, "ambiguous_id", "the id prefix '%.*s' is "
+	    "ambiguous", (int)utf8_prefix(given, 200), given);
 }
 
 /* A string member of a record, or NULL. */
@@ -149,8 +150,8 @@ program_status(struct store *store, const char *action_id, long long now_ms,
 	if (store_action_status(store, action_id, &st, &found, &err) != 0)
 		return refuse(perr, "storage", "%.400s", err.message);
 	if (!found)
-		return refuse(perr, "unknown_action", "no action '%.200s'",
-		    action_id);
+		return refuse(perr, "unknown_action", "no action '%.*s'",
+		    (int)utf8_prefix(action_id, 200), action_id);
 	if (sha256_hex(st.raw_json, st.raw_length, digest) != 0) {
 		action_status_free(&st);
 		return refuse(perr, "storage", "%s", "cannot compute SHA-256");

@@ -1,6 +1,8 @@
 /* A strict UTF-8 decoder (Unicode 15, table 3-7 "well-formed byte sequences"). */
 #include "config.h"
 
+#include <string.h>
+
 #include "utf8.h"
 
 int
@@ -48,4 +50,24 @@ utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
 	}
 	*cp = value;
 	return need + 1;
+}
+
+/* Whole characters only; an invalid byte counts as one of its own. */
+size_t
+utf8_prefix(const char *text, size_t max)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t len = strlen(text), at = 0;
+	uint32_t cp;
+	int n;
+
+	while (at < len) {
+		n = utf8_next(s + at, len - at, &cp);
+		if (n < 0)
+			n = -n;
+		if (at + (size_t)n > max)
+			break;
+		at += (size_t)n;
+	}
+	return at;
 }

@@ -358,9 +358,12 @@ review_remote(struct client *cl, const struct invocation *inv)
 	rc = sent >= 0 && (size_t)sent < iov.iov_len ? rpc_send_all(cl->fd,
 	    text + sent, iov.iov_len - (size_t)sent) : sent < 0 ? -1 : 0;
 	cJSON_free(text);
-	if (rc != 0)
-		return client_fail(EXIT_STORAGE, _("cannot send to the "
+	if (rc != 0) {
+		/* Refused at once (busy, forbidden): the answer says why. */
+		(void)client_fail(EXIT_STORAGE, _("cannot send to the "
 		    "service"));
+		return await_answer(cl);
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_forwarded;	/* no SA_RESTART: read() returns */
 	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
@@ -699,8 +702,11 @@ client_run(const char *command, const struct invocation *inv)
 		m = message(command, true);
 		cJSON_AddItemToObject(m, "params", request_params(command, inv,
 		    &cl));
-		rc = send_message(&cl, m) != 0 ? client_fail(EXIT_STORAGE,
-		    _("cannot send to the service")) : await_answer(&cl);
+		/* A service that refused us at once has said why: read it. */
+		if (send_message(&cl, m) != 0)
+			(void)client_fail(EXIT_STORAGE, _("cannot send to the "
+			    "service"));
+		rc = await_answer(&cl);
 	} else if (rc == EXIT_STORAGE || walked == EXIT_STORAGE)
 		/* The service may have said why it stopped reading. */
 		(void)await_answer(&cl);

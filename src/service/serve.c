@@ -40,6 +40,7 @@
 #include "service.h"
 #include "store.h"
 #include "timestamp.h"
+#include "utf8.h"
 
 #include "serve_internal.h"
 
@@ -49,6 +50,8 @@ static const struct { const char *name; int signo; } forwarded[] = {
 	{ "WINCH", SIGWINCH } };
 
 static volatile sig_atomic_t stopping;
+
+static ssize_t receive(struct conn *, char *, size_t);
 
 static void
 on_stop(int sig)
@@ -123,6 +126,8 @@ conn_error(struct conn *c, const cJSON *id, int code, const char *reason,
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
+	/* Logins and groups are the system's bytes: the answer stays JSON. */
+	rpc_utf8_repair(message);
 	cJSON_AddItemToObject(m, "id", id != NULL ? cJSON_Duplicate(id, true) :
 	    cJSON_CreateNull());
 	error = cJSON_AddObjectToObject(m, "error");
@@ -159,7 +164,7 @@ conn_free(struct service *sv, struct conn *c)
 }
 
 /* The client is gone (or dropped): a running child still finishes. */
-static void
+void
 conn_hang_up(struct conn *c)
 {
 	/* The review screens have no one left to show: they end. */
@@ -234,34 +239,24 @@ static bool
 handle_message(struct service *sv, struct conn *c, const char *text,
     size_t len)
 {
-	cJSON *msg = cJSON_ParseWithLength(text, len);
-	const cJSON *id, *method, *version, *params;
+	const char *why;
+	int code;
+	cJSON *msg = rpc_parse_request(text, len, &code, &why);
+	const cJSON *id, *method, *params;
 	const struct method *m = NULL;
 	struct passwd *pw;
 	size_t i;
 
-	if (msg == NULL || !cJSON_IsObject(msg)) {
-		conn_error(c, NULL, msg == NULL ? RPC_PARSE_ERROR :
-		    RPC_INVALID_REQUEST, msg == NULL ? "parse_error" :
-		    "invalid_request", EXIT_STORAGE, "the message is not a "
-		    "JSON-RPC 2.0 object");
-		cJSON_Delete(msg);
+	if (msg == NULL) {
+		conn_error(c, NULL, code, code == RPC_PARSE_ERROR ?
+		    "parse_error" : "invalid_request", EXIT_STORAGE, "%s", why);
 		return false;
 	}
 	id = cJSON_GetObjectItemCaseSensitive(msg, "id");
-	version = cJSON_GetObjectItemCaseSensitive(msg, "jsonrpc");
 	method = cJSON_GetObjectItemCaseSensitive(msg, "method");
 	params = cJSON_GetObjectItemCaseSensitive(msg, "params");
-	if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.0") ||
-	    !cJSON_IsString(method) || (id != NULL && !cJSON_IsNumber(id) &&
-	    !cJSON_IsString(id))) {
-		conn_error(c, NULL, RPC_INVALID_REQUEST, "invalid_request",
-		    EXIT_STORAGE, "the message is not a JSON-RPC 2.0 request");
-		cJSON_Delete(msg);
-		return false;
-	}
 	if (strcmp(method->valuestring, "upload") == 0) {
-		bool ok = spool_append(c, params, id) == 0;
+		bool ok = spool_append(sv, c, params, id) == 0;
 
 		cJSON_Delete(msg);
 		return ok;
@@ -277,7 +272,8 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 	}
 	if (m == NULL)
 		conn_error(c, id, RPC_METHOD_NOT_FOUND, "method_not_found",
-		    EXIT_USAGE, "no method '%.64s'", method->valuestring);
+		    EXIT_USAGE, "no method '%.*s'", (int)utf8_prefix(
+		    method->valuestring, 64), method->valuestring);
 	else if (check_role(sv, c, id, m, pw = getpwuid(c->uid)) != 0)
 		;
 	else if (m->options & OPT_IN_LOOP)
@@ -299,7 +295,9 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 static void
 handle_review_message(struct conn *c, const char *text, size_t len)
 {
-	cJSON *msg = cJSON_ParseWithLength(text, len);
+	const char *why;
+	int code;
+	cJSON *msg = rpc_parse_request(text, len, &code, &why);
 	const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetObjectItemCaseSensitive(msg, "params"), "name");
@@ -311,6 +309,61 @@ handle_review_message(struct conn *c, const char *text, size_t len)
 			if (strcmp(forwarded[i].name, name->valuestring) == 0)
 				kill(c->child, forwarded[i].signo);
 	cJSON_Delete(msg);
+}
+
+/*
+ * The connection's last answer is queued: what the client still sends is
+ * read and dropped until it closes, and the service shuts its side for
+ * writing once the answer is out, so that a client that wrote before
+ * reading gets the answer and an end, never a reset that loses it
+ * (countersign-protocol(7)).
+ */
+static void
+conn_drain(struct conn *c)
+{
+	spool_reset(c);
+	c->discarding = true;
+	c->discarded = c->in_len;
+	free(c->in);
+	c->in = NULL;
+	c->in_len = c->in_cap = 0;
+}
+
+/* A line over RPC_MESSAGE_MAX: too_large, and the connection drains. */
+static void
+too_large(struct conn *c)
+{
+	conn_error(c, NULL, RPC_INVALID_REQUEST, "too_large", EXIT_STORAGE,
+	    "a message is at most %lu bytes", RPC_MESSAGE_MAX);
+	fprintf(stderr, "countersign serve: uid %lu: a message over %lu "
+	    "bytes: too_large\n", (unsigned long)c->uid, RPC_MESSAGE_MAX);
+	conn_drain(c);
+}
+
+/* What a draining client sends, read and dropped, up to its end. */
+static void
+discard_client(struct conn *c)
+{
+	char buf[65536];
+	ssize_t n = receive(c, buf, sizeof buf);
+
+	close_passed(c);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n < 0) {
+		conn_hang_up(c);
+		return;
+	}
+	c->discarded += (unsigned long long)n;
+	if (n == 0) {
+		c->discarding = false;
+		c->closing = true;
+	} else if (c->discarded > DISCARD_MAX) {
+		fprintf(stderr, "countersign serve: uid %lu: over %llu MiB "
+		    "after the last answer: dropped\n", (unsigned long)c->uid,
+		    DISCARD_MAX >> 20);
+		conn_hang_up(c);
+	}
 }
 
 /* Whole messages in c->in, while no request runs; the rest waits. */
@@ -327,27 +380,21 @@ handle_input(struct service *sv, struct conn *c)
 		memmove(c->in, c->in + used, c->in_len - used);
 		c->in_len -= used;
 	}
-	while (c->child == 0 && !c->closing && !stopping && c->in_len > 0) {
+	/* Each answer waits for the client to read the last ones. */
+	while (c->child == 0 && !c->closing && !c->discarding && !stopping &&
+	    c->in_len > 0 && c->out_len - c->out_sent < OUTPUT_HIGH) {
 		nl = memchr(c->in, '\n', c->in_len);
-		if (nl == NULL) {
-			if (c->in_len > RPC_MESSAGE_MAX) {
-				conn_error(c, NULL, RPC_INVALID_REQUEST,
-				    "too_large", EXIT_STORAGE, "a message is "
-				    "at most %lu bytes", RPC_MESSAGE_MAX);
-				c->closing = true;
-			}
+		if (nl == NULL && c->in_len <= RPC_MESSAGE_MAX)
+			return;
+		if (nl == NULL || (size_t)(nl - c->in) > RPC_MESSAGE_MAX) {
+			too_large(c);
 			return;
 		}
 		used = (size_t)(nl - c->in) + 1;
-		if (used - 1 > RPC_MESSAGE_MAX) {
-			conn_error(c, NULL, RPC_INVALID_REQUEST, "too_large",
-			    EXIT_STORAGE, "a message is at most %lu bytes",
-			    RPC_MESSAGE_MAX);
-			c->closing = true;
+		if (!handle_message(sv, c, c->in, used - 1)) {
+			conn_drain(c);
 			return;
 		}
-		if (!handle_message(sv, c, c->in, used - 1))
-			c->closing = true;
 		memmove(c->in, c->in + used, c->in_len - used);
 		c->in_len -= used;
 	}
@@ -404,6 +451,10 @@ read_client(struct service *sv, struct conn *c)
 	ssize_t n;
 	char *grown;
 
+	if (c->discarding) {
+		discard_client(c);
+		return;
+	}
 	if (c->in_cap - c->in_len < 4096 && c->in_cap < RPC_MESSAGE_MAX + 1) {
 		want = c->in_cap == 0 ? 8192 : c->in_cap * 2;
 		if (want > RPC_MESSAGE_MAX + 1)
@@ -430,6 +481,7 @@ read_client(struct service *sv, struct conn *c)
 		return;
 	}
 	c->in_len += (size_t)n;
+	c->active_ms = now_ms();
 	handle_input(sv, c);
 }
 
@@ -447,11 +499,14 @@ write_client(struct conn *c)
 	}
 	c->out_sent += (size_t)n;
 	c->out_written += (unsigned long long)n;
-	c->out_since_ms = now_ms();
+	c->out_since_ms = c->active_ms = now_ms();
 	if (c->out_sent == c->out_len) {
 		free(c->out);
 		c->out = NULL;
 		c->out_len = c->out_sent = 0;
+		/* The last answer is out: the client reads it, then an end. */
+		if (c->discarding)
+			shutdown(c->fd, SHUT_WR);
 	}
 }
 
@@ -531,22 +586,17 @@ finish_request(struct service *sv, struct conn *c)
 	c->request_id = NULL;
 	c->child = 0;
 	c->review = false;
+	c->active_ms = now_ms();
 	spool_reset(c);
 	if (c->fd >= 0)
 		handle_input(sv, c);	/* pipelined messages */
 }
 
-static int
-count_uid(const struct service *sv, uid_t uid)
-{
-	int i, n = 0;
-
-	for (i = 0; i < MAX_CONNECTIONS; i++)
-		n += sv->conns[i] != NULL && sv->conns[i]->uid == uid;
-	return n;
-}
-
-static void
+/*
+ * A new client: authorised from its peer credentials before it may hold
+ * anything (serve_limits.c), or told why not and closed.
+ */
+static bool
 accept_client(struct service *sv)
 {
 	struct ucred cred;
@@ -556,10 +606,10 @@ accept_client(struct service *sv)
 
 	fd = accept4(sv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
-		return;
+		return false;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
 		close(fd);
-		return;
+		return true;
 	}
 	for (slot = 0; slot < MAX_CONNECTIONS && sv->conns[slot] != NULL;
 	    slot++)
@@ -567,25 +617,23 @@ accept_client(struct service *sv)
 	c = calloc(1, sizeof *c);
 	if (c == NULL) {
 		close(fd);
-		return;
+		return false;
 	}
 	c->fd = fd;
 	c->uid = cred.uid;
 	c->spool = -1;
 	c->pipes[0] = c->pipes[1] = -1;
 	c->passed_count = 0;
-	if (slot == MAX_CONNECTIONS || count_uid(sv, cred.uid) >=
-	    MAX_PER_UID) {
+	if (limits_admit(sv, c) != 0 || slot == MAX_CONNECTIONS) {
 		/* Told why, best effort, and closed. */
-		conn_error(c, NULL, RPC_BUSY, "busy", EXIT_STORAGE, "the "
-		    "service has too many connections (at most %d, %d per "
-		    "account)", MAX_CONNECTIONS, MAX_PER_UID);
 		if (c->out != NULL)
 			(void)!write(fd, c->out, c->out_len);
+		shutdown(fd, SHUT_WR);
 		conn_free(sv, c);
-		return;
+		return true;
 	}
 	sv->conns[slot] = c;
+	return true;
 }
 
 /* The socket, made afresh; a live service already on it is an error. */
@@ -651,10 +699,11 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 	struct timespec tick = { tick_ms / 1000, tick_ms % 1000 * 1000000 };
 	nfds_t n = 0, i;
 	int slot, open_conns = 0, watch = programs_watch_fd(sv);
-	bool child_ended = false;
+	bool child_ended = false, accept_ready = false;
 
 	for (slot = 0; slot < MAX_CONNECTIONS; slot++)
 		open_conns += sv->conns[slot] != NULL;
+	limits_pass(sv);
 	if (sv->listen_fd >= 0 && open_conns < MAX_CONNECTIONS) {
 		fds[n] = (struct pollfd){ sv->listen_fd, POLLIN, 0 };
 		owner[n] = NULL;
@@ -674,7 +723,8 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 		if (c->fd >= 0) {
 			short ev = 0;
 
-			if (!c->closing && c->in_len < RPC_MESSAGE_MAX + 1)
+			if (!c->closing && c->in_len < RPC_MESSAGE_MAX + 1 &&
+			    limits_may_read(sv, c, false))
 				ev |= POLLIN;
 			if (c->out_len > 0)
 				ev |= POLLOUT;
@@ -683,8 +733,7 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 			kind[n++] = -1;
 		}
 		for (int p = 0; p < 2; p++) {
-			if (c->pipes[p] < 0 || (c->fd >= 0 &&
-			    c->out_len >= OUTPUT_HIGH))
+			if (c->pipes[p] < 0 || !limits_may_read(sv, c, true))
 				continue;
 			fds[n] = (struct pollfd){ c->pipes[p], POLLIN, 0 };
 			owner[n] = c;
@@ -701,7 +750,7 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 		if (kind[i] == -3)
 			continue;
 		if (kind[i] == -2)
-			accept_client(sv);
+			accept_ready = true;
 		else if (kind[i] >= 0)
 			read_child(c, kind[i]);
 		else if (c->fd == fds[i].fd) {
@@ -711,8 +760,12 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 				conn_hang_up(c);
 				continue;
 			}
-			if (fds[i].revents & POLLOUT)
+			if (fds[i].revents & POLLOUT) {
 				write_client(c);
+				/* Read, not answered while its output was full. */
+				if (c->fd >= 0 && c->child == 0 && c->in_len > 0)
+					handle_input(sv, c);
+			}
 			if (c->fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP |
 			    POLLERR)))
 				read_client(sv, c);
@@ -731,12 +784,24 @@ serve_once(struct service *sv, const sigset_t *unblocked)
 		if (c->fd >= 0 && c->out_len > 0 && now_ms() - c->out_since_ms >
 		    STALL_MS)
 			conn_hang_up(c);
+		limits_sweep(sv, c);
 		if (c->child == 0 && (c->fd < 0 || (c->closing &&
 		    c->out_len == 0) || (stopping && c->out_len == 0))) {
 			conn_free(sv, c);
 			sv->conns[slot] = NULL;
 		}
 	}
+	/*
+	 * After the hang-ups of this pass: a client that closed before the
+	 * next one connected no longer counts against its account's share.
+	 */
+	/*
+	 * Every waiting connection, up to a bound: a backlog full of an
+	 * attacker's refused ones must not keep an officer's waiting.
+	 */
+	for (i = 0; accept_ready && i < ACCEPTS_PER_PASS; i++)
+		if (!accept_client(sv))
+			break;
 	/* A child's commit, or another writer's, wakes waits and feeds. */
 	programs_tick(sv, child_ended);
 }
@@ -755,8 +820,10 @@ cmd_serve(const struct invocation *inv)
 		fprintf(stderr, _("countersign: serve needs --socket PATH\n"
 		    "Usage: countersign serve --socket PATH [--db PATH] "
 		    "[--officers GROUP] [--importers GROUP] "
-		    "[--checkpoint-file PATH] [--signing-key FILE] "
-		    "[--log-name NAME] [--trusted-key PUBFILE...]\n"));
+		    "[--readers GROUP] [--checkpoint-file PATH] "
+		    "[--idle-timeout SECONDS] [--spool-limit MIB] "
+		    "[--signing-key FILE] [--log-name NAME] "
+		    "[--trusted-key PUBFILE...]\n"));
 		return EXIT_USAGE;
 	}
 	/* The keys of the signed log, before any client (SPEC 13). */
@@ -767,6 +834,7 @@ cmd_serve(const struct invocation *inv)
 	}
 	memset(&sv, 0, sizeof sv);
 	sv.inv = inv;
+	limits_init(&sv);
 	signal(SIGPIPE, SIG_IGN);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;

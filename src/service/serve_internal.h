@@ -15,10 +15,18 @@
 
 #define MAX_CONNECTIONS 128
 #define MAX_PER_UID 16		/* one account cannot take every slot */
+#define OFFICER_SLOTS 32	/* of MAX_CONNECTIONS, taken by officers only */
+#define IDLE_TIMEOUT_S 300	/* serve --idle-timeout's default */
+#define SPOOL_LIMIT_MIB 256	/* serve --spool-limit's: one account's uploads */
+#define SPOOL_TOTAL_ACCOUNTS 4	/* everyone's uploads: 4 accounts' worth */
+#define BUFFER_BUDGET (32ULL << 20)	/* non-officers' loop buffers, in all */
+#define OUTPUT_UNDER_BUDGET (64UL << 10)	/* unsent, over BUFFER_BUDGET */
+#define ACCEPTS_PER_PASS 64	/* the listen backlog, taken each loop pass */
 #define UPLOAD_MAX (256ULL << 20)	/* a request's files or batch input */
 #define OUTPUT_HIGH (1UL << 20)	/* unsent bytes before a child waits */
 #define STALL_MS 60000		/* a client that reads nothing is dropped */
 #define MAX_OPERANDS 4096
+#define DISCARD_MAX (64ULL << 20)	/* of a too_large line, then drop */
 
 /*
  * Who may call a method: officers; importers; (v3) officers or readers,
@@ -46,9 +54,15 @@ enum method_option {
 
 struct program_conn;		/* serve_programs.c: waits, a feed */
 
+/* What a connection may hold, from its account's groups at accept time. */
+enum conn_class { CLASS_NONE, CLASS_ROLE, CLASS_OFFICER };
+
 struct conn {
 	int fd;			/* -1 once the client is gone */
 	uid_t uid;		/* SO_PEERCRED at connect time */
+	enum conn_class class;	/* ... and its role then (serve_limits.c) */
+	long long active_ms;	/* when it last read, wrote or ended a request */
+	bool over_output;	/* its input waits: too much unread output */
 	char *in;		/* bytes read, not yet a whole message */
 	size_t in_len, in_cap;
 	char *out;		/* bytes for the client, not yet written */
@@ -64,6 +78,9 @@ struct conn {
 	int pipes[2];		/* its stdout and stderr, -1 at end */
 	cJSON *request_id;	/* the id to answer it with */
 	bool closing;		/* close once out is written */
+	/* A line over RPC_MESSAGE_MAX: read to its end, unkept, then close. */
+	bool discarding;
+	unsigned long long discarded;
 	/* out's bytes ever queued and ever written: where a feed stands */
 	unsigned long long out_queued, out_written;
 	bool json_child;	/* the child's stdout is the JSON answer */
@@ -77,6 +94,10 @@ struct service {
 	int listen_fd;
 	struct conn *conns[MAX_CONNECTIONS];
 	struct program_loop *programs;	/* serve_programs.c, or NULL */
+	/* serve_limits.c: the limits, and non-officers' buffers this pass */
+	long long idle_ms;
+	unsigned long long spool_account_max, spool_total_max;
+	unsigned long long buffered;
 };
 
 /* The methods a client may call (serve_request.c). */
@@ -88,6 +109,8 @@ void conn_error(struct conn *, const cJSON *id, int code, const char *reason,
     int exit_code, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 void close_passed(struct conn *);
+/* The client is gone, or dropped: a running child still finishes. */
+void conn_hang_up(struct conn *);
 /* Queues one message (consumed) and its newline for the client. */
 void conn_send(struct conn *, cJSON *message);
 /* A JSON-RPC 2.0 message, answering id when not NULL. */
@@ -113,13 +136,30 @@ void programs_tick(struct service *, bool child_ended);
 int programs_watch_fd(const struct service *);
 long programs_tick_ms(const struct service *);
 void programs_conn_free(struct service *, struct conn *);
+/* Whether c holds a wait or a feed, which keep it open while idle. */
+bool programs_conn_holds(const struct conn *);
 void programs_stop(struct service *);
 
 /* serve_request.c */
 int check_role(const struct service *, struct conn *, const cJSON *id,
     const struct method *, const struct passwd *);
-int spool_append(struct conn *, const cJSON *params, const cJSON *id);
+/* Members of group: the primary group and the supplementary ones, now. */
+bool in_group(const struct passwd *, const char *group);
+
+/* serve_limits.c: what one account may hold (countersign-protocol(7)) */
+void limits_init(struct service *);
+/* At accept: 0, or -1 with the refusal (busy, forbidden) queued on c. */
+int limits_admit(struct service *, struct conn *c);
+/* An upload: 0, or -1 with the refusal queued (the connection ends). */
+int spool_append(struct service *, struct conn *, const cJSON *params,
+    const cJSON *id);
 void spool_reset(struct conn *);
+/* Once a loop pass, before limits_may_read. */
+void limits_pass(struct service *);
+/* Whether to read c's input (pipe false) or its child's output now. */
+bool limits_may_read(struct service *, struct conn *c, bool pipe);
+/* Closes c when it has been idle for the idle timeout. */
+void limits_sweep(struct service *, struct conn *c);
 /* params as an invocation: 0, or -1 with the reason in why. */
 int params_to_invocation(const struct service *, const struct method *,
     const cJSON *params, const struct conn *, struct invocation *,

@@ -31,6 +31,7 @@
 #include "store.h"
 #include "store_log.h"
 #include "timestamp.h"
+#include "utf8.h"
 #include "serve_internal.h"
 
 #define FEED_UNREAD_MAX (8UL << 20)	/* SPEC 12 events_dropped */
@@ -99,6 +100,7 @@ answer_refusal(struct conn *c, const cJSON *id, const char *code,
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
+	rpc_utf8_repair(message);	/* no character cut at its end */
 	cJSON_AddItemToObject(m, "id", id != NULL ? cJSON_Duplicate(id, true) :
 	    cJSON_CreateNull());
 	error = cJSON_AddObjectToObject(m, "error");
@@ -223,7 +225,8 @@ params_known(struct conn *c, const cJSON *id, const cJSON *params,
 			known = strcmp(item->string, names[i]) == 0;
 		if (!known) {
 			answer_refusal(c, id, "bad_request", NULL, "%s: no "
-			    "parameter '%.64s'", method, item->string);
+			    "parameter '%.*s'", method, (int)utf8_prefix(
+			    item->string, 64), item->string);
 			return false;
 		}
 	}
@@ -847,6 +850,13 @@ programs_tick_ms(const struct service *sv)
 	return 1000;
 }
 
+bool
+programs_conn_holds(const struct conn *c)
+{
+	return c->programs != NULL && (c->programs->wait_count > 0 ||
+	    c->programs->feeding);
+}
+
 void
 programs_conn_free(struct service *sv, struct conn *c)
 {
@@ -901,7 +911,8 @@ programs_submit_child(const struct invocation *inv, const cJSON *params)
 		if (names[i] == NULL) {
 			perr.code = "bad_request";
 			snprintf(perr.message, sizeof perr.message, "submit: "
-			    "no parameter '%.64s'", item->string);
+			    "no parameter '%.*s'", (int)utf8_prefix(
+			    item->string, 64), item->string);
 			goto refused;
 		}
 	}

@@ -25,6 +25,7 @@
 #include "service.h"
 #include "store.h"
 #include "timestamp.h"
+#include "utf8.h"
 #include "serve_internal.h"
 
 const struct method methods[] = {
@@ -48,7 +49,7 @@ const size_t method_count = sizeof methods / sizeof methods[0];
 static const char *const terminal_keys[] = { "term", "ctype", "messages",
     "language" };
 /* Members of group: the primary group and the supplementary ones, now. */
-static bool
+bool
 in_group(const struct passwd *pw, const char *group)
 {
 	struct group *gr = getgrnam(group);
@@ -107,8 +108,9 @@ check_role(const struct service *sv, struct conn *c, const cJSON *id,
 		for (int i = 0; i < 3; i++)
 			if (named[i] != NULL && used < sizeof groups)
 				used += (size_t)snprintf(groups + used,
-				    sizeof groups - used, "%s'%.100s'", used > 0 ?
-				    " or " : "", named[i]);
+				    sizeof groups - used, "%s'%.*s'", used > 0 ?
+				    " or " : "", (int)utf8_prefix(named[i], 100),
+				    named[i]);
 		if (used == 0)
 			conn_error(c, id, RPC_FORBIDDEN, "forbidden",
 			    EXIT_REFUSED, "forbidden: %s needs a role the "
@@ -140,57 +142,6 @@ check_role(const struct service *sv, struct conn *c, const cJSON *id,
 		return -1;
 	}
 	return 0;
-}
-
-/* Appends an upload's bytes to the connection's spool file. */
-int
-spool_append(struct conn *c, const cJSON *params, const cJSON *id)
-{
-	const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
-	unsigned char *bytes;
-	size_t len;
-	char dir[] = "/tmp";
-	const char *tmp = getenv("TMPDIR");
-
-	if (!cJSON_IsString(data) || rpc_unbase64(data->valuestring, &bytes,
-	    &len) != 0) {
-		conn_error(c, id, RPC_INVALID_PARAMS, "invalid_params",
-		    EXIT_USAGE, "upload: params.data must be base64");
-		return -1;
-	}
-	if (c->spool_size + len > UPLOAD_MAX) {
-		free(bytes);
-		conn_error(c, id, RPC_TOO_LARGE, "too_large", EXIT_DATA,
-		    "a request's uploads are at most %llu MiB",
-		    UPLOAD_MAX >> 20);
-		return -1;
-	}
-	/* An unnamed file: nothing is left behind, whatever ends us. */
-	if (c->spool < 0 && (c->spool = open(tmp != NULL && *tmp == '/' ? tmp :
-	    dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0) {
-		free(bytes);
-		conn_error(c, id, RPC_INTERNAL, "internal", EXIT_STORAGE,
-		    "the service cannot hold the upload: %s", strerror(errno));
-		return -1;
-	}
-	if (rpc_write_all(c->spool, bytes, len) != 0) {
-		free(bytes);
-		conn_error(c, id, RPC_INTERNAL, "internal", EXIT_STORAGE,
-		    "the service cannot hold the upload: %s", strerror(errno));
-		return -1;
-	}
-	free(bytes);
-	c->spool_size += len;
-	return 0;
-}
-
-void
-spool_reset(struct conn *c)
-{
-	if (c->spool >= 0)
-		close(c->spool);
-	c->spool = -1;
-	c->spool_size = 0;
 }
 
 /* A terminal or locale name: letters, digits and ._+-@: only. */
@@ -501,6 +452,28 @@ review_child(struct conn *c, const cJSON *params, int err_fd)
 	return true;
 }
 
+/* The officers' group, in the child serving one request. */
+static const char *served_officers;
+
+/*
+ * Before each decision of a batch or of review screens already open
+ * (SPEC 10, v3): the officer's groups read again, not kept from the
+ * request's start, so a removal ends her deciding at once.
+ */
+static bool
+officer_still(const struct operator_identity *op, char *why, size_t size)
+{
+	struct passwd *pw = getpwuid((uid_t)op->uid);
+
+	if (served_officers != NULL && pw != NULL && in_group(pw,
+	    served_officers))
+		return true;
+	snprintf(why, size, "%s is no longer in the group '%s' that deciding "
+	    "needs (serve --officers): nothing was recorded", op->login,
+	    served_officers != NULL ? served_officers : "");
+	return false;
+}
+
 /* The child: one request, as local mode would run it, then _exit. */
 void
 serve_child(struct service *sv, struct conn *c, const struct method *m,
@@ -553,6 +526,8 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 	op.uid = (long long)c->uid;
 	snprintf(op.login, sizeof op.login, "%s", pw->pw_name);
 	operator_serve_as(&op);
+	served_officers = sv->inv->officers;
+	operator_check_role_with(officer_still);
 	store_checkpoint_file(sv->inv->checkpoint_file);
 	if (m->run == review_run) {
 		sigset_t none;

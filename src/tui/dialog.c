@@ -444,6 +444,9 @@ submit(struct tui *t, const struct decision_request *req, const char *verb,
 		return SUBMIT_FAILED;
 	}
 	if (!out.recorded) {
+		/* SPEC 10 (v3): the role is gone; the screens end, saying why. */
+		if (tui_end_if_forbidden(t, &out))
+			return SUBMIT_REFUSED;
 		snprintf(refusal, size,
 		    /* L10N: %1$s is the refusal code (e.g. rules_failed, not
 		       translated), %2$s its message (not translated
@@ -691,7 +694,7 @@ dialog_approve(struct tui *t, const char *action_id)
 		/* L10N: the verb in "%s %s (decision %.8s)" */
 		submitted = submit(t, &req, _("approved"), refusal,
 		    sizeof refusal);
-		if (submitted == SUBMIT_RECORDED)
+		if (submitted == SUBMIT_RECORDED || t->quit)
 			break;
 		/*
 		 * Refused by the check the decision ran: show what it found
@@ -902,7 +905,7 @@ dialog_reject(struct tui *t, const char *action_id)
 		reject_request(&s, id, &req);
 		/* L10N: the verb in "%s %s (decision %.8s)" */
 		if (submit(t, &req, _("rejected"), s.refusal,
-		    sizeof s.refusal) == SUBMIT_RECORDED)
+		    sizeof s.refusal) == SUBMIT_RECORDED || t->quit)
 			break;
 	}
 	if (d.w != NULL)

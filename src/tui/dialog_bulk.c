@@ -282,7 +282,8 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 			else
 				decided++;
 			queue_untag(t, b->items[i].id);
-		}
+		} else if (tui_end_if_forbidden(t, &out))
+			break;	/* SPEC 10 (v3): no more of them can be */
 	}
 	queue_refresh(t->store, timestamp_now(), NULL, &err);
 	t->counts_stale = true;

@@ -229,6 +229,18 @@ check_totals(struct tui *t)
 	}
 }
 
+bool
+tui_end_if_forbidden(struct tui *t, const struct decision_outcome *out)
+{
+	/* Nothing more can be decided here: each key would be refused. */
+	if (out->recorded || out->code == NULL || strcmp(out->code,
+	    "forbidden") != 0)
+		return false;
+	snprintf(t->ended, sizeof t->ended, "%s", out->message);
+	t->quit = true;
+	return true;
+}
+
 /*
  * poll() first: a vanished terminal shows as POLLHUP or POLLERR, where
  * getch() alone would return ERR forever and spin.
@@ -405,11 +417,21 @@ tui_run(const struct invocation *inv)
 	/* stderr is this terminal: a head no sink took is said after. */
 	announce_quietly(true);
 	loop(t);
+	rc = EXIT_OK;
 
 	endwin();
 	xmalloc_on_failure(NULL);
 	delscreen(screen);
 	announce_quietly(false);
+	if (t->ended[0] != '\0') {
+		char *safe = xsanitize(t->ended);
+
+		/* L10N: %s says why (not translated: the service's words) */
+		fprintf(stderr, _("countersign: the review screens ended: "
+		    "%s\n"), safe);
+		free(safe);
+		rc = EXIT_REFUSED;
+	}
 	queue_free_page(t);
 	queue_free_escalated(t);
 	queue_clear_tags(t);
@@ -418,5 +440,5 @@ tui_run(const struct invocation *inv)
 	history_close(t);
 	store_close(t->store);
 	free(t);
-	return EXIT_OK;
+	return rc;
 }

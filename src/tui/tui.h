@@ -86,6 +86,8 @@ struct tui {
 	struct page_at record_at;
 
 	char notice[512];		/* sanitized */
+	/* Why the screens ended themselves, said once they are gone (raw). */
+	char ended[1024];
 };
 
 extern volatile sig_atomic_t tui_signalled;
@@ -95,6 +97,12 @@ int tui_run(const struct invocation *);
 void tui_notice(struct tui *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tui_reload(struct tui *);
+/*
+ * (v3) SPEC 10: a decision refused `forbidden` (the officer left the
+ * group while the screens were open) ends the screens: true, and
+ * t->quit set, when out is such a refusal.
+ */
+bool tui_end_if_forbidden(struct tui *, const struct decision_outcome *);
 int tui_prompt(struct tui *, const char *label, char *buf, size_t size);
 /* Applies one key to a line being typed: ^U, Backspace or a character. */
 void tui_edit_key(char *buf, size_t size, int ch);
