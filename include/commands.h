@@ -169,6 +169,16 @@ int queue_row_build(struct store *, const char *action_id, long long now_ms,
 void filter_subject_of(const struct queue_row *row, const cJSON *action,
     char flags[FILTER_FLAGS_SIZE], struct filter_subject *s);
 /*
+ * queue_scan.c: the rows of q that filter (or NULL) matches, in the
+ * query's order or, value_order, a trade's estimated value largest
+ * first (other kinds after, as queued): up to limit from offset into
+ * rows (*got, to queue_row_free), *matched how many match in all.
+ * Reads every row of q: the index keeps no user, ticker or value.
+ */
+int queue_scan_page(struct store *, const struct queue_query *q,
+    const struct filter *filter, bool value_order, long offset, long limit,
+    struct queue_row *rows, long *got, long *matched, struct error *);
+/*
  * The deadlocked artifacts escalated to a person and waiting for a new
  * version (SPEC 2.4, issue 21), as queue rows of their escalated
  * rejection, newest first: up to max into rows, the number in *count.
