@@ -50,7 +50,7 @@ void
 tui_reload(struct tui *t)
 {
 	struct error err;
-	long visible = LINES - 5, i;
+	long visible = LINES - 5, i, matched, got;
 
 	t->query.now_ms = timestamp_now();
 	t->query.search = t->search[0] != '\0' ? t->search : NULL;
@@ -60,7 +60,14 @@ tui_reload(struct tui *t)
 		    &t->divergent, &err) != 0)
 			tui_notice(t, "%s", err.message);
 		/* Unfiltered, the query matches the whole queue. */
-		if (t->query.filter == QUEUE_ALL && t->query.search == NULL)
+		if (queue_scanned(t)) {
+			if (queue_rows(t, 0, 0, NULL, &got, &t->count,
+			    &err) != 0) {
+				tui_notice(t, "%s", err.message);
+				t->count = 0;
+			}
+		} else if (t->query.filter == QUEUE_ALL &&
+		    t->query.search == NULL)
 			t->count = t->pending;
 		else if (store_queue_count(t->store, &t->query, &t->count,
 		    &err) != 0) {
@@ -88,8 +95,8 @@ tui_reload(struct tui *t)
 	if (t->top > t->count - visible)
 		t->top = t->count - visible > 0 ? t->count - visible : 0;
 	queue_free_page(t);
-	if (store_queue_page(t->store, &t->query, t->top, visible, t->page,
-	    &t->page_count, &err) != 0)
+	if (queue_rows(t, t->top, visible, t->page, &t->page_count, &matched,
+	    &err) != 0)
 		tui_notice(t, "%s", err.message);
 	for (i = 0; i < t->page_count; i++) {
 		char *safe = xsanitize(t->page[i].action_id);
@@ -412,6 +419,7 @@ tui_run(const struct invocation *inv)
 	announce_quietly(false);
 	queue_free_page(t);
 	queue_free_escalated(t);
+	filter_free(&t->limit);
 	queue_clear_tags(t);
 	detail_free(&t->detail);
 	detail_free(&t->history);

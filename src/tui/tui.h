@@ -39,6 +39,14 @@ struct tui {
 	/* The queue: a query over the index and the rows on screen. */
 	struct queue_query query;
 	char search[128];
+	/*
+	 * The limit (`l`): a SPEC 7 filter over the whole queue, as typed
+	 * and parsed; the index cannot answer it, so rows are read through
+	 * queue_scan_page() while it is set (limit.count > 0).
+	 */
+	char limit_text[256];
+	struct filter limit;
+	char prompt_error[512];		/* sanitized; on the prompt's line */
 	long count;			/* rows the query matches */
 	long top;			/* offset of the first row on screen */
 	long cursor;			/* offset of the selected row */
@@ -154,6 +162,16 @@ void queue_tag_shown(struct tui *);
 void queue_cycle_filter(struct tui *);
 void queue_cycle_sort(struct tui *);
 void queue_search(struct tui *);
+/* l: asks for the limit's expression; a malformed one changes nothing. */
+void queue_limit(struct tui *);
+/* Whether rows come through queue_scan_page(), not the index alone. */
+bool queue_scanned(const struct tui *);
+/*
+ * Rows [offset, offset + limit) of what the queue shows, into rows
+ * (*got); *matched how many it shows in all.
+ */
+int queue_rows(struct tui *, long offset, long limit, struct queue_row *rows,
+    long *got, long *matched, struct error *);
 void queue_clear_search(struct tui *);
 /* The tagged actions the query shows, in its order (free with queue_free_ids). */
 char **queue_visible_tagged(struct tui *, size_t *count);

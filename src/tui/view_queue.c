@@ -131,17 +131,71 @@ queue_toggle_tag(struct tui *t)
 	queue_move(t, 1);
 }
 
+bool
+queue_scanned(const struct tui *t)
+{
+	return t->limit.count > 0;
+}
+
+int
+queue_rows(struct tui *t, long offset, long limit, struct queue_row *rows,
+    long *got, long *matched, struct error *err)
+{
+	int rc;
+
+	if (queue_scanned(t))
+		return queue_scan_page(t->store, &t->query, &t->limit, false,
+		    offset, limit, rows, got, matched, err);
+	if ((rc = store_queue_page(t->store, &t->query, offset, limit, rows,
+	    got, err)) == 0)
+		*matched = t->count;
+	return rc;
+}
+
 /*
- * T: tags every action the current search and filter show, all pages of
- * them; when every one shown is tagged already, untags them instead.
- * Bulk's plan, reason and confirmation then apply as to any tags.
+ * Every row the queue shows, in one read: a limit is tested on each row
+ * of the queue, so reading it a page at a time would test it again for
+ * each page.  NULL with *got 0 when there are none.
+ */
+static struct queue_row *
+shown_rows(struct tui *t, long *got)
+{
+	struct queue_row *rows;
+	struct error err;
+	long matched;
+
+	*got = 0;
+	if (t->count <= 0)
+		return NULL;
+	rows = xmalloc((size_t)t->count * sizeof *rows);
+	if (queue_rows(t, 0, t->count, rows, got, &matched, &err) != 0) {
+		tui_notice(t, "%s", err.message);
+		*got = 0;
+	}
+	return rows;
+}
+
+static void
+free_rows(struct queue_row *rows, long count)
+{
+	long i;
+
+	for (i = 0; i < count; i++)
+		queue_row_free(&rows[i]);
+	free(rows);
+}
+
+/*
+ * T: tags every action the current search, filter and limit show, all
+ * pages of them; when every one shown is tagged already, untags them
+ * instead.  Bulk's plan, reason and confirmation then apply as to any
+ * tags.
  */
 void
 queue_tag_shown(struct tui *t)
 {
-	struct queue_row rows[PAGE_MAX];
-	long offset, got, i;
-	struct error err;
+	struct queue_row *rows;
+	long got, i;
 	bool untag;
 	char **grown, **ids;
 	size_t visible;
@@ -150,24 +204,20 @@ queue_tag_shown(struct tui *t)
 	ids = queue_visible_tagged(t, &visible);
 	queue_free_ids(ids, visible);
 	untag = t->count > 0 && (long)visible == t->count;
-	for (offset = 0; offset < t->count; offset += PAGE_MAX) {
-		if (store_queue_page(t->store, &t->query, offset, PAGE_MAX, rows,
-		    &got, &err) != 0 || got == 0)
-			break;
-		for (i = 0; i < got; i++) {
-			if (untag)
-				queue_untag(t, rows[i].action_id);
-			else if (!queue_tagged(t, rows[i].action_id) &&
-			    (grown = realloc(t->tags, (t->tag_count + 1) *
-			    sizeof *grown)) != NULL) {
-				t->tags = grown;
-				if ((t->tags[t->tag_count] = text_copy(
-				    rows[i].action_id)) != NULL)
-					t->tag_count++;
-			}
-			queue_row_free(&rows[i]);
+	rows = shown_rows(t, &got);
+	for (i = 0; i < got; i++) {
+		if (untag)
+			queue_untag(t, rows[i].action_id);
+		else if (!queue_tagged(t, rows[i].action_id) &&
+		    (grown = realloc(t->tags, (t->tag_count + 1) *
+		    sizeof *grown)) != NULL) {
+			t->tags = grown;
+			if ((t->tags[t->tag_count] = text_copy(
+			    rows[i].action_id)) != NULL)
+				t->tag_count++;
 		}
 	}
+	free_rows(rows, got);
 	tui_reload(t);
 }
 
@@ -216,29 +266,60 @@ queue_search(struct tui *t)
 	tui_reload(t);
 }
 
+/*
+ * l: the limit, a SPEC 7 filter typed as for list --filter and parsed by
+ * the same parser.  A malformed one is refused on the prompt's line,
+ * naming the term, and the limit in force stays; an empty one clears it.
+ */
+void
+queue_limit(struct tui *t)
+{
+	char text[sizeof t->limit_text] = "", *safe;
+	struct filter parsed;
+	struct error err;
+
+	/* L10N: label of the line where the limit (a filter expression
+	   such as "ticker:XOM value>1000") is typed */
+	if (!tui_prompt(t, _("limit: "), text, sizeof text)) {
+		tui_reload(t);
+		return;
+	}
+	error_clear(&err);
+	if (filter_parse(text, &parsed, &err) != 0) {
+		filter_free(&parsed);
+		safe = xsanitize(err.message);
+		snprintf(t->prompt_error, sizeof t->prompt_error, "%s", safe);
+		free(safe);
+		tui_reload(t);
+		return;
+	}
+	filter_free(&t->limit);
+	t->limit = parsed;
+	snprintf(t->limit_text, sizeof t->limit_text, "%s",
+	    parsed.count > 0 ? text : "");
+	t->cursor = t->top = 0;
+	t->counts_stale = true;
+	tui_reload(t);
+}
+
 /* The tagged actions the current query shows: "visible" in the words. */
 char **
 queue_visible_tagged(struct tui *t, size_t *count)
 {
-	struct queue_row rows[PAGE_MAX];
 	char **ids = calloc(t->tag_count + 1, sizeof *ids);
-	long offset, got, i;
-	struct error err;
+	struct queue_row *rows;
+	long got = 0, i;
 
 	*count = 0;
 	if (ids == NULL)
 		return NULL;
-	for (offset = 0; offset < t->count; offset += PAGE_MAX) {
-		if (store_queue_page(t->store, &t->query, offset, PAGE_MAX, rows,
-		    &got, &err) != 0 || got == 0)
-			break;
-		for (i = 0; i < got; i++) {
-			if (queue_tagged(t, rows[i].action_id) &&
-			    *count < t->tag_count)
-				ids[(*count)++] = text_copy(rows[i].action_id);
-			queue_row_free(&rows[i]);
-		}
+	rows = t->tag_count > 0 ? shown_rows(t, &got) : NULL;
+	for (i = 0; i < got; i++) {
+		if (queue_tagged(t, rows[i].action_id) &&
+		    *count < t->tag_count)
+			ids[(*count)++] = text_copy(rows[i].action_id);
 	}
+	free_rows(rows, got);
 	return ids;
 }
 
@@ -448,11 +529,21 @@ queue_draw(struct tui *t)
 {
 	struct layout l = queue_layout(t);
 	char header[512];
-	bool narrowed = t->search[0] != '\0' || t->query.filter != QUEUE_ALL;
+	bool narrowed = t->search[0] != '\0' || t->query.filter != QUEUE_ALL ||
+	    queue_scanned(t);
 	int y, right;
 	long i;
 
-	if (narrowed)
+	if (queue_scanned(t)) {
+		char *limit = xsanitize(t->limit_text);
+
+		/* L10N: the first line of the queue under a limit (l): how
+		   many are shown, how many are pending, and the limit's
+		   expression as typed */
+		snprintf(header, sizeof header, _("countersign  %ld of %ld "
+		    "shown \xc2\xb7 limit: %s"), t->count, t->pending, limit);
+		free(limit);
+	} else if (narrowed)
 		/* L10N: the first line of the queue while a search or a
 		   filter hides some actions: how many are shown, how many are
 		   pending, how many of them are high stakes, how many need
@@ -471,7 +562,8 @@ queue_draw(struct tui *t)
 	 * A filter or sort other than the first: said at the top, in place
 	 * of the totals (which count the whole queue) when it fits.
 	 */
-	if (t->query.filter != QUEUE_ALL || t->query.sort != QUEUE_BY_CARE) {
+	if (!queue_scanned(t) && (t->query.filter != QUEUE_ALL ||
+	    t->query.sort != QUEUE_BY_CARE)) {
 		char count[128], state[256], line[sizeof header];
 
 		if (narrowed)
@@ -519,7 +611,7 @@ queue_draw(struct tui *t)
 		   at most (the width of most terminals) */
 		draw_keys(LINES - 3, _("H high stakes  x fails  ! diverges  "
 		    "L locked  D deadlocked  E expired  * tagged"), A_DIM);
-	/* L10N: the keys of the queue: a, r, Enter, t, /, f, s, ? and q
+	/* L10N: the keys of the queue: a, r, Enter, t, /, l, f, s, ? and q
 	   stay whatever the language; items are separated by two spaces,
 	   and on a narrow screen the ones that do not fit are left out
 	   (? and q stay) */
@@ -533,7 +625,8 @@ queue_draw(struct tui *t)
 		draw_keys(LINES - 2, header, A_NORMAL);
 	} else
 		draw_keys(LINES - 2, _("a approve  r reject  Enter open  t tag  "
-		    "/ find  f filter  s sort  ? help  q quit"), A_NORMAL);
+		    "/ find  l limit  f filter  s sort  ? help  q quit"),
+		    A_NORMAL);
 	/* L10N: the status line: %1$s the filter, %2$s the sort
 	   order, then " · search: " and the text searched, or
 	   nothing */
@@ -542,5 +635,8 @@ queue_draw(struct tui *t)
 	    _(sort_names[t->query.sort]), t->search[0] ?
 	    _(" \xc2\xb7 search: ") : "", t->search);
 	/* The search is typed text: shown through the sanitizer too. */
-	draw_untrusted(LINES - 1, 0, header, COLS, A_DIM);
+	if (t->prompt_error[0] != '\0')
+		draw_text(LINES - 1, 0, t->prompt_error, COLS, A_BOLD);
+	else
+		draw_untrusted(LINES - 1, 0, header, COLS, A_DIM);
 }
