@@ -168,6 +168,7 @@ static const struct key_binding bindings[] = {
 	{ 'R', "R", IN_QUEUE, N_("reject the tagged actions (shows which, asks a reason)"), bulk_reject },
 	{ '/', "/", IN_QUEUE, N_("search id, requester, author, kind and summary"), queue_search },
 	{ 27, N_("Esc"), IN_QUEUE, N_("clear the search"), queue_clear_search },
+	{ 'l', "l", IN_QUEUE, N_("limit to a filter (e.g. ticker:XOM value>1000; empty: all)"), queue_limit },
 	{ 'f', "f", IN_QUEUE, N_("cycle filters"), queue_cycle_filter },
 	{ 's', "s", IN_QUEUE, N_("cycle sort orders"), queue_cycle_sort },
 	{ 'j', "j", IN_QUEUE, N_("down"), down },
@@ -223,7 +224,7 @@ keys_dispatch(struct tui *t, int key)
 	for (i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
 		if (bindings[i].key == key &&
 		    (bindings[i].views & (1u << t->view)) != 0) {
-			t->notice[0] = '\0';
+			t->notice[0] = t->prompt_error[0] = '\0';
 			bindings[i].run(t);
 			return true;
 		}
