@@ -353,8 +353,19 @@ struct layout {
 	int requester;		/* 0 when the screen has no room for it */
 	int author;		/* 0 when the screen has no room for it */
 	int summary;
-	int verdicts;		/* x of the ADV, LOCAL and AGE columns */
+	int countdown;		/* COUNTDOWN_COLUMNS, or 0: none on the page */
+	int verdicts;		/* x of the LEFT, ADV, LOCAL and AGE columns */
 };
+
+/*
+ * Columns right of the summary: " LEFT  " (the countdown, only while
+ * the page has one to show), then " ADV  LOCAL AGE".
+ */
+#define COUNTDOWN_COLUMNS 7
+#define VERDICT_COLUMNS 15
+#define DAY_MS 86400000LL
+/* A summary this wide keeps a trade's side, ticker, quantity and amount. */
+#define SUMMARY_WANTED 24
 
 /* A kind as its 7-column cell shows it: legal_draft is "legal". */
 static const char *
@@ -363,16 +374,60 @@ kind_shown(const char *kind)
 	return strcmp(kind, "legal_draft") == 0 ? "legal" : kind;
 }
 
+/* The summary a row shows: after the approvals so far under a quorum. */
+static char *
+row_summary(const struct queue_row *row)
+{
+	/* SPEC 14: "1/2 ..." while a quorum waits for more officers. */
+	if (row->approvals > 0)
+		return xasprintf("%d/%d %s", row->approvals,
+		    row->quorum_needed, row->summary);
+	return xstrdup(row->summary);
+}
+
+/* The summary's last word when it is an amount ("$5,500.00"), or NULL. */
+static const char *
+summary_amount(const char *summary)
+{
+	const char *last = strrchr(summary, ' ');
+
+	return last != NULL && (last[1] == '$' || (last[1] == '-' &&
+	    last[2] == '$')) ? last : NULL;
+}
+
+/*
+ * Columns the page's summaries that end in an amount want, to show
+ * whole, SUMMARY_WANTED at most; others are cut at their end anyway.
+ */
+static int
+summary_wanted(const struct tui *t)
+{
+	int want = 10, w;
+	char *summary;
+	long i;
+
+	for (i = 0; i < t->page_count && want < SUMMARY_WANTED; i++) {
+		summary = row_summary(&t->page[i]);
+		w = summary_amount(summary) ? (int)sanitized_width(summary) : 0;
+		free(summary);
+		want = w > want ? w : want;
+	}
+	return want < SUMMARY_WANTED ? want : SUMMARY_WANTED;
+}
+
 /*
  * The ID column is as wide as the widest shortest unique prefix on the
  * page needs (8 at least, with its ellipsis), wider still on a wide
  * screen; then the requester, then the author, as the summary can spare
- * them.  The summary keeps 10 columns at least.
+ * them: a name column is left out before a trade's amount is cut (at
+ * 80 columns, "BUY XOM x50 $5,500.00" whole).  The summary keeps 10
+ * columns at least.
  */
 static struct layout
 queue_layout(const struct tui *t)
 {
 	int mark = draw_utf8() ? 1 : 3, need = 8 + mark, whole = 0, w, rest;
+	int want = summary_wanted(t);
 	struct layout l;
 	long i;
 
@@ -384,8 +439,15 @@ queue_layout(const struct tui *t)
 			need = t->page_unique[i] + mark;
 		whole = whole > w ? whole : w;
 	}
-	/* 17 before the ID; a space, the summary, a space, 15 for verdicts. */
-	rest = COLS - 17 - 1 - 1 - 15;
+	l.countdown = 0;
+	for (i = 0; i < t->page_count; i++) {
+		if (t->page[i].has_expiry && t->page[i].expires_at_ms >
+		    t->query.now_ms && t->page[i].expires_at_ms -
+		    t->query.now_ms < DAY_MS)
+			l.countdown = COUNTDOWN_COLUMNS;
+	}
+	/* 17 before the ID; a space, the summary, the verdicts' columns. */
+	rest = COLS - 17 - 1 - l.countdown - VERDICT_COLUMNS;
 	l.id = need < rest - 10 ? need : rest - 10;
 	if (l.id < 8 + mark)
 		l.id = 8 + mark;
@@ -395,9 +457,11 @@ queue_layout(const struct tui *t)
 		    l.id + (COLS - 100) / 2;
 	rest -= l.id;
 	/* Names get more room where the summary has plenty. */
-	l.requester = rest - 13 >= 12 ? COLS >= 140 ? 16 : 12 : 0;
+	l.requester = rest - 13 >= 12 && rest - 13 >= want ?
+	    COLS >= 140 ? 16 : 12 : 0;
 	rest -= l.requester ? l.requester + 1 : 0;
-	l.author = COLS >= 100 && rest - 15 >= 20 ? COLS >= 140 ? 20 : 14 : 0;
+	l.author = COLS >= 100 && rest - 15 >= 20 && rest - 15 >= want ?
+	    COLS >= 140 ? 20 : 14 : 0;
 	rest -= l.author ? l.author + 1 : 0;
 	l.summary = rest > 4 ? rest : 4;
 	l.verdicts = 17 + l.id + 1 + (l.requester ? l.requester + 1 : 0) +
@@ -405,11 +469,37 @@ queue_layout(const struct tui *t)
 	return l;
 }
 
+/*
+ * A summary too wide for its cell keeps its last word when that is an
+ * amount ("BUY XOM x5… $5,500.00"): the amount is what an officer reads
+ * first, and the end of the text is where a cut falls.
+ */
+static void
+draw_summary(int y, int x, const char *summary, int width, int attr)
+{
+	const char *last = summary_amount(summary);
+	int tail;
+	char *head, *line;
+
+	if ((int)sanitized_width(summary) <= width || last == NULL ||
+	    (tail = (int)sanitized_width(last)) + 1 > width) {
+		draw_clipped(y, x, summary, width, attr);
+		return;
+	}
+	head = xasprintf("%.*s", (int)(last - summary), summary);
+	line = clip_text(head, width - tail);
+	free(head);
+	head = xasprintf("%s%s", line, last);
+	draw_text(y, x, head, width, attr);
+	free(head);
+	free(line);
+}
+
 static void
 draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
     const struct layout *l)
 {
-	char flags[8], age[16], *id, *summary;
+	char flags[8], age[16], left[16], *id, *summary;
 	int attr = selected ? A_REVERSE : A_NORMAL, x;
 
 	snprintf(flags, sizeof flags, "%c%c%c%c%c%c",
@@ -445,15 +535,18 @@ draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
 		x += l->author;
 		draw_text(y, x++, " ", 1, attr);
 	}
-	/* SPEC 14: "1/2 ..." while a quorum waits for more officers. */
-	if (row->approvals > 0) {
-		summary = xasprintf("%d/%d %s", row->approvals,
-		    row->quorum_needed, row->summary);
-		draw_clipped(y, x, summary, l->summary, attr);
-		free(summary);
-	} else
-		draw_clipped(y, x, row->summary, l->summary, attr);
-	x = l->verdicts;
+	summary = row_summary(row);
+	draw_summary(y, x, summary, l->summary, attr);
+	free(summary);
+	/* Time left, for those expiring within a day (E once it is past). */
+	format_countdown(left, sizeof left, row->has_expiry ?
+	    row->expires_at_ms - t->query.now_ms : 0);
+	if (l->countdown > 0) {
+		draw_text(y, l->verdicts, " ", 1, attr);
+		draw_text(y, l->verdicts + 1, left, l->countdown - 1,
+		    left[0] ? (int)((unsigned)attr | A_BOLD) : attr);
+	}
+	x = l->verdicts + l->countdown;
 	draw_text(y, x, " ", 1, attr);
 	draw_text(y, x + 1, _(row->advisory), 5, attr);
 	draw_text(y, x + 6, row->local_fail ? _("FAIL") : _("pass"), 4,
@@ -521,7 +614,13 @@ draw_headings(const struct layout *l)
 	/* L10N: the last column headings of the queue, in 15 columns: the
 	   advisory verdict (ADV, at 1), the local one (LOCAL, at 6) and how
 	   long the action has waited (AGE, at 11) */
-	draw_text(1, l->verdicts, _(" ADV  LOCAL AGE"), 15, A_UNDERLINE);
+	/* L10N: column heading of the queue over the time left before
+	   an expiry within a day ("3h12m"), in 6 columns */
+	snprintf(word, sizeof word, " %s", _("LEFT"));
+	if (l->countdown > 0)
+		draw_text(1, l->verdicts, word, l->countdown, A_UNDERLINE);
+	draw_text(1, l->verdicts + l->countdown, _(" ADV  LOCAL AGE"), 15,
+	    A_UNDERLINE);
 }
 
 void
