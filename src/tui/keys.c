@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <curses.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,8 +23,8 @@ enum key_views {
 	IN_PAGES = IN_HELP | IN_RECORD
 };
 
-/* More entries than the history ever holds: to its first or last. */
-#define HISTORY_ALL 100000
+/* More entries than the history can hold (it is the whole log): to its ends. */
+#define HISTORY_ALL (LONG_MAX / 2)
 
 struct key_binding {
 	int key;
