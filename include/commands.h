@@ -218,5 +218,10 @@ size_t read_up_to(int fd, char *buf, size_t size);
  */
 bool announce_head(const struct store *, const struct audit_head *);
 void announce_quietly(bool);
+/*
+ * The demo's database is deleted when it ends: no head of it is worth
+ * keeping, so none is said to need it (announce_head() then false).
+ */
+void announce_throwaway(void);
 
 #endif
