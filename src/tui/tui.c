@@ -51,6 +51,7 @@ tui_reload(struct tui *t)
 {
 	struct error err;
 	long visible = LINES - 5, i, matched, got;
+	struct audit_head head;
 
 	t->query.now_ms = timestamp_now();
 	t->query.search = t->search[0] != '\0' ? t->search : NULL;
@@ -74,6 +75,8 @@ tui_reload(struct tui *t)
 			tui_notice(t, "%s", err.message);
 			t->count = 0;
 		}
+		if (store_audit_head(t->store, &head, &err) == 0)
+			t->head_seq = head.seq;
 		queue_free_escalated(t);
 		if (queue_escalated(t->store, t->query.now_ms, t->escalated,
 		    ESCALATED_MAX, &t->escalated_count, &err) != 0)

@@ -94,6 +94,7 @@ struct tui {
 	struct page_at record_at;
 
 	char notice[512];		/* sanitized */
+	long long head_seq;		/* the audit head's, on the status line */
 };
 
 extern volatile sig_atomic_t tui_signalled;
@@ -237,6 +238,9 @@ void history_escape(struct tui *);
 void history_enter(struct tui *);
 void history_back(struct tui *);
 void help_open(struct tui *);
+
+/* view_head.c: H, the audit head whole, to copy from the screen. */
+void head_show(struct tui *);
 
 /* dialog.c: the approve and reject confirmations. */
 void dialog_approve(struct tui *, const char *action_id);

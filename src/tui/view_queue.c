@@ -736,6 +736,18 @@ queue_draw(struct tui *t)
 	/* The search is typed text: shown through the sanitizer too. */
 	if (t->prompt_error[0] != '\0')
 		draw_text(LINES - 1, 0, t->prompt_error, COLS, A_BOLD);
-	else
+	else {
+		char head[64];
+		int at;
+
 		draw_untrusted(LINES - 1, 0, header, COLS, A_DIM);
+		/* The way to the whole audit head, at the right when it fits. */
+		/* L10N: at the right of the status line: H is the key that
+		   shows the audit head whole, %lld its sequence number */
+		snprintf(head, sizeof head, _("H audit head #%lld"),
+		    t->head_seq);
+		at = COLS - (int)sanitized_width(head);
+		if (t->head_seq > 0 && at > (int)sanitized_width(header) + 2)
+			draw_text(LINES - 1, at, head, COLS - at, A_DIM);
+	}
 }
