@@ -195,6 +195,7 @@ static const struct key_binding bindings[] = {
 	{ KEY_END, N_("End"), IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
 	{ 'G', "G", IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
 	{ 'h', "h", IN_QUEUE, N_("history: decided actions and their audit records"), history_open },
+	{ 'H', "H", IN_QUEUE | IN_HISTORY, N_("the audit head whole (seq and hash), to copy"), head_show },
 	{ 'j', "j", IN_HISTORY, N_("next decision"), history_down },
 	{ KEY_DOWN, N_("Down"), IN_HISTORY, N_("next decision"), history_down },
 	{ 'k', "k", IN_HISTORY, N_("previous decision"), history_up },
