@@ -42,11 +42,13 @@ struct tui {
 	/*
 	 * The limit (`l`): a SPEC 7 filter over the whole queue, as typed
 	 * and parsed; the index cannot answer it, so rows are read through
-	 * queue_scan_page() while it is set (limit.count > 0).
+	 * queue_scan_page() while it is set (limit.count > 0), as they are
+	 * while sorted by value (by_value).
 	 */
 	char limit_text[256];
 	struct filter limit;
 	char prompt_error[512];		/* sanitized; on the prompt's line */
+	bool by_value;			/* sorted by value, largest first */
 	long count;			/* rows the query matches */
 	long top;			/* offset of the first row on screen */
 	long cursor;			/* offset of the selected row */
@@ -162,6 +164,7 @@ void queue_toggle_tag(struct tui *);
 void queue_tag_shown(struct tui *);
 void queue_cycle_filter(struct tui *);
 void queue_cycle_sort(struct tui *);
+void queue_cycle_sort_back(struct tui *);
 void queue_search(struct tui *);
 /* l: asks for the limit's expression; a malformed one changes nothing. */
 void queue_limit(struct tui *);

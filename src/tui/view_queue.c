@@ -17,11 +17,21 @@ static const char *const filter_names[QUEUE_FILTER_COUNT] = {
 	N_("all"), N_("needs care (x or !)"), N_("advisory pass, local fail"),
 	N_("high stakes"), N_("clean (bulk-eligible)"),
 };
-/* L10N: the queue's sort orders, shown as "sort: %s" */
-static const char *const sort_names[QUEUE_SORT_COUNT] = {
+/*
+ * L10N: the queue's sort orders, shown as "sort: %s"; the last is a
+ * trade's estimated value, largest first, which the index cannot give
+ */
+static const char *const sort_names[QUEUE_SORT_COUNT + 1] = {
 	N_("most care first"), N_("oldest first"), N_("newest first"),
-	N_("by kind"),
+	N_("by kind"), N_("value, largest first"),
 };
+
+/* The sort order in force: the index's, or by value after them. */
+static const char *
+sort_name(const struct tui *t)
+{
+	return _(sort_names[t->by_value ? QUEUE_SORT_COUNT : t->query.sort]);
+}
 
 void
 queue_free_page(struct tui *t)
@@ -134,7 +144,7 @@ queue_toggle_tag(struct tui *t)
 bool
 queue_scanned(const struct tui *t)
 {
-	return t->limit.count > 0;
+	return t->limit.count > 0 || t->by_value;
 }
 
 int
@@ -144,8 +154,8 @@ queue_rows(struct tui *t, long offset, long limit, struct queue_row *rows,
 	int rc;
 
 	if (queue_scanned(t))
-		return queue_scan_page(t->store, &t->query, &t->limit, false,
-		    offset, limit, rows, got, matched, err);
+		return queue_scan_page(t->store, &t->query, &t->limit,
+		    t->by_value, offset, limit, rows, got, matched, err);
 	if ((rc = store_queue_page(t->store, &t->query, offset, limit, rows,
 	    got, err)) == 0)
 		*matched = t->count;
@@ -230,13 +240,35 @@ queue_cycle_filter(struct tui *t)
 	tui_reload(t);
 }
 
-void
-queue_cycle_sort(struct tui *t)
+/*
+ * s and S: the index's orders, then value, largest first (read from each
+ * trade's packet over the whole queue, the queue's order among equals),
+ * then the queue's order again; S goes the other way, so that one S
+ * from the queue's order sorts by value.
+ */
+static void
+sort_step(struct tui *t, int direction)
 {
-	t->query.sort = (t->query.sort + 1) % QUEUE_SORT_COUNT;
+	int at = t->by_value ? QUEUE_SORT_COUNT : (int)t->query.sort;
+
+	at = (at + direction + QUEUE_SORT_COUNT + 1) % (QUEUE_SORT_COUNT + 1);
+	t->by_value = at == QUEUE_SORT_COUNT;
+	t->query.sort = t->by_value ? QUEUE_BY_CARE : (enum queue_sort)at;
 	t->cursor = t->top = 0;
 	t->counts_stale = true;
 	tui_reload(t);
+}
+
+void
+queue_cycle_sort(struct tui *t)
+{
+	sort_step(t, 1);
+}
+
+void
+queue_cycle_sort_back(struct tui *t)
+{
+	sort_step(t, -1);
 }
 
 void
@@ -628,12 +660,13 @@ queue_draw(struct tui *t)
 {
 	struct layout l = queue_layout(t);
 	char header[512];
+	bool limited = t->limit.count > 0;
 	bool narrowed = t->search[0] != '\0' || t->query.filter != QUEUE_ALL ||
-	    queue_scanned(t);
+	    limited;
 	int y, right;
 	long i;
 
-	if (queue_scanned(t)) {
+	if (limited) {
 		char *limit = xsanitize(t->limit_text);
 
 		/* L10N: the first line of the queue under a limit (l): how
@@ -661,8 +694,8 @@ queue_draw(struct tui *t)
 	 * A filter or sort other than the first: said at the top, in place
 	 * of the totals (which count the whole queue) when it fits.
 	 */
-	if (!queue_scanned(t) && (t->query.filter != QUEUE_ALL ||
-	    t->query.sort != QUEUE_BY_CARE)) {
+	if (!limited && (t->query.filter != QUEUE_ALL ||
+	    t->query.sort != QUEUE_BY_CARE || t->by_value)) {
 		char count[128], state[256], line[sizeof header];
 
 		if (narrowed)
@@ -676,7 +709,7 @@ queue_draw(struct tui *t)
 			    "pending"), t->pending);
 		snprintf(state, sizeof state, _("filter: %s \xc2\xb7 sort: %s"
 		    "%s%s"), _(filter_names[t->query.filter]),
-		    _(sort_names[t->query.sort]), "", "");
+		    sort_name(t), "", "");
 		snprintf(line, sizeof line, "%s \xc2\xb7 %s", count, state);
 		if ((int)sanitized_width(line) <= COLS)
 			snprintf(header, sizeof header, "%s", line);
@@ -731,7 +764,7 @@ queue_draw(struct tui *t)
 	   nothing */
 	snprintf(header, sizeof header, _("filter: %s \xc2\xb7 sort: %s"
 	    "%s%s"), _(filter_names[t->query.filter]),
-	    _(sort_names[t->query.sort]), t->search[0] ?
+	    sort_name(t), t->search[0] ?
 	    _(" \xc2\xb7 search: ") : "", t->search);
 	/* The search is typed text: shown through the sanitizer too. */
 	if (t->prompt_error[0] != '\0')

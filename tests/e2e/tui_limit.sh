@@ -3,7 +3,8 @@
 # --filter takes, over the whole queue (not a screenful), says "N of M
 # shown" and the expression on the first line, refuses a malformed one on
 # the prompt's line naming the term and changes nothing, clears on an
-# empty one; T then tags what the limit shows.
+# empty one; T then tags what the limit shows.  S sorts by value,
+# largest first, over the whole queue, and s goes back to its order.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/e2e/tui_lib.sh"
 trap 'tui_stop; rm -rf "$WORK"' EXIT
@@ -82,6 +83,29 @@ expect_screen "...and the queue says nothing matches" "Nothing matches."
 keys l Enter
 expect_screen "an empty limit shows the whole queue" "countersign  45 pending"
 expect_gone "...and the limit is gone from the first line" "limit:"
+
+# S: value, largest first, over the whole queue; s from there: back to
+# the queue's order.
+keys S
+expect_screen "S sorts by value, said on the first line" \
+    "countersign  45 pending · filter: all · sort: value, largest first"
+expect_re "S: the largest trade first" '^> .* xom-c .*\$120,000\.00'
+expect_eq "S: then the next largest" \
+    "$(screen | sed -n 4p | grep -c ' xom-a .*\$40,000\.00')" 1
+keys G
+expect_re "S: the smallest last, though it came before the \$7,500 ones" \
+    '^> .* xom-b .*\$900\.00'
+keys l "ticker:XOM" Enter
+expect_screen "the limit keeps the value order" \
+    "3 of 45 shown · limit: ticker:XOM"
+expect_eq "...largest to smallest" \
+    "$(screen | sed -n '3,5p' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^xom-/) print $i }' | tr '\n' ' ')" \
+    "xom-c xom-a xom-b "
+keys l Enter
+keys s
+expect_screen "s after value: back to the queue's order" \
+    "countersign  45 pending · 5 high stakes · 5 need care"
+expect_screen "...said on the status line" "sort: most care first"
 
 # In German (the catalogue compiled here, as l10n.sh does): the first
 # line under a limit.

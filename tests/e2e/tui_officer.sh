@@ -102,7 +102,8 @@ care=$(cs list --json | jq -s '[.[] | select(.local_pass == false or .divergence
 expect_eq "and the header says them, with how many are shown" \
 	"$(screen | head -1 | sed 's/ *$//')" \
 	"countersign  $care of $pending shown · filter: needs care (x or !) · sort: oldest first"
-keys f f f f s s s
+# Five sort orders since issue 37 (value, largest first, is the fifth).
+keys f f f f s s s s
 wait_for "filter: all · sort: most care first"
 
 # The open detail follows a decision made elsewhere.
