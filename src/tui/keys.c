@@ -172,6 +172,7 @@ static const struct key_binding bindings[] = {
 	{ 'l', "l", IN_QUEUE, N_("limit to a filter (e.g. ticker:XOM value>1000; empty: all)"), queue_limit },
 	{ 'f', "f", IN_QUEUE, N_("cycle filters"), queue_cycle_filter },
 	{ 's', "s", IN_QUEUE, N_("cycle sort orders"), queue_cycle_sort },
+	{ 'S', "S", IN_QUEUE, N_("cycle sort orders back (once: value, largest first)"), queue_cycle_sort_back },
 	{ 'j', "j", IN_QUEUE, N_("down"), down },
 	{ KEY_DOWN, N_("Down"), IN_QUEUE, N_("down"), down },
 	{ 'k', "k", IN_QUEUE, N_("up"), up },
