@@ -57,6 +57,7 @@ tui_reload(struct tui *t)
 	t->query.search = t->search[0] != '\0' ? t->search : NULL;
 	if (t->counts_stale) {
 		t->counts_stale = false;
+		t->scan_stale = true;
 		if (store_queue_totals(t->store, &t->pending, &t->high_stakes,
 		    &t->divergent, &err) != 0)
 			tui_notice(t, "%s", err.message);
@@ -422,6 +423,7 @@ tui_run(const struct invocation *inv)
 	announce_quietly(false);
 	queue_free_page(t);
 	queue_free_escalated(t);
+	queue_free_scanned(t);
 	filter_free(&t->limit);
 	queue_clear_tags(t);
 	detail_free(&t->detail);

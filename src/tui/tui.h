@@ -49,6 +49,10 @@ struct tui {
 	struct filter limit;
 	char prompt_error[512];		/* sanitized; on the prompt's line */
 	bool by_value;			/* sorted by value, largest first */
+	/* What the limit or value order shows, all of it (view_queue.c). */
+	struct queue_row *scanned;
+	long scanned_count;
+	bool scan_stale;
 	long count;			/* rows the query matches */
 	long top;			/* offset of the first row on screen */
 	long cursor;			/* offset of the selected row */
@@ -182,6 +186,7 @@ char **queue_visible_tagged(struct tui *, size_t *count);
 void queue_free_ids(char **ids, size_t count);
 void queue_untag(struct tui *, const char *action_id);
 void queue_free_page(struct tui *);
+void queue_free_scanned(struct tui *);
 void queue_free_escalated(struct tui *);
 void queue_clear_tags(struct tui *);
 

@@ -147,15 +147,77 @@ queue_scanned(const struct tui *t)
 	return t->limit.count > 0 || t->by_value;
 }
 
+void
+queue_free_scanned(struct tui *t)
+{
+	long i;
+
+	for (i = 0; i < t->scanned_count; i++)
+		queue_row_free(&t->scanned[i]);
+	free(t->scanned);
+	t->scanned = NULL;
+	t->scanned_count = 0;
+}
+
+/*
+ * Every row a limit or the value order shows, read again only when the
+ * queue or the query changed (tui_reload() on counts_stale): reading
+ * each trade's packet for every cursor move took seconds at 10,000.
+ */
+static int
+scan_refresh(struct tui *t, struct error *err)
+{
+	long room = (t->pending > 0 ? t->pending : 0) + 64, got, matched;
+	int rc;
+
+	queue_free_scanned(t);
+	for (;;) {
+		t->scanned = xmalloc((size_t)room * sizeof *t->scanned);
+		if ((rc = queue_scan_page(t->store, &t->query, &t->limit,
+		    t->by_value, 0, room, t->scanned, &got, &matched,
+		    err)) != 0)
+			break;
+		t->scanned_count = got;
+		/* More arrived than the totals said: once more, with room. */
+		if (matched <= got)
+			break;
+		queue_free_scanned(t);
+		room = matched + 64;
+	}
+	t->scan_stale = false;
+	return rc;
+}
+
+/* A copy of row for the page, its text its own. */
+static void
+row_copy(struct queue_row *to, const struct queue_row *from)
+{
+	*to = *from;
+	to->who = xstrdup(from->who ? from->who : "");
+	to->summary = xstrdup(from->summary ? from->summary : "");
+	to->requester = xstrdup(from->requester ? from->requester : "");
+	to->author = xstrdup(from->author ? from->author : "");
+	to->notes = NULL;
+}
+
 int
 queue_rows(struct tui *t, long offset, long limit, struct queue_row *rows,
     long *got, long *matched, struct error *err)
 {
+	long i;
 	int rc;
 
-	if (queue_scanned(t))
-		return queue_scan_page(t->store, &t->query, &t->limit,
-		    t->by_value, offset, limit, rows, got, matched, err);
+	*got = 0;
+	if (queue_scanned(t)) {
+		if ((t->scan_stale || t->scanned == NULL) &&
+		    (rc = scan_refresh(t, err)) != 0)
+			return rc;
+		for (i = offset; i < t->scanned_count && *got < limit; i++)
+			row_copy(&rows[(*got)++], &t->scanned[i]);
+		*matched = t->scanned_count;
+		return 0;
+	}
+	queue_free_scanned(t);
 	if ((rc = store_queue_page(t->store, &t->query, offset, limit, rows,
 	    got, err)) == 0)
 		*matched = t->count;

@@ -101,10 +101,16 @@ expect_screen "the limit keeps the value order" \
 expect_eq "...largest to smallest" \
     "$(screen | sed -n '3,5p' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^xom-/) print $i }' | tr '\n' ' ')" \
     "xom-c xom-a xom-b "
+# A decision made elsewhere leaves what the limit shows, and its count.
+echo '{"action_id": "xom-b", "decision": "reject", "reason": "Elsewhere"}' |
+	cs batch >/dev/null 2>&1
+expect_screen "a decision elsewhere: the limit counts again" \
+    "2 of 44 shown · limit: ticker:XOM"
+expect_gone "...and its row goes" " xom-b "
 keys l Enter
 keys s
 expect_screen "s after value: back to the queue's order" \
-    "countersign  45 pending · 5 high stakes · 5 need care"
+    "countersign  44 pending · 4 high stakes · 4 need care"
 expect_screen "...said on the status line" "sort: most care first"
 
 # In German (the catalogue compiled here, as l10n.sh does): the first
@@ -117,12 +123,12 @@ if [ -n "$UTF8" ] && grep -q bindtextdomain "$COUNTERSIGN" &&
     "$TOP_SRCDIR/po/de.po"; then
 	tui_stop
 	tui_launch 100 20 "env -u LC_ALL LANGUAGE=de LANG=$UTF8 COUNTERSIGN_LOCALEDIR='$WORK/locale' '$COUNTERSIGN' --db '$DB'"
-	wait_for "45"
+	wait_for "44"
 	keys l
 	expect_screen "German: the prompt" "Eingrenzung:"
 	keys "ticker:xom" Enter
 	expect_screen "German: the first line under a limit" \
-	    "3 von 45 angezeigt · Eingrenzung: ticker:xom"
+	    "2 von 44 angezeigt · Eingrenzung: ticker:xom"
 else
 	echo "skip: German (no UTF-8 locale or no translations)"
 fi
