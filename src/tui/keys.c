@@ -235,9 +235,10 @@ keys_dispatch(struct tui *t, int key)
 	return false;
 }
 
-void
+long
 keys_help(struct tui *t, struct detail *d)
 {
+	long at = 0;
 	static const struct { unsigned view; const char *title; } sections[] = {
 		/* L10N: headings of the help screen: the keys of the queue,
 		   of the detail of one action, and of the history and help
@@ -250,6 +251,9 @@ keys_help(struct tui *t, struct detail *d)
 	size_t s, i;
 
 	for (s = 0; s < sizeof sections / sizeof sections[0]; s++) {
+		/* The section of the view help was asked from, to open at. */
+		if ((sections[s].view & (1u << t->view)) != 0 && at == 0)
+			at = (long)d->count;
 		detail_add(d, DETAIL_HEADING, "%s", _(sections[s].title));
 		for (i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
 			if ((bindings[i].views & sections[s].view) != 0)
@@ -268,5 +272,5 @@ keys_help(struct tui *t, struct detail *d)
 	/* L10N: flag letters D, E and *: keep the letters */
 	detail_add(d, DETAIL_PLAIN, "  %s", _("D deadlocked (only escalation) "
 	    " E expired  * tagged"));
-	(void)t;
+	return at;
 }

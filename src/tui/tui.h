@@ -156,7 +156,8 @@ int style_attr(const struct tui *, enum detail_style);
 
 /* keys.c: one table drives dispatch and the help screen. */
 bool keys_dispatch(struct tui *, int key);
-void keys_help(struct tui *, struct detail *);
+/* The help's lines into d; returns the line of the current view's keys. */
+long keys_help(struct tui *, struct detail *);
 
 /* view_queue.c */
 void queue_draw(struct tui *);

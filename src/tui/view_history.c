@@ -495,11 +495,20 @@ history_back(struct tui *t)
 void
 help_open(struct tui *t)
 {
+	long at;
+
 	history_close(t);
 	detail_free(&t->history);
 	memset(&t->history_at, 0, sizeof t->history_at);
 	detail_add(&t->history, DETAIL_HEADING, "%s", _("countersign: keys"));
-	keys_help(t, &t->history);
+	at = keys_help(t, &t->history);
+	/*
+	 * Opened at the keys of the view it was asked from: the queue's
+	 * come first, but the detail's and the history's had fallen below
+	 * the first screen as keys were added.
+	 */
+	if (at > 1)
+		t->history_at.line = at;
 	t->view = VIEW_HELP;
 }
 
