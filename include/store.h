@@ -179,12 +179,14 @@ int store_action_packet(struct store *, const char *action_id, char **raw,
 /*
  * history.c: the audit records of decisions, newest first.  Without
  * keep: fn for those in [offset, offset + limit), *total all of them.
- * With keep: only the records keep accepts count, in *total, and fn sees
- * those of them in [offset, offset + limit); text (what keep looks for,
- * lower case) may narrow the records read in SQL first.
+ * With keep: only the records keep accepts (given the decided action's
+ * packet too) count, in *total, and fn sees those of them in [offset,
+ * offset + limit); text (what keep looks for, lower case), or NULL, may
+ * narrow the records read in SQL first.
  */
 int store_history_page(struct store *, const char *text, long offset,
-    long limit, bool (*keep)(void *ctx, const char *record),
+    long limit, bool (*keep)(void *ctx, const char *record,
+    const char *packet),
     int (*fn)(void *ctx, long long seq, const char *record,
     const char *hash), void *ctx, long *total, struct error *);
 /* Calls fn for each record in order. */

@@ -15,6 +15,8 @@
  * approvals under a quorum are not decisions.
  */
 #define HISTORY_FROM " FROM decision d JOIN audit_log a ON a.seq = d.audit_seq"
+/* A search may test the decided action's packet too (the limit's user, ticker, value). */
+#define SEARCH_FROM HISTORY_FROM " JOIN action x ON x.action_id = d.action_id"
 
 static int
 count_all(struct store *s, long *total, struct error *err)
@@ -45,12 +47,13 @@ narrows_in_sql(const char *text)
 
 int
 store_history_page(struct store *s, const char *text, long offset,
-    long limit, bool (*keep)(void *ctx, const char *record),
+    long limit, bool (*keep)(void *ctx, const char *record,
+    const char *packet),
     int (*fn)(void *ctx, long long seq, const char *record,
     const char *hash), void *ctx, long *total, struct error *err)
 {
 	bool searching = keep != NULL;
-	const char *record, *hash;
+	const char *record, *hash, *packet;
 	db_stmt *stmt;
 	long shown = 0;
 	int rc;
@@ -62,10 +65,10 @@ store_history_page(struct store *s, const char *text, long offset,
 	    "SELECT a.seq, a.record_json, a.hash" HISTORY_FROM
 	    " ORDER BY d.audit_seq DESC LIMIT ?1 OFFSET ?2" :
 	    narrows_in_sql(text) ?
-	    "SELECT a.seq, a.record_json, a.hash" HISTORY_FROM
+	    "SELECT a.seq, a.record_json, a.hash, x.raw_json" SEARCH_FROM
 	    " WHERE instr(lower(a.record_json), lower(?1)) > 0"
 	    " ORDER BY d.audit_seq DESC" :
-	    "SELECT a.seq, a.record_json, a.hash" HISTORY_FROM
+	    "SELECT a.seq, a.record_json, a.hash, x.raw_json" SEARCH_FROM
 	    " ORDER BY d.audit_seq DESC", false, &stmt) != DB_OK)
 		return store_error(s, err, "reading the history");
 	if (!searching) {
@@ -80,7 +83,8 @@ store_history_page(struct store *s, const char *text, long offset,
 			record = "";
 		if (searching) {
 			/* Every match is counted; those in the page shown. */
-			if (!keep(ctx, record))
+			packet = (const char *)db_column_text(stmt, 3);
+			if (!keep(ctx, record, packet != NULL ? packet : ""))
 				continue;
 			if ((*total)++ < offset || shown >= limit)
 				continue;
