@@ -243,6 +243,8 @@ void history_draw(struct tui *);
 void history_close(struct tui *);
 void history_move(struct tui *, long delta);
 void history_search(struct tui *);
+/* l in the history: the queue's filter over the decided actions. */
+void history_limit(struct tui *);
 void history_escape(struct tui *);
 void history_enter(struct tui *);
 void history_back(struct tui *);

@@ -17,6 +17,7 @@
 #include "json_fields.h"
 #include "json_strict.h"
 #include "text.h"
+#include "timestamp.h"
 #include "tui.h"
 
 /*
@@ -42,6 +43,10 @@ struct history_list {
 	long first_line[HISTORY_WINDOW];	/* each entry's line on the page */
 	long cursor;			/* among those shown, 0 the newest */
 	char filter[128];
+	/* l: the queue's SPEC 7 filter, over the decided actions. */
+	char limit_text[256];
+	struct filter limit;
+	long long now_ms;
 };
 
 static const char *
@@ -92,16 +97,64 @@ searched_text(const char *json)
 	return text;
 }
 
-/* The store's keep: whether a record mentions what / looks for. */
+/* Whether a record mentions what / looks for. */
 static bool
-mentions(void *ctx, const char *record)
+mentions(const struct history_list *h, const char *record)
 {
-	struct history_list *h = ctx;
 	char *searched = searched_text(record);
 	bool found = strstr(searched, h->filter) != NULL;
 
 	free(searched);
 	return found;
+}
+
+/*
+ * Whether the limit holds for a decided action: the queue's filter over
+ * what its record and packet say (flags from the record: x it failed
+ * locally, ! it diverged, H high stakes); decided, so expires< never.
+ */
+static bool
+limited_to(const struct history_list *h, const char *record_json,
+    const char *packet_json)
+{
+	cJSON *record = cJSON_Parse(record_json);
+	cJSON *packet = cJSON_Parse(packet_json);
+	const cJSON *action = json_member(packet, "proposed_action");
+	struct queue_row row;
+	struct filter_subject subject;
+	char flags[FILTER_FLAGS_SIZE];
+	bool holds;
+
+	memset(&row, 0, sizeof row);
+	snprintf(row.action_id, sizeof row.action_id, "%s",
+	    text_of(record, "action_id"));
+	snprintf(row.kind, sizeof row.kind, "%s", text_of(record, "kind"));
+	snprintf(row.status, sizeof row.status, "%s", "decided");
+	row.requester = (char *)text_of(action, "requested_by");
+	row.author = (char *)text_of(action, "author");
+	row.summary = (char *)"";
+	row.high_stakes = cJSON_IsTrue(json_member(record,
+	    "requires_human_approval"));
+	row.local_fail = !cJSON_IsTrue(json_member(json_member(record,
+	    "local_verdict"), "overall_pass"));
+	row.divergent = cJSON_GetArraySize(json_member(record,
+	    "divergence")) > 0;
+	filter_subject_of(&row, action, flags, &subject);
+	holds = record != NULL && filter_matches(&h->limit, &subject,
+	    h->now_ms);
+	cJSON_Delete(packet);
+	cJSON_Delete(record);
+	return holds;
+}
+
+/* The store's keep: the search's text and the limit both hold. */
+static bool
+kept(void *ctx, const char *record, const char *packet)
+{
+	struct history_list *h = ctx;
+
+	return (h->filter[0] == '\0' || mentions(h, record)) &&
+	    (h->limit.count == 0 || limited_to(h, record, packet));
 }
 
 static void
@@ -140,15 +193,16 @@ window_load(struct tui *t)
 {
 	struct history_list *h = t->history_list;
 	struct error err;
-	bool searching = h->filter[0] != '\0';
+	bool searching = h->filter[0] != '\0' || h->limit.count > 0;
 
 	entries_free(h);
 	h->window = h->cursor - HISTORY_WINDOW / 2;
 	if (h->window < 0)
 		h->window = 0;
-	if (store_history_page(t->store, searching ? h->filter : NULL,
-	    h->window, HISTORY_WINDOW, searching ? mentions : NULL, collect, h,
-	    &h->total, &err) != 0)
+	h->now_ms = timestamp_now();
+	if (store_history_page(t->store, h->filter[0] != '\0' ? h->filter :
+	    NULL, h->window, HISTORY_WINDOW, searching ? kept : NULL, collect,
+	    h, &h->total, &err) != 0)
 		tui_notice(t, "%s", err.message);
 	if (!searching)
 		h->all = h->total;
@@ -161,6 +215,7 @@ history_free(struct history_list *h)
 	if (h == NULL)
 		return;
 	entries_free(h);
+	filter_free(&h->limit);
 	free(h);
 }
 
@@ -239,7 +294,23 @@ history_build(struct tui *t)
 	    h->cursor >= h->window + h->count)))
 		window_load(t);
 	detail_free(&t->history);
-	if (h->filter[0] != '\0') {
+	if (h->limit.count > 0) {
+		char *limit = xsanitize(h->limit_text);
+
+		/* L10N: the history's heading under a limit (l): %s is the
+		   limit's expression as typed */
+		detail_add(&t->history, DETAIL_HEADING, _("HISTORY: decisions "
+		    "under the limit %s, newest first (Esc shows all)"), limit);
+		free(limit);
+		if (h->filter[0] != '\0')
+			/* L10N: under the history's heading: a search
+			   within the limit */
+			detail_add(&t->history, DETAIL_DIM, _("and mentioning "
+			    "\"%s\""), h->filter);
+		detail_add(&t->history, DETAIL_DIM, _("decisions that "
+		    "match: %ld of %ld, the whole audit log searched"),
+		    h->total, h->all);
+	} else if (h->filter[0] != '\0') {
 		/* L10N: the history's heading while / narrows it: %s is the
 		   text searched */
 		detail_add(&t->history, DETAIL_HEADING, _("HISTORY: decisions "
@@ -328,14 +399,48 @@ history_search(struct tui *t)
 	history_build(t);
 }
 
+/*
+ * l: the queue's SPEC 7 filter over the decided actions, parsed by the
+ * same parser; a malformed one is refused, named, and nothing changes.
+ */
+void
+history_limit(struct tui *t)
+{
+	struct history_list *h = t->history_list;
+	char text[sizeof h->limit_text] = "";
+	struct filter parsed;
+	struct error err;
+
+	if (h == NULL)
+		return;
+	if (!tui_prompt(t, _("limit: "), text, sizeof text))
+		return;
+	error_clear(&err);
+	if (filter_parse(text, &parsed, &err) != 0) {
+		filter_free(&parsed);
+		tui_notice(t, "%s", err.message);
+		return;
+	}
+	filter_free(&h->limit);
+	h->limit = parsed;
+	snprintf(h->limit_text, sizeof h->limit_text, "%s",
+	    parsed.count > 0 ? text : "");
+	h->cursor = 0;
+	h->stale = true;
+	memset(&t->history_at, 0, sizeof t->history_at);
+	history_build(t);
+}
+
 /* Esc: a narrowed history shows all again; else back to the queue. */
 void
 history_escape(struct tui *t)
 {
 	struct history_list *h = t->history_list;
 
-	if (h != NULL && h->filter[0] != '\0') {
+	if (h != NULL && (h->filter[0] != '\0' || h->limit.count > 0)) {
 		h->filter[0] = '\0';
+		filter_free(&h->limit);
+		h->limit_text[0] = '\0';
 		h->cursor = 0;
 		h->stale = true;
 		memset(&t->history_at, 0, sizeof t->history_at);

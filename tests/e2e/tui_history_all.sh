@@ -1,8 +1,8 @@
 #!/bin/sh
 # Issue 37: the history is the whole audit log, paged from the store, not
 # its newest 500: with 5,000 decisions it says how many there are, G
-# reaches the first of them, and / searches all of them in the store and
-# finds the first one.
+# reaches the first of them, and / and the limit l search all of them in
+# the store and find the first one.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/e2e/tui_lib.sh"
 trap 'tui_stop; rm -rf "$WORK"' EXIT
@@ -54,4 +54,23 @@ expect_screen "/ d-4: D-4 and D-4000..D-4999 and the like" \
 keys G
 expect_re "G in the search reaches its oldest, D-4" \
     '^> #[0-9]* .* APPROVED D-4 by'
+keys Escape
+# l: the queue's filter over the decided actions, the whole log through.
+keys l "id:d-0" Enter
+expect_screen "l: under the limit" "HISTORY: decisions under the limit id:d-0"
+expect_screen "l finds the first decision, one of 5000" \
+    "decisions that match: 1 of 5000"
+expect_re "...selected" '^> #[0-9]* .* APPROVED D-0 by'
+keys Escape
+keys l "user:u-1001 value>7000" Enter
+expect_screen "l: the packet's user and value, all 5000" \
+    "decisions that match: 5000 of 5000"
+keys Escape
+keys l "value>8000" Enter
+expect_screen "l: none over \$8,000" "decisions that match: 0 of 5000"
+expect_screen "...and it says so" "Nothing matches."
+keys l "colour:red" Enter
+expect_screen "l: a malformed term is refused, named" \
+    "filter term 'colour:red': unknown field"
+expect_screen "...and the limit in force stays" "decisions that match: 0 of 5000"
 finish
