@@ -208,6 +208,7 @@ static const struct key_binding bindings[] = {
 	{ 'G', "G", IN_HISTORY, N_("oldest decision"), history_last },
 	{ '\r', N_("Enter"), IN_HISTORY, N_("open the decision's audit record"), history_enter },
 	{ '/', "/", IN_HISTORY, N_("search the history (id, officer, decision, reason, date, bulk)"), history_search },
+	{ 'l', "l", IN_HISTORY, N_("limit the history to a filter, as in the queue (e.g. ticker:XOM value>1000)"), history_limit },
 	{ 27, N_("Esc"), IN_HISTORY, N_("show all again, or back to the queue"), history_escape },
 	{ 'q', "q", IN_RECORD, N_("back to the history"), history_back },
 	{ 27, N_("Esc"), IN_RECORD, N_("back to the history"), history_back },
