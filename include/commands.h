@@ -171,6 +171,16 @@ int queue_row_build(struct store *, const char *action_id, long long now_ms,
 void filter_subject_of(const struct queue_row *row, const cJSON *action,
     char flags[FILTER_FLAGS_SIZE], struct filter_subject *s);
 /*
+ * queue_scan.c: the rows of q that filter (or NULL) matches, in the
+ * query's order or, value_order, a trade's estimated value largest
+ * first (other kinds after, as queued): up to limit from offset into
+ * rows (*got, to queue_row_free), *matched how many match in all.
+ * Reads every row of q: the index keeps no user, ticker or value.
+ */
+int queue_scan_page(struct store *, const struct queue_query *q,
+    const struct filter *filter, bool value_order, long offset, long limit,
+    struct queue_row *rows, long *got, long *matched, struct error *);
+/*
  * The deadlocked artifacts escalated to a person and waiting for a new
  * version (SPEC 2.4, issue 21), as queue rows of their escalated
  * rejection, newest first: up to max into rows, the number in *count.
@@ -210,5 +220,10 @@ size_t read_up_to(int fd, char *buf, size_t size);
  */
 bool announce_head(const struct store *, const struct audit_head *);
 void announce_quietly(bool);
+/*
+ * The demo's database is deleted when it ends: no head of it is worth
+ * keeping, so none is said to need it (announce_head() then false).
+ */
+void announce_throwaway(void);
 
 #endif

@@ -65,6 +65,11 @@ struct filter_subject {
  * term as typed and the message naming it.
  */
 int filter_parse(const char *expression, struct filter *f, struct error *err);
+/*
+ * Whether a term reads what only the action's packet tells (user,
+ * ticker, value), so that a caller holding queue rows fetches it.
+ */
+bool filter_needs_action(const struct filter *f);
 /* Whether every term holds for s at now_ms. */
 bool filter_matches(const struct filter *f, const struct filter_subject *s,
     long long now_ms);

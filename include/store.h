@@ -176,6 +176,19 @@ int store_audit_verify(struct store *, long long checkpoint_seq,
  */
 int store_action_packet(struct store *, const char *action_id, char **raw,
     struct error *);
+/*
+ * history.c: the audit records of decisions, newest first.  Without
+ * keep: fn for those in [offset, offset + limit), *total all of them.
+ * With keep: only the records keep accepts (given the decided action's
+ * packet too) count, in *total, and fn sees those of them in [offset,
+ * offset + limit); text (what keep looks for, lower case), or NULL, may
+ * narrow the records read in SQL first.
+ */
+int store_history_page(struct store *, const char *text, long offset,
+    long limit, bool (*keep)(void *ctx, const char *record,
+    const char *packet),
+    int (*fn)(void *ctx, long long seq, const char *record,
+    const char *hash), void *ctx, long *total, struct error *);
 /* Calls fn for each record in order. */
 int store_audit_each(struct store *,
     int (*fn)(void *ctx, long long seq, const char *record_json,

@@ -29,6 +29,11 @@ bool text_json_blank(const char *s, size_t len);
 bool text_is_sha256(const char *);
 /* An age for a queue column: "9s", "12m", "3h", "2d". */
 void format_age(char *buf, size_t size, long long ms);
+/*
+ * Time left before an expiry within a day, for the queue: "3h12m",
+ * "45m", "<1m"; "" when ms is not in (0, 24h).
+ */
+void format_countdown(char *buf, size_t size, long long ms);
 /* "$31,000.00" */
 void format_usd(char *buf, size_t size, double amount);
 /* "5.17%" with up to two decimals, trailing zeros dropped. */

@@ -140,6 +140,8 @@ cmd_demo(const struct invocation *inv)
 		remove_database(dir, db);
 		return rc;
 	}
+	/* Nobody is asked to keep the head of a database deleted at the end. */
+	announce_throwaway();
 	interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	rc = import_paths(store, paths, 1, interactive ? NULL : stdout);
 	/*

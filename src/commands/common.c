@@ -83,6 +83,7 @@ stdout_finish(struct error *err)
 
 /* The first head of this command that no sink took, and whether told. */
 static struct {
+	bool throwaway;			/* the database goes when the run ends */
 	bool quiet;
 	bool unsunk;
 	bool told;
@@ -112,10 +113,16 @@ announce_quietly(bool on)
 	tell_unsunk();
 }
 
+void
+announce_throwaway(void)
+{
+	announced.throwaway = true;
+}
+
 bool
 announce_head(const struct store *store, const struct audit_head *head)
 {
-	if (store_audit_announce(store, head))
+	if (store_audit_announce(store, head) || announced.throwaway)
 		return false;
 	if (!announced.unsunk) {
 		announced.unsunk = true;

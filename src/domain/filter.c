@@ -225,6 +225,30 @@ term_matches(const struct filter_term *t, const struct filter_subject *s,
 }
 
 bool
+filter_needs_action(const struct filter *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->count; i++) {
+		switch (f->terms[i].test) {
+		case FILTER_ANY_TEXT:
+		case FILTER_VALUE_ABOVE:
+		case FILTER_VALUE_BELOW:
+			return true;
+		case FILTER_TEXT:
+			if (f->terms[i].field == FILTER_USER ||
+			    f->terms[i].field == FILTER_TICKER)
+				return true;
+			break;
+		case FILTER_FLAG:
+		case FILTER_EXPIRES_WITHIN:
+			break;
+		}
+	}
+	return false;
+}
+
+bool
 filter_matches(const struct filter *f, const struct filter_subject *s,
     long long now_ms)
 {

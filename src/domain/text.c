@@ -443,6 +443,21 @@ text_is_sha256(const char *s)
 }
 
 void
+format_countdown(char *buf, size_t size, long long ms)
+{
+	long long m = ms / 60000;
+
+	if (ms <= 0 || ms >= 86400000LL)
+		snprintf(buf, size, "%s", "");
+	else if (m < 1)
+		snprintf(buf, size, "%s", "<1m");
+	else if (m < 60)
+		snprintf(buf, size, "%lldm", m);
+	else
+		snprintf(buf, size, "%lldh%02lldm", m / 60, m % 60);
+}
+
+void
 format_age(char *buf, size_t size, long long ms)
 {
 	long long s = ms > 0 ? ms / 1000 : 0;

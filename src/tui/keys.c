@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <curses.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,8 +23,8 @@ enum key_views {
 	IN_PAGES = IN_HELP | IN_RECORD
 };
 
-/* More entries than the history ever holds: to its first or last. */
-#define HISTORY_ALL 100000
+/* More entries than the history can hold (it is the whole log): to its ends. */
+#define HISTORY_ALL (LONG_MAX / 2)
 
 struct key_binding {
 	int key;
@@ -168,8 +169,10 @@ static const struct key_binding bindings[] = {
 	{ 'R', "R", IN_QUEUE, N_("reject the tagged actions (shows which, asks a reason)"), bulk_reject },
 	{ '/', "/", IN_QUEUE, N_("search id, requester, author, kind and summary"), queue_search },
 	{ 27, N_("Esc"), IN_QUEUE, N_("clear the search"), queue_clear_search },
+	{ 'l', "l", IN_QUEUE, N_("limit to a filter (e.g. ticker:XOM value>1000; empty: all)"), queue_limit },
 	{ 'f', "f", IN_QUEUE, N_("cycle filters"), queue_cycle_filter },
 	{ 's', "s", IN_QUEUE, N_("cycle sort orders"), queue_cycle_sort },
+	{ 'S', "S", IN_QUEUE, N_("cycle sort orders back (once: value, largest first)"), queue_cycle_sort_back },
 	{ 'j', "j", IN_QUEUE, N_("down"), down },
 	{ KEY_DOWN, N_("Down"), IN_QUEUE, N_("down"), down },
 	{ 'k', "k", IN_QUEUE, N_("up"), up },
@@ -193,6 +196,7 @@ static const struct key_binding bindings[] = {
 	{ KEY_END, N_("End"), IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
 	{ 'G', "G", IN_DETAIL | IN_PAGES, N_("end of the page"), scroll_end },
 	{ 'h', "h", IN_QUEUE, N_("history: decided actions and their audit records"), history_open },
+	{ 'H', "H", IN_QUEUE | IN_HISTORY, N_("the audit head whole (seq and hash), to copy"), head_show },
 	{ 'j', "j", IN_HISTORY, N_("next decision"), history_down },
 	{ KEY_DOWN, N_("Down"), IN_HISTORY, N_("next decision"), history_down },
 	{ 'k', "k", IN_HISTORY, N_("previous decision"), history_up },
@@ -204,6 +208,7 @@ static const struct key_binding bindings[] = {
 	{ 'G', "G", IN_HISTORY, N_("oldest decision"), history_last },
 	{ '\r', N_("Enter"), IN_HISTORY, N_("open the decision's audit record"), history_enter },
 	{ '/', "/", IN_HISTORY, N_("search the history (id, officer, decision, reason, date, bulk)"), history_search },
+	{ 'l', "l", IN_HISTORY, N_("limit the history to a filter, as in the queue (e.g. ticker:XOM value>1000)"), history_limit },
 	{ 27, N_("Esc"), IN_HISTORY, N_("show all again, or back to the queue"), history_escape },
 	{ 'q', "q", IN_RECORD, N_("back to the history"), history_back },
 	{ 27, N_("Esc"), IN_RECORD, N_("back to the history"), history_back },
@@ -223,7 +228,7 @@ keys_dispatch(struct tui *t, int key)
 	for (i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
 		if (bindings[i].key == key &&
 		    (bindings[i].views & (1u << t->view)) != 0) {
-			t->notice[0] = '\0';
+			t->notice[0] = t->prompt_error[0] = '\0';
 			bindings[i].run(t);
 			return true;
 		}
@@ -231,9 +236,10 @@ keys_dispatch(struct tui *t, int key)
 	return false;
 }
 
-void
+long
 keys_help(struct tui *t, struct detail *d)
 {
+	long at = 0;
 	static const struct { unsigned view; const char *title; } sections[] = {
 		/* L10N: headings of the help screen: the keys of the queue,
 		   of the detail of one action, and of the history and help
@@ -246,6 +252,9 @@ keys_help(struct tui *t, struct detail *d)
 	size_t s, i;
 
 	for (s = 0; s < sizeof sections / sizeof sections[0]; s++) {
+		/* The section of the view help was asked from, to open at. */
+		if ((sections[s].view & (1u << t->view)) != 0 && at == 0)
+			at = (long)d->count;
 		detail_add(d, DETAIL_HEADING, "%s", _(sections[s].title));
 		for (i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
 			if ((bindings[i].views & sections[s].view) != 0)
@@ -264,5 +273,5 @@ keys_help(struct tui *t, struct detail *d)
 	/* L10N: flag letters D, E and *: keep the letters */
 	detail_add(d, DETAIL_PLAIN, "  %s", _("D deadlocked (only escalation) "
 	    " E expired  * tagged"));
-	(void)t;
+	return at;
 }

@@ -50,23 +50,34 @@ void
 tui_reload(struct tui *t)
 {
 	struct error err;
-	long visible = LINES - 5, i;
+	long visible = LINES - 5, i, matched, got;
+	struct audit_head head;
 
 	t->query.now_ms = timestamp_now();
 	t->query.search = t->search[0] != '\0' ? t->search : NULL;
 	if (t->counts_stale) {
 		t->counts_stale = false;
+		t->scan_stale = true;
 		if (store_queue_totals(t->store, &t->pending, &t->high_stakes,
 		    &t->divergent, &err) != 0)
 			tui_notice(t, "%s", err.message);
 		/* Unfiltered, the query matches the whole queue. */
-		if (t->query.filter == QUEUE_ALL && t->query.search == NULL)
+		if (queue_scanned(t)) {
+			if (queue_rows(t, 0, 0, NULL, &got, &t->count,
+			    &err) != 0) {
+				tui_notice(t, "%s", err.message);
+				t->count = 0;
+			}
+		} else if (t->query.filter == QUEUE_ALL &&
+		    t->query.search == NULL)
 			t->count = t->pending;
 		else if (store_queue_count(t->store, &t->query, &t->count,
 		    &err) != 0) {
 			tui_notice(t, "%s", err.message);
 			t->count = 0;
 		}
+		if (store_audit_head(t->store, &head, &err) == 0)
+			t->head_seq = head.seq;
 		queue_free_escalated(t);
 		if (queue_escalated(t->store, t->query.now_ms, t->escalated,
 		    ESCALATED_MAX, &t->escalated_count, &err) != 0)
@@ -88,8 +99,8 @@ tui_reload(struct tui *t)
 	if (t->top > t->count - visible)
 		t->top = t->count - visible > 0 ? t->count - visible : 0;
 	queue_free_page(t);
-	if (store_queue_page(t->store, &t->query, t->top, visible, t->page,
-	    &t->page_count, &err) != 0)
+	if (queue_rows(t, t->top, visible, t->page, &t->page_count, &matched,
+	    &err) != 0)
 		tui_notice(t, "%s", err.message);
 	for (i = 0; i < t->page_count; i++) {
 		char *safe = xsanitize(t->page[i].action_id);
@@ -434,6 +445,8 @@ tui_run(const struct invocation *inv)
 	}
 	queue_free_page(t);
 	queue_free_escalated(t);
+	queue_free_scanned(t);
+	filter_free(&t->limit);
 	queue_clear_tags(t);
 	detail_free(&t->detail);
 	detail_free(&t->history);

@@ -39,6 +39,20 @@ struct tui {
 	/* The queue: a query over the index and the rows on screen. */
 	struct queue_query query;
 	char search[128];
+	/*
+	 * The limit (`l`): a SPEC 7 filter over the whole queue, as typed
+	 * and parsed; the index cannot answer it, so rows are read through
+	 * queue_scan_page() while it is set (limit.count > 0), as they are
+	 * while sorted by value (by_value).
+	 */
+	char limit_text[256];
+	struct filter limit;
+	char prompt_error[512];		/* sanitized; on the prompt's line */
+	bool by_value;			/* sorted by value, largest first */
+	/* What the limit or value order shows, all of it (view_queue.c). */
+	struct queue_row *scanned;
+	long scanned_count;
+	bool scan_stale;
 	long count;			/* rows the query matches */
 	long top;			/* offset of the first row on screen */
 	long cursor;			/* offset of the selected row */
@@ -88,6 +102,7 @@ struct tui {
 	char notice[512];		/* sanitized */
 	/* Why the screens ended themselves, said once they are gone (raw). */
 	char ended[1024];
+	long long head_seq;		/* the audit head's, on the status line */
 };
 
 extern volatile sig_atomic_t tui_signalled;
@@ -149,7 +164,8 @@ int style_attr(const struct tui *, enum detail_style);
 
 /* keys.c: one table drives dispatch and the help screen. */
 bool keys_dispatch(struct tui *, int key);
-void keys_help(struct tui *, struct detail *);
+/* The help's lines into d; returns the line of the current view's keys. */
+long keys_help(struct tui *, struct detail *);
 
 /* view_queue.c */
 void queue_draw(struct tui *);
@@ -161,13 +177,25 @@ void queue_toggle_tag(struct tui *);
 void queue_tag_shown(struct tui *);
 void queue_cycle_filter(struct tui *);
 void queue_cycle_sort(struct tui *);
+void queue_cycle_sort_back(struct tui *);
 void queue_search(struct tui *);
+/* l: asks for the limit's expression; a malformed one changes nothing. */
+void queue_limit(struct tui *);
+/* Whether rows come through queue_scan_page(), not the index alone. */
+bool queue_scanned(const struct tui *);
+/*
+ * Rows [offset, offset + limit) of what the queue shows, into rows
+ * (*got); *matched how many it shows in all.
+ */
+int queue_rows(struct tui *, long offset, long limit, struct queue_row *rows,
+    long *got, long *matched, struct error *);
 void queue_clear_search(struct tui *);
 /* The tagged actions the query shows, in its order (free with queue_free_ids). */
 char **queue_visible_tagged(struct tui *, size_t *count);
 void queue_free_ids(char **ids, size_t count);
 void queue_untag(struct tui *, const char *action_id);
 void queue_free_page(struct tui *);
+void queue_free_scanned(struct tui *);
 void queue_free_escalated(struct tui *);
 void queue_clear_tags(struct tui *);
 
@@ -223,10 +251,15 @@ void history_draw(struct tui *);
 void history_close(struct tui *);
 void history_move(struct tui *, long delta);
 void history_search(struct tui *);
+/* l in the history: the queue's filter over the decided actions. */
+void history_limit(struct tui *);
 void history_escape(struct tui *);
 void history_enter(struct tui *);
 void history_back(struct tui *);
 void help_open(struct tui *);
+
+/* view_head.c: H, the audit head whole, to copy from the screen. */
+void head_show(struct tui *);
 
 /* dialog.c: the approve and reject confirmations. */
 void dialog_approve(struct tui *, const char *action_id);

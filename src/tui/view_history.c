@@ -17,26 +17,36 @@
 #include "json_fields.h"
 #include "json_strict.h"
 #include "text.h"
+#include "timestamp.h"
 #include "tui.h"
 
-#define HISTORY_MAX 500		/* the newest decisions shown */
+/*
+ * Records held at a time: a window onto the store's history around the
+ * selection, read again when the selection leaves it.  The history is
+ * the whole audit log, however long; only this much of it is in memory.
+ */
+#define HISTORY_WINDOW 200
 
 struct history_entry {
 	long long seq;
 	char *record;			/* the audit record's JSON */
 	char hash[65];
-	char *searched;			/* what / looks in, lower case */
 };
 
 struct history_list {
-	struct history_entry entries[HISTORY_MAX];	/* oldest first */
-	size_t next;
-	size_t count;
-	long shown[HISTORY_MAX];	/* entries the filter keeps, newest first */
-	long shown_count;
-	long first_line[HISTORY_MAX];	/* each shown entry's line on the page */
-	long cursor;			/* among the shown */
+	struct history_entry entries[HISTORY_WINDOW];	/* newest first */
+	long window;			/* the place of entries[0], 0 newest */
+	long count;			/* entries held */
+	bool stale;			/* read the window again */
+	long total;			/* decisions shown (the search keeps) */
+	long all;			/* decisions in the audit log */
+	long first_line[HISTORY_WINDOW];	/* each entry's line on the page */
+	long cursor;			/* among those shown, 0 the newest */
 	char filter[128];
+	/* l: the queue's SPEC 7 filter, over the decided actions. */
+	char limit_text[256];
+	struct filter limit;
+	long long now_ms;
 };
 
 static const char *
@@ -87,39 +97,125 @@ searched_text(const char *json)
 	return text;
 }
 
-static int
-collect(void *ctx, long long seq, const char *record, const char *prev,
-    const char *hash)
+/* Whether a record mentions what / looks for. */
+static bool
+mentions(const struct history_list *h, const char *record)
+{
+	char *searched = searched_text(record);
+	bool found = strstr(searched, h->filter) != NULL;
+
+	free(searched);
+	return found;
+}
+
+/*
+ * Whether the limit holds for a decided action: the queue's filter over
+ * what its record and packet say (flags from the record: x it failed
+ * locally, ! it diverged, H high stakes); decided, so expires< never.
+ */
+static bool
+limited_to(const struct history_list *h, const char *record_json,
+    const char *packet_json)
+{
+	cJSON *record = cJSON_Parse(record_json);
+	cJSON *packet = cJSON_Parse(packet_json);
+	const cJSON *action = json_member(packet, "proposed_action");
+	struct queue_row row;
+	struct filter_subject subject;
+	char flags[FILTER_FLAGS_SIZE];
+	bool holds;
+
+	memset(&row, 0, sizeof row);
+	snprintf(row.action_id, sizeof row.action_id, "%s",
+	    text_of(record, "action_id"));
+	snprintf(row.kind, sizeof row.kind, "%s", text_of(record, "kind"));
+	snprintf(row.status, sizeof row.status, "%s", "decided");
+	row.requester = (char *)text_of(action, "requested_by");
+	row.author = (char *)text_of(action, "author");
+	row.summary = (char *)"";
+	row.high_stakes = cJSON_IsTrue(json_member(record,
+	    "requires_human_approval"));
+	row.local_fail = !cJSON_IsTrue(json_member(json_member(record,
+	    "local_verdict"), "overall_pass"));
+	row.divergent = cJSON_GetArraySize(json_member(record,
+	    "divergence")) > 0;
+	filter_subject_of(&row, action, flags, &subject);
+	holds = record != NULL && filter_matches(&h->limit, &subject,
+	    h->now_ms);
+	cJSON_Delete(packet);
+	cJSON_Delete(record);
+	return holds;
+}
+
+/* The store's keep: the search's text and the limit both hold. */
+static bool
+kept(void *ctx, const char *record, const char *packet)
 {
 	struct history_list *h = ctx;
-	struct history_entry *e = &h->entries[h->next];
 
-	(void)prev;
-	if (strstr(record, "\"event\":\"decision\"") == NULL)
+	return (h->filter[0] == '\0' || mentions(h, record)) &&
+	    (h->limit.count == 0 || limited_to(h, record, packet));
+}
+
+static void
+entries_free(struct history_list *h)
+{
+	long i;
+
+	for (i = 0; i < h->count; i++) {
+		free(h->entries[i].record);
+		h->entries[i].record = NULL;
+	}
+	h->count = 0;
+}
+
+static int
+collect(void *ctx, long long seq, const char *record, const char *hash)
+{
+	struct history_list *h = ctx;
+	struct history_entry *e;
+
+	if (h->count >= HISTORY_WINDOW)
 		return 0;
-	free(e->record);
-	free(e->searched);
+	e = &h->entries[h->count++];
 	e->record = text_copy(record);
-	e->searched = NULL;		/* for the kept ones only, after */
 	e->seq = seq;
 	snprintf(e->hash, sizeof e->hash, "%s", hash);
-	h->next = (h->next + 1) % HISTORY_MAX;
-	if (h->count < HISTORY_MAX)
-		h->count++;
 	return 0;
+}
+
+/*
+ * The window around the cursor, from the store: the whole log counted
+ * (and searched, in the store) each time, so the figures stay true.
+ */
+static void
+window_load(struct tui *t)
+{
+	struct history_list *h = t->history_list;
+	struct error err;
+	bool searching = h->filter[0] != '\0' || h->limit.count > 0;
+
+	entries_free(h);
+	h->window = h->cursor - HISTORY_WINDOW / 2;
+	if (h->window < 0)
+		h->window = 0;
+	h->now_ms = timestamp_now();
+	if (store_history_page(t->store, h->filter[0] != '\0' ? h->filter :
+	    NULL, h->window, HISTORY_WINDOW, searching ? kept : NULL, collect,
+	    h, &h->total, &err) != 0)
+		tui_notice(t, "%s", err.message);
+	if (!searching)
+		h->all = h->total;
+	h->stale = false;
 }
 
 static void
 history_free(struct history_list *h)
 {
-	size_t i;
-
 	if (h == NULL)
 		return;
-	for (i = 0; i < HISTORY_MAX; i++) {
-		free(h->entries[i].record);
-		free(h->entries[i].searched);
-	}
+	entries_free(h);
+	filter_free(&h->limit);
 	free(h);
 }
 
@@ -187,37 +283,59 @@ describe_record(struct detail *d, const struct history_entry *e,
 	cJSON_Delete(record);
 }
 
-/* The list page from the entries the filter keeps, the selected marked. */
+/* The list page from the window's entries, the selected marked. */
 static void
 history_build(struct tui *t)
 {
 	struct history_list *h = t->history_list;
-	size_t i, at;
+	long i;
 
+	if (h->stale || (h->total > 0 && (h->cursor < h->window ||
+	    h->cursor >= h->window + h->count)))
+		window_load(t);
 	detail_free(&t->history);
-	if (h->filter[0] != '\0')
+	if (h->limit.count > 0) {
+		char *limit = xsanitize(h->limit_text);
+
+		/* L10N: the history's heading under a limit (l): %s is the
+		   limit's expression as typed */
+		detail_add(&t->history, DETAIL_HEADING, _("HISTORY: decisions "
+		    "under the limit %s, newest first (Esc shows all)"), limit);
+		free(limit);
+		if (h->filter[0] != '\0')
+			/* L10N: under the history's heading: a search
+			   within the limit */
+			detail_add(&t->history, DETAIL_DIM, _("and mentioning "
+			    "\"%s\""), h->filter);
+		detail_add(&t->history, DETAIL_DIM, _("decisions that "
+		    "match: %ld of %ld, the whole audit log searched"),
+		    h->total, h->all);
+	} else if (h->filter[0] != '\0') {
 		/* L10N: the history's heading while / narrows it: %s is the
 		   text searched */
 		detail_add(&t->history, DETAIL_HEADING, _("HISTORY: decisions "
 		    "mentioning \"%s\", newest first (Esc shows all)"),
 		    h->filter);
-	else
+		/* L10N: under the history's heading while / narrows it: how
+		   many decisions mention the text, of how many in all */
+		detail_add(&t->history, DETAIL_DIM, _("decisions that "
+		    "match: %ld of %ld, the whole audit log searched"),
+		    h->total, h->all);
+	} else {
 		detail_add(&t->history, DETAIL_HEADING, "%s", _("HISTORY: "
 		    "decisions, newest first, from the audit log"));
-	h->shown_count = 0;
-	for (i = 0; i < h->count; i++) {
-		at = (h->next + HISTORY_MAX - 1 - i) % HISTORY_MAX;
-		if (h->filter[0] != '\0' && (h->entries[at].searched == NULL ||
-		    strstr(h->entries[at].searched, h->filter) == NULL))
-			continue;
-		h->shown[h->shown_count] = (long)at;
-		h->first_line[h->shown_count] = (long)t->history.count;
-		describe_record(&t->history, &h->entries[at],
-		    h->shown_count == h->cursor);
-		h->shown_count++;
+		/* L10N: under the history's heading: how many decisions the
+		   whole audit log holds */
+		detail_add(&t->history, DETAIL_DIM, _("decisions in the audit "
+		    "log: %ld"), h->total);
 	}
-	if (h->shown_count == 0)
-		detail_add(&t->history, DETAIL_PLAIN, "%s", h->count == 0 ?
+	for (i = 0; i < h->count; i++) {
+		h->first_line[i] = (long)t->history.count;
+		describe_record(&t->history, &h->entries[i],
+		    h->window + i == h->cursor);
+	}
+	if (h->total == 0)
+		detail_add(&t->history, DETAIL_PLAIN, "%s", h->all == 0 ?
 		    _("No decision has been recorded yet.") :
 		    _("Nothing matches."));
 }
@@ -225,23 +343,12 @@ history_build(struct tui *t)
 void
 history_open(struct tui *t)
 {
-	struct error err;
-	size_t i;
-
 	history_close(t);
 	memset(&t->history_at, 0, sizeof t->history_at);
 	t->view = VIEW_HISTORY;
 	if ((t->history_list = calloc(1, sizeof *t->history_list)) == NULL)
 		return;
-	if (store_audit_each(t->store, collect, t->history_list, &err) != 0)
-		tui_notice(t, "%s", err.message);
-	/* Parsed once each, and only the decisions kept, not the whole log. */
-	for (i = 0; i < HISTORY_MAX; i++) {
-		struct history_entry *e = &t->history_list->entries[i];
-
-		if (e->record != NULL)
-			e->searched = searched_text(e->record);
-	}
+	t->history_list->stale = true;
 	history_build(t);
 }
 
@@ -251,17 +358,23 @@ history_move(struct tui *t, long delta)
 {
 	struct history_list *h = t->history_list;
 
-	if (h == NULL || h->shown_count == 0)
+	long i;
+
+	if (h == NULL || h->total == 0)
 		return;
 	h->cursor += delta;
-	if (h->cursor >= h->shown_count)
-		h->cursor = h->shown_count - 1;
+	if (h->cursor >= h->total)
+		h->cursor = h->total - 1;
 	if (h->cursor < 0)
 		h->cursor = 0;
 	history_build(t);
+	i = h->cursor - h->window;
+	if (i < 0 || i >= h->count)
+		return;
+	/* The newest shows the heading above it; any other its own lines. */
 	page_show_lines(&t->history, &t->history_at,
-	    h->cursor == 0 ? 0 : h->first_line[h->cursor],
-	    h->cursor + 1 < h->shown_count ? h->first_line[h->cursor + 1] :
+	    h->cursor == 0 ? 0 : h->first_line[i],
+	    i + 1 < h->count ? h->first_line[i + 1] :
 	    (long)t->history.count);
 }
 
@@ -281,6 +394,39 @@ history_search(struct tui *t)
 			*p = (char)(*p - 'A' + 'a');
 	snprintf(h->filter, sizeof h->filter, "%s", text);
 	h->cursor = 0;
+	h->stale = true;
+	memset(&t->history_at, 0, sizeof t->history_at);
+	history_build(t);
+}
+
+/*
+ * l: the queue's SPEC 7 filter over the decided actions, parsed by the
+ * same parser; a malformed one is refused, named, and nothing changes.
+ */
+void
+history_limit(struct tui *t)
+{
+	struct history_list *h = t->history_list;
+	char text[sizeof h->limit_text] = "";
+	struct filter parsed;
+	struct error err;
+
+	if (h == NULL)
+		return;
+	if (!tui_prompt(t, _("limit: "), text, sizeof text))
+		return;
+	error_clear(&err);
+	if (filter_parse(text, &parsed, &err) != 0) {
+		filter_free(&parsed);
+		tui_notice(t, "%s", err.message);
+		return;
+	}
+	filter_free(&h->limit);
+	h->limit = parsed;
+	snprintf(h->limit_text, sizeof h->limit_text, "%s",
+	    parsed.count > 0 ? text : "");
+	h->cursor = 0;
+	h->stale = true;
 	memset(&t->history_at, 0, sizeof t->history_at);
 	history_build(t);
 }
@@ -291,9 +437,12 @@ history_escape(struct tui *t)
 {
 	struct history_list *h = t->history_list;
 
-	if (h != NULL && h->filter[0] != '\0') {
+	if (h != NULL && (h->filter[0] != '\0' || h->limit.count > 0)) {
 		h->filter[0] = '\0';
+		filter_free(&h->limit);
+		h->limit_text[0] = '\0';
 		h->cursor = 0;
+		h->stale = true;
 		memset(&t->history_at, 0, sizeof t->history_at);
 		history_build(t);
 		return;
@@ -433,11 +582,12 @@ history_enter(struct tui *t)
 {
 	struct history_list *h = t->history_list;
 
-	if (h == NULL || h->shown_count == 0)
+	if (h == NULL || h->cursor < h->window ||
+	    h->cursor >= h->window + h->count)
 		return;
 	detail_free(&t->record);
 	memset(&t->record_at, 0, sizeof t->record_at);
-	record_build(&t->record, &h->entries[h->shown[h->cursor]]);
+	record_build(&t->record, &h->entries[h->cursor - h->window]);
 	t->view = VIEW_RECORD;
 }
 
@@ -450,11 +600,20 @@ history_back(struct tui *t)
 void
 help_open(struct tui *t)
 {
+	long at;
+
 	history_close(t);
 	detail_free(&t->history);
 	memset(&t->history_at, 0, sizeof t->history_at);
 	detail_add(&t->history, DETAIL_HEADING, "%s", _("countersign: keys"));
-	keys_help(t, &t->history);
+	at = keys_help(t, &t->history);
+	/*
+	 * Opened at the keys of the view it was asked from: the queue's
+	 * come first, but the detail's and the history's had fallen below
+	 * the first screen as keys were added.
+	 */
+	if (at > 1)
+		t->history_at.line = at;
 	t->view = VIEW_HELP;
 }
 

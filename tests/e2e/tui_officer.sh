@@ -38,9 +38,10 @@ for id in legal-2026-0042 legal-2026-0051 legal-2026-0053; do
 	expect_contains "80x24: $id reads whole, not cut to 8" "$WORK/queue" " $id "
 done
 expect_contains "80x24: a cut UUID ends in an ellipsis" "$WORK/queue" "9d2e7b10-1c4f-…"
-expect_contains "80x24: the requester has a column" "$WORK/queue" "REQUESTER"
-expect_eq "80x24: the requester is on its row" \
-	"$(grep -c 'soon-1 *pm.ortiz' "$WORK/queue")" 1
+# Issue 37: at 80 columns a trade's amount is whole; the requester's
+# column gives way to it (tui_queue_80.sh shows it at 100).
+expect_contains "80x24: the trade's amount is whole" "$WORK/queue" \
+	"BUY MO x600 \$31,000.00"
 expect_eq "80x24: AGE counts from drafted_at" \
 	"$(grep 'soon-1' "$WORK/queue" | awk '{ print $NF }')" 3h
 expect_contains "80x24: the keys are whole" "$WORK/queue" "? help  q quit"
@@ -101,7 +102,8 @@ care=$(cs list --json | jq -s '[.[] | select(.local_pass == false or .divergence
 expect_eq "and the header says them, with how many are shown" \
 	"$(screen | head -1 | sed 's/ *$//')" \
 	"countersign  $care of $pending shown · filter: needs care (x or !) · sort: oldest first"
-keys f f f f s s s
+# Five sort orders since issue 37 (value, largest first, is the fifth).
+keys f f f f s s s s
 wait_for "filter: all · sort: most care first"
 
 # The open detail follows a decision made elsewhere.

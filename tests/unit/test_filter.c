@@ -209,6 +209,36 @@ test_usage_errors_name_the_term(void **state)
 	assert_usage_error(":x", ":x");
 }
 
+/* Whether expression, which must parse, needs the action's packet. */
+static bool
+needs_action(const char *expression)
+{
+	struct filter f;
+	struct error err;
+	bool result;
+
+	error_clear(&err);
+	assert_int_equal(filter_parse(expression, &f, &err), 0);
+	result = filter_needs_action(&f);
+	filter_free(&f);
+	return result;
+}
+
+/* Only user, ticker, value and bare words read beyond the queue row. */
+static void
+test_needs_action(void **state)
+{
+	(void)state;
+	assert_false(needs_action(""));
+	assert_false(needs_action("id:T kind:trade requester:a author:b"));
+	assert_false(needs_action("summary:XOM flag:H expires<1d"));
+	assert_true(needs_action("user:u-1"));
+	assert_true(needs_action("flag:H ticker:XOM"));
+	assert_true(needs_action("value>100"));
+	assert_true(needs_action("value<100"));
+	assert_true(needs_action("XOM"));
+}
+
 int
 main(void)
 {
@@ -221,6 +251,7 @@ main(void)
 		cmocka_unit_test(test_expires_within),
 		cmocka_unit_test(test_all_terms_must_hold),
 		cmocka_unit_test(test_usage_errors_name_the_term),
+		cmocka_unit_test(test_needs_action),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -295,6 +295,31 @@ test_same_name_as_read(void **state)
 	assert_false(text_same_name("", "root"));
 }
 
+/* The queue's countdown: minutes kept under a day, nothing beyond it. */
+static void
+test_countdown(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	format_countdown(buf, sizeof buf, (3 * 60 + 12) * 60000LL + 59000);
+	assert_string_equal(buf, "3h12m");
+	format_countdown(buf, sizeof buf, (23 * 60 + 59) * 60000LL);
+	assert_string_equal(buf, "23h59m");
+	format_countdown(buf, sizeof buf, 60 * 60000LL);
+	assert_string_equal(buf, "1h00m");
+	format_countdown(buf, sizeof buf, 45 * 60000LL);
+	assert_string_equal(buf, "45m");
+	format_countdown(buf, sizeof buf, 59000);
+	assert_string_equal(buf, "<1m");
+	format_countdown(buf, sizeof buf, 86400000LL);
+	assert_string_equal(buf, "");
+	format_countdown(buf, sizeof buf, 0);
+	assert_string_equal(buf, "");
+	format_countdown(buf, sizeof buf, -5000);
+	assert_string_equal(buf, "");
+}
+
 int
 main(void)
 {
@@ -309,6 +334,7 @@ main(void)
 		cmocka_unit_test(test_format_as_vsnprintf),
 		cmocka_unit_test(test_format_random),
 		cmocka_unit_test(test_integer_digits),
+		cmocka_unit_test(test_countdown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
