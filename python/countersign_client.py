@@ -2,7 +2,8 @@
 
 Standard library only, Python 3.9 or later.  One Client is one connection
 to ``countersign serve`` over its Unix socket, speaking the JSON-RPC 2.0
-protocol of countersign-protocol(7)::
+protocol of countersign-protocol(7); one the service closed while idle
+(serve --idle-timeout) is made again at the next call::
 
     import countersign_client
 
@@ -62,6 +63,20 @@ class _Connection:
         line, self._buffer = self._buffer.split(b"\n", 1)
         return json.loads(line.decode("utf-8"))
 
+    def closed_by_service(self):
+        """True when the service has closed this connection (its idle
+        timeout, say) with nothing left unread: no request is then in
+        flight, so a new connection loses nothing."""
+        if self._buffer:
+            return False
+        try:
+            data = self._sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+        return data == b""
+
     def close(self):
         try:
             self._sock.close()
@@ -94,6 +109,12 @@ class Client:
         self.close()
 
     def _call(self, method, params):
+        # The service closes a connection idle for long (serve
+        # --idle-timeout): a client that waited between calls connects
+        # anew rather than failing its next one.
+        if not self._answers and self._conn.closed_by_service():
+            self._conn.close()
+            self._conn = _Connection(self.socket_path)
         self._next_id += 1
         request_id = self._next_id
         self._conn.send({"jsonrpc": "2.0", "id": request_id,

@@ -49,6 +49,10 @@ client submit "$S1"
 client bad_input "$S1"
 client waits "$S1" "$DB" "$S2"
 client events "$S1"
+# A service that closes idle connections: the Python client connects anew.
+S3="$WORK/s3"
+serve "$S3" --officers "$MYGROUP" --importers "$MYGROUP" --idle-timeout 1
+client idle "$S3"
 
 ### The commands, locally and through the service.
 progress "The commands, locally and through the service"

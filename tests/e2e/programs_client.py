@@ -454,10 +454,29 @@ def check_no_role(sock_path):
     c.close()
 
 
+def check_idle(sock_path):
+    """A Client whose connection the service closed for idleness connects
+    anew at its next call (serve --idle-timeout)."""
+    gate = cc.Client(sock_path)
+    expect("idle: a first call", gate.status("sub-0")["action_id"], "sub-0")
+    closed = False
+    for _ in range(1200):           # the service closes it, within 60 s
+        if gate._conn.closed_by_service():
+            closed = True
+            break
+        time.sleep(0.05)
+    expect("idle: the service closed the idle connection", closed, True)
+    expect("idle: the next call connects anew",
+           gate.status("sub-0")["action_id"], "sub-0")
+    gate.close()
+
+
 def main():
     check = sys.argv[1]
     if check == "submit":
         check_submit(sys.argv[2])
+    elif check == "idle":
+        check_idle(sys.argv[2])
     elif check == "bad_input":
         check_bad_input(sys.argv[2])
     elif check == "waits":
