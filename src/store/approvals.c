@@ -66,13 +66,39 @@ store_approvals_free(struct approval_row *rows, size_t count)
 	free(rows);
 }
 
+static bool
+approval_take(void *record, db_stmt *stmt)
+{
+	struct approval_row *row = record;
+
+	snprintf(row->approval_id, sizeof row->approval_id, "%s",
+	    (const char *)db_column_text(stmt, 0));
+	snprintf(row->operator_login, sizeof row->operator_login, "%s",
+	    (const char *)db_column_text(stmt, 1));
+	row->operator_uid = db_column_int64(stmt, 2);
+	snprintf(row->approved_at, sizeof row->approved_at, "%s",
+	    (const char *)db_column_text(stmt, 3));
+	row->needed = db_column_int64(stmt, 5);
+	row->have = db_column_int64(stmt, 6);
+	row->audit_seq = db_column_int64(stmt, 7);
+	return db_column_type(stmt, 4) != DB_TEXT || (row->reason =
+	    strdup((const char *)db_column_text(stmt, 4))) != NULL;
+}
+
+static void
+approvals_release(void *records, size_t count)
+{
+	store_approvals_free(records, count);
+}
+
 int
 store_approvals_of(struct store *s, const char *action_id,
     struct approval_row **rows, size_t *count, struct error *err)
 {
-	struct approval_row *grown, *row;
+	static const struct rows_spec spec = { sizeof(struct approval_row),
+	    approval_take, approvals_release, "reading the approvals" };
 	db_stmt *stmt;
-	size_t cap = 0;
+	void *read;
 	int rc;
 
 	*rows = NULL;
@@ -80,45 +106,9 @@ store_approvals_of(struct store *s, const char *action_id,
 	if ((stmt = store_statement(s, SQL_APPROVALS_OF, err)) == NULL)
 		return err->status;
 	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-	while ((rc = db_step(stmt)) == DB_ROW) {
-		if (*count == cap) {
-			cap = cap == 0 ? 4 : cap * 2;
-			if ((grown = realloc(*rows, cap * sizeof **rows)) ==
-			    NULL) {
-				rc = DB_NOMEM;
-				break;
-			}
-			*rows = grown;
-		}
-		row = &(*rows)[(*count)++];
-		memset(row, 0, sizeof *row);
-		snprintf(row->approval_id, sizeof row->approval_id, "%s",
-		    (const char *)db_column_text(stmt, 0));
-		snprintf(row->operator_login, sizeof row->operator_login, "%s",
-		    (const char *)db_column_text(stmt, 1));
-		row->operator_uid = db_column_int64(stmt, 2);
-		snprintf(row->approved_at, sizeof row->approved_at, "%s",
-		    (const char *)db_column_text(stmt, 3));
-		if (db_column_type(stmt, 4) == DB_TEXT &&
-		    (row->reason = strdup((const char *)db_column_text(stmt,
-		    4))) == NULL) {
-			rc = DB_NOMEM;
-			break;
-		}
-		row->needed = db_column_int64(stmt, 5);
-		row->have = db_column_int64(stmt, 6);
-		row->audit_seq = db_column_int64(stmt, 7);
-	}
-	db_reset(stmt);
-	if (rc != DB_DONE) {
-		store_approvals_free(*rows, *count);
-		*rows = NULL;
-		*count = 0;
-		return rc == DB_NOMEM ? error_set(err, EXIT_STORAGE, NULL,
-		    "out of memory") : store_error(s, err,
-		    "reading the approvals");
-	}
-	return 0;
+	rc = store_rows_read(s, stmt, &spec, &read, count, err);
+	*rows = read;
+	return rc;
 }
 
 int

@@ -23,13 +23,41 @@ store_judgments_free(struct judgment_row *rows, size_t count)
 	free(rows);
 }
 
+static bool
+judgment_take(void *record, db_stmt *stmt)
+{
+	struct judgment_row *row = record;
+
+	if ((row->ac_id = strdup((const char *)db_column_text(stmt, 0))) ==
+	    NULL)
+		return false;
+	snprintf(row->judgment, sizeof row->judgment, "%s",
+	    (const char *)db_column_text(stmt, 1));
+	snprintf(row->judgment_id, sizeof row->judgment_id, "%s",
+	    (const char *)db_column_text(stmt, 2));
+	snprintf(row->operator_login, sizeof row->operator_login, "%s",
+	    (const char *)db_column_text(stmt, 3));
+	row->operator_uid = db_column_int64(stmt, 4);
+	snprintf(row->judged_at, sizeof row->judged_at, "%s",
+	    (const char *)db_column_text(stmt, 5));
+	row->audit_seq = db_column_int64(stmt, 6);
+	return true;
+}
+
+static void
+judgments_release(void *records, size_t count)
+{
+	store_judgments_free(records, count);
+}
+
 int
 store_judgments_of(struct store *s, const char *action_id,
     struct judgment_row **rows, size_t *count, struct error *err)
 {
-	struct judgment_row *grown, *row;
+	static const struct rows_spec spec = { sizeof(struct judgment_row),
+	    judgment_take, judgments_release, "reading the judgments" };
 	db_stmt *stmt;
-	size_t cap = 0;
+	void *read;
 	int rc;
 
 	*rows = NULL;
@@ -37,45 +65,9 @@ store_judgments_of(struct store *s, const char *action_id,
 	if ((stmt = store_statement(s, SQL_JUDGMENTS_OF, err)) == NULL)
 		return err->status;
 	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-	while ((rc = db_step(stmt)) == DB_ROW) {
-		if (*count == cap) {
-			cap = cap == 0 ? 4 : cap * 2;
-			if ((grown = realloc(*rows, cap * sizeof **rows)) ==
-			    NULL) {
-				rc = DB_NOMEM;
-				break;
-			}
-			*rows = grown;
-		}
-		row = &(*rows)[*count];
-		memset(row, 0, sizeof *row);
-		if ((row->ac_id = strdup((const char *)db_column_text(stmt,
-		    0))) == NULL) {
-			rc = DB_NOMEM;
-			break;
-		}
-		(*count)++;
-		snprintf(row->judgment, sizeof row->judgment, "%s",
-		    (const char *)db_column_text(stmt, 1));
-		snprintf(row->judgment_id, sizeof row->judgment_id, "%s",
-		    (const char *)db_column_text(stmt, 2));
-		snprintf(row->operator_login, sizeof row->operator_login, "%s",
-		    (const char *)db_column_text(stmt, 3));
-		row->operator_uid = db_column_int64(stmt, 4);
-		snprintf(row->judged_at, sizeof row->judged_at, "%s",
-		    (const char *)db_column_text(stmt, 5));
-		row->audit_seq = db_column_int64(stmt, 6);
-	}
-	db_reset(stmt);
-	if (rc != DB_DONE) {
-		store_judgments_free(*rows, *count);
-		*rows = NULL;
-		*count = 0;
-		return rc == DB_NOMEM ? error_set(err, EXIT_STORAGE, NULL,
-		    "out of memory") : store_error(s, err,
-		    "reading the judgments");
-	}
-	return 0;
+	rc = store_rows_read(s, stmt, &spec, &read, count, err);
+	*rows = read;
+	return rc;
 }
 
 int

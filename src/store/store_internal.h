@@ -239,6 +239,22 @@ db_stmt *store_statement(struct store *, enum statement, struct error *);
 int store_error(struct store *, struct error *, const char *doing);
 
 /*
+ * How a statement's rows become an array of records (rows.c): the size
+ * of one, take() filling one from the current row (false when memory ran
+ * out; what it took so far is released all the same), release() freeing
+ * count of them and the array, and what the store was doing, for errors.
+ */
+struct rows_spec {
+	size_t size;
+	bool (*take)(void *record, db_stmt *);
+	void (*release)(void *records, size_t count);
+	const char *what;
+};
+/* Steps the bound stmt to its end into *rows; 0, or an exit code. */
+int store_rows_read(struct store *, db_stmt *, const struct rows_spec *,
+    void **rows, size_t *count, struct error *);
+
+/*
  * audit verify's look at the rows a kind of record wrote (record_rows.c):
  * a statement that reads the rows of one id, and how many rows the
  * records walked so far account for.
