@@ -91,6 +91,8 @@ const struct rule_result *verdict_rule(const struct verdict *,
     const char *rule_id);
 /* The names of the failing rules, comma separated; newly allocated. */
 char *verdict_failing_rules(const struct verdict *);
+/* True when rule_id is the one and only rule that fails. */
+bool verdict_fails_only(const struct verdict *, const char *rule_id);
 /* The failed_rules reason (SPEC 3) when overall_pass is false; -1 on ENOMEM. */
 int verdict_add_failed_rules(struct verdict *);
 

@@ -47,23 +47,6 @@ refuse(struct refusals *r, const char *code, const char *fmt, ...)
 		r->codes[r->count++] = code;
 }
 
-/* True when rule_id is the one and only failing rule. */
-static bool
-only_failing(const struct verdict *v, const char *rule_id)
-{
-	size_t i;
-	bool seen = false;
-
-	for (i = 0; i < v->rule_count; i++) {
-		if (v->rules[i].passed)
-			continue;
-		if (strcmp(v->rules[i].rule_id, rule_id) != 0)
-			return false;
-		seen = true;
-	}
-	return seen;
-}
-
 /* The operator is the action's author or one of its contributors (v2). */
 static bool
 own_work(const cJSON *action, const char *login)
@@ -132,7 +115,7 @@ approve_refusals(const struct decision_request *req,
 	unjudged = rc->outcome.pack->unjudged_criteria != NULL ?
 	    rc->outcome.pack->unjudged_criteria(&rc->data.input,
 	    &rc->outcome.advisory) : 0;
-	if (unjudged > 0 && only_failing(v, "needs_po_judged"))
+	if (unjudged > 0 && verdict_fails_only(v, "needs_po_judged"))
 		refuse(r, "po_judgment_required", "%d NEEDS-PO criteri%s "
 		    "await%s your judgment (met or unmet)", unjudged,
 		    unjudged == 1 ? "on" : "a", unjudged == 1 ? "s" : "");

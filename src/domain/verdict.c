@@ -211,6 +211,22 @@ verdict_rule(const struct verdict *v, const char *rule_id)
 	return NULL;
 }
 
+bool
+verdict_fails_only(const struct verdict *v, const char *rule_id)
+{
+	size_t i;
+	bool seen = false;
+
+	for (i = 0; i < v->rule_count; i++) {
+		if (v->rules[i].passed)
+			continue;
+		if (strcmp(v->rules[i].rule_id, rule_id) != 0)
+			return false;
+		seen = true;
+	}
+	return seen;
+}
+
 char *
 verdict_failing_rules(const struct verdict *v)
 {

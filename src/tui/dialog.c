@@ -535,6 +535,8 @@ approve_draw(const struct tui *t, struct dialog *d,
 			detail_add(&d->head, DETAIL_PLAIN, "%s",
 			    VERDICT_SHOWN(&v->high_stakes_reasons[r]));
 	}
+	/* What the officer judges by, which the rules leave to them. */
+	detail_notes(&d->head, v);
 	if (divergence > 0) {
 		/* L10N: %d is how many differences there are */
 		detail_add(&d->head, DETAIL_HEADING, _("DIVERGENCE  %d "
@@ -647,6 +649,40 @@ approve_key(struct tui *t, struct dialog *d, struct approve_state *s,
 	return 0;
 }
 
+/*
+ * Issue 37: an approval the gate can only refuse is said at once, as
+ * expiry is, rather than in a dialog that ends in the refusal: an action
+ * decided already, or local rules that fail, but for the NEEDS-PO
+ * judgment the dialog itself settles.  True when it was said.
+ */
+static bool
+approval_unavailable(struct tui *t, const char *id, const struct recheck *r)
+{
+	const struct verdict *v = &r->outcome.verdict;
+	char *shown, *failing;
+
+	if (r->data.status != NULL && strcmp(r->data.status, "pending") != 0) {
+		shown = short_id(t->store, id);
+		/* L10N: %1$s is the start of an action id, %2$s approved or
+		   rejected (the store's word, not translated) */
+		tui_notice(t, _("%s is decided already (%s): there is nothing "
+		    "to approve"), shown, r->data.status);
+		free(shown);
+		return true;
+	}
+	if (v->overall_pass || verdict_fails_only(v, "needs_po_judged"))
+		return false;
+	shown = short_id(t->store, id);
+	failing = xcheck(verdict_failing_rules(v));
+	/* L10N: %1$s is the start of an action id, %2$s the failing rule
+	   ids; r is the key that rejects: keep it */
+	tui_notice(t, _("%s cannot be approved: local rules fail (%s); r "
+	    "rejects it"), shown, failing);
+	free(failing);
+	free(shown);
+	return true;
+}
+
 void
 dialog_approve(struct tui *t, const char *action_id)
 {
@@ -665,6 +701,10 @@ dialog_approve(struct tui *t, const char *action_id)
 	memset(&d, 0, sizeof d);
 	if (!dialog_check(t, id, &s.check, s.shown_sha256))
 		return;
+	if (approval_unavailable(t, id, &s.check)) {
+		recheck_free(&s.check);
+		return;
+	}
 	checked = true;
 	reason_count = reasons_load("approve", s.check.outcome.pack->kind,
 	    reasons, REASONS_MAX);

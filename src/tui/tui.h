@@ -153,6 +153,13 @@ char *id_shown(const char *raw_id, int columns);
 /* An action id as notices quote it: its unique prefix, marked when cut. */
 char *short_id(struct store *, const char *raw_id);
 /*
+ * The SPEC 3 notes of a verdict as a section (view_detail.c): the detail
+ * and the approve dialog show the same (issue 37).
+ */
+struct detail;
+struct verdict;
+void detail_notes(struct detail *, const struct verdict *);
+/*
  * A key line ("a approve  r reject  ? help  q quit", items two spaces
  * apart) cut to columns by leaving out whole items from the end, never
  * help or quit/back; newly allocated.

@@ -256,8 +256,8 @@ done:
 }
 
 /* SPEC 3 notes: what the rules do not enforce but an officer needs. */
-static void
-notes_section(struct detail *d, const struct verdict *v)
+void
+detail_notes(struct detail *d, const struct verdict *v)
 {
 	size_t i;
 
@@ -330,7 +330,7 @@ detail_open(struct tui *t, const char *action_id)
 	detail_add(&t->detail, DETAIL_PLAIN, "%s", "");
 	stakes_section(&t->detail, &r.outcome.verdict);
 	divergence_section(&t->detail, &r.outcome);
-	notes_section(&t->detail, &r.outcome.verdict);
+	detail_notes(&t->detail, &r.outcome.verdict);
 	if (r.outcome.pack->describe_context != NULL)
 		r.outcome.pack->describe_context(in, &r.outcome.advisory,
 		    &t->detail);
@@ -342,14 +342,24 @@ detail_open(struct tui *t, const char *action_id)
 	/* L10N: %s is the SHA-256 of the packet shown, in hex */
 	detail_add(&t->detail, DETAIL_PLAIN, _("packet sha256: %s"),
 	    r.data.packet_sha256[0] != '\0' ? r.data.packet_sha256 : "?");
-	t->detail_blocked = !r.outcome.verdict.overall_pass;
+	/*
+	 * The NEEDS-PO judgment alone is no block: the approve dialog (or
+	 * J) settles it, so the key line names what really stands in the
+	 * way (issue 37).
+	 */
+	t->detail_blocked = !r.outcome.verdict.overall_pass &&
+	    !verdict_fails_only(&r.outcome.verdict, "needs_po_judged");
 	if (t->detail_blocked) {
 		failing = xcheck(verdict_failing_rules(&r.outcome.verdict));
 		/* L10N: %s lists the failing rule ids */
 		detail_add(&t->detail, DETAIL_ALERT, _("Approval is blocked: "
 		    "local rules fail (%s)"), failing);
 		free(failing);
-	}
+	} else if (!r.outcome.verdict.overall_pass)
+		/* L10N: needs_po_judged is a rule id: keep it */
+		detail_add(&t->detail, DETAIL_ALERT, "%s", _("Approval waits "
+		    "for the NEEDS-PO criteria to be judged (needs_po_judged): "
+		    "in the approve dialog, or J"));
 	recheck_free(&r);
 	t->view = VIEW_DETAIL;
 }

@@ -117,8 +117,13 @@ tui_start_de() {
 	tui_launch "$1" "$2" \
 	    "env -u LC_ALL -u LC_MESSAGES LANGUAGE=de LANG='$UTF8' COUNTERSIGN_LOCALEDIR='$WORK/locale' COUNTERSIGN_DATA_DIR='$TOP_SRCDIR/data' '$COUNTERSIGN' --db '$DB'"
 }
+# A second trade that passes, for the approve dialog (a failing one is
+# refused at once, with no dialog: issue 37).
+jq -c '.proposed_action.action_id = "l10n-pass-2" | .reviewer_verdict.action_id = "l10n-pass-2"' \
+    "$EXAMPLES/packet-trade-pass.json" >"$WORK/pass-2.json"
+cs import "$WORK/pass-2.json" >/dev/null 2>&1
 tui_start_de 100 30
-expect_screen "the queue's header is German" "1 offen"
+expect_screen "the queue's header is German" "2 offen"
 expect_screen "the flag legend is German" "H Risiko  x Verstoß  ! Abweichung"
 expect_screen "the keys are German" "a genehmigen  r ablehnen"
 expect_screen "the column headings are German" "ZUSAMMENFASSUNG"
@@ -127,20 +132,27 @@ expect_screen "the help is German" "countersign: Tasten"
 expect_screen "its sections are German" "Warteschlange"
 expect_screen "key descriptions are German" "den gewählten Vorgang öffnen"
 keys q
-wait_for "1 offen"
+wait_for "2 offen"
 keys Enter
 expect_screen "the detail's rule table is German" "REGEL"
 expect_screen "the verdict cells are German" "excluded_sector             ja       NEIN"
 expect_screen "rule ids stay" "ips_version_current"
-keys a
-expect_screen "the approve dialog is German" "genehmigen"
-expect_screen "its check boxes are German" "Ich habe das hohe Risiko geprüft"
-keys Enter
-expect_screen "a refusal is German around its code" "Verweigert (rules_failed)"
-keys Escape
 wait_for "a genehmigen (gesperrt"
+keys a
+expect_screen "a refusal said at once is German, rule ids kept" \
+    "kann nicht genehmigt werden: lokale Regeln verletzt (excluded_sector"
 keys q
-wait_for "1 offen"
+wait_for "2 offen"
+keys /; keys l10n-pass-2 Enter
+wait_for "1 von 2 angezeigt"
+keys a
+expect_screen "the approve dialog is German" "l10n-pass-2 genehmigen"
+expect_screen "its notes are German" "Hinweise (zur Beurteilung; von den Regeln nicht durchgesetzt)"
+expect_screen "its reason line is German" "Begründung (freiwillig"
+keys Escape
+wait_for "1 von 2 angezeigt"
+keys Escape
+wait_for "2 offen"
 keys q
 expect_eq "quits with status 0" "$(tui_exit_status)" 0
 tui_stop

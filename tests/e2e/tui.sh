@@ -42,12 +42,10 @@ expect_screen "detail shows both verdicts" "RULE                        ADVISORY
 expect_screen "excluded_sector: advisory pass, local FAIL" "excluded_sector             pass     FAIL"
 expect_screen "the advisory's escape sequence, escaped" 'advisory said: \e[2J\e]0;approved^GAll clear'
 keys a
-expect_screen "approve dialog opens" "Approve $DIVERGENT"
-keys Enter
-expect_screen "a failing trade is refused" "Refused (rules_failed)"
+# Issue 37: the gate would refuse it, so a says why at once, no dialog.
+expect_screen "a failing trade: said at once" "cannot be approved: local rules fail"
+expect_eq "no dialog opened" "$(screen | grep -c "Approve $DIVERGENT")" 0
 expect_eq "and nothing is recorded" "$(recorded "$DIVERGENT")" ""
-keys Escape
-wait_for "a approve (blocked"
 
 # Reject it with a standard reason.
 keys r
@@ -73,6 +71,7 @@ keys /; keys C-u 7c41e2a0 Enter
 wait_for "7c41e2a0"
 keys a
 expect_screen "the dialog lists the high stakes" "HIGH STAKES"
+expect_screen "and the notes the rules leave to the officer" "Notes (for judgment; not enforced by the rules)"
 keys Enter
 expect_screen "refused without the acknowledgement" "Refused (high_stakes_unacknowledged)"
 keys h
