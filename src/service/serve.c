@@ -41,6 +41,7 @@
 #include "store.h"
 #include "timestamp.h"
 #include "utf8.h"
+#include "xmalloc.h"
 
 #include "serve_internal.h"
 
@@ -111,6 +112,43 @@ message_new(const cJSON *id)
 }
 
 /*
+ * Issue 37: a refused request is logged as an allowed one is, who, what
+ * and why (the answer's code and message, controls escaped: a method's
+ * name is the client's bytes).  At most REFUSALS_LOGGED a second, the
+ * rest counted into the next line, so that a client refused in a loop
+ * cannot flood the log.
+ */
+#define REFUSALS_LOGGED 20
+static void
+log_refusal(const struct conn *c, const char *reason, const char *message)
+{
+	static long long second;
+	static unsigned long logged, suppressed;
+	long long now = now_ms() / 1000;
+	char *shown;
+
+	if (now != second) {
+		second = now;
+		logged = 0;
+	}
+	if (logged >= REFUSALS_LOGGED) {
+		suppressed++;
+		return;
+	}
+	logged++;
+	shown = xsanitize(message);
+	if (suppressed > 0)
+		fprintf(stderr, "countersign serve: uid %lu: refused (%s): %s "
+		    "(and %lu refusals before it not logged)\n",
+		    (unsigned long)c->uid, reason, shown, suppressed);
+	else
+		fprintf(stderr, "countersign serve: uid %lu: refused (%s): %s\n",
+		    (unsigned long)c->uid, reason, shown);
+	suppressed = 0;
+	free(shown);
+}
+
+/*
  * An error answer: reason is the word a script tests (forbidden, ...),
  * exit_code what the client exits with.  A NULL id answers a message
  * whose id could not be read.
@@ -139,6 +177,7 @@ conn_error(struct conn *c, const cJSON *id, int code, const char *reason,
 	cJSON_AddStringToObject(data, "reason", reason);
 	cJSON_AddNumberToObject(data, "exit_code", exit_code);
 	conn_send(c, m);
+	log_refusal(c, reason, message);
 }
 
 void

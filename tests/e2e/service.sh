@@ -205,6 +205,8 @@ stop
 serve --officers "$MYGROUP" --importers "$OTHER"
 expect_status "an officer who is no importer may not import" 1 remote import "$EXAMPLES/ips.json"
 expect_contains "... forbidden" "$WORK/err" "forbidden: $ME is not in the group '$OTHER'"
+expect_contains "... and the service logs the refusal: who, what, why" "$WORK/serve.log" \
+	"uid $(id -u): refused (forbidden): forbidden: $ME is not in the group '$OTHER' that import needs"
 expect_status "... but may list" 0 remote list
 if command -v python3 >/dev/null 2>&1; then
 	stop
