@@ -299,6 +299,23 @@ connect_to(const char *path)
 }
 
 /*
+ * The locale the command's words are to be in (issue 37: LANG, LC_* and
+ * LANGUAGE apply to every command through the service, as locally): the
+ * names as setlocale() resolved them here, and LANGUAGE.
+ */
+static void
+add_locale(cJSON *params)
+{
+	const char *language = getenv("LANGUAGE");
+
+	cJSON_AddStringToObject(params, "ctype", setlocale(LC_CTYPE, NULL));
+	cJSON_AddStringToObject(params, "messages",
+	    setlocale(LC_MESSAGES, NULL));
+	if (language != NULL)
+		cJSON_AddStringToObject(params, "language", language);
+}
+
+/*
  * The review screens run in the service, on this terminal: its three
  * descriptors go with the request (SCM_RIGHTS), and so do the names of
  * the terminal type and locale the screens need.  The service never
@@ -311,8 +328,7 @@ review_remote(struct client *cl, const struct invocation *inv)
 		struct cmsghdr align;
 		char space[CMSG_SPACE(3 * sizeof(int))];
 	} control;
-	const char *term = getenv("TERM"), *language = getenv("LANGUAGE");
-	const char *no_color = getenv("NO_COLOR");
+	const char *term = getenv("TERM"), *no_color = getenv("NO_COLOR");
 	int fds[3] = { STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO };
 	struct sigaction sa;
 	struct msghdr mh;
@@ -328,11 +344,7 @@ review_remote(struct client *cl, const struct invocation *inv)
 	params = cJSON_AddObjectToObject(m, "params");
 	if (term != NULL)
 		cJSON_AddStringToObject(params, "term", term);
-	cJSON_AddStringToObject(params, "ctype", setlocale(LC_CTYPE, NULL));
-	cJSON_AddStringToObject(params, "messages",
-	    setlocale(LC_MESSAGES, NULL));
-	if (language != NULL)
-		cJSON_AddStringToObject(params, "language", language);
+	add_locale(params);
 	if (no_color != NULL && *no_color != '\0')
 		cJSON_AddBoolToObject(params, "no_color", true);
 	text = cJSON_PrintUnformatted(m);
@@ -396,6 +408,7 @@ request_params(const char *command, const struct invocation *inv,
 		cJSON_AddStringToObject(params, "since", inv->since);
 	if (inv->until != NULL)
 		cJSON_AddStringToObject(params, "until", inv->until);
+	add_locale(params);
 	if (strcmp(command, "import") == 0) {
 		cJSON_AddItemToObject(params, "operands", cl->names);
 		cJSON_AddItemToObject(params, "sizes", cl->sizes);

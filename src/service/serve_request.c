@@ -46,8 +46,9 @@ const struct method methods[] = {
 const size_t method_count = sizeof methods / sizeof methods[0];
 
 /* The review screens' terminal settings a client may pass. */
-static const char *const terminal_keys[] = { "term", "ctype", "messages",
-    "language" };
+static const char *const terminal_keys[] = { "term" };
+/* The locale any command's words are in (issue 37), as a client passes it. */
+static const char *const locale_keys[] = { "ctype", "messages", "language" };
 /* Members of group: the primary group and the supplementary ones, now. */
 bool
 in_group(const struct passwd *pw, const char *group)
@@ -187,6 +188,16 @@ params_to_invocation(const struct service *sv, const struct method *m,
 				return snprintf(why, why_size, "%s: '%s' does "
 				    "not apply or is not true/false", m->name,
 				    item->string), -1;
+		}
+		for (i = 0; i < sizeof locale_keys / sizeof locale_keys[0];
+		    i++) {
+			if (strcmp(item->string, locale_keys[i]) != 0)
+				continue;
+			known = true;
+			if (!cJSON_IsString(item) ||
+			    !terminal_word(item->valuestring))
+				return snprintf(why, why_size, "%s: '%s' is no "
+				    "plain name", m->name, item->string), -1;
 		}
 		for (i = 0; i < sizeof terminal_keys / sizeof terminal_keys[0];
 		    i++) {
@@ -417,11 +428,6 @@ static bool
 review_child(struct conn *c, const cJSON *params, int err_fd)
 {
 	const cJSON *term = cJSON_GetObjectItemCaseSensitive(params, "term");
-	const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(params, "ctype");
-	const cJSON *messages = cJSON_GetObjectItemCaseSensitive(params,
-	    "messages");
-	const cJSON *language = cJSON_GetObjectItemCaseSensitive(params,
-	    "language");
 	int i;
 
 	if (c->passed_count != 3) {
@@ -439,17 +445,32 @@ review_child(struct conn *c, const cJSON *params, int err_fd)
 		setenv("NO_COLOR", "1", 1);
 	else
 		unsetenv("NO_COLOR");
-	/* Wide characters need a UTF-8 locale, whatever the service's. */
-	if (!cJSON_IsString(ctype) || setlocale(LC_CTYPE,
-	    ctype->valuestring) == NULL)
+	return true;
+}
+
+/*
+ * The client's locale for the request's words (issue 37): every command
+ * speaks the client's language, as it would locally.  Without one the
+ * service's own stays; the screens' wide characters need a UTF-8 one.
+ */
+static void
+apply_locale(const cJSON *params, bool screens)
+{
+	const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(params, "ctype");
+	const cJSON *messages = cJSON_GetObjectItemCaseSensitive(params,
+	    "messages");
+	const cJSON *language = cJSON_GetObjectItemCaseSensitive(params,
+	    "language");
+
+	if ((!cJSON_IsString(ctype) || setlocale(LC_CTYPE,
+	    ctype->valuestring) == NULL) && screens)
 		setlocale(LC_CTYPE, "C.UTF-8");
 	if (cJSON_IsString(messages))
 		setlocale(LC_MESSAGES, messages->valuestring);
 	if (cJSON_IsString(language) && *language->valuestring != '\0')
 		setenv("LANGUAGE", language->valuestring, 1);
-	else
+	else if (cJSON_IsString(messages))
 		unsetenv("LANGUAGE");
-	return true;
 }
 
 /* The officers' group, in the child serving one request. */
@@ -506,6 +527,7 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 		close(c->fd);
 	/* SPEC 13: a refusal to extend the log also goes to the service's log. */
 	store_audit_alarm_fd(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
+	apply_locale(params, m->run == review_run);
 	if (m->run == review_run) {
 		if (!review_child(c, params, err_fd))
 			_exit(EXIT_USAGE);

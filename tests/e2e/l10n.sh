@@ -111,6 +111,33 @@ expect_contains "says the log is intact in German" "$WORK/out" "Audit-Protokoll 
 expect_status "audit replay" 0 cs audit replay 0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
 expect_contains "replay speaks German" "$WORK/out" "gleiche Eingaben, gleiches Ergebnis (bestanden)"
 
+# Through the service (issue 37): a service in the C locale speaks each
+# client's language, whatever command it runs for it.
+if command -v socat >/dev/null 2>&1; then
+	SOCK="$WORK/sock"
+	env -u LANGUAGE LANG=C LC_ALL=C "$COUNTERSIGN" serve --db "$DB" \
+	    --socket "$SOCK" --officers "$(id -gn)" --importers "$(id -gn)" \
+	    2>"$WORK/serve.log" &
+	SERVE_PID=$!
+	i=0
+	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null ||
+	    [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
+	expect_status "audit verify through the service" 0 "$COUNTERSIGN" \
+	    --connect "$SOCK" audit verify
+	expect_contains "... is German, as the client's locale is" "$WORK/out" \
+	    "Audit-Protokoll intakt:"
+	expect_status "list --all through the service" 0 "$COUNTERSIGN" \
+	    --connect "$SOCK" list --all
+	expect_contains "... its headings German" "$WORK/out" "ZUSAMMENFASSUNG"
+	english "$COUNTERSIGN" --connect "$SOCK" audit verify >"$WORK/en" 2>&1
+	expect_contains "... and English to a client in the C locale" "$WORK/en" \
+	    "audit log intact"
+	kill -TERM "$SERVE_PID" 2>/dev/null || true
+	wait "$SERVE_PID" 2>/dev/null || true
+else
+	echo "skip: the language through the service (socat is needed)"
+fi
+
 # The review screens.  tui_start waits for the English "pending", so the
 # pane is started here, with the environment spelled out.
 tui_start_de() {
