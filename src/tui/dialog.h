@@ -49,6 +49,24 @@ bool dialog_scroll_key(struct dialog *, int ch);
  * DIALOG_LEAVE for Esc, q or a signal; DIALOG_HANDLED for a key taken
  * here; else the key, for the dialog's own.
  */
+/* How a confirmed decision went (dialog_submit). */
+enum submitted { SUBMIT_RECORDED, SUBMIT_REFUSED, SUBMIT_FAILED };
+/*
+ * The one way the approve and reject dialogs record what the officer
+ * confirmed: the decision, then, recorded, the notice and the queue;
+ * refused or failed, why, in refusal, for the dialog to show.  verb is
+ * the translated past tense ("approved").
+ */
+struct decision_request;
+enum submitted dialog_submit(struct tui *, const struct decision_request *,
+    const char *verb, char *refusal, size_t size);
+/*
+ * The action's re-check as a dialog opens, and the digest of what is
+ * shown; false, said on the notice line, when it cannot be read.
+ */
+struct recheck;
+bool dialog_check(struct tui *, const char *id, struct recheck *,
+    char shown[65]);
 #define DIALOG_LEAVE (-100)
 #define DIALOG_HANDLED (-101)
 int dialog_next_key(struct dialog *);

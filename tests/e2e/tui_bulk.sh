@@ -75,10 +75,17 @@ keys Escape
 tui_stop
 
 # 60x15: the approve dialog scrolls; both boxes can be reached and ticked.
+# A trade of high stakes whose rules pass and whose reviewer diverged (a
+# failing one opens no dialog: issue 37): the demo's 7c41e2a0, with an
+# advisory that says it fails.
+jq -c 'select(.proposed_action.action_id == "7c41e2a0-0a8b-4b55-9d3e-1f2a3b4c5d60")
+	| .proposed_action.action_id = "hs-diverged" | .reviewer_verdict.action_id = "hs-diverged"
+	| .reviewer_verdict.overall_pass = false' "$DEMO/packets-trade-more.jsonl" >"$WORK/hs.json"
+cs import "$WORK/hs.json" >/dev/null
 tui_start 60 15
-keys /; keys 9d2e7b10 Enter; wait_for "> "
+keys /; keys hs-diverged Enter; wait_for "> "
 keys a
-expect_screen "60x15: the dialog opens" "Approve 9d2e7b10"
+expect_screen "60x15: the dialog opens" "Approve hs-diverged"
 expect_screen "60x15: it says more is below" "↓ more below (PgDn)"
 expect_screen "60x15: the reason line stays in view" "Reason (required"
 expect_screen "60x15: the divergence box is kept, with the reason" "[ ] I have reviewed the divergence"
@@ -89,13 +96,13 @@ keys h
 expect_screen "60x15: h the other" "[x] I have reviewed the high stakes"
 keys PgDn
 expect_screen "PgDn scrolls the rest" "↑ more above (PgUp)"
-# (v3) Five high-stakes reasons: two pages down to the standard reasons.
-keys PgDn
+# The high-stakes reasons and the notes: pages down to the standard reasons.
+keys PgDn PgDn PgDn PgDn PgDn PgDn
 expect_screen "down to the standard reasons" "1 Reviewed; within policy"
 expect_screen "the boxes stay" "[x] I have reviewed the divergence"
-keys PPage PPage PPage PPage
-expect_screen "PgUp scrolls back to the top" "LOCAL RULES FAIL"
-expect_screen "the title is still there" "Approve 9d2e7b10"
+keys PPage PPage PPage PPage PPage PPage PPage PPage
+expect_screen "PgUp scrolls back to the top" "HIGH STAKES"
+expect_screen "the title is still there" "Approve hs-diverged"
 keys Escape
 tui_stop
 finish
