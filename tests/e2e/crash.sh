@@ -29,22 +29,10 @@ consistent() {
 # decided after a few groups of 512, and finished before the later kills.
 slice=0
 for at in 1 50 200 400 700; do
-	: >"$WORK/run"
 	sed -n "$((slice * SLICE + 1)),$(((slice + 1) * SLICE))p" \
 		"$WORK/decisions" >"$WORK/slice"
 	slice=$((slice + 1))
-	# Not through cs(): $! must be countersign itself, not a subshell.
-	"$COUNTERSIGN" --db "$DB" batch "$WORK/slice" >"$WORK/run" 2>/dev/null &
-	pid=$!
-	tries=0
-	while [ "$(grep -c '"recorded"' "$WORK/run")" -lt "$at" ] &&
-		[ $tries -lt 3000 ] &&
-		kill -0 $pid 2>/dev/null; do
-		sleep 0.01
-		tries=$((tries + 1))
-	done
-	kill -KILL $pid 2>/dev/null || echo "note: killed after $at: the batch had finished"
-	wait $pid 2>/dev/null || true
+	kill_batch_after "$at" recorded "$WORK/slice" "$WORK/run"
 	consistent "killed after $at more recorded"
 	# Whole lines only: the kill may cut the last one short.
 	jq -R -r 'fromjson? | select(.status == "recorded") | .action_id' \

@@ -175,6 +175,39 @@ expect_status "audit replay" 0 cs audit replay J-1
 expect_contains "... lists the judgment" "$out" "J-1 (judgment $JID): AC-3 met, judged by $ME"
 expect_contains "... and re-runs the decision" "$out" "J-1: same inputs, same verdict (pass)"
 
+# Eight officers judge one criterion at once, half met and half unmet:
+# one row, the first judgment's; the same judgment again is judged (a
+# record, no row), the other is a conflict.
+JUDGES="daemon bin sys games man lp mail news"
+for u in $JUDGES; do id "$u" >/dev/null 2>&1 || JUDGES=""; done
+if [ -z "$JUDGES" ]; then
+	echo "skip: eight judges need the accounts daemon bin sys games man lp mail news"
+else
+	change J-race
+	n=0
+	for u in $JUDGES; do
+		n=$((n + 1))
+		[ $((n % 2)) -eq 0 ] && j=met || j=unmet
+		printf '{"action_id": "J-race", "decision": "judge", "po_judgments": {"AC-3": "%s"}}\n' "$j" |
+			as "$u" batch >"$WORK/race-$u.json" 2>"$WORK/race-$u.err" &
+	done
+	wait
+	row=$(db_sql "SELECT judgment FROM po_judgment WHERE action_id = 'J-race'")
+	for u in $JUDGES; do
+		jq -r '"\(.status) \(.code)"' "$WORK/race-$u.json" 2>/dev/null || echo "no answer"
+	done | sort | uniq -c | sed 's/^ *//' >"$WORK/race"
+	expect_eq "eight judges racing: one row" "$(echo "$row" | grep -c .)" 1
+	expect_eq "eight judges racing: four judged, four conflicts" "$(cat "$WORK/race")" \
+		"4 judged null
+4 refused po_judgment_conflict"
+	expect_eq "... the judged ones are those that said $row" \
+		"$(for u in $JUDGES; do [ "$(jq -r .status "$WORK/race-$u.json")" = judged ] && echo "$u"; done | tr '\n' ' ')" \
+		"$(n=0; for u in $JUDGES; do n=$((n + 1)); [ $((n % 2)) -eq 0 ] && j=met || j=unmet; [ "$j" = "$row" ] && echo "$u"; done | tr '\n' ' ')"
+	expect_eq "... a record for each judged answer" \
+		"$(cs audit export | jq -c '.record | select(.event == "po_judgment" and .action_id == "J-race")' | wc -l)" 4
+	expect_status "audit verify after the judges' race" 0 cs audit verify
+fi
+
 ### 6. Through the service: the same answers; the operator is the peer.
 if ! command -v socat >/dev/null 2>&1; then
 	echo "skip: the service part needs socat"

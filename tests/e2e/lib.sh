@@ -104,5 +104,24 @@ approvals() {
 		'range(0; $n) | {action_id: "\($p)-\(.)", decision: "approve"}'
 }
 
+# kill_batch_after N STATUS LINES OUT: run batch on LINES into OUT and
+# SIGKILL it once N answers of STATUS are written (or it ends first).
+# Not through cs(): $! must be countersign itself, not a subshell.
+kill_batch_after() {
+	: >"$4"
+	"$COUNTERSIGN" --db "$DB" batch "$3" >"$4" 2>/dev/null &
+	kill_pid=$!
+	kill_tries=0
+	while [ "$(grep -c "\"$2\"" "$4")" -lt "$1" ] &&
+		[ $kill_tries -lt 3000 ] &&
+		kill -0 $kill_pid 2>/dev/null; do
+		sleep 0.01
+		kill_tries=$((kill_tries + 1))
+	done
+	kill -KILL $kill_pid 2>/dev/null ||
+		echo "note: killed after $1: the batch had finished"
+	wait $kill_pid 2>/dev/null || true
+}
+
 # db_sql and its kin: the store's rows on either backend (issue 20).
 . "$TOP_SRCDIR/tests/e2e/db_lib.sh"

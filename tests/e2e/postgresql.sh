@@ -24,7 +24,7 @@ q() { pg_psql "$1" -At -c "$2"; }
 # tui_service, tui_quorum).  Issue 38: CI's time goes where the store is.
 for t in trade_examples list_sanitized batch legal_draft lockout \
 	queue_index holdings_import injection \
-	audit_chain audit_rows crash concurrency group_commit id_prefix \
+	audit_chain audit_rows crash crash_partial concurrency group_commit id_prefix \
 	artifact artifact_pr artifact_bounds batch_limits recheck_scope change changed policy_objects \
 	stored_rows raw_controls hostile import_strict syslog tui service \
 	tui_artifact tui_bulk tui_history tui_history_all programs \
