@@ -87,6 +87,9 @@ struct check_data {
 	 */
 	char roster_sha256[65];
 	char standards_sha256[65];
+	/* And of the IPS and the holdings it read (issue 35); "" if none. */
+	char ips_sha256[65];
+	char holdings_sha256[65];
 	/*
 	 * The trees above belong to the store's cache, but for securities:
 	 * that map is the action's own, and lends the cache's entries.

@@ -94,6 +94,16 @@ write_rule_inputs(struct json_writer *w, const struct check_data *d)
 		json_writer_null(w);
 	json_writer_key(w, "holdings_snapshot_id");
 	json_writer_tree(w, json_member(in->holdings, "snapshot_id"));
+	/*
+	 * Their digests too (issue 35): audit verify holds each to the one
+	 * the import before the decision recorded.
+	 */
+	json_writer_key(w, "ips_sha256");
+	json_writer_string(w, in->ips != NULL && d->ips_sha256[0] != '\0' ?
+	    d->ips_sha256 : NULL);
+	json_writer_key(w, "holdings_sha256");
+	json_writer_string(w, in->holdings != NULL &&
+	    d->holdings_sha256[0] != '\0' ? d->holdings_sha256 : NULL);
 	json_writer_key(w, "securities");
 	json_writer_tree(w, in->securities);
 	/*

@@ -140,6 +140,7 @@ struct chain_walk {
 	char column_problem[512];
 	struct record_rows *approvals;	/* SPEC 14 (approvals.c) */
 	struct record_rows *judgments;	/* SPEC 2.3 (judgments.c) */
+	struct audited_policy *policy;	/* issue 35 (policy_audited.c) */
 };
 
 /*
@@ -388,6 +389,7 @@ walk_record(struct chain_walk *walk, long long seq, int type,
 	};
 	struct error ignored;
 	cJSON *json = NULL;
+	int rc;
 
 	if (r->bad_seq != 0)
 		return 0;
@@ -446,6 +448,18 @@ walk_record(struct chain_walk *walk, long long seq, int type,
 	}
 	approval_rows_agree(walk, seq, &fields[FIELD_EVENT], record,
 	    record_len, &json);
+	/* The policy a decision used is the one the imports before it set. */
+	rc = audited_policy_record(walk->policy, seq,
+	    field_is(&fields[FIELD_EVENT], "policy_import"),
+	    walk->column_bad_seq == 0 && (field_is(&fields[FIELD_EVENT],
+	    "decision") || field_is(&fields[FIELD_EVENT], "approval")),
+	    record, record_len, &json, walk->column_problem,
+	    sizeof walk->column_problem);
+	if (rc > 0)
+		walk->column_bad_seq = seq;
+	else if (rc < 0 && walk->status == 0)
+		walk->status = error_set(walk->err, EXIT_STORAGE, NULL,
+		    "out of memory");
 	cJSON_Delete(json);
 	if (seq == walk->checkpoint_seq) {
 		walk->checkpoint_seen = true;
@@ -618,6 +632,10 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		goto done;
 	}
 	walk.err = err;
+	if ((walk.policy = audited_policy_new()) == NULL) {
+		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+		goto done;
+	}
 	if ((rc = prepare_decision_row(s, &walk.decision_row, err)) != 0 ||
 	    (rc = store_approval_check_open(s, &walk.approvals, err)) != 0 ||
 	    (rc = store_judgment_check_open(s, &walk.judgments, err)) != 0)
@@ -661,7 +679,11 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		snprintf(r->problem, sizeof r->problem, "%s",
 		    walk.column_problem);
 	}
+	/* The policy rows the gate reads, held to the imports (issue 35). */
+	if (rc == 0 && r->bad_seq == 0)
+		rc = audited_policy_check_tables(s, walk.policy, r, err);
 done:
+	audited_policy_free(walk.policy);
 	record_rows_close(walk.approvals);
 	record_rows_close(walk.judgments);
 	db_finalize(walk.decision_rows);

@@ -295,6 +295,28 @@ int store_judgment_check_finish(struct store *, struct record_rows *,
     char *problem, size_t size, struct error *);
 
 /*
+ * The policy the audit chain vouches for (policy_audited.c, issue 35):
+ * rebuilt from its policy_import records as audit verify walks them.
+ * audited_policy_record() takes one record (json parsed on demand, the
+ * caller's): an import changes the state, a decision's or approval's
+ * rule_inputs are held to it.  0, 1 with problem set, or -1 when out of
+ * memory.  audited_policy_check_tables() holds the policy rows the gate
+ * reads to the whole log's imports, setting report's bad_seq and problem.
+ */
+struct audited_policy;
+struct audited_policy *audited_policy_new(void);
+void audited_policy_free(struct audited_policy *);
+int audited_policy_apply(struct audited_policy *, long long seq,
+    const cJSON *record);
+bool audited_policy_vouches(const struct audited_policy *,
+    const cJSON *record, char *problem, size_t size);
+int audited_policy_record(struct audited_policy *, long long seq,
+    bool import, bool decided, const char *record, size_t length,
+    cJSON **json, char *problem, size_t size);
+int audited_policy_check_tables(struct store *,
+    const struct audited_policy *, struct audit_report *, struct error *);
+
+/*
  * What a store's schema version means, whatever the backend: -1 when it
  * is current, 0 when the migrations may bring it there, else the exit
  * code of the error set (newer than this program, not countersign's —

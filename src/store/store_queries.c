@@ -516,6 +516,13 @@ load_policy(struct store *s, const struct rule_pack *pack,
 	if (single && c->standards != NULL)
 		memcpy(d->standards_sha256, s->memo[DOCUMENT_STANDARDS].sha256,
 		    sizeof d->standards_sha256);
+	/* And the IPS and holdings, each by the digest its import recorded. */
+	if (single && user != NULL && user->ips != NULL)
+		memcpy(d->ips_sha256, s->memo[DOCUMENT_IPS].sha256,
+		    sizeof d->ips_sha256);
+	if (single && user != NULL && user->holdings != NULL)
+		memcpy(d->holdings_sha256, s->memo[DOCUMENT_HOLDINGS].sha256,
+		    sizeof d->holdings_sha256);
 	if (user != NULL && (pack->needs & NEEDS_IPS))
 		d->ips = user->ips;
 	if (user != NULL && (pack->needs & NEEDS_HOLDINGS))

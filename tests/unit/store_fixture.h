@@ -121,8 +121,14 @@ void sf_import_owned(struct store *s, char *json);
  */
 extern struct sf_db fx;
 
-/* A fresh database holding the examples' policy objects and both packets. */
+/*
+ * A fresh database holding the examples' policy objects and both packets;
+ * each policy object's import is on the audit log, as import puts it.
+ */
 int sf_setup(void **state);
+#define SF_POLICY_RECORDS 3
+/* The same, empty: no policy, no packets, an empty audit log. */
+int sf_setup_bare(void **state);
 
 int sf_teardown(void **state);
 

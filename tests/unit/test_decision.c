@@ -476,7 +476,7 @@ test_second_connection_sees_the_decision(void **state)
 	assert_contains(out.message, "alice");
 	store_close(other);
 	assert_int_equal(sf_decision_rows(fx.path, EX_PASS_ACTION_ID), 1);
-	assert_int_equal(sf_head(fx.store).seq, 1);
+	assert_int_equal(sf_head(fx.store).seq, SF_POLICY_RECORDS + 1);
 }
 
 /* ---- not_pending (SPEC 5, v2) ---- */
@@ -1079,7 +1079,7 @@ test_approve_record_has_every_spec6_key(void **state)
 	assert_int_equal(store_audit_verify(fx.store, 0, NULL, &report, &err),
 	    0);
 	assert_int_equal(report.bad_seq, 0);
-	assert_int_equal(report.records, 1);
+	assert_int_equal(report.records, SF_POLICY_RECORDS + 1);
 	assert_int_equal(report.decisions, 1);
 	assert_int_equal(report.head.seq, out.head.seq);
 	assert_string_equal(report.head.hash, out.head.hash);
@@ -1213,8 +1213,8 @@ test_decision_extends_the_chain(void **state)
 
 	expect_recorded(&req, &alice, &first);
 	expect_recorded_at(&rej, &bob, EX_NOW_MS + 1, &second);
-	assert_int_equal(first.head.seq, 1);
-	assert_int_equal(second.head.seq, 2);
+	assert_int_equal(first.head.seq, SF_POLICY_RECORDS + 1);
+	assert_int_equal(second.head.seq, SF_POLICY_RECORDS + 2);
 	error_clear(&err);
 	assert_int_equal(store_decision_record(fx.store, EX_DIVERGENT_ACTION_ID,
 	    &record, &err), 0);
@@ -1245,14 +1245,14 @@ test_in_transaction_refusal_keeps_earlier_work(void **state)
 	assert_int_equal(sf_put(fx.store, packet, EX_NOW_MS, &err), 0);
 	assert_int_equal(store_audit_append(fx.store,
 	    "{\"event\":\"note\",\"n\":1}", &head, &err), 0);
-	assert_int_equal(head.seq, 1);
+	assert_int_equal(head.seq, SF_POLICY_RECORDS + 1);
 
 	assert_int_equal(decision_record(fx.store, &bad, &alice, EX_NOW_MS,
 	    true, &out, &err), 0);
 	assert_false(out.recorded);
 	assert_string_equal(out.code, "rules_failed");
 	/* The earlier work is still there, in the open transaction. */
-	assert_int_equal(sf_head(fx.store).seq, 1);
+	assert_int_equal(sf_head(fx.store).seq, SF_POLICY_RECORDS + 1);
 	assert_string_equal(sf_head(fx.store).hash, head.hash);
 	assert_int_equal(store_load_check(fx.store, "in-txn", EX_NOW_MS, &data,
 	    &err), 0);
@@ -1262,11 +1262,11 @@ test_in_transaction_refusal_keeps_earlier_work(void **state)
 	    true, &out, &err), 0);
 	assert_true(out.recorded);
 	assert_true(sf_is_uuid_v4(out.decision_id));
-	assert_int_equal(out.head.seq, 2);
+	assert_int_equal(out.head.seq, SF_POLICY_RECORDS + 2);
 	/* Not visible to anyone else before the commit. */
 	sf_assert_status(fx.path, EX_PASS_ACTION_ID, "pending");
 	assert_int_equal(sf_sql_int(fx.path, "SELECT count(*) FROM audit_log"),
-	    0);
+	    SF_POLICY_RECORDS);
 
 	assert_int_equal(store_commit(fx.store, &err), 0);
 	sf_assert_status(fx.path, EX_PASS_ACTION_ID, "approved");
@@ -1275,8 +1275,8 @@ test_in_transaction_refusal_keeps_earlier_work(void **state)
 	assert_int_equal(sf_decision_rows(fx.path, EX_PASS_ACTION_ID), 1);
 	assert_int_equal(sf_decision_rows(fx.path, EX_DIVERGENT_ACTION_ID), 0);
 	assert_int_equal(sf_sql_int(fx.path, "SELECT count(*) FROM audit_log"),
-	    2);
-	assert_int_equal(sf_head(fx.store).seq, 2);
+	    SF_POLICY_RECORDS + 2);
+	assert_int_equal(sf_head(fx.store).seq, SF_POLICY_RECORDS + 2);
 	assert_string_equal(sf_head(fx.store).hash, out.head.hash);
 	free(packet);
 }
@@ -1295,7 +1295,7 @@ test_in_transaction_rollback_discards_the_decision(void **state)
 	assert_int_equal(decision_record(fx.store, &req, &alice, EX_NOW_MS,
 	    true, &out, &err), 0);
 	assert_true(out.recorded);
-	assert_int_equal(out.head.seq, 1);
+	assert_int_equal(out.head.seq, SF_POLICY_RECORDS + 1);
 	store_rollback(fx.store);
 
 	assert_state_unchanged(&before);
