@@ -361,8 +361,9 @@ ips_vouched(const struct audited_policy *p, const char *who,
 
 /*
  * rule_inputs.holdings_snapshot_id.  Stores from before SPEC v2 imported
- * holdings without a record: a snapshot no import names is let be unless
- * the record names its digest, which only builds that audit them write.
+ * holdings without a record, and decide on them still: a snapshot no
+ * import names is let be here (the rows' check below catches one newer
+ * than its user's recorded ones, the only kind the gate would prefer).
  */
 static bool
 holdings_vouched(const struct audited_policy *p, const char *who,
@@ -374,13 +375,8 @@ holdings_vouched(const struct audited_policy *p, const char *who,
 
 	if (id == NULL)
 		return true;
-	if ((d = json_member(p->holdings, id)) == NULL) {
-		if (named == NULL)
-			return true;
-		snprintf(problem, size, "%s: rule_inputs.holdings_snapshot_id "
-		    "(%.80s) is in no policy import before it", who, id);
-		return false;
-	}
+	if ((d = json_member(p->holdings, id)) == NULL)
+		return true;
 	if (named != NULL && strcmp(named, record_text(d, "sha256",
 	    NULL)) != 0) {
 		snprintf(problem, size, "%s: rule_inputs.holdings_sha256 is "
@@ -562,15 +558,17 @@ security_rows(struct tables_check *t)
 
 /*
  * Rows of (id[, version], raw_json) held to the digests their imports
- * recorded; what only stores before SPEC v2 hold unrecorded (holdings)
- * passes with unrecorded_ok.
+ * recorded.  unrecorded_ok (holdings, which stores before SPEC v2 hold
+ * unrecorded): rows of (id, raw_json, user_id, as_of_ms), and one no
+ * import names passes unless it is newer than every recorded snapshot
+ * of its user, which would make it the one the gate reads.
  */
 static int
 digest_rows(struct tables_check *t, const char *sql, bool versioned,
     const cJSON *imported, bool unrecorded_ok, const char *what)
 {
 	const char *id;
-	const cJSON *d;
+	const cJSON *d, *user;
 	char key[2 * ID_MAX_BYTES];
 	db_stmt *row;
 	long long recorded = 0;
@@ -588,7 +586,10 @@ digest_rows(struct tables_check *t, const char *sql, bool versioned,
 		else
 			snprintf(key, sizeof key, "%s", id);
 		if ((d = json_member(imported, key)) == NULL) {
-			if (!unrecorded_ok)
+			if (!unrecorded_ok || ((user = json_member(
+			    t->policy->latest_holdings, (const char *)
+			    db_column_text(row, 2))) != NULL &&
+			    (double)db_column_int64(row, 3) > user->valuedouble))
 				row_problem(t, 0, "the %s row %.80s is in no "
 				    "policy import", what, key);
 			continue;
@@ -658,7 +659,8 @@ audited_policy_check_tables(struct store *s, const struct audited_policy *p,
 	if ((rc = security_rows(&t)) != 0 || report->bad_seq != 0 ||
 	    (rc = digest_rows(&t, "SELECT ips_id, version, raw_json FROM ips",
 	    true, p->ips, false, "ips")) != 0 || report->bad_seq != 0 ||
-	    (rc = digest_rows(&t, "SELECT snapshot_id, raw_json FROM holdings",
+	    (rc = digest_rows(&t, "SELECT snapshot_id, raw_json, user_id,"
+	    " as_of_ms FROM holdings",
 	    false, p->holdings, true, "holdings")) != 0 ||
 	    report->bad_seq != 0 || (rc = digest_rows(&t, "SELECT policy_id,"
 	    " version, raw_json FROM approval_policy", true,

@@ -196,7 +196,10 @@ for bad in " ${LAST}" "+${LAST}" "99999999999999999999999:${LAST#*:}"; do
 		cs audit verify --checkpoint "$bad"
 done
 TRUNCATED=$(db_copy truncated)
-db_tamper "$TRUNCATED" audit_log_no_delete "DELETE FROM audit_log WHERE seq = ${LAST%%:*}"
+# With the IPS row it wrote: audit verify holds policy rows to the
+# imports on the chain (issue 35), and a row left behind gives it away.
+db_tamper "$TRUNCATED" audit_log_no_delete "DELETE FROM audit_log WHERE seq = ${LAST%%:*};
+	DELETE FROM ips WHERE version = 4"
 expect_eq "the row is gone" "$(q "$TRUNCATED" "SELECT count(*) FROM audit_log")" "$N"
 # The stored tree (SPEC 13) still has the row's leaf, and says so ...
 expect_status "the tree remembers the removed record" 1 on "$TRUNCATED" audit verify

@@ -26,6 +26,7 @@ for t in trade_examples list_sanitized batch legal_draft lockout \
 	queue_index holdings_import injection \
 	audit_chain audit_rows crash crash_partial concurrency group_commit id_prefix \
 	artifact artifact_pr artifact_bounds batch_limits recheck_scope change changed policy_objects \
+	policy_provenance \
 	stored_rows raw_controls hostile import_strict syslog tui service \
 	tui_artifact tui_bulk tui_history tui_history_all programs \
 	tui_service faults cli list_filter audit_export_csv import_json \
