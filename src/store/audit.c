@@ -180,7 +180,7 @@ static const struct decision_column {
 
 /* The members of a record the walk reads. */
 enum { FIELD_EVENT, FIELD_ACTION_ID, FIELD_DECISION, FIELD_DECISION_ID,
-    FIELD_COUNT };
+    FIELD_TYPE, FIELD_OBJECT_SHA256, FIELD_COUNT };
 
 static bool
 field_is(const struct json_wanted *field, const char *text)
@@ -386,6 +386,9 @@ walk_record(struct chain_walk *walk, long long seq, int type,
 		[FIELD_ACTION_ID] = { "action_id", NULL, 0 },
 		[FIELD_DECISION] = { "decision", NULL, 0 },
 		[FIELD_DECISION_ID] = { "decision_id", NULL, 0 },
+		/* A policy import's, which a roster's needs alone. */
+		[FIELD_TYPE] = { "type", NULL, 0 },
+		[FIELD_OBJECT_SHA256] = { "object_sha256", NULL, 0 },
 	};
 	struct error ignored;
 	cJSON *json = NULL;
@@ -453,6 +456,7 @@ walk_record(struct chain_walk *walk, long long seq, int type,
 	    field_is(&fields[FIELD_EVENT], "policy_import"),
 	    walk->column_bad_seq == 0 && (field_is(&fields[FIELD_EVENT],
 	    "decision") || field_is(&fields[FIELD_EVENT], "approval")),
+	    &fields[FIELD_TYPE], &fields[FIELD_OBJECT_SHA256],
 	    record, record_len, &json, walk->column_problem,
 	    sizeof walk->column_problem);
 	if (rc > 0)

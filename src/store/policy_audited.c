@@ -670,15 +670,57 @@ audited_policy_check_tables(struct store *s, const struct audited_policy *p,
 	return document_rows(&t);
 }
 
+/*
+ * A roster's or standards index's import, known by its digest alone: taken
+ * from the members the caller's one-pass scan found, without parsing the
+ * record, because a log of many such imports would otherwise spend most of
+ * audit verify in the parser.  1 when it was one (and applied), 0 when the
+ * record must be parsed, -1 out of memory.
+ */
+static int
+document_import(struct audited_policy *p, long long seq,
+    const struct json_wanted *type, const struct json_wanted *sha256)
+{
+	char digest[65];
+	cJSON **slot;
+
+	if (type->value == NULL || sha256->value == NULL)
+		return 0;
+	if (type->length == strlen("roster") &&
+	    memcmp(type->value, "roster", type->length) == 0)
+		slot = &p->roster;
+	else if (type->length == strlen("standards_index") &&
+	    memcmp(type->value, "standards_index", type->length) == 0)
+		slot = &p->standards;
+	else
+		return 0;
+	/* A digest is 64 hex digits: anything else is parsed as it stands. */
+	if (sha256->length != 64 ||
+	    strspn(sha256->value, "0123456789abcdef") < 64)
+		return 0;
+	memcpy(digest, sha256->value, 64);
+	digest[64] = '\0';
+	cJSON_Delete(*slot);
+	return (*slot = digest_at(digest, seq)) != NULL ? 1 : -1;
+}
+
 int
 audited_policy_record(struct audited_policy *p, long long seq, bool import,
-    bool decided, const char *record, size_t length, cJSON **json,
-    char *problem, size_t size)
+    bool decided, const struct json_wanted *type,
+    const struct json_wanted *sha256, const char *record, size_t length,
+    cJSON **json, char *problem, size_t size)
 {
 	struct error ignored;
 
 	if (!import && !decided)
 		return 0;
+	if (import && *json == NULL)
+		switch (document_import(p, seq, type, sha256)) {
+		case 1:
+			return 0;
+		case -1:
+			return -1;
+		}
 	if (*json == NULL)
 		*json = json_parse_strict(record, length, NULL, &ignored);
 	if (*json == NULL)

@@ -298,7 +298,8 @@ int store_judgment_check_finish(struct store *, struct record_rows *,
  * The policy the audit chain vouches for (policy_audited.c, issue 35):
  * rebuilt from its policy_import records as audit verify walks them.
  * audited_policy_record() takes one record (json parsed on demand, the
- * caller's): an import changes the state, a decision's or approval's
+ * caller's; type and object_sha256 as json_object_quick() found them, or
+ * NULL values): an import changes the state, a decision's or approval's
  * rule_inputs are held to it.  0, 1 with problem set, or -1 when out of
  * memory.  audited_policy_check_tables() holds the policy rows the gate
  * reads to the whole log's imports, setting report's bad_seq and problem.
@@ -310,8 +311,10 @@ int audited_policy_apply(struct audited_policy *, long long seq,
     const cJSON *record);
 bool audited_policy_vouches(const struct audited_policy *,
     const cJSON *record, char *problem, size_t size);
+struct json_wanted;
 int audited_policy_record(struct audited_policy *, long long seq,
-    bool import, bool decided, const char *record, size_t length,
+    bool import, bool decided, const struct json_wanted *type,
+    const struct json_wanted *sha256, const char *record, size_t length,
     cJSON **json, char *problem, size_t size);
 int audited_policy_check_tables(struct store *,
     const struct audited_policy *, struct audit_report *, struct error *);
