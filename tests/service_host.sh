@@ -12,6 +12,12 @@ case $CS in /*) ;; *) CS=$(pwd)/$CS ;; esac
 EX=$top/tests/data/examples
 [ "$(id -u)" -eq 0 ] || { echo "service_host.sh: needs root (it creates accounts)"; exit 77; }
 command -v jq >/dev/null || { echo "service_host.sh: needs jq"; exit 77; }
+# Two runs at once would add and delete each other's accounts (on a
+# developer's machine, helpers' trees side by side): one at a time.
+if [ -z "${CS_HOST_TEST_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+	export CS_HOST_TEST_LOCKED=1
+	exec flock /tmp/countersign-host-tests.lock sh "$0" "$@"
+fi
 
 SVC=cs-svc OFFICERS=cs-svc-officers IMPORTERS=cs-svc-importers READERS=cs-svc-readers
 # issue 35, point 2: readers and importers who attack the service.

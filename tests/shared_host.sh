@@ -8,6 +8,11 @@ CS=${1:-$top/countersign}
 EX=$top/tests/data/examples
 [ "$(id -u)" -eq 0 ] || { echo "shared_host.sh: needs root (it creates accounts)"; exit 77; }
 command -v jq >/dev/null || { echo "shared_host.sh: needs jq"; exit 77; }
+# One run at a time, as service_host.sh: two would share the accounts.
+if [ -z "${CS_HOST_TEST_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+	export CS_HOST_TEST_LOCKED=1
+	exec flock /tmp/countersign-host-tests.lock sh "$0" "$@"
+fi
 
 GROUP=cs-officers
 dir=$(mktemp -d /tmp/cs-shared.XXXXXX)
