@@ -7,7 +7,8 @@
 #             or curses;
 #   store:    no commands or tui header, no curses;
 #   commands: no tui header, no curses;
-# and sqlite3.h and libpq-fe.h only in the store's backends.
+# and sqlite3.h and libpq-fe.h only in the store's backends, and
+# cJSON_Print* is called in src/domain/json_writer.c only.
 # Checked on the source tree, then on a copy given a domain file that
 # includes curses, a store file that includes tui.h and a commands file
 # that includes ncurses: the check must catch each (its negative case).
@@ -113,6 +114,38 @@ backend_leaks "$WORK/seam" >"$WORK/leaks"
 expect_eq "the seam check catches db.h including sqlite3.h and a command libpq-fe.h" \
 	"$(cat "$WORK/leaks")" "src/commands/common.c: libpq-fe.h
 src/store/db.h: sqlite3.h"
+
+### One JSON printer (issue 38): cJSON_Print* only in json_writer.c.
+# Digests, records and protocol messages are printed by the writer, so no
+# byte of them depends on the cJSON installed (json_writer.h).
+# print_calls TREE: each call of cJSON_Print* elsewhere, as FILE:LINE.
+print_calls() {
+	for path in "$1"/src/*/*.[ch] "$1"/include/*.h; do
+		[ -e "$path" ] || continue
+		file=${path#"$1"/}
+		[ "$file" = src/domain/json_writer.c ] && continue
+		grep -nE 'cJSON_Print[A-Za-z]*[[:space:]]*\(' "$path" |
+			sed "s|^\([0-9]*\):.*|$file:\1|"
+	done
+}
+print_calls "$TOP_SRCDIR" >"$WORK/prints"
+if [ -s "$WORK/prints" ]; then
+	fail "cJSON_Print* outside src/domain/json_writer.c:"; sed 's/^/    /' "$WORK/prints"
+else
+	pass "cJSON_Print* is called in src/domain/json_writer.c only"
+fi
+mkdir "$WORK/printer"
+cp -R "$TOP_SRCDIR/src" "$TOP_SRCDIR/include" "$WORK/printer/"
+printf 'static char *probe(cJSON *m) { return cJSON_PrintUnformatted(m); }\n' \
+	>>"$WORK/printer/src/service/serve.c"
+printf '#define PROBE(m) cJSON_PrintBuffered ((m), 64, 0)\n' \
+	>>"$WORK/printer/include/json_strict.h"
+printf 'static char *probe(cJSON *m) { return cJSON_Print(m); }\n' \
+	>>"$WORK/printer/src/domain/json_writer.c"
+print_calls "$WORK/printer" >"$WORK/prints"
+expect_eq "the printer check catches a call in serve.c and in a header, not in json_writer.c" \
+	"$(cat "$WORK/prints")" "src/service/serve.c:$(wc -l <"$WORK/printer/src/service/serve.c" | tr -d ' ')
+include/json_strict.h:$(wc -l <"$WORK/printer/include/json_strict.h" | tr -d ' ')"
 
 ### The negative case: a copy with three crossings, each caught.
 mkdir "$WORK/tree"
