@@ -81,6 +81,22 @@ else
 	fail "includes cross the layers:"; sed 's/^/    /' "$WORK/layers"
 fi
 
+# expect_none FILE PASS FAIL: PASS when the check wrote nothing to FILE,
+# else FAIL and what it wrote.
+expect_none() {
+	if [ -s "$1" ]; then
+		fail "$3"; sed 's/^/    /' "$1"
+	else
+		pass "$2"
+	fi
+}
+
+# tree_copy DIR: a copy of the sources and headers, for a negative case.
+tree_copy() {
+	mkdir "$1"
+	cp -R "$TOP_SRCDIR/src" "$TOP_SRCDIR/include" "$1/"
+}
+
 ### The store's seam (issue 38): each backend's header only in its backend.
 # sqlite3.h in db_sqlite.c, libpq-fe.h in the pg_ files; db.h and every
 # layer above stay free of both, so the store's calls are its own.
@@ -101,13 +117,10 @@ backend_leaks() {
 	done
 }
 backend_leaks "$TOP_SRCDIR" >"$WORK/leaks"
-if [ -s "$WORK/leaks" ]; then
-	fail "a backend's header outside its backend:"; sed 's/^/    /' "$WORK/leaks"
-else
-	pass "sqlite3.h only in db_sqlite.c, libpq-fe.h only in the pg_ files"
-fi
-mkdir "$WORK/seam"
-cp -R "$TOP_SRCDIR/src" "$TOP_SRCDIR/include" "$WORK/seam/"
+expect_none "$WORK/leaks" \
+	"sqlite3.h only in db_sqlite.c, libpq-fe.h only in the pg_ files" \
+	"a backend's header outside its backend:"
+tree_copy "$WORK/seam"
 printf '#include <sqlite3.h>\n' >>"$WORK/seam/src/store/db.h"
 printf '#include <libpq-fe.h>\n' >>"$WORK/seam/src/commands/common.c"
 backend_leaks "$WORK/seam" >"$WORK/leaks"
@@ -120,22 +133,15 @@ src/store/db.h: sqlite3.h"
 # byte of them depends on the cJSON installed (json_writer.h).
 # print_calls TREE: each call of cJSON_Print* elsewhere, as FILE:LINE.
 print_calls() {
-	for path in "$1"/src/*/*.[ch] "$1"/include/*.h; do
-		[ -e "$path" ] || continue
-		file=${path#"$1"/}
-		[ "$file" = src/domain/json_writer.c ] && continue
-		grep -nE 'cJSON_Print[A-Za-z]*[[:space:]]*\(' "$path" |
-			sed "s|^\([0-9]*\):.*|$file:\1|"
-	done
+	(cd "$1" && grep -nE 'cJSON_Print[A-Za-z]*[[:space:]]*\(' \
+		src/*/*.[ch] include/*.h) |
+		grep -v '^src/domain/json_writer\.c:' | cut -d: -f1,2 || true
 }
 print_calls "$TOP_SRCDIR" >"$WORK/prints"
-if [ -s "$WORK/prints" ]; then
-	fail "cJSON_Print* outside src/domain/json_writer.c:"; sed 's/^/    /' "$WORK/prints"
-else
-	pass "cJSON_Print* is called in src/domain/json_writer.c only"
-fi
-mkdir "$WORK/printer"
-cp -R "$TOP_SRCDIR/src" "$TOP_SRCDIR/include" "$WORK/printer/"
+expect_none "$WORK/prints" \
+	"cJSON_Print* is called in src/domain/json_writer.c only" \
+	"cJSON_Print* outside src/domain/json_writer.c:"
+tree_copy "$WORK/printer"
 printf 'static char *probe(cJSON *m) { return cJSON_PrintUnformatted(m); }\n' \
 	>>"$WORK/printer/src/service/serve.c"
 printf '#define PROBE(m) cJSON_PrintBuffered ((m), 64, 0)\n' \
