@@ -87,6 +87,14 @@ void json_writer_raw(struct json_writer *, const char *, size_t);
 void json_writer_verbatim(struct json_writer *, const char *, size_t);
 /* The canonical text of a tree (malloc'd), NULL for none or no memory. */
 char *json_canonical(const cJSON *, int format);
+/*
+ * A message of the service's protocol (countersign-protocol(7)), its
+ * line without the newline (malloc'd), NULL for none or no memory.  The
+ * canonical form: its escapes are cJSON's, so a message is as long as
+ * cJSON printed it and the 1 MiB limit on it means what it did; display
+ * escapes are the client's, where the text reaches a screen.
+ */
+char *json_message(const cJSON *);
 /* The text, the caller's to free; NULL if anything failed. */
 char *json_writer_finish(struct json_writer *);
 /* Frees what was written, for a path that gives up. */

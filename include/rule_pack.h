@@ -43,8 +43,8 @@ struct check_input {
 	const cJSON *revision_chain;
 	long long now_ms;
 	/*
-	 * Optional: ips, holdings, standards and roster as
-	 * cJSON_PrintUnformatted() prints them, when the loader has them;
+	 * Optional: ips, holdings, standards and roster in the canonical
+	 * form of format 2 (json_canonical()), when the loader has them;
 	 * check_inputs_sha256() then need not print them again.
 	 */
 	const char *ips_printed;

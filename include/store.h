@@ -64,8 +64,9 @@ struct check_data {
 	cJSON *roster;
 	cJSON *revision_chain;
 	/*
-	 * The policy trees as cJSON_PrintUnformatted() prints them, when the
-	 * load kept them (single re-checks, not the cached passes); owned.
+	 * The policy trees in the canonical form of format 2
+	 * (json_canonical()), when the load kept them (single re-checks, not
+	 * the cached passes); owned.
 	 */
 	char *ips_printed;
 	char *holdings_printed;

@@ -630,3 +630,16 @@ json_canonical(const cJSON *tree, int format)
 	json_writer_tree(&w, tree);
 	return json_writer_finish(&w);
 }
+
+/*
+ * The walk of json_writer_tree(): as deep as cJSON parses (TREE_DEPTH),
+ * not JSON_WRITER_DEPTH, which bounds only containers opened one by one.
+ * The deepest message the service builds today is five levels (submit's
+ * result.results[].error); one that relays a child's answer is no
+ * deeper than cJSON parsed it.  Packets and records travel as strings.
+ */
+char *
+json_message(const cJSON *message)
+{
+	return json_canonical(message, JSON_FORMAT_CURRENT);
+}

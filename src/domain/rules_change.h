@@ -1,7 +1,9 @@
 /*
- * Shared by the three files of the change rule pack (SPEC 2.3): reading a
- * packet in rules_change_read.c, the rules in rules_change.c, and what the
- * queue and the detail view show of a change in rules_change_describe.c.
+ * Shared by the files of the change rule pack (SPEC 2.3): reading a
+ * packet in rules_change_read.c, which standards apply to it in
+ * rules_change_scope.c, the rules in rules_change.c and
+ * rules_change_diff.c, and what the queue and the detail view show of a
+ * change in rules_change_describe.c.
  * The rules and the view must read a packet the same way, so which
  * standard applies and what counts as evidence live in one place.
  */

@@ -24,6 +24,7 @@
 #include "exit_codes.h"
 #include "i18n.h"
 #include "json_strict.h"
+#include "json_writer.h"
 #include "programs.h"
 #include "sanitize.h"
 #include "service.h"
@@ -78,14 +79,14 @@ message(const char *method, bool request)
 static int
 send_message(struct client *cl, cJSON *m)
 {
-	char *text = cJSON_PrintUnformatted(m);
+	char *text = json_message(m);
 	int rc = -1;
 
 	cJSON_Delete(m);
 	if (text != NULL && rpc_send_all(cl->fd, text, strlen(text)) == 0 &&
 	    rpc_send_all(cl->fd, "\n", 1) == 0)
 		rc = 0;
-	cJSON_free(text);
+	free(text);
 	return rc;
 }
 
@@ -347,7 +348,7 @@ review_remote(struct client *cl, const struct invocation *inv)
 	add_locale(params);
 	if (no_color != NULL && *no_color != '\0')
 		cJSON_AddBoolToObject(params, "no_color", true);
-	text = cJSON_PrintUnformatted(m);
+	text = json_message(m);
 	cJSON_Delete(m);
 	if (text == NULL)
 		return EXIT_STORAGE;
@@ -369,7 +370,7 @@ review_remote(struct client *cl, const struct invocation *inv)
 	sent = sendmsg(cl->fd, &mh, MSG_NOSIGNAL);
 	rc = sent >= 0 && (size_t)sent < iov.iov_len ? rpc_send_all(cl->fd,
 	    text + sent, iov.iov_len - (size_t)sent) : sent < 0 ? -1 : 0;
-	cJSON_free(text);
+	free(text);
 	if (rc != 0) {
 		/* Refused at once (busy, forbidden): the answer says why. */
 		(void)client_fail(EXIT_STORAGE, _("cannot send to the "

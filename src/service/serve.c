@@ -36,6 +36,7 @@
 #include "decision.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "json_writer.h"
 #include "cmd_log.h"
 #include "service.h"
 #include "store.h"
@@ -74,19 +75,19 @@ now_ms(void)
 void
 conn_send(struct conn *c, cJSON *message)
 {
-	char *text = cJSON_PrintUnformatted(message);
+	char *text = json_message(message);
 	size_t len, need;
 	char *grown;
 
 	cJSON_Delete(message);
 	if (text == NULL || c->fd < 0) {
-		cJSON_free(text);
+		free(text);
 		return;
 	}
 	len = strlen(text);
 	need = c->out_len + len + 1;
 	if ((grown = realloc(c->out, need)) == NULL) {
-		cJSON_free(text);
+		free(text);
 		c->closing = true;
 		return;
 	}
@@ -97,7 +98,7 @@ conn_send(struct conn *c, cJSON *message)
 	c->out[c->out_len + len] = '\n';
 	c->out_len = need;
 	c->out_queued += len + 1;
-	cJSON_free(text);
+	free(text);
 }
 
 cJSON *

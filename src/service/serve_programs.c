@@ -26,6 +26,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "json_strict.h"
+#include "json_writer.h"
 #include "programs.h"
 #include "service.h"
 #include "store.h"
@@ -451,9 +452,9 @@ notification_size(long long seq, const char *hash, const char *record_json)
 
 	cJSON_AddStringToObject(m, "method", "event");
 	cJSON_AddItemToObject(m, "params", params);
-	if ((text = cJSON_PrintUnformatted(m)) != NULL)
+	if ((text = json_message(m)) != NULL)
 		n = strlen(text) + 1;
-	cJSON_free(text);
+	free(text);
 	cJSON_Delete(m);
 	return n;
 }
@@ -934,13 +935,13 @@ refused:
 	cJSON_AddStringToObject(e, "message", perr.message);
 	program_error_free(&perr);
 print:
-	text = cJSON_PrintUnformatted(answer);
+	text = json_message(answer);
 	cJSON_Delete(answer);
 	if (text == NULL)
 		return EXIT_STORAGE;
 	rc = rpc_write_all(STDOUT_FILENO, text, strlen(text)) == 0 ? EXIT_OK :
 	    EXIT_STORAGE;
-	cJSON_free(text);
+	free(text);
 	return rc;
 }
 

@@ -77,9 +77,10 @@ enum artifact_statement {
 };
 
 /*
- * The columns of a version as the artifact's reads give them (artifact.c
- * and its PostgreSQL texts in pg_statements.c): a the action, d its
- * decision, p its pull request.
+ * The columns of a version as the artifact's reads give them
+ * (artifact_chain.c, the statements in artifact.c and their PostgreSQL
+ * texts in pg_statements.c): a the action, d its decision, p its pull
+ * request.
  */
 #define VERSION_COLUMNS \
 	"a.action_id, a.author, a.status, a.revision_of, a.artifact_id," \
@@ -343,7 +344,8 @@ int store_queue_remove(struct store *, const char *action_id, struct error *);
 int store_queue_totals_flush(struct store *, struct error *);
 
 /*
- * The artifacts of SPEC 2.4 as the store keeps them (artifact.c).
+ * The artifacts of SPEC 2.4 as the store keeps them (artifact.c; the
+ * chain is read in artifact_chain.c).
  * store_artifact_stored: the action o, just stored, joins what it names
  * (EXIT_DATA for a revision_of that makes a cycle).
  * store_artifact_decided: a rejection (blocked: held for a standard)

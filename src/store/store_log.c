@@ -7,6 +7,7 @@
  * COMMIT, under the transaction's write lock (on PostgreSQL the chain's
  * lock), so that the latest stored checkpoint always covers the log; a
  * log that has records beyond it was extended by someone without a key.
+ * The checkpoint file each signed head also goes to is store_log_file.c's.
  */
 #include "config.h"
 
@@ -15,10 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "exit_codes.h"
 #include "sha256.h"
@@ -27,24 +24,6 @@
 #include "store_log.h"
 #include "store_log_internal.h"
 #include "timestamp.h"
-
-
-enum log_sql {
-	LOG_NODE_GET,
-	LOG_NODE_PUT,
-	LOG_CHECKPOINT_LATEST,
-	LOG_CHECKPOINT_SIZE,
-	LOG_CHECKPOINT_PUT,
-	LOG_CHECKPOINT_DESC,
-	LOG_NAME_GET,
-	LOG_NAME_PUT,
-	LOG_RECORD_GET,
-	LOG_LEAVES,
-	LOG_RECORDS_AFTER,
-	LOG_HASH_AT,
-	LOG_FILE_SIZE,
-	LOG_SQL_COUNT
-};
 
 static const char *const log_sql[LOG_SQL_COUNT] = {
 	[LOG_NODE_GET] =
@@ -69,25 +48,6 @@ static const char *const log_sql[LOG_SQL_COUNT] = {
 	[LOG_HASH_AT] = "SELECT hash FROM audit_log WHERE seq = ?1",
 	[LOG_FILE_SIZE] = "SELECT file_size, note FROM log_checkpoint"
 	    " WHERE file_size IS NOT NULL ORDER BY size DESC",
-};
-
-/*
- * What one store remembers of its tree: the right edge of the tree at
- * frontier_size (the complete subtree of each set bit of the size), so
- * that an append reads nothing; valid only for that size, forgotten at
- * any rollback.
- */
-struct log_state {
-	db_stmt *stmts[LOG_SQL_COUNT];
-	long long frontier_size;	/* -1: not known */
-	merkle_hash frontier[LEVELS];
-	bool appended;			/* in this transaction */
-	bool attested;			/* checked in this transaction */
-	bool named;			/* name read from the store */
-	char name[NOTE_NAME_MAX];
-	char *last_note;		/* this process signed it */
-	long long last_note_size;
-	char *file_line;		/* its checkpoint file line */
 };
 
 static const struct note_signer *log_signer;
@@ -140,7 +100,7 @@ log_state(struct store *s, struct error *err)
 	return s->log;
 }
 
-static db_stmt *
+db_stmt *
 log_stmt(struct store *s, enum log_sql which, struct error *err)
 {
 	struct log_state *st = log_state(s, err);
@@ -551,9 +511,8 @@ cleanup:
 	return rc;
 }
 
-/* The length of a signed note's text: up to its last blank line. */
-static size_t
-note_text_length_n(const char *note, size_t all)
+size_t
+log_note_text_length_n(const char *note, size_t all)
 {
 	size_t len = all;
 
@@ -565,18 +524,11 @@ note_text_length_n(const char *note, size_t all)
 size_t
 log_note_text_length(const char *note)
 {
-	return note_text_length_n(note, strlen(note));
+	return log_note_text_length_n(note, strlen(note));
 }
 
-/*
- * A refusal to extend the log (EXIT_STORAGE): also on stderr and to
- * syslog (SPEC 13), since the service's client is not who must look.
- */
-static int refuse(struct error *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int
-refuse(struct error *err, const char *fmt, ...)
+int
+log_refuse(struct error *err, const char *fmt, ...)
 {
 	char message[sizeof err->message];
 	va_list ap;
@@ -655,76 +607,13 @@ trusted_checkpoint(struct store *s, const char *note, long long size,
 		return 0;
 	if ((rc = trusted_size(s, &trusted, err)) != 0)
 		return rc;
-	return refuse(err, "%s: audit record %lld lies beyond the latest "
+	return log_refuse(err, "%s: audit record %lld lies beyond the latest "
 	    "checkpoint signed by a trusted key (tree size %lld): the latest "
 	    "checkpoint (tree size %lld) is not (%s); refusing to extend the "
 	    "log until an operator looks (countersign audit verify)", s->path,
 	    trusted + 1, trusted, size, why.message);
 }
 
-/*
- * The checkpoint file's line of a signed head, and the file's size before
- * it is appended (-1 without a checkpoint file): the lines of earlier
- * commits must all be there by then, while this one's and those of
- * commits not yet announced may still be on their way.
- */
-static int
-file_line_make(long long seq, const char *hash, const char *when,
-    const char *note, char **line, long long *file_size, struct error *err)
-{
-	const char *path = store_checkpoint_file_path();
-	struct stat st;
-	char *b64;
-	int len;
-
-	*line = NULL;
-	*file_size = -1;
-	if ((b64 = base64_encode(note, strlen(note))) == NULL)
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	len = asprintf(line, "%lld %s %s %s\n", seq, hash, when, b64);
-	free(b64);
-	if (len < 0) {
-		*line = NULL;
-		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	}
-	if (path != NULL)
-		*file_size = stat(path, &st) == 0 ? (long long)st.st_size : 0;
-	return 0;
-}
-
-bool
-log_file_line_parse(const char *line, size_t len, struct file_line *fl)
-{
-	char copy[8192], hash[80], when[64], b64[8000];
-	unsigned char *note = NULL;
-	size_t note_len;
-	struct error why;
-	int n;
-	bool ok;
-
-	memset(fl, 0, sizeof *fl);
-	if (len >= sizeof copy)
-		return false;
-	memcpy(copy, line, len);
-	copy[len] = '\0';
-	n = sscanf(copy, "%lld %79s %63s %7999s", &fl->seq, hash, when, b64);
-	if (n < 3 || fl->seq <= 0 || strlen(hash) != 64)
-		return false;
-	memcpy(fl->hash, hash, sizeof fl->hash);
-	if (n == 3)
-		return true;
-	if (base64_decode(b64, strlen(b64), &note, &note_len) != 0)
-		return false;
-	ok = memchr(note, '\0', note_len) == NULL &&
-	    checkpoint_parse((const char *)note, note_text_length_n(
-	    (const char *)note, note_len), &fl->c, &why) == 0 &&
-	    (long long)fl->c.size == fl->seq;
-	fl->has_note = true;
-	free(note);
-	return ok;
-}
-
-/* Whether the record at seq still has that hash. */
 int
 log_on_chain(struct store *s, long long seq, const char *hash, bool *yes,
     struct error *err)
@@ -742,127 +631,6 @@ log_on_chain(struct store *s, long long seq, const char *hash, bool *yes,
 	db_reset(stmt);
 	return rc == DB_ROW || rc == DB_DONE ? 0 :
 	    store_error(s, err, "reading the audit log");
-}
-
-/*
- * The size this service's checkpoint file had when it last signed a line
- * into it; -1: none.  Several services of one log each keep a file of
- * their own (SPEC 13), so only the checkpoints of this service's key
- * speak for this file: a note another key signed is refused at its key
- * id, before any signature is checked.
- */
-int
-log_file_size_expected(struct store *s, long long *size, struct error *err)
-{
-	const struct note_verifier *by;
-	struct error why;
-	const char *note;
-	size_t text_len;
-	db_stmt *stmt;
-	int rc;
-
-	*size = -1;
-	if (log_signer == NULL)
-		return 0;
-	if ((stmt = log_stmt(s, LOG_FILE_SIZE, err)) == NULL)
-		return err->status;
-	while ((rc = db_step(stmt)) == DB_ROW) {
-		note = (const char *)db_column_text(stmt, 1);
-		if (note == NULL)
-			continue;
-		if ((s->log->last_note != NULL &&
-		    strcmp(note, s->log->last_note) == 0) ||
-		    note_open(note, strlen(note), log_trusted, 1, &text_len,
-		    &by, &why) == 0) {
-			*size = db_column_int64(stmt, 0);
-			rc = DB_DONE;
-			break;
-		}
-	}
-	db_reset(stmt);
-	return rc == DB_DONE ? 0 : store_error(s, err,
-	    "reading the checkpoints");
-}
-
-/*
- * SPEC 13, the checkpoint file checked whole before a head is appended:
- * not missing or shorter than the database last made it, and its last
- * line's head still on the chain, its note of a tree the stored tree
- * extends.  EXIT_STORAGE naming what is wrong.
- */
-static int
-check_checkpoint_file(struct store *s, struct error *err)
-{
-	const char *path = store_checkpoint_file_path();
-	struct file_line fl;
-	merkle_hash root;
-	char tail[8192], *end, *line;
-	long long expected;
-	struct stat st;
-	ssize_t n;
-	off_t from;
-	bool yes;
-	int fd, rc;
-
-	if (path == NULL)
-		return 0;
-	if ((rc = log_file_size_expected(s, &expected, err)) != 0)
-		return rc;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
-		if (errno == ENOENT && expected <= 0)
-			return 0;	/* a new file: the first head makes it */
-		return refuse(err, "the checkpoint file "
-		    "%s is missing or unreadable (%s), but the log wrote %lld "
-		    "bytes to it; refusing to decide until an operator looks",
-		    path, strerror(errno), expected);
-	}
-	if (fstat(fd, &st) != 0 || (expected > 0 && st.st_size < expected)) {
-		close(fd);
-		return refuse(err, "the checkpoint file "
-		    "%s is shorter than the log left it (%lld bytes, not %lld);"
-		    " refusing to decide until an operator looks", path,
-		    (long long)st.st_size, expected);
-	}
-	if (st.st_size == 0) {
-		close(fd);
-		return 0;
-	}
-	from = st.st_size > (off_t)sizeof tail - 1 ? st.st_size -
-	    (off_t)sizeof tail + 1 : 0;
-	n = pread(fd, tail, sizeof tail - 1, from);
-	close(fd);
-	if (n <= 0 || tail[n - 1] != '\n')
-		return refuse(err, "the checkpoint file "
-		    "%s does not end in a whole line; refusing to decide until "
-		    "an operator looks", path);
-	tail[n - 1] = '\0';
-	line = (end = strrchr(tail, '\n')) != NULL ? end + 1 : tail;
-	if (!log_file_line_parse(line, strlen(line), &fl))
-		return refuse(err, "the last line of the "
-		    "checkpoint file %s is not \"seq hash time [note]\"; "
-		    "refusing to decide until an operator looks", path);
-	if ((rc = log_on_chain(s, fl.seq, fl.hash, &yes, err)) != 0)
-		return rc;
-	if (!yes)
-		return refuse(err, "the last line of the "
-		    "checkpoint file %s names head seq %lld, which is no longer "
-		    "on the chain; refusing to decide until an operator looks",
-		    path, fl.seq);
-	if (!fl.has_note)
-		return 0;
-	/* Named since this process looked, by another service's first commit. */
-	if (s->log->name[0] == '\0' && (rc = store_log_name(s, NULL,
-	    s->log->name, sizeof s->log->name, err)) != 0)
-		return rc;
-	if ((rc = store_log_root(s, fl.seq, root, err)) != 0)
-		return rc;
-	if (strcmp(fl.c.origin, s->log->name) != 0 ||
-	    memcmp(root, fl.c.root, MERKLE_HASH_SIZE) != 0)
-		return refuse(err, "the last line of the "
-		    "checkpoint file %s holds a checkpoint (tree size %lld) the "
-		    "log no longer extends; refusing to decide until an "
-		    "operator looks", path, fl.seq);
-	return 0;
 }
 
 int
@@ -887,7 +655,7 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 			return rc;
 		st->named = true;
 	}
-	if ((rc = check_checkpoint_file(s, err)) != 0)
+	if ((rc = log_file_check(s, err)) != 0)
 		return rc;
 	if (log_signer == NULL)
 		goto attested;
@@ -905,7 +673,7 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 		goto cleanup;
 	}
 	if ((long long)c.size != size || size != seq - 1) {
-		rc = refuse(err, "%s: audit record %lld "
+		rc = log_refuse(err, "%s: audit record %lld "
 		    "lies beyond the latest signed checkpoint (tree size %lld):"
 		    " no service holding a key wrote it; refusing to extend "
 		    "the log until an operator looks (countersign audit "
@@ -923,7 +691,7 @@ store_log_before_append(struct store *s, long long seq, struct error *err)
 		goto cleanup;
 	}
 	if (memcmp(root, c.root, MERKLE_HASH_SIZE) != 0) {
-		rc = refuse(err, "%s: the stored tree "
+		rc = log_refuse(err, "%s: the stored tree "
 		    "of %lld records does not have the root the latest "
 		    "checkpoint signed; refusing to extend the log until an "
 		    "operator looks (countersign audit verify)", s->path, size);
@@ -1014,7 +782,7 @@ store_log_commit(struct store *s, struct error *err)
 		goto cleanup;
 	}
 	timestamp_format(timestamp_now(), when);
-	if ((rc = file_line_make(head.seq, head.hash, when, note, &line,
+	if ((rc = log_file_line_make(head.seq, head.hash, when, note, &line,
 	    &file_size, err)) != 0)
 		goto cleanup;
 	db_bind_int64(stmt, 1, head.seq);
@@ -1069,13 +837,3 @@ store_log_free(struct store *s)
 	free(s->log);
 	s->log = NULL;
 }
-
-const char *
-store_log_file_line(const struct store *s, long long size)
-{
-	if (s->log == NULL || s->log->file_line == NULL ||
-	    s->log->last_note_size != size)
-		return NULL;
-	return s->log->file_line;
-}
-

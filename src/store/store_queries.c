@@ -533,7 +533,7 @@ load_policy(struct store *s, const struct rule_pack *pack,
 	/*
 	 * Every action may be a version of an artifact (SPEC 2.4 v2): a
 	 * single check reads every other version, a pass over the queue
-	 * those its lockout answers depend on (artifact.c).
+	 * those its lockout answers depend on (artifact_chain.c).
 	 */
 	if ((rc = store_artifact_chain(s, d->input.packet, d->status, single,
 	    c->roster, &d->revision_chain, err)) != 0)

@@ -7,7 +7,8 @@
 #             or curses;
 #   store:    no commands or tui header, no curses;
 #   commands: no tui header, no curses;
-# and sqlite3.h and libpq-fe.h only in the store's backends.
+# and sqlite3.h and libpq-fe.h only in the store's backends, and
+# cJSON_Print* is called in src/domain/json_writer.c only.
 # Checked on the source tree, then on a copy given a domain file that
 # includes curses, a store file that includes tui.h and a commands file
 # that includes ncurses: the check must catch each (its negative case).
@@ -80,6 +81,22 @@ else
 	fail "includes cross the layers:"; sed 's/^/    /' "$WORK/layers"
 fi
 
+# expect_none FILE PASS FAIL: PASS when the check wrote nothing to FILE,
+# else FAIL and what it wrote.
+expect_none() {
+	if [ -s "$1" ]; then
+		fail "$3"; sed 's/^/    /' "$1"
+	else
+		pass "$2"
+	fi
+}
+
+# tree_copy DIR: a copy of the sources and headers, for a negative case.
+tree_copy() {
+	mkdir "$1"
+	cp -R "$TOP_SRCDIR/src" "$TOP_SRCDIR/include" "$1/"
+}
+
 ### The store's seam (issue 38): each backend's header only in its backend.
 # sqlite3.h in db_sqlite.c, libpq-fe.h in the pg_ files; db.h and every
 # layer above stay free of both, so the store's calls are its own.
@@ -100,19 +117,41 @@ backend_leaks() {
 	done
 }
 backend_leaks "$TOP_SRCDIR" >"$WORK/leaks"
-if [ -s "$WORK/leaks" ]; then
-	fail "a backend's header outside its backend:"; sed 's/^/    /' "$WORK/leaks"
-else
-	pass "sqlite3.h only in db_sqlite.c, libpq-fe.h only in the pg_ files"
-fi
-mkdir "$WORK/seam"
-cp -R "$TOP_SRCDIR/src" "$TOP_SRCDIR/include" "$WORK/seam/"
+expect_none "$WORK/leaks" \
+	"sqlite3.h only in db_sqlite.c, libpq-fe.h only in the pg_ files" \
+	"a backend's header outside its backend:"
+tree_copy "$WORK/seam"
 printf '#include <sqlite3.h>\n' >>"$WORK/seam/src/store/db.h"
 printf '#include <libpq-fe.h>\n' >>"$WORK/seam/src/commands/common.c"
 backend_leaks "$WORK/seam" >"$WORK/leaks"
 expect_eq "the seam check catches db.h including sqlite3.h and a command libpq-fe.h" \
 	"$(cat "$WORK/leaks")" "src/commands/common.c: libpq-fe.h
 src/store/db.h: sqlite3.h"
+
+### One JSON printer (issue 38): cJSON_Print* only in json_writer.c.
+# Digests, records and protocol messages are printed by the writer, so no
+# byte of them depends on the cJSON installed (json_writer.h).
+# print_calls TREE: each call of cJSON_Print* elsewhere, as FILE:LINE.
+print_calls() {
+	(cd "$1" && grep -nE 'cJSON_Print[A-Za-z]*[[:space:]]*\(' \
+		src/*/*.[ch] include/*.h) |
+		grep -v '^src/domain/json_writer\.c:' | cut -d: -f1,2 || true
+}
+print_calls "$TOP_SRCDIR" >"$WORK/prints"
+expect_none "$WORK/prints" \
+	"cJSON_Print* is called in src/domain/json_writer.c only" \
+	"cJSON_Print* outside src/domain/json_writer.c:"
+tree_copy "$WORK/printer"
+printf 'static char *probe(cJSON *m) { return cJSON_PrintUnformatted(m); }\n' \
+	>>"$WORK/printer/src/service/serve.c"
+printf '#define PROBE(m) cJSON_PrintBuffered ((m), 64, 0)\n' \
+	>>"$WORK/printer/include/json_strict.h"
+printf 'static char *probe(cJSON *m) { return cJSON_Print(m); }\n' \
+	>>"$WORK/printer/src/domain/json_writer.c"
+print_calls "$WORK/printer" >"$WORK/prints"
+expect_eq "the printer check catches a call in serve.c and in a header, not in json_writer.c" \
+	"$(cat "$WORK/prints")" "src/service/serve.c:$(wc -l <"$WORK/printer/src/service/serve.c" | tr -d ' ')
+include/json_strict.h:$(wc -l <"$WORK/printer/include/json_strict.h" | tr -d ' ')"
 
 ### The negative case: a copy with three crossings, each caught.
 mkdir "$WORK/tree"

@@ -574,6 +574,71 @@ test_verbatim(void **state)
 	    "[1,\"\x7f\xc2\x9b\xe2\x80\xae\"]");
 }
 
+/*
+ * A protocol message: cJSON's escapes and no others, so its size is what
+ * cJSON printed (the 1 MiB limit); and a tree as deep as cJSON parses is
+ * written whole, far past JSON_WRITER_DEPTH, one deeper is refused.
+ */
+static void
+test_protocol_message(void **state)
+{
+	const char *odd = "\x01\x7f\xc2\x85\xe2\x80\xae\xff\"\\/";
+	cJSON *m, *result, *deep;
+	char *text, *raw, *nested;
+	size_t i;
+
+	(void)state;
+	m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+	cJSON_AddNumberToObject(m, "id", 7);
+	result = cJSON_AddObjectToObject(m, "result");
+	cJSON_AddStringToObject(result, "text", odd);
+	cJSON_AddNumberToObject(result, "code", -32600);
+	text = json_message(m);
+	assert_non_null(text);
+	assert_string_equal(text, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":"
+	    "{\"text\":\"\\u0001\x7f\xc2\x85\xe2\x80\xae\xff\\\"\\\\/\","
+	    "\"code\":-32600}}");
+	raw = cJSON_PrintUnformatted(m);
+	assert_non_null(raw);
+	assert_string_equal(text, raw);
+	cJSON_free(raw);
+	free(text);
+	/* A seq near 2^53 exact: cJSON 1.7.15 gave 9.00719925474099e+15. */
+	cJSON_AddNumberToObject(result, "seq", 9007199254740991.0);
+	text = json_message(m);
+	assert_non_null(text);
+	assert_non_null(strstr(text, ",\"seq\":9007199254740991}}"));
+	free(text);
+	cJSON_Delete(m);
+
+	/* 999 arrays under the message's object: 1000, cJSON's limit. */
+	assert_true(JSON_WRITER_DEPTH < 999);
+	nested = malloc(2 * 999 + 1);
+	assert_non_null(nested);
+	for (i = 0; i < 999; i++) {
+		nested[i] = '[';
+		nested[2 * 999 - 1 - i] = ']';
+	}
+	nested[2 * 999] = '\0';
+	deep = cJSON_Parse(nested);
+	assert_non_null(deep);
+	m = cJSON_CreateObject();
+	cJSON_AddItemToObject(m, "result", deep);
+	text = json_message(m);
+	assert_non_null(text);
+	assert_int_equal(strlen(text), strlen("{\"result\":}") + 2 * 999);
+	assert_memory_equal(text + strlen("{\"result\":"), nested, 2 * 999);
+	free(text);
+	/* One more level than any parse gives: not the writer's to print. */
+	result = cJSON_CreateArray();
+	cJSON_AddItemToArray(result, m);
+	assert_null(json_message(result));
+	assert_null(json_message(NULL));
+	cJSON_Delete(result);
+	free(nested);
+}
+
 int
 main(void)
 {
@@ -590,6 +655,7 @@ main(void)
 		cmocka_unit_test(test_random_numbers),
 		cmocka_unit_test(test_unbalanced_is_refused),
 		cmocka_unit_test(test_verbatim),
+		cmocka_unit_test(test_protocol_message),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
