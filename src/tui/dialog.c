@@ -416,6 +416,7 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 			    out->head.seq, out->head.hash);
 	}
 	free(id);
+	t->recorded_now = true;
 	/* The decision marked its revisions' rows for a re-check (SPEC 2.4). */
 	if (queue_refresh(t->store, timestamp_now(), NULL, &err) != 0)
 		tui_notice(t, "%s", err.message);
@@ -437,6 +438,11 @@ dialog_submit(struct tui *t, const struct decision_request *req,
 	struct decision_outcome out;
 	struct error err;
 
+	/* The write lock may be waited for: the officer sees why. */
+	draw_clear_line(LINES - 1);
+	/* L10N: on the key line while a confirmed decision is recorded */
+	draw_text(LINES - 1, 0, _("Recording the decision..."), COLS, A_BOLD);
+	refresh();
 	if (decision_record(t->store, req, &t->op, DECISION_NOW, false, &out,
 	    &err) != 0) {
 		snprintf(refusal, size, "%s", err.message);
