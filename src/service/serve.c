@@ -891,6 +891,8 @@ cmd_serve(const struct invocation *inv)
 	if ((sv.listen_fd = listen_on(inv->socket)) < 0)
 		return EXIT_STORAGE;
 	fprintf(stderr, "countersign serve: listening on %s\n", inv->socket);
+	/* From here on, what a client is told advises service-mode steps. */
+	store_advise_served(inv->importers);
 	for (;;) {
 		/* The review screens are told to end; other requests finish. */
 		for (slot = 0; stopping && slot < MAX_CONNECTIONS; slot++) {
