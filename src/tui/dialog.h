@@ -58,8 +58,9 @@ enum submitted { SUBMIT_RECORDED, SUBMIT_REFUSED, SUBMIT_FAILED };
  * the translated past tense ("approved").
  */
 struct decision_request;
-enum submitted dialog_submit(struct tui *, const struct decision_request *,
-    const char *verb, char *refusal, size_t size);
+enum submitted dialog_submit(struct tui *, struct dialog *,
+    const struct decision_request *, const char *verb, char *refusal,
+    size_t size);
 /*
  * The action's re-check as a dialog opens, and the digest of what is
  * shown; false, said on the notice line, when it cannot be read.
