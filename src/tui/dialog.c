@@ -426,12 +426,10 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 }
 
 /*
- * The dialog's key line while a confirmed decision is recorded: the
- * write lock may be waited for, and the officer sees why.  The next
- * draw of the dialog puts its keys back.
+ * The dialog's key line while a confirmed decision is recorded (dialog.h).
  */
-static void
-show_recording(struct dialog *d)
+void
+dialog_show_recording(struct dialog *d)
 {
 	int row = d->w != NULL ? getmaxy(d->w) - 2 : 0;
 	char *text;
@@ -464,7 +462,7 @@ dialog_submit(struct tui *t, struct dialog *d,
 	struct decision_outcome out;
 	struct error err;
 
-	show_recording(d);
+	dialog_show_recording(d);
 	if (decision_record(t->store, req, &t->op, DECISION_NOW, false, &out,
 	    &err) != 0) {
 		snprintf(refusal, size, "%s", err.message);

@@ -49,6 +49,12 @@ bool dialog_scroll_key(struct dialog *, int ch);
  * DIALOG_LEAVE for Esc, q or a signal; DIALOG_HANDLED for a key taken
  * here; else the key, for the dialog's own.
  */
+/*
+ * The dialog's key line while a confirmed decision is recorded: the
+ * write lock may be waited for, and the officer sees why.  The next
+ * draw of the dialog puts its keys back.
+ */
+void dialog_show_recording(struct dialog *);
 /* How a confirmed decision went (dialog_submit). */
 enum submitted { SUBMIT_RECORDED, SUBMIT_REFUSED, SUBMIT_FAILED };
 /*

@@ -370,6 +370,7 @@ dialog_bulk(struct tui *t, enum decision_kind decision)
 				snprintf(refusal, sizeof refusal, "%s",
 				    _("A bulk decision needs a reason"));
 			else {
+				dialog_show_recording(&d);
 				bulk_record(t, &b, reason);
 				break;
 			}
