@@ -443,7 +443,7 @@ review_child(const struct service *sv, struct conn *c, const cJSON *params,
 	}
 	if (c->passed_count == 4 && fcntl(c->passed[3], F_DUPFD_CLOEXEC, 3) >=
 	    0)
-		c->passed_count = 3;	/* the copy above 2 is kept, unnamed */
+		c->passed_count = 3;	/* its copy stays open until _exit */
 	for (i = 0; i < 3; i++)
 		dup2(c->passed[i], i);
 	close_passed(c);
