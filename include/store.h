@@ -28,6 +28,17 @@ enum store_open_mode {
  */
 void store_library_init(void);
 
+/*
+ * Service mode (issue 37): serve sets this before its first client, and
+ * its children inherit it, so that what a client is told advises what an
+ * officer can do through the service (ask a member of the importers'
+ * group, or the service's administrator), never local mode's --db.
+ * importers is serve --importers, or NULL.
+ */
+void store_advise_served(const char *importers);
+/* Whether this process serves clients; *importers as given above. */
+bool store_served(const char **importers);
+
 /* The database path of SPEC 7: option, else $COUNTERSIGN_DB, else XDG. */
 int store_default_path(const char *option, char *buf, size_t size,
     struct error *);

@@ -33,6 +33,12 @@ refuse_linked_database(const struct invocation *inv, const char *path,
 		return error_set(err, EXIT_STORAGE, NULL, _("%s is a symbolic "
 		    "link to nothing (%s); countersign does not create a "
 		    "database through a link"), path, strerror(errno));
+	if ((inv->db_option == NULL || *inv->db_option == '\0') &&
+	    store_served(NULL))
+		return error_set(err, EXIT_STORAGE, NULL, _("the service's "
+		    "database %s is a symbolic link, which it follows only "
+		    "when serve --db names it: ask the service's "
+		    "administrator"), path);
 	if (inv->db_option == NULL || *inv->db_option == '\0')
 		return error_set(err, EXIT_STORAGE, NULL, _("%s is a symbolic "
 		    "link; countersign follows one only when --db names it "
@@ -95,13 +101,26 @@ tell_unsunk(void)
 {
 	if (!announced.unsunk || announced.told || announced.quiet)
 		return;
-	/* L10N: %1$lld and %2$s are the new head's seq and hash; keep
-	   /dev/log, audit verify --checkpoint and --checkpoint-file */
-	fprintf(stderr, _("countersign: no syslog listens at /dev/log: the "
-	    "new audit head (seq %lld, hash %s) has no copy outside the "
-	    "database; keep it yourself for audit verify --checkpoint, or "
-	    "run the service with --checkpoint-file\n"), announced.head.seq,
-	    announced.head.hash);
+	if (store_served(NULL))
+		/* L10N: through the service, which has no checkpoint file:
+		   %1$lld and %2$s are the new head's seq and hash; keep
+		   /dev/log, audit verify --checkpoint and serve
+		   --checkpoint-file */
+		fprintf(stderr, _("countersign: no syslog listens at /dev/log "
+		    "on the service's host: the new audit head (seq %lld, "
+		    "hash %s) has no copy outside the database; keep it "
+		    "yourself for audit verify --checkpoint, or ask the "
+		    "service's administrator for serve --checkpoint-file\n"),
+		    announced.head.seq, announced.head.hash);
+	else
+		/* L10N: %1$lld and %2$s are the new head's seq and hash; keep
+		   /dev/log, audit verify --checkpoint and --checkpoint-file */
+		fprintf(stderr, _("countersign: no syslog listens at /dev/log: "
+		    "the new audit head (seq %lld, hash %s) has no copy "
+		    "outside the database; keep it yourself for audit verify "
+		    "--checkpoint, or run the service with "
+		    "--checkpoint-file\n"), announced.head.seq,
+		    announced.head.hash);
 	announced.told = true;
 }
 

@@ -9,7 +9,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -216,9 +218,19 @@ drop_line(struct client *cl, size_t len)
 	cl->in_len -= len + 1;
 }
 
-/* Writes the service's output; returns the exit status when answered. */
+/*
+ * How the review screens' request ended: answered, answered because the
+ * service stops, or with no answer at all (the service gone).
+ */
+enum review_end { REVIEW_ANSWERED, REVIEW_SERVICE_STOPPED, REVIEW_CUT_OFF };
+
+/*
+ * Writes the service's output; returns the exit status when answered.
+ * With end, the review screens' request: how it ended is told there,
+ * and a connection cut off is left to the caller to say.
+ */
 static int
-await_answer(struct client *cl)
+await_answer(struct client *cl, enum review_end *end)
 {
 	const cJSON *params, *stream, *data, *result, *error, *code;
 	unsigned char *bytes;
@@ -228,6 +240,10 @@ await_answer(struct client *cl)
 
 	while (status < 0) {
 		if (read_line(cl, &len) != 0) {
+			if (end != NULL) {
+				*end = REVIEW_CUT_OFF;
+				return EXIT_STORAGE;
+			}
 			fprintf(stderr, _("countersign: the service closed the "
 			    "connection without an answer\n"));
 			return EXIT_STORAGE;
@@ -249,9 +265,13 @@ await_answer(struct client *cl)
 				    _("cannot write the output"));
 			free(bytes);
 		} else if ((code = cJSON_GetObjectItemCaseSensitive(result,
-		    "exit_code")) != NULL && cJSON_IsNumber(code))
+		    "exit_code")) != NULL && cJSON_IsNumber(code)) {
 			status = code->valueint;
-		else if (cJSON_IsObject(error)) {
+			if (end != NULL && cJSON_IsTrue(
+			    cJSON_GetObjectItemCaseSensitive(result,
+			    "service_stopped")))
+				*end = REVIEW_SERVICE_STOPPED;
+		} else if (cJSON_IsObject(error)) {
 			const cJSON *message = cJSON_GetObjectItemCaseSensitive(
 			    error, "message");
 			char *safe = xsanitize(cJSON_IsString(message) ?
@@ -317,9 +337,53 @@ add_locale(cJSON *params)
 }
 
 /*
+ * A service gone without an answer may leave its screens' process
+ * drawing for a moment as it ends (a hangup): the terminal is ours again
+ * when the pipe's end it holds closes, or after this long.
+ */
+#define SCREENS_RELEASE_MS 30000
+
+static void
+await_screens_end(int released_fd)
+{
+	struct pollfd fd = { released_fd, POLLIN, 0 };
+	char byte;
+	int rc;
+
+	do
+		rc = poll(&fd, 1, SCREENS_RELEASE_MS);
+	while ((rc < 0 && errno == EINTR) || (rc > 0 &&
+	    read(released_fd, &byte, 1) > 0));
+}
+
+/* What the end of the screens through the service was, said after them. */
+static int
+review_ended(enum review_end end, int status, int released_fd)
+{
+	if (end == REVIEW_SERVICE_STOPPED) {
+		/* L10N: said after the review screens, when the service they
+		   ran in was stopped (SIGTERM) */
+		fprintf(stderr, _("countersign: the service stopped; the "
+		    "review screens ended\n"));
+		return EXIT_STORAGE;
+	}
+	if (end == REVIEW_CUT_OFF) {
+		await_screens_end(released_fd);
+		/* L10N: said after the review screens, when the connection
+		   to their service ended with no answer (killed, crashed) */
+		fprintf(stderr, _("countersign: the service stopped without "
+		    "an answer (its connection closed); the review screens "
+		    "ended\n"));
+		return EXIT_STORAGE;
+	}
+	return status;
+}
+
+/*
  * The review screens run in the service, on this terminal: its three
  * descriptors go with the request (SCM_RIGHTS), and so do the names of
- * the terminal type and locale the screens need.  The service never
+ * the terminal type and locale the screens need, and the write end of a
+ * pipe that the screens' process holds until it ends.  The service never
  * learns who we are from this: it asks the kernel.
  */
 static int
@@ -327,10 +391,12 @@ review_remote(struct client *cl, const struct invocation *inv)
 {
 	union {
 		struct cmsghdr align;
-		char space[CMSG_SPACE(3 * sizeof(int))];
+		char space[CMSG_SPACE(4 * sizeof(int))];
 	} control;
 	const char *term = getenv("TERM"), *no_color = getenv("NO_COLOR");
-	int fds[3] = { STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO };
+	int fds[4] = { STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO, -1 };
+	int released[2];
+	enum review_end end = REVIEW_ANSWERED;
 	struct sigaction sa;
 	struct msghdr mh;
 	struct iovec iov;
@@ -341,6 +407,10 @@ review_remote(struct client *cl, const struct invocation *inv)
 	size_t i;
 	int rc;
 
+	if (pipe2(released, O_CLOEXEC) != 0)
+		return client_fail(EXIT_STORAGE, _("cannot send to the "
+		    "service"));
+	fds[3] = released[1];
 	m = message("review", true);
 	params = cJSON_AddObjectToObject(m, "params");
 	if (term != NULL)
@@ -350,8 +420,10 @@ review_remote(struct client *cl, const struct invocation *inv)
 		cJSON_AddBoolToObject(params, "no_color", true);
 	text = json_message(m);
 	cJSON_Delete(m);
-	if (text == NULL)
-		return EXIT_STORAGE;
+	if (text == NULL) {
+		rc = EXIT_STORAGE;
+		goto cleanup;
+	}
 	/* The newline is part of the one message the descriptors ride on. */
 	iov.iov_len = strlen(text) + 1;
 	text[iov.iov_len - 1] = '\n';
@@ -371,18 +443,27 @@ review_remote(struct client *cl, const struct invocation *inv)
 	rc = sent >= 0 && (size_t)sent < iov.iov_len ? rpc_send_all(cl->fd,
 	    text + sent, iov.iov_len - (size_t)sent) : sent < 0 ? -1 : 0;
 	free(text);
+	close(released[1]);	/* only the screens' copy keeps it open */
+	released[1] = -1;
 	if (rc != 0) {
 		/* Refused at once (busy, forbidden): the answer says why. */
 		(void)client_fail(EXIT_STORAGE, _("cannot send to the "
 		    "service"));
-		return await_answer(cl);
+		rc = await_answer(cl, NULL);
+		goto cleanup;
 	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_forwarded;	/* no SA_RESTART: read() returns */
 	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
 		sigaction(forwarded[i].signo, &sa, NULL);
 	(void)inv;
-	return await_answer(cl);
+	rc = await_answer(cl, &end);
+	rc = review_ended(end, rc, released[0]);
+cleanup:
+	close(released[0]);
+	if (released[1] >= 0)
+		close(released[1]);
+	return rc;
 }
 
 /* The request's params: the options of SPEC 7 the command was given. */
@@ -720,10 +801,10 @@ client_run(const char *command, const struct invocation *inv)
 		if (send_message(&cl, m) != 0)
 			(void)client_fail(EXIT_STORAGE, _("cannot send to the "
 			    "service"));
-		rc = await_answer(&cl);
+		rc = await_answer(&cl, NULL);
 	} else if (rc == EXIT_STORAGE || walked == EXIT_STORAGE)
 		/* The service may have said why it stopped reading. */
-		(void)await_answer(&cl);
+		(void)await_answer(&cl, NULL);
 	/* As local import: storage over bad data over success. */
 	if (walked != EXIT_OK && rc != EXIT_STORAGE)
 		rc = walked;

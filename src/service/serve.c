@@ -446,13 +446,13 @@ handle_input(struct service *sv, struct conn *c)
 	}
 }
 
-/* read(2), keeping up to 3 descriptors passed along (the terminal). */
+/* read(2), keeping up to 4 descriptors passed along (the terminal). */
 static ssize_t
 receive(struct conn *c, char *buf, size_t size)
 {
 	union {
 		struct cmsghdr align;
-		char space[CMSG_SPACE(3 * sizeof(int))];
+		char space[CMSG_SPACE(4 * sizeof(int))];
 	} control;
 	struct iovec iov = { buf, size };
 	struct msghdr mh;
@@ -475,7 +475,7 @@ receive(struct conn *c, char *buf, size_t size)
 		count = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		for (i = 0; i < count; i++) {
 			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
-			if (c->passed_count < 3)
+			if (c->passed_count < 4)
 				c->passed[c->passed_count++] = fd;
 			else
 				close(fd);
@@ -596,7 +596,7 @@ static void
 finish_request(struct service *sv, struct conn *c)
 {
 	int status = 0, code;
-	cJSON *m;
+	cJSON *m, *result;
 
 	while (waitpid(c->child, &status, 0) < 0 && errno == EINTR)
 		;
@@ -614,8 +614,11 @@ finish_request(struct service *sv, struct conn *c)
 		programs_child_done(c, c->request_id, code);
 	else if (c->fd >= 0) {
 		m = message_new(c->request_id);
-		cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "result"),
-		    "exit_code", code);
+		result = cJSON_AddObjectToObject(m, "result");
+		cJSON_AddNumberToObject(result, "exit_code", code);
+		/* The screens ended because the service stops: the client says so. */
+		if (c->told_to_stop)
+			cJSON_AddBoolToObject(result, "service_stopped", true);
 		conn_send(c, m);
 	}
 	if (!WIFEXITED(status))
@@ -874,6 +877,7 @@ cmd_serve(const struct invocation *inv)
 	}
 	memset(&sv, 0, sizeof sv);
 	sv.inv = inv;
+	sv.pid = getpid();
 	limits_init(&sv);
 	signal(SIGPIPE, SIG_IGN);
 	memset(&sa, 0, sizeof sa);
@@ -888,6 +892,8 @@ cmd_serve(const struct invocation *inv)
 	if ((sv.listen_fd = listen_on(inv->socket)) < 0)
 		return EXIT_STORAGE;
 	fprintf(stderr, "countersign serve: listening on %s\n", inv->socket);
+	/* From here on, what a client is told advises service-mode steps. */
+	store_advise_served(inv->importers);
 	for (;;) {
 		/* The review screens are told to end; other requests finish. */
 		for (slot = 0; stopping && slot < MAX_CONNECTIONS; slot++) {

@@ -73,7 +73,9 @@ struct conn {
 	pid_t child;		/* the request being served, or 0 */
 	bool review;		/* ... the review screens, on passed fds */
 	bool told_to_stop;	/* ... sent SIGTERM as the service stops */
-	int passed[3];		/* the client's terminal (SCM_RIGHTS) */
+	/* the client's terminal (SCM_RIGHTS), and a pipe's end the screens
+	   hold until they end (countersign-protocol(7) review) */
+	int passed[4];
 	int passed_count;
 	int pipes[2];		/* its stdout and stderr, -1 at end */
 	cJSON *request_id;	/* the id to answer it with */
@@ -91,6 +93,7 @@ struct conn {
 
 struct service {
 	const struct invocation *inv;
+	pid_t pid;		/* the loop's, for its children to watch */
 	int listen_fd;
 	struct conn *conns[MAX_CONNECTIONS];
 	struct program_loop *programs;	/* serve_programs.c, or NULL */

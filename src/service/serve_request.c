@@ -10,6 +10,9 @@
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
+#if HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,22 +425,38 @@ import_served(const struct conn *c, const cJSON *params,
 /*
  * review: the client's terminal, passed with the request, becomes this
  * process's stdin, stdout and stderr, and its TERM and locale the ones
- * the screens use.  False, said on err_fd, when no terminal came.
+ * the screens use.  A fourth descriptor, when one came, stays open until
+ * this process ends: its end tells the client the terminal is its own
+ * again.  False, said on err_fd, when no terminal came.
  */
 static bool
-review_child(struct conn *c, const cJSON *params, int err_fd)
+review_child(const struct service *sv, struct conn *c, const cJSON *params,
+    int err_fd)
 {
 	const cJSON *term = cJSON_GetObjectItemCaseSensitive(params, "term");
 	int i;
 
-	if (c->passed_count != 3) {
+	if (c->passed_count < 3) {
 		dprintf(err_fd, "countersign: the review screens need the "
 		    "terminal passed with the request\n");
 		return false;
 	}
+	if (c->passed_count == 4 && fcntl(c->passed[3], F_DUPFD_CLOEXEC, 3) >=
+	    0)
+		c->passed_count = 3;	/* its copy stays open until _exit */
 	for (i = 0; i < 3; i++)
 		dup2(c->passed[i], i);
 	close_passed(c);
+#if HAVE_SYS_PRCTL_H
+	/*
+	 * A service killed outright (SIGKILL, a crash) cannot send SIGTERM:
+	 * the screens end as on a hangup rather than read keys from a
+	 * terminal whose shell has it back.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGHUP);
+	if (getppid() != sv->pid)
+		return false;	/* gone already */
+#endif
 	setenv("TERM", cJSON_IsString(term) ? term->valuestring : "dumb", 1);
 	unsetenv("LINES");
 	unsetenv("COLUMNS");
@@ -529,7 +548,7 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 	store_audit_alarm_fd(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
 	apply_locale(params, m->run == review_run);
 	if (m->run == review_run) {
-		if (!review_child(c, params, err_fd))
+		if (!review_child(sv, c, params, err_fd))
 			_exit(EXIT_USAGE);
 	} else {
 		close_passed(c);

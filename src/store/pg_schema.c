@@ -461,9 +461,12 @@ pg_schema_migrate(struct store *s, int sqlite_version, bool may_create,
 			continue;
 		if (db_exec(s->db, pg_migrations[i].sql) != DB_OK) {
 			/* Most often the service's role, which may not. */
-			store_error(s, err, "migrating the schema (only the "
-			    "schema's owner may: run one command as the owner, "
-			    "countersign(1) --db)");
+			store_error(s, err, store_served(NULL) ?
+			    "migrating the schema (only the schema's owner "
+			    "may: ask the service's administrator to run one "
+			    "command as the owner)" : "migrating the schema "
+			    "(only the schema's owner may: run one command as "
+			    "the owner, countersign(1) --db)");
 			goto fail;
 		}
 		snprintf(sql, sizeof sql, "UPDATE schema_version SET version"

@@ -231,6 +231,27 @@ create_shared(const char *path, struct error *err)
 	return 0;
 }
 
+/* Set once, before any client, by serve (store_advise_served). */
+static struct {
+	bool served;
+	const char *importers;
+} advice;
+
+void
+store_advise_served(const char *importers)
+{
+	advice.served = true;
+	advice.importers = importers;
+}
+
+bool
+store_served(const char **importers)
+{
+	if (importers != NULL)
+		*importers = advice.importers;
+	return advice.served;
+}
+
 int
 store_default_path(const char *option, char *buf, size_t size,
     struct error *err)
@@ -247,6 +268,10 @@ store_default_path(const char *option, char *buf, size_t size,
 	else if ((home = getenv("HOME")) != NULL && *home != '\0')
 		n = snprintf(buf, size,
 		    "%s/.local/share/countersign/countersign.db", home);
+	else if (advice.served)
+		return error_set(err, EXIT_STORAGE, NULL, "the service has no "
+		    "database: ask its administrator to start it with "
+		    "serve --db");
 	else
 		return error_set(err, EXIT_USAGE, NULL,
 		    "no database: give --db, or set COUNTERSIGN_DB or HOME");
@@ -286,6 +311,26 @@ keep_group_access(const char *path)
 	umask(mask & ~(mode_t)0070);
 }
 
+/*
+ * No database yet behind a service: its importers make it by importing;
+ * the client can give no --db of its own.
+ */
+static int
+no_served_database(const char *path, struct error *err)
+{
+	int saved = errno;
+
+	if (advice.importers == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "the service has no "
+		    "database at %s yet (%s), and gives no group the import "
+		    "role: ask its administrator (serve --importers)", path,
+		    strerror(saved));
+	return error_set(err, EXIT_STORAGE, NULL, "the service has no "
+	    "database at %s yet (%s): ask a member of the group '%s' to "
+	    "import something (serve --importers)", path, strerror(saved),
+	    advice.importers);
+}
+
 /* Opens path with SQLite, WAL and durable commits, into s->db. */
 static int
 open_sqlite(struct store *s, const char *path, enum store_open_mode mode,
@@ -297,6 +342,8 @@ open_sqlite(struct store *s, const char *path, enum store_open_mode mode,
 	int rc;
 
 	if (stat(path, &st) != 0) {
+		if ((errno != ENOENT || mode != STORE_CREATE) && advice.served)
+			return no_served_database(path, err);
 		if (errno != ENOENT || mode != STORE_CREATE)
 			return error_set(err, EXIT_STORAGE, NULL,
 			    "no database at %s (%s); import something first "

@@ -416,6 +416,7 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 			    out->head.seq, out->head.hash);
 	}
 	free(id);
+	t->recorded_now = true;
 	/* The decision marked its revisions' rows for a re-check (SPEC 2.4). */
 	if (queue_refresh(t->store, timestamp_now(), NULL, &err) != 0)
 		tui_notice(t, "%s", err.message);
@@ -425,18 +426,43 @@ report(struct tui *t, const struct decision_outcome *out, const char *verb,
 }
 
 /*
+ * The dialog's key line while a confirmed decision is recorded (dialog.h).
+ */
+void
+dialog_show_recording(struct dialog *d)
+{
+	int row = d->w != NULL ? getmaxy(d->w) - 2 : 0;
+	char *text;
+
+	if (row < 1)
+		return;
+	/* L10N: a dialog's key line while its decision is recorded */
+	text = clip_text(_("Recording the decision..."), d->width);
+	wmove(d->w, row, 1);
+	wclrtoeol(d->w);
+	frame(d);
+	wattron(d->w, A_BOLD);
+	mvwaddstr(d->w, row, 2, text);
+	wattroff(d->w, A_BOLD);
+	free(text);
+	wrefresh(d->w);
+}
+
+/*
  * The one way both dialogs record what the officer confirmed: the
  * decision (its re-check runs again inside the transaction), then,
  * recorded, the notice and the queue (report); refused or failed, why,
  * in refusal, for the dialog to show.
  */
 enum submitted
-dialog_submit(struct tui *t, const struct decision_request *req,
-    const char *verb, char *refusal, size_t size)
+dialog_submit(struct tui *t, struct dialog *d,
+    const struct decision_request *req, const char *verb, char *refusal,
+    size_t size)
 {
 	struct decision_outcome out;
 	struct error err;
 
+	dialog_show_recording(d);
 	if (decision_record(t->store, req, &t->op, DECISION_NOW, false, &out,
 	    &err) != 0) {
 		snprintf(refusal, size, "%s", err.message);

@@ -49,6 +49,12 @@ bool dialog_scroll_key(struct dialog *, int ch);
  * DIALOG_LEAVE for Esc, q or a signal; DIALOG_HANDLED for a key taken
  * here; else the key, for the dialog's own.
  */
+/*
+ * The dialog's key line while a confirmed decision is recorded: the
+ * write lock may be waited for, and the officer sees why.  The next
+ * draw of the dialog puts its keys back.
+ */
+void dialog_show_recording(struct dialog *);
 /* How a confirmed decision went (dialog_submit). */
 enum submitted { SUBMIT_RECORDED, SUBMIT_REFUSED, SUBMIT_FAILED };
 /*
@@ -58,8 +64,9 @@ enum submitted { SUBMIT_RECORDED, SUBMIT_REFUSED, SUBMIT_FAILED };
  * the translated past tense ("approved").
  */
 struct decision_request;
-enum submitted dialog_submit(struct tui *, const struct decision_request *,
-    const char *verb, char *refusal, size_t size);
+enum submitted dialog_submit(struct tui *, struct dialog *,
+    const struct decision_request *, const char *verb, char *refusal,
+    size_t size);
 /*
  * The action's re-check as a dialog opens, and the digest of what is
  * shown; false, said on the notice line, when it cannot be read.

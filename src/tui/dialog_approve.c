@@ -261,7 +261,7 @@ dialog_approve(struct tui *t, const char *action_id)
 		}
 		approve_request(&s, id, &req);
 		/* L10N: the verb in "%s %s (decision %.8s)" */
-		submitted = dialog_submit(t, &req, _("approved"), refusal,
+		submitted = dialog_submit(t, &d, &req, _("approved"), refusal,
 		    sizeof refusal);
 		if (submitted == SUBMIT_RECORDED || t->quit)
 			break;

@@ -265,7 +265,8 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 
 	uuid_random(bulk.id);
 	bulk.count = b->chosen;
-	for (i = 0; i < b->count; i++) {
+	/* A signal (the service stopping) ends it between two decisions. */
+	for (i = 0; i < b->count && tui_signalled == 0; i++) {
 		if (b->items[i].skip != NULL)
 			continue;
 		memset(&req, 0, sizeof req);
@@ -288,6 +289,7 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 	queue_refresh(t->store, timestamp_now(), NULL, &err);
 	t->counts_stale = true;
 	tui_reload(t);
+	t->recorded_now = decided + partial > 0;
 	if (partial > 0)
 		/* L10N: after a bulk approval under a quorum (SPEC 14): how
 		   many were approved (decided), how many given an approval
@@ -368,6 +370,7 @@ dialog_bulk(struct tui *t, enum decision_kind decision)
 				snprintf(refusal, sizeof refusal, "%s",
 				    _("A bulk decision needs a reason"));
 			else {
+				dialog_show_recording(&d);
 				bulk_record(t, &b, reason);
 				break;
 			}

@@ -151,6 +151,7 @@ judge_submit(struct tui *t, const char *id, struct judge_state *s)
 		    "no syslog took audit head %3$lld %4$s"), shown,
 		    out.judgment_id, out.head.seq, out.head.hash);
 	free(shown);
+	t->recorded_now = true;
 	return true;
 }
 

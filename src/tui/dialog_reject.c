@@ -207,7 +207,7 @@ dialog_reject(struct tui *t, const char *action_id)
 		}
 		reject_request(&s, id, &req);
 		/* L10N: the verb in "%s %s (decision %.8s)" */
-		if (dialog_submit(t, &req, _("rejected"), s.refusal,
+		if (dialog_submit(t, &d, &req, _("rejected"), s.refusal,
 		    sizeof s.refusal) == SUBMIT_RECORDED || t->quit)
 			break;
 	}

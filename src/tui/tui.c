@@ -263,6 +263,7 @@ loop(struct tui *t)
 	int ch, rc;
 
 	while (!t->quit && tui_signalled == 0) {
+		t->recorded_now = false;	/* drawn, then: seen */
 		draw(t);
 		if (!t->totals_checked)
 			check_totals(t);
@@ -276,6 +277,7 @@ loop(struct tui *t)
 		nodelay(stdscr, TRUE);
 		while (!t->quit && (ch = getch()) != ERR) {
 			nodelay(stdscr, FALSE);
+			t->recorded_now = false;
 			if (ch == KEY_RESIZE)
 				tui_reload(t);
 			else
@@ -434,6 +436,12 @@ tui_run(const struct invocation *inv)
 	xmalloc_on_failure(NULL);
 	delscreen(screen);
 	announce_quietly(false);
+	if (tui_signalled != 0 && t->recorded_now)
+		/* L10N: %s is the notice of what the last key recorded (an
+		   action approved, a bulk), which the screens, ended by a
+		   signal, had no time to show */
+		fprintf(stderr, _("countersign: recorded before the screens "
+		    "ended: %s\n"), t->notice);
 	if (t->ended[0] != '\0') {
 		char *safe = xsanitize(t->ended);
 

@@ -100,6 +100,12 @@ struct tui {
 	struct page_at record_at;
 
 	char notice[512];		/* sanitized */
+	/*
+	 * The key being handled recorded something, told in notice: a
+	 * signal that ends the screens before it is seen (the service
+	 * stopping) has it said on the terminal after them.
+	 */
+	bool recorded_now;
 	/* Why the screens ended themselves, said once they are gone (raw). */
 	char ended[1024];
 	long long head_seq;		/* the audit head's, on the status line */

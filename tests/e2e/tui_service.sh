@@ -87,5 +87,7 @@ set +e
 wait "$SERVICE_PID"
 expect_eq "SIGTERM: the service exits 0" $? 0
 set -e
-expect_eq "... after the screens it ran ended, exit 0" "$(tui_exit_status)" 0
+# Issue 37: the client says so and exits 4 (tests/e2e/tui_service_stop.sh).
+expect_eq "... after the screens it ran ended, exit 4" "$(tui_exit_status)" 4
+expect_screen "... saying the service stopped" "countersign: the service stopped"
 finish
