@@ -606,12 +606,12 @@ call_events(struct service *sv, struct conn *c, const cJSON *params,
  * checkpoint covers the record yet.
  */
 static void
-call_signed(struct service *sv, struct conn *c, const struct method *m,
-    const cJSON *params, const cJSON *id)
+call_signed(struct service *sv, struct conn *c,
+    const struct command_entry *m, const cJSON *params, const cJSON *id)
 {
 	static const char *const receipt_names[] = { "action_id", NULL };
 	static const char *const checkpoint_names[] = { "size", NULL };
-	bool receipt = strcmp(m->name, "receipt") == 0;
+	bool receipt = strcmp(m->method, "receipt") == 0;
 	long long size = 0, expires;
 	char *action_id = NULL, *text = NULL;
 	struct program_error perr;
@@ -620,7 +620,7 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 	cJSON *status, *result;
 	int rc;
 
-	if (!params_known(c, id, params, m->name, receipt ? receipt_names :
+	if (!params_known(c, id, params, m->method, receipt ? receipt_names :
 	    checkpoint_names))
 		return;
 	if (receipt) {
@@ -647,7 +647,7 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 	if (!store_log_signing()) {
 		free(action_id);
 		answer_refusal(c, id, "no_signing_key", NULL, "%s: the service "
-		    "has no signing key for the log", m->name);
+		    "has no signing key for the log", m->method);
 		return;
 	}
 	if ((store = loop_store(sv, &perr)) == NULL) {
@@ -662,7 +662,7 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 	if (rc != 0) {
 		answer_refusal(c, id, rc == EXIT_REFUSED ? (strcmp(err.field,
 		    "not_decided") == 0 ? "not_decided" : "no_signing_key") :
-		    "storage", NULL, "%s: %s", m->name, err.message);
+		    "storage", NULL, "%s: %s", m->method, err.message);
 		free(text);
 		return;
 	}
@@ -672,7 +672,7 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 		cJSON_Delete(result);
 		free(text);
 		answer_refusal(c, id, "storage", NULL, "%s: out of memory",
-		    m->name);
+		    m->method);
 		return;
 	}
 	free(text);
@@ -680,14 +680,14 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 }
 
 void
-programs_call(struct service *sv, struct conn *c, const struct method *m,
-    const cJSON *params, const cJSON *id)
+programs_call(struct service *sv, struct conn *c,
+    const struct command_entry *m, const cJSON *params, const cJSON *id)
 {
-	if (strcmp(m->name, "status") == 0)
+	if (strcmp(m->method, "status") == 0)
 		call_status(sv, c, params, id);
-	else if (strcmp(m->name, "wait") == 0)
+	else if (strcmp(m->method, "wait") == 0)
 		call_wait(sv, c, params, id);
-	else if (strcmp(m->name, "events") == 0)
+	else if (strcmp(m->method, "events") == 0)
 		call_events(sv, c, params, id);
 	else
 		call_signed(sv, c, m, params, id);
