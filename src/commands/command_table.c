@@ -143,7 +143,8 @@ const struct command_entry command_table[] = {
 	AUDIT("checkpoint", "audit checkpoint [--size N]",
 	    N_("the latest signed checkpoint, or the one of tree size N")),
 	/* Its NOTEFILE is a path: the service never opens a client's paths. */
-	{ "audit", "consistency", "audit consistency NOTEFILE [--key PUBFILE...]",
+	{ "audit", "consistency",
+	    "audit consistency NOTEFILE [--key PUBFILE...]",
 	    N_("whether the log today extends that signed checkpoint"),
 	    cmd_audit, AUDIT_OPTIONS, 0, 0, 2,
 	    NULL, ROLE_READER, 0, OPERANDS_NONE },
@@ -155,7 +156,8 @@ const struct command_entry command_table[] = {
 	    cmd_receipt, B(OUTPUT), 0, B(OUTPUT), 1,
 	    "receipt", ROLE_ANY, PROGRAM_METHOD, OPERANDS_ACTION_ID },
 	{ "verify-receipt", NULL, "verify-receipt FILE --key PUBFILE...",
-	    N_("check a receipt with public keys alone; JSON line when it holds"),
+	    N_("check a receipt with public keys alone; JSON line when it "
+	    "holds"),
 	    cmd_verify_receipt, B(KEY) | B(EXPECT_ACTION) | B(EXPECT_SHA256) |
 	    B(EXPECT_DECISION), 0, 0, 1,
 	    NULL, ROLE_ANY, 0, OPERANDS_NONE },
@@ -297,12 +299,34 @@ whole_number(const char *text, long long max, long long *out)
 	return true;
 }
 
+/* Why value is not the number option o takes: the message to print. */
+static void
+bad_number(const struct command_option *o, const char *value, char *why,
+    size_t why_size)
+{
+	char dashed[40], *safe = xsanitize(value);
+
+	snprintf(dashed, sizeof dashed, "--%s", o->name);
+	if (o->bad_value != NULL)
+		snprintf(why, why_size, "%s", _(o->bad_value));
+	else if (o->kind == VALUE_COUNT)
+		/* L10N: %1$s the option (--timeout, --after), %2$s what was
+		   typed */
+		snprintf(why, why_size, _("countersign: %s needs a whole "
+		    "number, not '%s'\n"), dashed, safe);
+	else
+		/* L10N: %1$s the option (--idle-timeout, --spool-limit),
+		   %2$s what was typed */
+		snprintf(why, why_size, _("countersign: %s needs a positive "
+		    "whole number, not '%s'\n"), dashed, safe);
+	free(safe);
+}
+
 int
 command_option_set(const struct command_option *o, const char *value,
     struct invocation *inv, char *why, size_t why_size)
 {
 	char *at = (char *)inv + o->field;
-	char dashed[40], *safe;
 	long long n;
 	int *count;
 
@@ -317,22 +341,7 @@ command_option_set(const struct command_option *o, const char *value,
 	case VALUE_POSITIVE:
 		if (!whole_number(value, o->max, &n) || (o->kind ==
 		    VALUE_POSITIVE && n == 0)) {
-			snprintf(dashed, sizeof dashed, "--%s", o->name);
-			safe = xsanitize(value);
-			if (o->bad_value != NULL)
-				snprintf(why, why_size, "%s", _(o->bad_value));
-			else if (o->kind == VALUE_COUNT)
-				/* L10N: %1$s the option (--timeout, --after),
-				   %2$s what was typed */
-				snprintf(why, why_size, _("countersign: %s needs "
-				    "a whole number, not '%s'\n"), dashed, safe);
-			else
-				/* L10N: %1$s the option (--idle-timeout,
-				   --spool-limit), %2$s what was typed */
-				snprintf(why, why_size, _("countersign: %s needs "
-				    "a positive whole number, not '%s'\n"),
-				    dashed, safe);
-			free(safe);
+			bad_number(o, value, why, why_size);
 			return -1;
 		}
 		*(long long *)(void *)at = n;
