@@ -145,6 +145,11 @@ int command_option_set(const struct command_option *, const char *value,
 cJSON *command_params(const struct command_entry *,
     const struct invocation *inv);
 /*
+ * Whether key is a param the entry's method takes for an option or its
+ * action: what a program method's params may hold (serve_programs.c).
+ */
+bool command_param_known(const struct command_entry *, const char *key);
+/*
  * Back, one member of a request's params: an option's param into inv,
  * with its bit in inv->given.  0 when set; 1 when key is no option's
  * param (the caller's: operands, the locale, ...); -1, the reason in

@@ -411,6 +411,16 @@ command_params(const struct command_entry *e, const struct invocation *inv)
 	return params;
 }
 
+bool
+command_param_known(const struct command_entry *e, const char *key)
+{
+	const struct command_option *o = command_option_of_param(key);
+
+	if (e->operands == OPERANDS_ACTION_ID && strcmp(key, "action_id") == 0)
+		return true;
+	return o != NULL && (e->remote & OPTION_BIT(o - command_options)) != 0;
+}
+
 int
 command_param_to_option(const struct command_entry *e, const char *key,
     const cJSON *value, struct invocation *inv, char *why, size_t why_size)

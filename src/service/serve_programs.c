@@ -206,14 +206,13 @@ integer_param(struct conn *c, const cJSON *id, const cJSON *params,
 	return 1;
 }
 
-/* params: absent or an object holding only the names given. */
+/* params: absent or an object holding only what the method takes. */
 static bool
 params_known(struct conn *c, const cJSON *id, const cJSON *params,
-    const char *method, const char *const *names)
+    const char *method)
 {
+	const struct command_entry *e = command_of_method(method);
 	const cJSON *item;
-	size_t i;
-	bool known;
 
 	if (params != NULL && !cJSON_IsObject(params)) {
 		answer_refusal(c, id, "bad_request", NULL, "%s: params must be "
@@ -221,9 +220,7 @@ params_known(struct conn *c, const cJSON *id, const cJSON *params,
 		return false;
 	}
 	cJSON_ArrayForEach(item, params) {
-		for (i = 0, known = false; names[i] != NULL && !known; i++)
-			known = strcmp(item->string, names[i]) == 0;
-		if (!known) {
+		if (!command_param_known(e, item->string)) {
 			answer_refusal(c, id, "bad_request", NULL, "%s: no "
 			    "parameter '%.*s'", method, (int)utf8_prefix(
 			    item->string, 64), item->string);
@@ -279,12 +276,11 @@ static void
 call_status(struct service *sv, struct conn *c, const cJSON *params,
     const cJSON *id)
 {
-	static const char *const names[] = { "action_id", NULL };
 	long long expires;
 	char *action_id;
 	cJSON *status;
 
-	if (!params_known(c, id, params, "status", names) ||
+	if (!params_known(c, id, params, "status") ||
 	    (action_id = resolve_param(sv, c, id, params, "status")) == NULL)
 		return;
 	if ((status = status_now(sv, c, id, action_id, &expires)) != NULL)
@@ -342,7 +338,6 @@ static void
 call_wait(struct service *sv, struct conn *c, const cJSON *params,
     const cJSON *id)
 {
-	static const char *const names[] = { "action_id", "timeout_ms", NULL };
 	struct program_conn *pc;
 	struct waiter *grown;
 	long long timeout = 0, expires;
@@ -350,7 +345,7 @@ call_wait(struct service *sv, struct conn *c, const cJSON *params,
 	cJSON *status;
 	int rc;
 
-	if (!params_known(c, id, params, "wait", names))
+	if (!params_known(c, id, params, "wait"))
 		return;
 	if ((rc = integer_param(c, id, params, "wait", "timeout_ms", 0,
 	    WAIT_TIMEOUT_MAX_MS, &timeout)) < 0)
@@ -562,14 +557,13 @@ static void
 call_events(struct service *sv, struct conn *c, const cJSON *params,
     const cJSON *id)
 {
-	static const char *const names[] = { "after_seq", NULL };
 	struct program_error perr;
 	struct program_conn *pc;
 	long long after = 0;
 	cJSON *result;
 	int rc;
 
-	if (!params_known(c, id, params, "events", names))
+	if (!params_known(c, id, params, "events"))
 		return;
 	if ((rc = integer_param(c, id, params, "events", "after_seq", 0,
 	    (1LL << 53), &after)) < 0)
@@ -609,8 +603,6 @@ static void
 call_signed(struct service *sv, struct conn *c,
     const struct command_entry *m, const cJSON *params, const cJSON *id)
 {
-	static const char *const receipt_names[] = { "action_id", NULL };
-	static const char *const checkpoint_names[] = { "size", NULL };
 	bool receipt = strcmp(m->method, "receipt") == 0;
 	long long size = 0, expires;
 	char *action_id = NULL, *text = NULL;
@@ -620,8 +612,7 @@ call_signed(struct service *sv, struct conn *c,
 	cJSON *status, *result;
 	int rc;
 
-	if (!params_known(c, id, params, m->method, receipt ? receipt_names :
-	    checkpoint_names))
+	if (!params_known(c, id, params, m->method))
 		return;
 	if (receipt) {
 		if ((action_id = resolve_param(sv, c, id, params, "receipt")) ==

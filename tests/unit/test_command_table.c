@@ -246,6 +246,42 @@ test_params_refused(void **state)
 	cJSON_Delete(text);
 }
 
+/*
+ * What the methods for programs take (SPEC 12, countersign-protocol(7)):
+ * the params serve_programs.c accepts come from the table.
+ */
+static void
+test_program_params(void **state)
+{
+	static const struct { const char *method, *takes[3]; } cases[] = {
+		{ "status", { "action_id", NULL } },
+		{ "wait", { "action_id", "timeout_ms", NULL } },
+		{ "events", { "after_seq", NULL } },
+		{ "receipt", { "action_id", NULL } },
+		{ "checkpoint", { "size", NULL } },
+	};
+	static const char *const others[] = { "action_id", "timeout_ms",
+	    "after_seq", "size", "operands", "all", "follow", "output", NULL };
+	const struct command_entry *e;
+	size_t i, j, k;
+	bool takes;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		e = command_of_method(cases[i].method);
+		assert_non_null(e);
+		assert_true(e->method_flags & METHOD_IN_LOOP);
+		for (j = 0; others[j] != NULL; j++) {
+			for (k = 0, takes = false; cases[i].takes[k] != NULL;
+			    k++)
+				takes = takes || strcmp(cases[i].takes[k],
+				    others[j]) == 0;
+			assert_int_equal(command_param_known(e, others[j]),
+			    takes);
+		}
+	}
+}
+
 /* A number's bounds and the list's length, as the command line says. */
 static void
 test_option_values(void **state)
@@ -293,6 +329,7 @@ main(void)
 		cmocka_unit_test(test_operands_and_defaults),
 		cmocka_unit_test(test_audit_entries),
 		cmocka_unit_test(test_params_refused),
+		cmocka_unit_test(test_program_params),
 		cmocka_unit_test(test_option_values),
 	};
 
