@@ -39,6 +39,17 @@ remote_usage "--csv with audit checkpoint --size through --connect" \
 remote_usage "audit consistency through --connect" \
 	"countersign: 'audit' does not work through --connect" audit consistency note
 remote_usage "serve through --connect" "countersign: 'serve' does not work through --connect" serve
+# $COUNTERSIGN_SOCKET: every command the service runs goes there, the
+# ones it never runs stay here, and --db keeps a command local.
+expect_status "list with \$COUNTERSIGN_SOCKET" 4 env COUNTERSIGN_SOCKET="$WORK/no.sock" \
+	"$COUNTERSIGN" list
+expect_contains "tries the service" "$WORK/err" "cannot connect to the service at $WORK/no.sock"
+expect_status "keygen with \$COUNTERSIGN_SOCKET" 2 env COUNTERSIGN_SOCKET="$WORK/no.sock" \
+	"$COUNTERSIGN" keygen
+expect_contains "stays local" "$WORK/err" "Usage: countersign keygen NAME PREFIX"
+expect_status "list --db with \$COUNTERSIGN_SOCKET" 4 env COUNTERSIGN_SOCKET="$WORK/no.sock" \
+	"$COUNTERSIGN" --db "$WORK/none.db" list
+expect_contains "opens the database" "$WORK/err" "no database at"
 # What was typed is echoed through the sanitizer, as every message is.
 esc=$(printf '\033')
 bel=$(printf '\007')
