@@ -152,6 +152,16 @@ test_options_round_trip(void **state)
 	}
 }
 
+/* params[key], which must be there. */
+static const cJSON *
+member(const cJSON *params, const char *key)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(params, key);
+
+	assert_non_null(item);
+	return item;
+}
+
 /* The operands, and the params a program method needs when not given. */
 static void
 test_operands_and_defaults(void **state)
@@ -165,20 +175,16 @@ test_operands_and_defaults(void **state)
 	inv.operands = operands;
 	inv.operand_count = 1;
 	params = command_params(command_find("wait", NULL, 0), &inv);
-	assert_string_equal(cJSON_GetObjectItemCaseSensitive(params,
-	    "action_id")->valuestring, "a1b2");
-	assert_int_equal(cJSON_GetObjectItemCaseSensitive(params,
-	    "timeout_ms")->valuedouble, 3600000);
+	assert_string_equal(member(params, "action_id")->valuestring, "a1b2");
+	assert_int_equal(member(params, "timeout_ms")->valuedouble, 3600000);
 	cJSON_Delete(params);
 	inv.operand_count = 2;
 	params = command_params(command_find("check", NULL, 0), &inv);
-	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
-	    params, "operands")), 2);
+	assert_int_equal(cJSON_GetArraySize(member(params, "operands")), 2);
 	assert_null(cJSON_GetObjectItemCaseSensitive(params, "action_id"));
 	cJSON_Delete(params);
 	params = command_params(command_find("events", NULL, 0), &inv);
-	assert_int_equal(cJSON_GetObjectItemCaseSensitive(params,
-	    "after_seq")->valuedouble, 0);
+	assert_int_equal(member(params, "after_seq")->valuedouble, 0);
 	assert_null(cJSON_GetObjectItemCaseSensitive(params, "operands"));
 	cJSON_Delete(params);
 }
