@@ -6,6 +6,7 @@
 #define COUNTERSIGN_COMMANDS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "check.h"
@@ -48,6 +49,8 @@ struct invocation {
 	long long size;			/* audit checkpoint --size N */
 	char **operands;
 	int operand_count;
+	/* The options named (command_table.h OPTION_BIT), global ones apart. */
+	uint64_t given;
 };
 
 int cmd_import(const struct invocation *);

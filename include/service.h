@@ -37,7 +37,8 @@ enum rpc_error {
 /* countersign serve: runs until SIGTERM or SIGINT. */
 int cmd_serve(const struct invocation *);
 /* Any other command, sent to the service at inv->connect. */
-int client_run(const char *command, const struct invocation *);
+struct command_entry;
+int client_run(const struct command_entry *, const struct invocation *);
 
 /* Base64 (RFC 4648) of len bytes, NUL-terminated; NULL without memory. */
 char *rpc_base64(const void *data, size_t len);

@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd_log.h"
+#include "command_table.h"
 #include "exit_codes.h"
 #include "i18n.h"
 #include "json_strict.h"
@@ -466,40 +467,21 @@ cleanup:
 	return rc;
 }
 
-/* The request's params: the options of SPEC 7 the command was given. */
+/*
+ * The request's params: the options the command was given, as the
+ * command table maps them, the locale, and import's files as uploaded.
+ */
 static cJSON *
-request_params(const char *command, const struct invocation *inv,
+request_params(const struct command_entry *e, const struct invocation *inv,
     struct client *cl)
 {
-	cJSON *params = cJSON_CreateObject(), *operands;
-	int i;
+	cJSON *params = command_params(e, inv);
 
-	if (inv->all)
-		cJSON_AddBoolToObject(params, "all", true);
-	if (inv->json)
-		cJSON_AddBoolToObject(params, "json", true);
-	if (inv->atomic)
-		cJSON_AddBoolToObject(params, "atomic", true);
-	if (inv->csv)
-		cJSON_AddBoolToObject(params, "csv", true);
-	if (inv->checkpoint != NULL)
-		cJSON_AddStringToObject(params, "checkpoint", inv->checkpoint);
-	if (inv->filter != NULL)
-		cJSON_AddStringToObject(params, "filter", inv->filter);
-	if (inv->since != NULL)
-		cJSON_AddStringToObject(params, "since", inv->since);
-	if (inv->until != NULL)
-		cJSON_AddStringToObject(params, "until", inv->until);
 	add_locale(params);
-	if (strcmp(command, "import") == 0) {
+	if (e->operands == OPERANDS_FILES) {
 		cJSON_AddItemToObject(params, "operands", cl->names);
 		cJSON_AddItemToObject(params, "sizes", cl->sizes);
 		cl->names = cl->sizes = NULL;
-	} else if (strcmp(command, "batch") != 0) {
-		operands = cJSON_AddArrayToObject(params, "operands");
-		for (i = 0; i < inv->operand_count; i++)
-			cJSON_AddItemToArray(operands,
-			    cJSON_CreateString(inv->operands[i]));
 	}
 	return params;
 }
@@ -597,26 +579,21 @@ program_answer(struct client *cl, cJSON *m, const cJSON **result,
 
 /* The answer to request 1, its result printed: status and wait. */
 static int
-status_remote(struct client *cl, const char *command,
+status_remote(struct client *cl, const struct command_entry *e,
     const struct invocation *inv)
 {
-	cJSON *m = message(command, true), *params, *answer;
+	cJSON *m = message(e->method, true), *answer;
 	const cJSON *result, *error;
 	const char *state;
 	int rc;
 
-	params = cJSON_AddObjectToObject(m, "params");
-	cJSON_AddStringToObject(params, "action_id", inv->operands[0]);
-	if (strcmp(command, "wait") == 0)
-		cJSON_AddNumberToObject(params, "timeout_ms", (double)(
-		    inv->timeout_s >= 0 ? inv->timeout_s * 1000 :
-		    WAIT_TIMEOUT_MAX_MS));
+	cJSON_AddItemToObject(m, "params", command_params(e, inv));
 	if ((answer = program_answer(cl, m, &result, &error)) == NULL)
 		return EXIT_STORAGE;
 	if (error != NULL)
 		rc = report_refusal(error);
 	else if ((rc = print_json_line(result)) == EXIT_OK &&
-	    strcmp(command, "wait") == 0) {
+	    strcmp(e->method, "wait") == 0) {
 		state = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(result,
 		    "state")) ? cJSON_GetObjectItemCaseSensitive(result,
 		    "state")->valuestring : "pending";
@@ -635,25 +612,21 @@ status_remote(struct client *cl, const char *command,
  * service.
  */
 static int
-note_remote(struct client *cl, const char *method,
+note_remote(struct client *cl, const struct command_entry *e,
     const struct invocation *inv)
 {
-	cJSON *m = message(method, true), *params, *answer;
+	cJSON *m = message(e->method, true), *answer;
 	const cJSON *result, *error, *text;
 	struct invocation where = *inv;
 	struct error err;
 	int rc;
 
-	params = cJSON_AddObjectToObject(m, "params");
-	if (strcmp(method, "receipt") == 0)
-		cJSON_AddStringToObject(params, "action_id", inv->operands[0]);
-	else {
-		cJSON_AddNumberToObject(params, "size", (double)inv->size);
+	cJSON_AddItemToObject(m, "params", command_params(e, inv));
+	if ((e->remote & OPTION_BIT(OPT_OUTPUT)) == 0)
 		where.output = NULL;	/* audit has no -o */
-	}
 	if ((answer = program_answer(cl, m, &result, &error)) == NULL)
 		return EXIT_STORAGE;
-	text = cJSON_GetObjectItemCaseSensitive(result, method);
+	text = cJSON_GetObjectItemCaseSensitive(result, e->method);
 	error_clear(&err);
 	if (error != NULL)
 		rc = report_refusal(error);
@@ -674,17 +647,19 @@ note_remote(struct client *cl, const char *method,
  * connection, so no record is missed or printed twice.
  */
 static int
-events_remote(struct client *cl, const struct invocation *inv)
+events_remote(struct client *cl, const struct command_entry *e,
+    const struct invocation *inv)
 {
-	long long after = inv->after_seq, head = -1;
+	struct invocation from = *inv;
+	long long head = -1;
 	const cJSON *params, *seq, *method;
 	cJSON *m, *answer;
 	int rc = EXIT_OK;
 
+	from.given |= OPTION_BIT(OPT_AFTER);	/* where it has got to */
 	for (;;) {
-		m = message("events", true);
-		cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "params"),
-		    "after_seq", (double)after);
+		m = message(e->method, true);
+		cJSON_AddItemToObject(m, "params", command_params(e, &from));
 		if (send_message(cl, m) != 0)
 			return client_fail(EXIT_STORAGE, _("cannot send to the "
 			    "service"));
@@ -710,7 +685,7 @@ events_remote(struct client *cl, const struct invocation *inv)
 			    method->valuestring, "event") == 0) {
 				seq = cJSON_GetObjectItemCaseSensitive(params,
 				    "seq");
-				after = (long long)seq->valuedouble;
+				from.after_seq = (long long)seq->valuedouble;
 				if ((rc = print_json_line(params)) != EXIT_OK) {
 					cJSON_Delete(answer);
 					return rc;
@@ -721,12 +696,12 @@ events_remote(struct client *cl, const struct invocation *inv)
 			    method->valuestring, "events_dropped") == 0) {
 				seq = cJSON_GetObjectItemCaseSensitive(params,
 				    "resume_after_seq");
-				after = (long long)seq->valuedouble;
+				from.after_seq = (long long)seq->valuedouble;
 				cJSON_Delete(answer);
 				break;
 			}
 			cJSON_Delete(answer);
-			if (!inv->follow && head >= 0 && after >= head)
+			if (!inv->follow && head >= 0 && from.after_seq >= head)
 				return EXIT_OK;
 		}
 		close(cl->fd);
@@ -738,7 +713,7 @@ events_remote(struct client *cl, const struct invocation *inv)
 }
 
 int
-client_run(const char *command, const struct invocation *inv)
+client_run(const struct command_entry *e, const struct invocation *inv)
 {
 	struct client cl = { -1, NULL, NULL, NULL, 0, 0 };
 	struct import_walk walk = { upload_file, NULL, NULL, &cl };
@@ -746,11 +721,13 @@ client_run(const char *command, const struct invocation *inv)
 	cJSON *m;
 
 	/* Without a terminal: the message local mode gives, and exit 2. */
-	if (strcmp(command, "review") == 0 && (!isatty(STDIN_FILENO) ||
+	if ((e->method_flags & METHOD_TERMINAL) && (!isatty(STDIN_FILENO) ||
 	    !isatty(STDOUT_FILENO)))
 		return review_run(inv);
-	if (strcmp(command, "import") == 0 && inv->operand_count == 0)
-		return cmd_import(inv);		/* its usage message */
+	/* No file or not one action: its usage message, as local mode's. */
+	if ((e->operands == OPERANDS_FILES && inv->operand_count == 0) ||
+	    (e->operands == OPERANDS_ACTION_ID && inv->operand_count != 1))
+		return e->run(inv);
 	if ((cl.fd = connect_to(inv->connect)) < 0) {
 		char *safe = xsanitize(inv->connect);
 
@@ -762,40 +739,29 @@ client_run(const char *command, const struct invocation *inv)
 	}
 	cl.names = cJSON_CreateArray();
 	cl.sizes = cJSON_CreateArray();
-	if (strcmp(command, "review") == 0) {
+	if (e->method_flags & METHOD_TERMINAL) {
 		rc = review_remote(&cl, inv);
 		goto done;
 	}
-	if (strcmp(command, "status") == 0 || strcmp(command, "wait") == 0) {
-		rc = inv->operand_count == 1 ? status_remote(&cl, command,
-		    inv) : (fprintf(stderr, _("countersign: %s needs one "
-		    "ACTION_ID\n"), command), EXIT_USAGE);
+	/* (v3) SPEC 12: one JSON result, or the feed of events. */
+	if (e->method_flags & METHOD_PROGRAM) {
+		if (strcmp(e->method, "events") == 0)
+			rc = events_remote(&cl, e, inv);
+		else if (strcmp(e->method, "status") == 0 ||
+		    strcmp(e->method, "wait") == 0)
+			rc = status_remote(&cl, e, inv);
+		else
+			rc = note_remote(&cl, e, inv);
 		goto done;
 	}
-	if (strcmp(command, "events") == 0) {
-		rc = events_remote(&cl, inv);
-		goto done;
-	}
-	if (strcmp(command, "audit") == 0 && inv->size > 0 &&
-	    inv->operand_count == 1 &&
-	    strcmp(inv->operands[0], "checkpoint") == 0) {
-		rc = note_remote(&cl, "checkpoint", inv);
-		goto done;
-	}
-	if (strcmp(command, "receipt") == 0) {
-		/* Its usage message, as local mode gives it. */
-		rc = inv->operand_count == 1 ? note_remote(&cl, "receipt",
-		    inv) : cmd_receipt(inv);
-		goto done;
-	}
-	if (strcmp(command, "import") == 0)
+	if (e->operands == OPERANDS_FILES)
 		walked = import_walk_paths(&walk, inv->operands,
 		    inv->operand_count);
-	else if (strcmp(command, "batch") == 0)
+	else if (e->operands == OPERANDS_STDIN)
 		rc = upload_batch_input(&cl, inv);
 	if (rc == EXIT_OK && walked != EXIT_STORAGE) {
-		m = message(command, true);
-		cJSON_AddItemToObject(m, "params", request_params(command, inv,
+		m = message(e->method, true);
+		cJSON_AddItemToObject(m, "params", request_params(e, inv,
 		    &cl));
 		/* A service that refused us at once has said why: read it. */
 		if (send_message(&cl, m) != 0)

@@ -223,8 +223,9 @@ conn_hang_up(struct conn *c)
 
 /* Starts a request's child; its output then flows back through poll. */
 static void
-start_request(struct service *sv, struct conn *c, const struct method *m,
-    const cJSON *params, const cJSON *id, const struct passwd *pw)
+start_request(struct service *sv, struct conn *c,
+    const struct command_entry *m, const cJSON *params, const cJSON *id,
+    const struct passwd *pw)
 {
 	struct invocation inv;
 	char why[256];
@@ -261,7 +262,7 @@ start_request(struct service *sv, struct conn *c, const struct method *m,
 	close(err[1]);
 	close_passed(c);	/* the child has the terminal now */
 	free(inv.operands);
-	c->review = m->run == review_run;
+	c->review = (m->method_flags & METHOD_TERMINAL) != 0;
 	c->told_to_stop = false;
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	fcntl(err[0], F_SETFL, O_NONBLOCK);
@@ -269,9 +270,9 @@ start_request(struct service *sv, struct conn *c, const struct method *m,
 	c->pipes[0] = out[0];
 	c->pipes[1] = err[0];
 	c->request_id = cJSON_Duplicate(id, true);
-	c->json_child = (m->options & OPT_PROGRAM) != 0;
+	c->json_child = (m->method_flags & METHOD_PROGRAM) != 0;
 	fprintf(stderr, "countersign serve: uid %lu (%s): %s\n",
-	    (unsigned long)c->uid, pw->pw_name, m->name);
+	    (unsigned long)c->uid, pw->pw_name, m->method);
 }
 
 /* One whole message from the client; false when the connection ends. */
@@ -283,9 +284,8 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 	int code;
 	cJSON *msg = rpc_parse_request(text, len, &code, &why);
 	const cJSON *id, *method, *params;
-	const struct method *m = NULL;
+	const struct command_entry *m;
 	struct passwd *pw;
-	size_t i;
 
 	if (msg == NULL) {
 		conn_error(c, NULL, code, code == RPC_PARSE_ERROR ?
@@ -301,9 +301,7 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 		cJSON_Delete(msg);
 		return ok;
 	}
-	for (i = 0; i < method_count; i++)
-		if (strcmp(methods[i].name, method->valuestring) == 0)
-			m = &methods[i];
+	m = command_of_method(method->valuestring);
 	if (id == NULL) {
 		conn_error(c, NULL, RPC_INVALID_REQUEST, "invalid_request",
 		    EXIT_STORAGE, "a request needs an id");
@@ -316,7 +314,7 @@ handle_message(struct service *sv, struct conn *c, const char *text,
 		    method->valuestring, 64), method->valuestring);
 	else if (check_role(sv, c, id, m, pw = getpwuid(c->uid)) != 0)
 		;
-	else if (m->options & OPT_IN_LOOP)
+	else if (m->method_flags & METHOD_IN_LOOP)
 		programs_call(sv, c, m, params, id);
 	else
 		start_request(sv, c, m, params, id, pw);

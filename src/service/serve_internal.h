@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <cjson/cJSON.h>
 
+#include "command_table.h"
 #include "service.h"
 
 #define MAX_CONNECTIONS 128
@@ -27,30 +28,6 @@
 #define STALL_MS 60000		/* a client that reads nothing is dropped */
 #define MAX_OPERANDS 4096
 #define DISCARD_MAX (64ULL << 20)	/* of a too_large line, then drop */
-
-/*
- * Who may call a method: officers; importers; (v3) officers or readers,
- * for what only reads the queue and the log; and (v3) anyone with a
- * role, for the methods programs wait with (SPEC 12).
- */
-enum role { ROLE_OFFICER, ROLE_IMPORTER, ROLE_READER, ROLE_ANY };
-
-struct method {
-	const char *name;
-	int (*run)(const struct invocation *);	/* NULL: import, from uploads */
-	enum role role;
-	unsigned options;	/* enum method_option allowed */
-	int max_operands;	/* -1: any */
-};
-
-enum method_option {
-	OPT_ALL = 1 << 0, OPT_JSON = 1 << 1, OPT_ATOMIC = 1 << 2,
-	OPT_CSV = 1 << 3, OPT_CHECKPOINT = 1 << 4, OPT_SIZES = 1 << 5,
-	OPT_TERMINAL = 1 << 6,	/* review: term, no_color, ctype, ... */
-	OPT_PROGRAM = 1 << 7,	/* (v3) params of its own, a JSON result */
-	OPT_IN_LOOP = 1 << 8,	/* (v3) answered by the loop, no child */
-	OPT_FILTER = 1 << 9	/* list: filter (SPEC 7) */
-};
 
 struct program_conn;		/* serve_programs.c: waits, a feed */
 
@@ -103,10 +80,6 @@ struct service {
 	unsigned long long buffered;
 };
 
-/* The methods a client may call (serve_request.c). */
-extern const struct method methods[];
-extern const size_t method_count;
-
 /* serve.c */
 void conn_error(struct conn *, const cJSON *id, int code, const char *reason,
     int exit_code, const char *fmt, ...)
@@ -122,8 +95,8 @@ long long now_ms(void);
 
 /* serve_programs.c: the methods for programs (SPEC 12) */
 /* A method answered from the loop: status, wait, events, ... */
-void programs_call(struct service *, struct conn *, const struct method *,
-    const cJSON *params, const cJSON *id);
+void programs_call(struct service *, struct conn *,
+    const struct command_entry *, const cJSON *params, const cJSON *id);
 /* submit's child: the answer as one JSON object on stdout. */
 int programs_submit_child(const struct invocation *, const cJSON *params);
 /* A JSON child's output, and its end: the answer to send. */
@@ -145,7 +118,7 @@ void programs_stop(struct service *);
 
 /* serve_request.c */
 int check_role(const struct service *, struct conn *, const cJSON *id,
-    const struct method *, const struct passwd *);
+    const struct command_entry *, const struct passwd *);
 /* Members of group: the primary group and the supplementary ones, now. */
 bool in_group(const struct passwd *, const char *group);
 
@@ -164,12 +137,12 @@ bool limits_may_read(struct service *, struct conn *c, bool pipe);
 /* Closes c when it has been idle for the idle timeout. */
 void limits_sweep(struct service *, struct conn *c);
 /* params as an invocation: 0, or -1 with the reason in why. */
-int params_to_invocation(const struct service *, const struct method *,
-    const cJSON *params, const struct conn *, struct invocation *,
-    char *why, size_t why_size);
+int params_to_invocation(const struct service *,
+    const struct command_entry *, const cJSON *params, const struct conn *,
+    struct invocation *, char *why, size_t why_size);
 /* The child: one request, as local mode would run it, then _exit. */
-void serve_child(struct service *, struct conn *, const struct method *,
-    const cJSON *params, struct invocation *, const struct passwd *,
-    int out_fd, int err_fd);
+void serve_child(struct service *, struct conn *,
+    const struct command_entry *, const cJSON *params, struct invocation *,
+    const struct passwd *, int out_fd, int err_fd);
 
 #endif

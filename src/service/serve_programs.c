@@ -207,14 +207,13 @@ integer_param(struct conn *c, const cJSON *id, const cJSON *params,
 	return 1;
 }
 
-/* params: absent or an object holding only the names given. */
+/* params: absent or an object holding only what the method takes. */
 static bool
 params_known(struct conn *c, const cJSON *id, const cJSON *params,
-    const char *method, const char *const *names)
+    const char *method)
 {
+	const struct command_entry *e = command_of_method(method);
 	const cJSON *item;
-	size_t i;
-	bool known;
 
 	if (params != NULL && !cJSON_IsObject(params)) {
 		answer_refusal(c, id, "bad_request", NULL, "%s: params must be "
@@ -222,9 +221,7 @@ params_known(struct conn *c, const cJSON *id, const cJSON *params,
 		return false;
 	}
 	cJSON_ArrayForEach(item, params) {
-		for (i = 0, known = false; names[i] != NULL && !known; i++)
-			known = strcmp(item->string, names[i]) == 0;
-		if (!known) {
+		if (!command_param_known(e, item->string)) {
 			answer_refusal(c, id, "bad_request", NULL, "%s: no "
 			    "parameter '%.*s'", method, (int)utf8_prefix(
 			    item->string, 64), item->string);
@@ -280,12 +277,11 @@ static void
 call_status(struct service *sv, struct conn *c, const cJSON *params,
     const cJSON *id)
 {
-	static const char *const names[] = { "action_id", NULL };
 	long long expires;
 	char *action_id;
 	cJSON *status;
 
-	if (!params_known(c, id, params, "status", names) ||
+	if (!params_known(c, id, params, "status") ||
 	    (action_id = resolve_param(sv, c, id, params, "status")) == NULL)
 		return;
 	if ((status = status_now(sv, c, id, action_id, &expires)) != NULL)
@@ -343,7 +339,6 @@ static void
 call_wait(struct service *sv, struct conn *c, const cJSON *params,
     const cJSON *id)
 {
-	static const char *const names[] = { "action_id", "timeout_ms", NULL };
 	struct program_conn *pc;
 	struct waiter *grown;
 	long long timeout = 0, expires;
@@ -351,7 +346,7 @@ call_wait(struct service *sv, struct conn *c, const cJSON *params,
 	cJSON *status;
 	int rc;
 
-	if (!params_known(c, id, params, "wait", names))
+	if (!params_known(c, id, params, "wait"))
 		return;
 	if ((rc = integer_param(c, id, params, "wait", "timeout_ms", 0,
 	    WAIT_TIMEOUT_MAX_MS, &timeout)) < 0)
@@ -563,14 +558,13 @@ static void
 call_events(struct service *sv, struct conn *c, const cJSON *params,
     const cJSON *id)
 {
-	static const char *const names[] = { "after_seq", NULL };
 	struct program_error perr;
 	struct program_conn *pc;
 	long long after = 0;
 	cJSON *result;
 	int rc;
 
-	if (!params_known(c, id, params, "events", names))
+	if (!params_known(c, id, params, "events"))
 		return;
 	if ((rc = integer_param(c, id, params, "events", "after_seq", 0,
 	    (1LL << 53), &after)) < 0)
@@ -607,12 +601,10 @@ call_events(struct service *sv, struct conn *c, const cJSON *params,
  * checkpoint covers the record yet.
  */
 static void
-call_signed(struct service *sv, struct conn *c, const struct method *m,
-    const cJSON *params, const cJSON *id)
+call_signed(struct service *sv, struct conn *c,
+    const struct command_entry *m, const cJSON *params, const cJSON *id)
 {
-	static const char *const receipt_names[] = { "action_id", NULL };
-	static const char *const checkpoint_names[] = { "size", NULL };
-	bool receipt = strcmp(m->name, "receipt") == 0;
+	bool receipt = strcmp(m->method, "receipt") == 0;
 	long long size = 0, expires;
 	char *action_id = NULL, *text = NULL;
 	struct program_error perr;
@@ -621,8 +613,7 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 	cJSON *status, *result;
 	int rc;
 
-	if (!params_known(c, id, params, m->name, receipt ? receipt_names :
-	    checkpoint_names))
+	if (!params_known(c, id, params, m->method))
 		return;
 	if (receipt) {
 		if ((action_id = resolve_param(sv, c, id, params, "receipt")) ==
@@ -648,7 +639,7 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 	if (!store_log_signing()) {
 		free(action_id);
 		answer_refusal(c, id, "no_signing_key", NULL, "%s: the service "
-		    "has no signing key for the log", m->name);
+		    "has no signing key for the log", m->method);
 		return;
 	}
 	if ((store = loop_store(sv, &perr)) == NULL) {
@@ -663,7 +654,7 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 	if (rc != 0) {
 		answer_refusal(c, id, rc == EXIT_REFUSED ? (strcmp(err.field,
 		    "not_decided") == 0 ? "not_decided" : "no_signing_key") :
-		    "storage", NULL, "%s: %s", m->name, err.message);
+		    "storage", NULL, "%s: %s", m->method, err.message);
 		free(text);
 		return;
 	}
@@ -673,7 +664,7 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 		cJSON_Delete(result);
 		free(text);
 		answer_refusal(c, id, "storage", NULL, "%s: out of memory",
-		    m->name);
+		    m->method);
 		return;
 	}
 	free(text);
@@ -681,14 +672,14 @@ call_signed(struct service *sv, struct conn *c, const struct method *m,
 }
 
 void
-programs_call(struct service *sv, struct conn *c, const struct method *m,
-    const cJSON *params, const cJSON *id)
+programs_call(struct service *sv, struct conn *c,
+    const struct command_entry *m, const cJSON *params, const cJSON *id)
 {
-	if (strcmp(m->name, "status") == 0)
+	if (strcmp(m->method, "status") == 0)
 		call_status(sv, c, params, id);
-	else if (strcmp(m->name, "wait") == 0)
+	else if (strcmp(m->method, "wait") == 0)
 		call_wait(sv, c, params, id);
-	else if (strcmp(m->name, "events") == 0)
+	else if (strcmp(m->method, "events") == 0)
 		call_events(sv, c, params, id);
 	else
 		call_signed(sv, c, m, params, id);

@@ -31,23 +31,6 @@
 #include "utf8.h"
 #include "serve_internal.h"
 
-const struct method methods[] = {
-	{ "import", NULL, ROLE_IMPORTER, OPT_SIZES | OPT_JSON, -1 },
-	{ "list", cmd_list, ROLE_READER, OPT_ALL | OPT_JSON | OPT_FILTER, 0 },
-	{ "check", cmd_check, ROLE_READER, 0, -1 },
-	{ "batch", cmd_batch, ROLE_OFFICER, OPT_ATOMIC, 0 },
-	{ "audit", cmd_audit, ROLE_READER, OPT_CSV | OPT_CHECKPOINT, 2 },
-	{ "review", review_run, ROLE_OFFICER, OPT_TERMINAL, 0 },
-	/* (v3) Methods for programs (SPEC 12): JSON results. */
-	{ "submit", NULL, ROLE_IMPORTER, OPT_PROGRAM, 0 },
-	{ "status", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
-	{ "wait", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
-	{ "events", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
-	{ "receipt", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
-	{ "checkpoint", NULL, ROLE_ANY, OPT_PROGRAM | OPT_IN_LOOP, 0 },
-};
-const size_t method_count = sizeof methods / sizeof methods[0];
-
 /* The review screens' terminal settings a client may pass. */
 static const char *const terminal_keys[] = { "term" };
 /* The locale any command's words are in (issue 37), as a client passes it. */
@@ -84,7 +67,7 @@ in_group(const struct passwd *pw, const char *group)
  */
 int
 check_role(const struct service *sv, struct conn *c, const cJSON *id,
-    const struct method *m, const struct passwd *pw)
+    const struct command_entry *m, const struct passwd *pw)
 {
 	const struct invocation *inv = sv->inv;
 	const char *group = m->role == ROLE_IMPORTER ? inv->importers :
@@ -118,13 +101,13 @@ check_role(const struct service *sv, struct conn *c, const cJSON *id,
 		if (used == 0)
 			conn_error(c, id, RPC_FORBIDDEN, "forbidden",
 			    EXIT_REFUSED, "forbidden: %s needs a role the "
-			    "service gives no group (serve %s)", m->name,
+			    "service gives no group (serve %s)", m->method,
 			    option);
 		else
 			conn_error(c, id, RPC_FORBIDDEN, "forbidden",
 			    EXIT_REFUSED, "forbidden: %s is not in the group %s "
 			    "that %s needs (serve %s)", pw->pw_name, groups,
-			    m->name, option);
+			    m->method, option);
 		return -1;
 	}
 	if (pw == NULL) {
@@ -136,13 +119,13 @@ check_role(const struct service *sv, struct conn *c, const cJSON *id,
 	if (group == NULL) {
 		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
 		    "forbidden: %s needs a role the service gives no group "
-		    "(serve %s)", m->name, option);
+		    "(serve %s)", m->method, option);
 		return -1;
 	}
 	if (!in_group(pw, group)) {
 		conn_error(c, id, RPC_FORBIDDEN, "forbidden", EXIT_REFUSED,
 		    "forbidden: %s is not in the group '%s' that %s needs "
-		    "(serve %s)", pw->pw_name, group, m->name, option);
+		    "(serve %s)", pw->pw_name, group, m->method, option);
 		return -1;
 	}
 	return 0;
@@ -158,40 +141,41 @@ terminal_word(const char *text)
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-@:") == n;
 }
 
-/* params as an invocation: 0, or -1 with the reason in why. */
+/*
+ * params as an invocation: the options' params as the command table
+ * maps them back, the operands, and what the request carries besides.
+ * 0, or -1 with the reason in why.
+ */
 int
-params_to_invocation(const struct service *sv, const struct method *m,
+params_to_invocation(const struct service *sv, const struct command_entry *m,
     const cJSON *params, const struct conn *c, struct invocation *inv,
     char *why, size_t why_size)
 {
-	static const struct { const char *key; unsigned bit; } flags[] = {
-		{ "all", OPT_ALL }, { "json", OPT_JSON },
-		{ "atomic", OPT_ATOMIC }, { "csv", OPT_CSV } };
+	const bool files = m->operands == OPERANDS_FILES;
+	const bool terminal = (m->method_flags & METHOD_TERMINAL) != 0;
+	const int max_operands = files || m->operands == OPERANDS_ARRAY ?
+	    m->max_operands : 0;
 	const cJSON *item, *operands, *sizes;
 	unsigned long long total = 0;
 	size_t i;
-	int n;
+	int n, rc;
 
 	memset(inv, 0, sizeof *inv);
 	inv->db_option = sv->inv->db_option;
 	if (params != NULL && !cJSON_IsObject(params))
 		return snprintf(why, why_size, "params must be an object"), -1;
 	/* Its params are its own (serve_programs.c); no upload. */
-	if (m->options & OPT_PROGRAM)
+	if (m->method_flags & METHOD_PROGRAM)
 		return c->spool_size == 0 ? 0 : (snprintf(why, why_size,
-		    "%s takes no upload", m->name), -1);
+		    "%s takes no upload", m->method), -1);
 	cJSON_ArrayForEach(item, params) {
 		bool known = false;
 
-		for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-			if (strcmp(item->string, flags[i].key) != 0)
-				continue;
-			known = true;
-			if (!cJSON_IsBool(item) || !(m->options & flags[i].bit))
-				return snprintf(why, why_size, "%s: '%s' does "
-				    "not apply or is not true/false", m->name,
-				    item->string), -1;
-		}
+		if ((rc = command_param_to_option(m, item->string, item, inv,
+		    why, why_size)) < 0)
+			return -1;
+		if (rc == 0)
+			continue;
 		for (i = 0; i < sizeof locale_keys / sizeof locale_keys[0];
 		    i++) {
 			if (strcmp(item->string, locale_keys[i]) != 0)
@@ -200,59 +184,34 @@ params_to_invocation(const struct service *sv, const struct method *m,
 			if (!cJSON_IsString(item) ||
 			    !terminal_word(item->valuestring))
 				return snprintf(why, why_size, "%s: '%s' is no "
-				    "plain name", m->name, item->string), -1;
+				    "plain name", m->method, item->string), -1;
 		}
 		for (i = 0; i < sizeof terminal_keys / sizeof terminal_keys[0];
 		    i++) {
 			if (strcmp(item->string, terminal_keys[i]) != 0)
 				continue;
 			known = true;
-			if (!(m->options & OPT_TERMINAL) ||
-			    !cJSON_IsString(item) || !terminal_word(
-			    item->valuestring))
+			if (!terminal || !cJSON_IsString(item) ||
+			    !terminal_word(item->valuestring))
 				return snprintf(why, why_size, "%s: '%s' does "
-				    "not apply or is no plain name", m->name,
+				    "not apply or is no plain name", m->method,
 				    item->string), -1;
 		}
 		if (known || strcmp(item->string, "operands") == 0 ||
-		    (strcmp(item->string, "no_color") == 0 &&
-		    (m->options & OPT_TERMINAL) && cJSON_IsBool(item)) ||
-		    (strcmp(item->string, "checkpoint") == 0 &&
-		    (m->options & OPT_CHECKPOINT) && cJSON_IsString(item)) ||
-		    (strcmp(item->string, "filter") == 0 &&
-		    (m->options & OPT_FILTER) && cJSON_IsString(item)) ||
-		    ((strcmp(item->string, "since") == 0 ||
-		    strcmp(item->string, "until") == 0) &&
-		    (m->options & OPT_CSV) && cJSON_IsString(item)) ||
-		    (strcmp(item->string, "sizes") == 0 &&
-		    (m->options & OPT_SIZES)))
+		    (strcmp(item->string, "no_color") == 0 && terminal &&
+		    cJSON_IsBool(item)) ||
+		    (strcmp(item->string, "sizes") == 0 && files))
 			continue;
 		return snprintf(why, why_size, "%s: unknown or misused "
-		    "parameter '%s'", m->name, item->string), -1;
+		    "parameter '%s'", m->method, item->string), -1;
 	}
-	inv->all = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
-	    "all"));
-	inv->json = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
-	    "json"));
-	inv->atomic = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
-	    "atomic"));
-	inv->csv = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params,
-	    "csv"));
-	item = cJSON_GetObjectItemCaseSensitive(params, "checkpoint");
-	inv->checkpoint = cJSON_IsString(item) ? item->valuestring : NULL;
-	item = cJSON_GetObjectItemCaseSensitive(params, "filter");
-	inv->filter = cJSON_IsString(item) ? item->valuestring : NULL;
-	item = cJSON_GetObjectItemCaseSensitive(params, "since");
-	inv->since = cJSON_IsString(item) ? item->valuestring : NULL;
-	item = cJSON_GetObjectItemCaseSensitive(params, "until");
-	inv->until = cJSON_IsString(item) ? item->valuestring : NULL;
 	operands = cJSON_GetObjectItemCaseSensitive(params, "operands");
 	n = cJSON_GetArraySize(operands);
 	if ((operands != NULL && !cJSON_IsArray(operands)) ||
-	    n > MAX_OPERANDS || (m->max_operands >= 0 && n > m->max_operands))
+	    n > MAX_OPERANDS || (max_operands >= 0 && n > max_operands))
 		return snprintf(why, why_size, "%s: operands must be an array "
-		    "of at most %d strings", m->name, m->max_operands >= 0 ?
-		    m->max_operands : MAX_OPERANDS), -1;
+		    "of at most %d strings", m->method, max_operands >= 0 ?
+		    max_operands : MAX_OPERANDS), -1;
 	inv->operands = calloc((size_t)n + 1, sizeof *inv->operands);
 	if (inv->operands == NULL)
 		return snprintf(why, why_size, "out of memory"), -1;
@@ -260,13 +219,14 @@ params_to_invocation(const struct service *sv, const struct method *m,
 	cJSON_ArrayForEach(item, operands) {
 		if (!cJSON_IsString(item))
 			return snprintf(why, why_size, "%s: operands must be "
-			    "strings", m->name), -1;
+			    "strings", m->method), -1;
 		inv->operands[i++] = item->valuestring;
 	}
 	inv->operand_count = n;
-	if (!(m->options & OPT_SIZES))
-		return c->spool_size == 0 || m->run == cmd_batch ? 0 :
-		    (snprintf(why, why_size, "%s takes no upload", m->name), -1);
+	if (!files)
+		return c->spool_size == 0 || m->operands == OPERANDS_STDIN ?
+		    0 : (snprintf(why, why_size, "%s takes no upload",
+		    m->method), -1);
 	sizes = cJSON_GetObjectItemCaseSensitive(params, "sizes");
 	if (!cJSON_IsArray(sizes) || cJSON_GetArraySize(sizes) != n)
 		return snprintf(why, why_size, "import: sizes must give each "
@@ -516,10 +476,11 @@ officer_still(const struct operator_identity *op, char *why, size_t size)
 
 /* The child: one request, as local mode would run it, then _exit. */
 void
-serve_child(struct service *sv, struct conn *c, const struct method *m,
+serve_child(struct service *sv, struct conn *c, const struct command_entry *m,
     const cJSON *params, struct invocation *inv, const struct passwd *pw,
     int out_fd, int err_fd)
 {
+	const bool terminal = (m->method_flags & METHOD_TERMINAL) != 0;
 	struct operator_identity op;
 	int rc, null_fd, i;
 
@@ -546,8 +507,8 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 		close(c->fd);
 	/* SPEC 13: a refusal to extend the log also goes to the service's log. */
 	store_audit_alarm_fd(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
-	apply_locale(params, m->run == review_run);
-	if (m->run == review_run) {
+	apply_locale(params, terminal);
+	if (terminal) {
 		if (!review_child(sv, c, params, err_fd))
 			_exit(EXIT_USAGE);
 	} else {
@@ -555,10 +516,10 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 		dup2(out_fd, STDOUT_FILENO);
 		dup2(err_fd, STDERR_FILENO);
 	}
-	if (m->run == cmd_batch && c->spool >= 0) {
+	if (m->operands == OPERANDS_STDIN && c->spool >= 0) {
 		lseek(c->spool, 0, SEEK_SET);
 		dup2(c->spool, STDIN_FILENO);
-	} else if (m->run != review_run && (null_fd = open("/dev/null",
+	} else if (!terminal && (null_fd = open("/dev/null",
 	    O_RDONLY)) >= 0) {
 		dup2(null_fd, STDIN_FILENO);
 		close(null_fd);
@@ -570,7 +531,7 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 	served_officers = sv->inv->officers;
 	operator_check_role_with(officer_still);
 	store_checkpoint_file(sv->inv->checkpoint_file);
-	if (m->run == review_run) {
+	if (terminal) {
 		sigset_t none;
 
 		/* The screens handle these themselves, as in local mode. */
@@ -579,9 +540,9 @@ serve_child(struct service *sv, struct conn *c, const struct method *m,
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		rc = review_run(inv);
-	} else if (m->options & OPT_PROGRAM)
+	} else if (m->method_flags & METHOD_PROGRAM)
 		rc = programs_submit_child(inv, params);
-	else if (m->run == NULL)
+	else if (m->operands == OPERANDS_FILES)
 		rc = import_served(c, params, inv);
 	else if (m->run == cmd_audit)
 		rc = audit_verify_served(sv, inv);

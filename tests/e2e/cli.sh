@@ -16,6 +16,40 @@ expect_contains "is an unknown option, not one without a value" "$WORK/err" "unk
 expect_status "--db without a value" 2 "$COUNTERSIGN" list --db
 expect_contains "needs a value" "$WORK/err" "--db needs a value"
 expect_status "an option of another command" 2 "$COUNTERSIGN" check --all
+expect_status "-o without a value" 2 "$COUNTERSIGN" receipt x -o
+expect_contains "says -o needs one" "$WORK/err" "-o needs a value"
+# The command table (issue 38): --help lists each verb once, no variant.
+expect_status "--help again" 0 "$COUNTERSIGN" --help
+expect_eq "audit checkpoint listed once" "$(grep -c '^  audit checkpoint' "$WORK/out")" 1
+expect_status "an option of another audit verb" 2 "$COUNTERSIGN" audit export --all
+expect_contains "the usage is that verb's" "$WORK/err" "Usage: countersign audit export"
+# What the service cannot carry is refused before connecting, by name.
+remote_usage() { # remote_usage WHAT MESSAGE ARGS...
+	what=$1 message=$2
+	shift 2
+	expect_status "$what" 2 "$COUNTERSIGN" --connect "$WORK/no.sock" "$@"
+	expect_contains "$what: says why" "$WORK/err" "$message"
+}
+remote_usage "--key through --connect" "countersign: --key does not work through --connect" \
+	audit verify --key k.pub
+remote_usage "--size of audit export through --connect" \
+	"countersign: --size does not work through --connect" audit export --size 3
+remote_usage "--csv with audit checkpoint --size through --connect" \
+	"countersign: --csv does not work through --connect" audit checkpoint --size 2 --csv
+remote_usage "audit consistency through --connect" \
+	"countersign: 'audit' does not work through --connect" audit consistency note
+remote_usage "serve through --connect" "countersign: 'serve' does not work through --connect" serve
+# $COUNTERSIGN_SOCKET: every command the service runs goes there, the
+# ones it never runs stay here, and --db keeps a command local.
+expect_status "list with \$COUNTERSIGN_SOCKET" 4 env COUNTERSIGN_SOCKET="$WORK/no.sock" \
+	"$COUNTERSIGN" list
+expect_contains "tries the service" "$WORK/err" "cannot connect to the service at $WORK/no.sock"
+expect_status "keygen with \$COUNTERSIGN_SOCKET" 2 env COUNTERSIGN_SOCKET="$WORK/no.sock" \
+	"$COUNTERSIGN" keygen
+expect_contains "stays local" "$WORK/err" "Usage: countersign keygen NAME PREFIX"
+expect_status "list --db with \$COUNTERSIGN_SOCKET" 4 env COUNTERSIGN_SOCKET="$WORK/no.sock" \
+	"$COUNTERSIGN" --db "$WORK/none.db" list
+expect_contains "opens the database" "$WORK/err" "no database at"
 # What was typed is echoed through the sanitizer, as every message is.
 esc=$(printf '\033')
 bel=$(printf '\007')
