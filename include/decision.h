@@ -60,6 +60,11 @@ void operator_current(struct operator_identity *);
  */
 void operator_serve_as(const struct operator_identity *);
 /*
+ * Whether the operator is the service's peer: an identity the kernel
+ * vouches for, which the gate may compare with a stored importer (SPEC 5).
+ */
+bool operator_served(void);
+/*
  * (v3) Service mode (SPEC 10): asked before every decision whether the
  * operator may still decide; false, with why filled in, refuses it as
  * `forbidden` and records nothing.  Set by the service in the process
@@ -72,6 +77,13 @@ void operator_check_role_with(operator_role_check_fn *);
 /* The check above, asked by the decision path: true when none is set. */
 bool operator_may_decide(const struct operator_identity *, char *why,
     size_t why_size);
+
+/*
+ * (v3) SPEC 5 self_approval: through the service, the operator imported
+ * the action through the service.  Always false in local mode.
+ */
+bool decision_imported_by(const struct check_data *,
+    const struct operator_identity *);
 
 struct decision_outcome {
 	bool recorded;

@@ -56,14 +56,26 @@ void store_rollback(struct store *);
 enum store_put_result { STORE_PUT_NEW, STORE_PUT_CHANGED, STORE_PUT_SAME };
 
 /*
+ * (v3) SPEC 5: who imported an action, stored with it.  Through the
+ * service it is the socket's peer and the gate compares it; locally it is
+ * the process's own login, which proves nothing and is only shown.
+ */
+struct store_importer {
+	const char *login;
+	long long uid;
+	bool served;			/* imported through the service */
+};
+
+/*
  * Stores one loaded object inside the current transaction; raw is its text
  * exactly as read.  A different object under an existing immutable
  * identity is refused with EXIT_DATA.  A new action's queue row is the
  * caller's to write, checked, in the same transaction (store_queue_put()).
+ * by is stored with a new action (NULL: nobody known).
  */
 int store_put(struct store *, const struct loaded_object *, const char *raw,
-    size_t raw_len, long long now_ms, enum store_put_result *,
-    struct error *);
+    size_t raw_len, long long now_ms, const struct store_importer *by,
+    enum store_put_result *, struct error *);
 
 /* The policy objects one check reads, owned by this structure. */
 struct check_data {
@@ -110,6 +122,13 @@ struct check_data {
 	bool packet_borrowed;		/* packet belongs to the caller */
 	char *status;			/* pending, approved, rejected */
 	long long imported_at_ms;
+	/*
+	 * (v3) SPEC 5: who imported it (schema 19); importer_login is ""
+	 * for an action stored before, or by a caller that named nobody.
+	 */
+	char importer_login[257];
+	long long importer_uid;
+	bool importer_served;		/* through the service */
 	bool has_expiry;
 	long long expires_at_ms;
 	/*

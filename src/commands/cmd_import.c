@@ -108,6 +108,7 @@ struct import_context {
 	const char *path;
 	long long now_ms;
 	struct operator_identity op;
+	struct store_importer importer;	/* op, as stored with each action */
 	struct audit_head head;		/* after the last policy record */
 	long long epoch;		/* the policy epoch now in force */
 	struct file_counts counts;
@@ -122,6 +123,16 @@ struct import_seen {
 	char action_id[257];		/* packets; "" otherwise */
 	enum store_put_result result;
 };
+
+/* SPEC 5 (v3): the importer, trusted as such only through the service. */
+static void
+import_context_operator(struct import_context *ctx)
+{
+	operator_current(&ctx->op);
+	ctx->importer.login = ctx->op.login;
+	ctx->importer.uid = ctx->op.uid;
+	ctx->importer.served = operator_served();
+}
 
 static bool
 is_policy(enum object_type type)
@@ -223,8 +234,8 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 	if (rc == 0)
 		rc = object_check_clock(&o, ctx->now_ms, err);
 	if (rc == 0)
-		rc = store_put(ctx->store, &o, text, len, ctx->now_ms, &result,
-		    err);
+		rc = store_put(ctx->store, &o, text, len, ctx->now_ms,
+		    &ctx->importer, &result, err);
 	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o.type))
 		rc = record_policy(ctx, &o, text, len, line, err);
 	/*
@@ -463,7 +474,7 @@ import_text_named(struct store *store, const char *path, const char *text,
 	ctx.store = store;
 	ctx.path = path;
 	ctx.now_ms = timestamp_now();
-	operator_current(&ctx.op);
+	import_context_operator(&ctx);
 	safe_path = xsanitize(path);
 	/* A leading byte order mark is not part of the JSON (RFC 8259 8.1). */
 	body = text;
@@ -828,7 +839,7 @@ program_submit(struct store *store, const cJSON *lines, cJSON **result,
 	ctx.store = store;
 	ctx.path = "submit";
 	ctx.now_ms = timestamp_now();
-	operator_current(&ctx.op);
+	import_context_operator(&ctx);
 	if ((seen = calloc(n + 1, sizeof *seen)) == NULL) {
 		rc = error_set(&err, EXIT_STORAGE, NULL, "out of memory");
 		goto storage;

@@ -65,6 +65,22 @@ own_work(const cJSON *action, const char *login)
 }
 
 /*
+ * SPEC 5 (v3): through the service, the operator is the account that
+ * imported the action through it.  Only identities the service vouched
+ * for are compared: a local import's login is whatever the importing
+ * process ran as, and locally the operator proves nothing either.
+ */
+bool
+decision_imported_by(const struct check_data *d,
+    const struct operator_identity *op)
+{
+	if (!operator_served() || !d->importer_served)
+		return false;
+	return d->importer_uid == op->uid ||
+	    text_same_name(d->importer_login, op->login);
+}
+
+/*
  * SPEC 2.3 (v3): a criterion judged twice keeps its first judgment; a
  * different one later, in a judgment or an approval, is refused.
  */
@@ -136,6 +152,9 @@ approve_refusals(const struct decision_request *req,
 	else if (own_work(rc->data.input.action, op->login))
 		refuse(r, "self_approval", "%s wrote or contributed to this "
 		    "action and cannot approve it", op->login);
+	else if (decision_imported_by(&rc->data, op))
+		refuse(r, "self_approval", "%s imported this action and "
+		    "cannot approve it", op->login);
 	/*
 	 * Both sides are whole milliseconds, cut down; within the same one
 	 * the deadline may already have passed, so it counts as passed: an

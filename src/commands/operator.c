@@ -22,6 +22,12 @@ operator_serve_as(const struct operator_identity *peer)
 	operator_peer = peer;
 }
 
+bool
+operator_served(void)
+{
+	return operator_peer != NULL;
+}
+
 /* Set only by the service: the officer's role, read at each decision. */
 static operator_role_check_fn *operator_role_check;
 

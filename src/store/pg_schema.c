@@ -389,6 +389,16 @@ static const struct pg_migration pg_migrations[] = {
 	"DROP TRIGGER IF EXISTS po_judgment_no_truncate ON po_judgment;"
 	"CREATE TRIGGER po_judgment_no_truncate BEFORE TRUNCATE ON po_judgment"
 	"  FOR EACH STATEMENT EXECUTE FUNCTION po_judgment_refuse();" },
+	/*
+	 * schema.c's 19 (issue 35): who imported each action.  IF NOT
+	 * EXISTS: the owner may run it again (postgresql.sh section 5).
+	 */
+	{ 19,
+	"ALTER TABLE action ADD COLUMN IF NOT EXISTS importer_login TEXT"
+	" COLLATE \"C\";"
+	"ALTER TABLE action ADD COLUMN IF NOT EXISTS importer_uid BIGINT;"
+	"ALTER TABLE action ADD COLUMN IF NOT EXISTS importer_via TEXT"
+	" COLLATE \"C\" CHECK (importer_via IN ('local', 'service'));" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])

@@ -437,6 +437,17 @@ static const char *const migrations[] = {
 	" WHEN EXISTS (SELECT 1 FROM po_judgment"
 	"  WHERE action_id = NEW.action_id AND ac_id = NEW.ac_id)"
 	" BEGIN SELECT RAISE(ABORT, 'a judgment is final'); END;",
+
+	/*
+	 * issue 35 (19): who imported each action (SPEC 5 v3).  Through the
+	 * service (importer_via 'service') the gate refuses that login's
+	 * approval; a local import's login is the process's own, shown only.
+	 * Actions stored before have NULLs: nobody known.
+	 */
+	"ALTER TABLE action ADD COLUMN importer_login TEXT;"
+	"ALTER TABLE action ADD COLUMN importer_uid INTEGER;"
+	"ALTER TABLE action ADD COLUMN importer_via TEXT"
+	"  CHECK (importer_via IN ('local', 'service'));",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

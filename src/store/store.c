@@ -23,12 +23,14 @@
 
 static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_ACTION_GET] =
-	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms"
+	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
+	    " importer_login, importer_uid, importer_via"
 	    " FROM action WHERE action_id = ?1",
 	[SQL_ACTION_INSERT] =
 	    "INSERT INTO action (action_id, kind, user_id, author, revision_of,"
 	    " requested_by, expires_at_ms, raw_json, imported_at_ms,"
-	    " artifact_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	    " artifact_id, importer_login, importer_uid, importer_via)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 	[SQL_IPS_GET] =
 	    "SELECT raw_json FROM ips WHERE ips_id = ?1 AND version = ?2",
 	[SQL_IPS_INSERT] =

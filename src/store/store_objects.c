@@ -166,8 +166,8 @@ put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
 
 static int
 put_packet(struct store *s, const struct loaded_object *o, const char *raw,
-    size_t raw_len, long long now_ms, enum store_put_result *result,
-    struct error *err)
+    size_t raw_len, long long now_ms, const struct store_importer *by,
+    enum store_put_result *result, struct error *err)
 {
 	db_stmt *stmt;
 	bool exists;
@@ -199,6 +199,11 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 	db_bind_text(stmt, 8, raw, (int)raw_len, DB_STATIC);
 	db_bind_int64(stmt, 9, now_ms);
 	bind_text(stmt, 10, o->artifact_id);
+	if (by != NULL && by->login != NULL) {
+		bind_text(stmt, 11, by->login);
+		db_bind_int64(stmt, 12, by->uid);
+		bind_text(stmt, 13, by->served ? "service" : "local");
+	}
 	/*
 	 * No queue row yet: the caller writes it, checked, in the same
 	 * transaction (import's queue_index_stored()).
@@ -305,8 +310,8 @@ put_document(struct store *s, const struct loaded_object *o, const char *raw,
 
 int
 store_put(struct store *s, const struct loaded_object *o, const char *raw,
-    size_t raw_len, long long now_ms, enum store_put_result *result,
-    struct error *err)
+    size_t raw_len, long long now_ms, const struct store_importer *by,
+    enum store_put_result *result, struct error *err)
 {
 	switch (o->type) {
 	case OBJECT_IPS:
@@ -314,7 +319,8 @@ store_put(struct store *s, const struct loaded_object *o, const char *raw,
 	case OBJECT_HOLDINGS:
 		return put_holdings(s, o, raw, raw_len, now_ms, result, err);
 	case OBJECT_PACKET:
-		return put_packet(s, o, raw, raw_len, now_ms, result, err);
+		return put_packet(s, o, raw, raw_len, now_ms, by, result,
+		    err);
 	case OBJECT_SECURITY_MAP:
 		return put_security_map(s, o, now_ms, result, err);
 	case OBJECT_APPROVAL_POLICY:

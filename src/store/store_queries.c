@@ -321,7 +321,8 @@ stored_packet_valid(struct store *s, db_stmt *stmt,
 
 /*
  * The action from a row of (kind, raw_json, status, imported_at_ms,
- * expires_at_ms); the policy trees are left to the caller.
+ * expires_at_ms, importer_login, importer_uid, importer_via); the policy
+ * trees are left to the caller.
  */
 static int
 action_from_row(struct store *s, db_stmt *stmt, const char *action_id,
@@ -329,6 +330,7 @@ action_from_row(struct store *s, db_stmt *stmt, const char *action_id,
     struct error *err)
 {
 	bool packet_is_text = db_column_type(stmt, 1) == DB_TEXT;
+	const char *importer, *via;
 	int rc;
 
 	memset(d, 0, sizeof *d);
@@ -348,6 +350,14 @@ action_from_row(struct store *s, db_stmt *stmt, const char *action_id,
 	d->imported_at_ms = db_column_int64(stmt, 3);
 	d->has_expiry = db_column_type(stmt, 4) != DB_NULL;
 	d->expires_at_ms = db_column_int64(stmt, 4);
+	importer = (const char *)db_column_text(stmt, 5);
+	if (importer != NULL) {
+		snprintf(d->importer_login, sizeof d->importer_login, "%s",
+		    importer);
+		d->importer_uid = db_column_int64(stmt, 6);
+		via = (const char *)db_column_text(stmt, 7);
+		d->importer_served = via != NULL && strcmp(via, "service") == 0;
+	}
 	if (*pack == NULL || d->packet == NULL || d->status == NULL) {
 		check_data_free(d);
 		return error_set(err, EXIT_STORAGE, NULL,
@@ -794,19 +804,21 @@ store_each_check(struct store *s, bool all, long long now_ms,
 	 */
 	rc = db_prepare(s->db, all ?
 	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
+	    " importer_login, importer_uid, importer_via,"
 	    " action_id FROM action ORDER BY imported_at_ms, rowid" :
 	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
+	    " importer_login, importer_uid, importer_via,"
 	    " action_id FROM action WHERE status = 'pending'"
 	    " ORDER BY imported_at_ms, rowid", false, &stmt);
 	if (rc != DB_OK)
 		return store_error(s, err, "listing actions");
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		if ((rc = action_from_row(s, stmt,
-		    (const char *)db_column_text(stmt, 5), now_ms, &d,
+		    (const char *)db_column_text(stmt, 8), now_ms, &d,
 		    &pack, err)) != 0 ||
 		    (rc = load_check_policy(s, pack, &d, err)) != 0 ||
 		    (rc = load_judgments(s, pack,
-		    (const char *)db_column_text(stmt, 5), &d, err)) != 0)
+		    (const char *)db_column_text(stmt, 8), &d, err)) != 0)
 			goto done;
 		rc = fn(ctx, &d);
 		check_data_free(&d);

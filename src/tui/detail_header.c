@@ -66,6 +66,28 @@ state_word(const char *status)
 	return status;
 }
 
+/*
+ * (v3) SPEC 5: who imported the action, and whether the service vouched
+ * for it (then that account cannot approve it there).  Nothing for an
+ * action stored before the importer was.
+ */
+static void
+importer_line(struct detail *d, const struct check_data *data)
+{
+	if (data->importer_login[0] == '\0')
+		return;
+	if (data->importer_served)
+		/* L10N: %s is the login of the account that imported the
+		   action through the service */
+		detail_add(d, DETAIL_PLAIN, _("imported by %s through the "
+		    "service"), data->importer_login);
+	else
+		/* L10N: %s is the login of the process that imported the
+		   action into the database itself, not through the service */
+		detail_add(d, DETAIL_PLAIN, _("imported by %s locally"),
+		    data->importer_login);
+}
+
 bool
 detail_header(struct detail *d, const struct recheck *r, const char *action_id,
     long long now_ms)
@@ -146,5 +168,6 @@ detail_header(struct detail *d, const struct recheck *r, const char *action_id,
 	if (line != NULL)
 		detail_add(d, expired ? DETAIL_ALERT : DETAIL_PLAIN, "%s", line);
 	free(line);
+	importer_line(d, &r->data);
 	return expired;
 }

@@ -43,11 +43,17 @@ struct bulk {
 	const char *kind;		/* the items' one kind, or NULL */
 };
 
-/* The operator asked for it, drafted it or contributed to it (SPEC 5). */
+/*
+ * The operator asked for it, drafted it or contributed to it, or (v3)
+ * imported it through the service (SPEC 5).
+ */
 static bool
-own_action(const struct tui *t, const cJSON *action)
+own_action(const struct tui *t, const struct recheck *rc)
 {
-	const cJSON *name;
+	const cJSON *action = rc->data.input.action, *name;
+
+	if (decision_imported_by(&rc->data, &t->op))
+		return true;
 
 	if (text_same_name(cJSON_GetStringValue(json_member(action,
 	    "requested_by")), t->op.login) ||
@@ -79,9 +85,9 @@ approve_skip(const struct tui *t, const struct recheck *rc, long long now_ms)
 	if (!v->overall_pass)
 		/* L10N: why a bulk approval leaves an action out */
 		return _("local rules fail");
-	if (own_action(t, rc->data.input.action))
+	if (own_action(t, rc))
 		/* L10N: why a bulk approval leaves an action out: the
-		   officer requested, drafted or co-authored it */
+		   officer requested, drafted, co-authored or imported it */
 		return _("your own action");
 	if (v->requires_human_approval)
 		/* L10N: why a bulk approval leaves an action out */

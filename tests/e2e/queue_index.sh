@@ -151,10 +151,13 @@ sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
 	ALTER TABLE security DROP COLUMN price_usd;
 	DROP TABLE merkle_node; DROP TABLE log_checkpoint; DROP TABLE log_name;
 	DROP TABLE po_judgment;
+	ALTER TABLE action DROP COLUMN importer_login;
+	ALTER TABLE action DROP COLUMN importer_uid;
+	ALTER TABLE action DROP COLUMN importer_via;
 	UPDATE schema_version SET version = 4"
 "$COUNTERSIGN" --db "$db" list >/dev/null
 expect_eq "the migrations bring the schema to the latest" \
-	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 18
+	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 19
 expect_totals "after the migration" "$db"
 fi
 

@@ -151,7 +151,8 @@ sf_put(struct store *s, const char *json, long long now_ms,
 	rc = object_load(json, strlen(json), &o, NULL, err);
 	/* The loader owns the tree even when it refuses it. */
 	if (rc == 0)
-		rc = store_put(s, &o, json, strlen(json), now_ms, &result, err);
+		rc = store_put(s, &o, json, strlen(json), now_ms, NULL, &result,
+		    err);
 	if (rc == 0 && result != STORE_PUT_SAME)
 		rc = record_policy(s, &o, json, err);
 	object_free(&o);

@@ -386,10 +386,12 @@ test_sets_computed_for_an_older_database(void **state)
 	sf_sql(fx.path, "DROP TABLE artifact_node; DROP TABLE artifact_size;"
 	    " DROP TABLE artifact_lock; DROP TABLE artifact_pr;"
 	    " DELETE FROM meta WHERE key = 'artifacts_built';"
-	    /* and what 15, 17 and 18 add */
+	    /* and what 15, 17, 18 and 19 add */
 	    " DROP TABLE merkle_node; DROP TABLE log_checkpoint;"
 	    " DROP TABLE log_name; ALTER TABLE security DROP COLUMN price_usd;"
-	    " DROP TABLE po_judgment;"
+	    " DROP TABLE po_judgment; ALTER TABLE action DROP COLUMN"
+	    " importer_login; ALTER TABLE action DROP COLUMN importer_uid;"
+	    " ALTER TABLE action DROP COLUMN importer_via;"
 	    " UPDATE schema_version SET version = 12");
 	assert_int_equal(store_open(fx.path, STORE_EXISTING, &fx.store, &err),
 	    0);

@@ -64,7 +64,7 @@ put(struct store *s, const char *json, enum store_put_result *result,
 	rc = object_load(json, strlen(json), &o, NULL, err);
 	assert_int_equal(rc, 0);
 	assert_int_equal(store_begin(s, err), 0);
-	rc = store_put(s, &o, json, strlen(json), 1000, result, err);
+	rc = store_put(s, &o, json, strlen(json), 1000, NULL, result, err);
 	if (rc == 0)
 		assert_int_equal(store_commit(s, err), 0);
 	else
@@ -113,7 +113,7 @@ sql_exec(const char *path, const char *sql)
 	"{\"ips_id\":\"ips-1\",\"version\":3}}}"
 
 /* The version the migrations bring every database to. */
-#define SCHEMA_LATEST 18
+#define SCHEMA_LATEST 19
 
 static void
 test_create_makes_directories_and_schema(void **state)
@@ -129,11 +129,14 @@ test_create_makes_directories_and_schema(void **state)
 /*
  * Back to schema 7: before blocked_on (8), artifacts and expertise (9)
  * and the queue's requester, author and drafting time (11), the signed
- * log's tables (15), a security's price_usd (17) and the product
- * owner's judgments (18); 10 and 16 (issues 24, 33) only add what is
- * missing, so they run again unharmed.
+ * log's tables (15), a security's price_usd (17), the product
+ * owner's judgments (18) and an action's importer (19); 10 and 16 (issues
+ * 24, 33) only add what is missing, so they run again unharmed.
  */
 #define UNDO_TO_SCHEMA_7 \
+	"ALTER TABLE action DROP COLUMN importer_login;" \
+	"ALTER TABLE action DROP COLUMN importer_uid;" \
+	"ALTER TABLE action DROP COLUMN importer_via;" \
 	"DROP TABLE po_judgment;" \
 	"ALTER TABLE security DROP COLUMN price_usd;" \
 	"DROP INDEX action_by_artifact;" \
@@ -241,6 +244,88 @@ test_version_6_gets_the_digits_below_the_millisecond(void **state)
 	assert_int_equal(sql_int("SELECT group_concat(name) ="
 	    " 'user_id,as_of_ms,as_of_beyond_ms'"
 	    " FROM pragma_index_info('holdings_by_user')"), 1);
+}
+
+/* put() with the importer given (SPEC 5 v3). */
+static void
+put_by(struct store *s, const char *json, const struct store_importer *by)
+{
+	enum store_put_result result;
+	struct loaded_object o;
+	struct error err;
+
+	error_clear(&err);
+	assert_int_equal(object_load(json, strlen(json), &o, NULL, &err), 0);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_put(s, &o, json, strlen(json), 1000, by,
+	    &result, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	object_free(&o);
+}
+
+/* The importer id's load gives back: login (or ""), uid, served. */
+static void
+assert_importer(struct store *s, const char *id, const char *login,
+    long long uid, bool served)
+{
+	struct check_data d;
+	struct error err;
+
+	assert_int_equal(store_load_check(s, id, 5, &d, &err), 0);
+	assert_string_equal(d.importer_login, login);
+	if (login[0] != '\0')
+		assert_int_equal(d.importer_uid, uid);
+	assert_int_equal(d.importer_served, served);
+	check_data_free(&d);
+}
+
+/*
+ * Schema 19 (issue 35): the importer is stored with each new action and
+ * read back with it; a re-import keeps the first; actions stored before
+ * the column have none.
+ */
+static void
+test_importer_stored_with_the_action(void **state)
+{
+	const struct store_importer served = { "ana", 1001, true };
+	const struct store_importer local = { "bo", 1002, false };
+	enum store_put_result result;
+	struct store *s = open_new();
+	struct error err;
+	sqlite3 *db;
+
+	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
+	put_by(s, PACKET("a-1", "mo"), &served);
+	put_by(s, PACKET("a-2", "mo"), &local);
+	put_by(s, PACKET("a-3", "mo"), NULL);
+	put_by(s, PACKET("a-1", "mo"), &local);		/* the same packet */
+	assert_importer(s, "a-1", "ana", 1001, true);
+	assert_importer(s, "a-2", "bo", 1002, false);
+	assert_importer(s, "a-3", "", 0, false);
+	assert_int_equal(sql_int("SELECT count(*) FROM action WHERE"
+	    " importer_via = 'service' AND importer_uid = 1001"), 1);
+	store_close(s);
+	/* Back to 18, then forward: the rows stored before know nobody. */
+	sql_exec(db_path, "ALTER TABLE action DROP COLUMN importer_login;"
+	    "ALTER TABLE action DROP COLUMN importer_uid;"
+	    "ALTER TABLE action DROP COLUMN importer_via;"
+	    "UPDATE schema_version SET version = 18");
+	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
+	assert_int_equal(sql_int("SELECT version FROM schema_version"),
+	    SCHEMA_LATEST);
+	assert_importer(s, "a-1", "", 0, false);
+	put_by(s, PACKET("a-4", "mo"), &served);
+	assert_importer(s, "a-4", "ana", 1001, true);
+	store_close(s);
+	/* Only the two ways in are stored. */
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db, "INSERT INTO action (action_id,"
+	    " kind, raw_json, imported_at_ms, importer_via) VALUES ('z-1',"
+	    " 'trade', '{}', 1, 'forged')", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "INSERT INTO action (action_id,"
+	    " kind, raw_json, imported_at_ms, importer_via) VALUES ('z-2',"
+	    " 'trade', '{}', 1, 'local')", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
 }
 
 /* Loads a-1's inputs and says whether its holdings are snapshot_id. */
@@ -916,6 +1001,8 @@ main(void)
 		    test_create_makes_directories_and_schema, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_version_1_is_migrated_forward, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_importer_stored_with_the_action, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_version_6_gets_the_digits_below_the_millisecond, setup,
 		    teardown),
