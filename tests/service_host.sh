@@ -1,7 +1,7 @@
 #!/bin/sh
 # Service mode on a shared host (SPEC 10, issue 19): a service account that
-# alone owns the store, two officers and a non-officer, one service on a
-# temporary socket.  The operator is whoever the kernel says connected:
+# alone owns the store, two officers (one of them an importer too), an
+# importer, a non-officer, one service on a temporary socket.  The operator is whoever the kernel says connected:
 # not USER, not a user namespace, not an LD_PRELOAD shim; officers cannot
 # touch the store.  Needs root to create the accounts: .ci/run runs it; it
 # is not part of `make check`.  Usage: tests/service_host.sh [countersign]
@@ -37,7 +37,7 @@ cleanup() {
 	[ -z "$SERVICE_PID" ] || kill -KILL "$SERVICE_PID" 2>/dev/null || true
 	! command -v tmux >/dev/null 2>&1 || tm kill-server 2>/dev/null || true
 	rm -rf "$dir"
-	for u in cs-carol cs-dave cs-erin cs-frank $ATTACKERS "$SVC"; do userdel "$u" 2>/dev/null || true; done
+	for u in cs-carol cs-dave cs-erin cs-frank cs-gina $ATTACKERS "$SVC"; do userdel "$u" 2>/dev/null || true; done
 	for g in "$OFFICERS" "$IMPORTERS" "$READERS" "$SVC"; do groupdel "$g" 2>/dev/null || true; done
 }
 trap cleanup EXIT
@@ -45,11 +45,13 @@ groupadd -f "$OFFICERS"
 groupadd -f "$IMPORTERS"
 groupadd -f "$READERS"
 id "$SVC" >/dev/null 2>&1 || useradd -r -M -U -s /usr/sbin/nologin "$SVC"
-for u in cs-carol cs-dave cs-erin cs-frank; do
+for u in cs-carol cs-dave cs-erin cs-frank cs-gina; do
 	id "$u" >/dev/null 2>&1 || useradd -M -U -s /bin/sh "$u"
 done
 usermod -a -G "$OFFICERS,$IMPORTERS" cs-carol
 usermod -a -G "$OFFICERS" cs-dave
+# gina imports: an orchestrator's account, no officer.
+usermod -a -G "$IMPORTERS" cs-gina
 # (v3) frank reads: an auditor, or an executor waiting for decisions.
 usermod -a -G "$READERS" cs-frank
 for u in $ATTACKERS; do id "$u" >/dev/null 2>&1 || useradd -M -U -s /bin/sh "$u"; done
@@ -81,8 +83,8 @@ jq -c 'range(0; 6) as $i | .proposed_action.action_id = "h-\($i)"
 	| if $i < 2 then .proposed_action.requested_by = "cs-carol" else . end' \
 	"$EX/packet-trade-pass.json" >"$dir/in/more.jsonl"
 chmod 644 "$dir/in"/*
-check "carol imports through the service" sh -c \
-	"runuser -u cs-carol -- '$CS' --connect '$SOCK' import '$dir/in' >/dev/null"
+check "gina imports through the service" sh -c \
+	"runuser -u cs-gina -- '$CS' --connect '$SOCK' import '$dir/in' >/dev/null"
 check "dave, no importer, may not import" sh -c \
 	"runuser -u cs-dave -- '$CS' --connect '$SOCK' import '$dir/in/ips.json' 2>&1 | grep -q forbidden"
 
@@ -201,6 +203,28 @@ decide cs-dave h-read >/dev/null
 wait "$WAITER" || true
 check "frank's wait is woken by dave's decision" [ "$(cat "$dir/waited")" = approved ]
 
+# SPEC 5 (v3), issue 35 point 4: carol, an importer who is also an
+# officer, may not approve what she imported through the service; dave
+# may, and she may still reject it.
+mkdir -m 755 "$dir/own"
+jq -c 'range(0; 3) as $i | .proposed_action.action_id = "own-\($i)"
+	| .reviewer_verdict.action_id = "own-\($i)"' "$EX/packet-trade-pass.json" >"$dir/own/c.jsonl"
+chmod 644 "$dir/own"/*
+as cs-carol "$CS" --connect "$SOCK" import "$dir/own" >/dev/null
+check "importer: carol may not approve what she imported" [ "$(decide cs-carol own-0)" = self_approval ]
+check "importer: ... the message says why" [ "$(echo '{"action_id": "own-0", "decision": "approve"}' |
+	as cs-carol "$CS" --connect "$SOCK" batch | jq -r .message)" = "cs-carol imported this action and cannot approve it" ]
+check "importer: ... nor under another name (USER, LOGNAME)" \
+	[ "$(decide cs-carol own-0 USER=cs-dave LOGNAME=cs-dave)" = self_approval ]
+check "importer: dave approves it" [ "$(decide cs-dave own-0)" = recorded ]
+check "importer: ... recorded as dave" [ "$(who own-0)" = "cs-dave $DAVE_UID" ]
+check "importer: carol may reject what she imported" [ "$(echo '{"action_id": "own-1", "decision": "reject", "reason": "withdrawn"}' |
+	as cs-carol "$CS" --connect "$SOCK" batch | jq -r '.code // .status')" = recorded ]
+check "importer: the store names carol as the service's importer" [ "$(as "$SVC" "$CS" --db "$DB" list --json |
+	jq -r 'select(.action_id == "own-2") | "\(.imported_by.login) \(.imported_by.via)"')" = "cs-carol service" ]
+check "importer: ... and gina as h-5's" [ "$(as "$SVC" "$CS" --db "$DB" list --json |
+	jq -r 'select(.action_id == "h-5") | .imported_by.login')" = cs-gina ]
+
 # SPEC 14 (issue 33): a quorum of two, carol and dave through the service.
 # The service's own account imports, so that neither officer imported it.
 mkdir -m 755 "$dir/quorum"
@@ -225,6 +249,13 @@ decide cs-dave q-1 >"$dir/race-dave" &
 wait "$carol_pid" $!
 check "quorum: carol and dave at once give one approval and one decision" \
 	[ "$(cat "$dir/race-carol" "$dir/race-dave" | sort | tr '\n' ' ')" = "partial recorded " ]
+# What carol imported herself she may not approve even in part.
+jq -c '.proposed_action.action_id = "q-2" | .reviewer_verdict.action_id = "q-2"' \
+	"$EX/packet-trade-pass.json" >"$dir/own/q2.json"
+chmod 644 "$dir/own/q2.json"
+as cs-carol "$CS" --connect "$SOCK" import "$dir/own/q2.json" >/dev/null
+check "quorum: carol's partial approval of her own import is self_approval" [ "$(decide cs-carol q-2)" = self_approval ]
+check "quorum: ... dave's is partial" [ "$(decide cs-dave q-2)" = partial ]
 check "quorum: the log verifies" sh -c "runuser -u cs-dave -- '$CS' --connect '$SOCK' audit verify >/dev/null"
 
 # SPEC 2.3 (v3, issue 36 point 7): carol, the product owner who asked for a
@@ -387,6 +418,30 @@ dave_decided() {
 		jq -r --arg id "$1" 'select(.record.action_id == $id and .record.operator.login == "cs-dave") | .record.event' | wc -l
 }
 if command -v tmux >/dev/null 2>&1; then
+	# SPEC 5 (v3): the detail names the importer; carol's own import is
+	# refused in her screens, alone or tagged.
+	screens_as cs-dave
+	keys /; keys "own-2" Enter
+	pane_shows "> " || true
+	keys Enter
+	check "screens: the detail names the importer" pane_shows "imported by cs-carol through the service"
+	screens_as cs-carol
+	keys /; keys "own-2" Enter
+	pane_shows "> " || true
+	keys a
+	check "screens: carol's approve dialog for own-2" pane_shows "Approve own-2"
+	keys Enter
+	check "screens: ... refused, saying why" pane_shows "Refused (self_approval): cs-carol imported this action"
+	keys Escape
+	keys /; keys "own-2" Enter
+	pane_shows "> " || true
+	keys t
+	keys /; keys C-u Enter
+	pane_shows "1 tagged" || true
+	keys A
+	check "screens: carol's bulk approval leaves own-2 out" pane_shows "own-2 skipped: your own action"
+	keys Escape
+	check "screens: ... and own-2 is still pending" [ "$(as "$SVC" "$CS" --db "$DB" status own-2 | jq -r .state)" = pending ]
 	screens_as cs-dave
 	keys /; keys "h-1" Enter
 	pane_shows "> " || true

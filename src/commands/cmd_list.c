@@ -43,6 +43,7 @@ struct listed {
 	struct queue_row row;
 	int care;
 	char packet_sha256[65];		/* "" when the packet is not text */
+	const struct check_data *data;	/* the re-check's, for the call */
 	cJSON *reasons;			/* high_stakes_reasons, {code, detail} */
 	cJSON *blocked;			/* a held change's gaps, or NULL */
 };
@@ -105,6 +106,26 @@ print_row(const struct list_run *run, FILE *out, const struct queue_row *row)
 	free(id);
 }
 
+/*
+ * (v3) SPEC 5: who imported the action and how, or null for an action
+ * stored before that was kept.
+ */
+static void
+importer_json(cJSON *line, const struct check_data *d)
+{
+	cJSON *by;
+
+	if (d->importer_login[0] == '\0') {
+		cJSON_AddNullToObject(line, "imported_by");
+		return;
+	}
+	by = cJSON_AddObjectToObject(line, "imported_by");
+	cJSON_AddStringToObject(by, "login", d->importer_login);
+	cJSON_AddNumberToObject(by, "uid", (double)d->importer_uid);
+	cJSON_AddStringToObject(by, "via", d->importer_served ? "service" :
+	    "local");
+}
+
 static void
 print_json(FILE *out, const struct listed *listed)
 {
@@ -154,6 +175,7 @@ print_json(FILE *out, const struct listed *listed)
 	    cJSON_CreateArray());
 	cJSON_AddNumberToObject(line, "divergence_count",
 	    (double)row->divergence_count);
+	importer_json(line, listed->data);
 	if (listed->blocked != NULL) {
 		cJSON_AddStringToObject(line, "blocked_on", "missing_standard");
 		cJSON_AddItemToObject(line, "waiting_for",
@@ -312,6 +334,7 @@ list_one(void *ctx, struct recheck *r)
 	listed.care = care_of(&listed.row);
 	snprintf(listed.packet_sha256, sizeof listed.packet_sha256, "%s",
 	    r->data.packet_sha256);
+	listed.data = &r->data;
 	if (run->inv->json && (listed.reasons = reasons_json(
 	    &r->outcome.verdict)) == NULL) {
 		rc = error_set(run->err, EXIT_STORAGE, NULL,

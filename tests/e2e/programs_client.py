@@ -192,25 +192,34 @@ def check_waits(sock_path, db, second_sock):
     st = c.wait("w-0", 0.2)
     expect("a wait past its timeout says timed_out",
            (st["state"], st.get("timed_out")), ("pending", True))
+    # SPEC 5 (v3): the account that submitted them cannot approve them
+    # through the service; this test's officer is that account, so its
+    # approvals below are local-mode ones, and through the service it
+    # rejects.
+    p = run("--connect", sock_path, "batch",
+            stdin='{"action_id": "w-5", "decision": "approve"}\n')
+    expect("the submitter cannot approve its own submission",
+           (p.returncode, json.loads(p.stdout or "{}").get("code")),
+           (1, "self_approval"))
     # Woken by a decision through this service.
     w = RawWait(sock_path, "w-0")
-    st = w.woken(decide("--connect", sock_path, "w-0"))
+    st = w.woken(decide("--connect", sock_path, "w-0", "reject"))
     expect("a wait is woken by a decision through the service",
-           (st["state"], st.get("timed_out")), ("approved", None))
+           (st["state"], st.get("timed_out")), ("rejected", None))
     expect("... with the decision and its record", st["decision"]["seq"]
            > 0 and len(st["decision"]["hash"]) == 64, True)
     # Woken by a local-mode writer of the same store.
     # On SQLite, its file: the loop's look at data_version.
     w = RawWait(sock_path, "w-1")
     expect("a wait is woken by a local-mode batch on the store",
-           w.woken(decide("--db", db, "w-1", "reject"))["state"], "rejected")
+           w.woken(decide("--db", db, "w-1"))["state"], "approved")
     if second_sock:
         # On PostgreSQL (postgresql.sh), the NOTIFY of the other
         # service's transaction.
         w = RawWait(sock_path, "w-2")
         expect("a wait is woken by a decision through a second service",
-               w.woken(decide("--connect", second_sock, "w-2"))["state"],
-               "approved")
+               w.woken(decide("--connect", second_sock, "w-2",
+                              "reject"))["state"], "rejected")
     # Many waits on one connection, each answered under its own id.
     raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     raw.connect(sock_path)
@@ -227,14 +236,14 @@ def check_waits(sock_path, db, second_sock):
     first = json.loads(f.readline())
     expect("a status behind two waits on one connection is answered",
            first["id"], 3)
-    decide("--connect", sock_path, "w-4")
+    decide("--connect", sock_path, "w-4", "reject")
     second = json.loads(f.readline())
     expect("the wait whose action was decided answers, by its id",
-           (second["id"], second["result"]["state"]), (2, "approved"))
-    decide("--connect", sock_path, "w-3", "reject")
+           (second["id"], second["result"]["state"]), (2, "rejected"))
+    decide("--db", db, "w-3")
     third = json.loads(f.readline())
     expect("and then the other", (third["id"], third["result"]["state"]),
-           (1, "rejected"))
+           (1, "approved"))
     raw.close()
     c.close()
 
@@ -253,11 +262,11 @@ def check_events(sock_path):
             break
     expect("events from 0: every record in order", seen,
            list(range(1, head + 1)))
-    decide("--connect", sock_path, "ev-0")
+    decide("--connect", sock_path, "ev-0", "reject")
     live = next(stream)
     expect("then the live one, as it commits",
            (live["seq"], live["event"], live["action_id"], live["decision"]),
-           (head + 1, "decision", "ev-0", "approve"))
+           (head + 1, "decision", "ev-0", "reject"))
     c.close()
 
 
