@@ -173,6 +173,27 @@ for name in $(awk -F '\t' '$2 == 0 { print $1 }' "$TOP_SRCDIR/tests/hostile/EXPE
 		    remote batch | jq -r .status)" recorded
 done
 expect_status "the service still answers after them" 0 remote audit verify
+
+# --- SPEC 5 (v3): the importer, stored, and refused through the service ----
+jq -c '.proposed_action.action_id = "imp-1" | .reviewer_verdict.action_id = "imp-1"' \
+	"$EXAMPLES/packet-trade-pass.json" >"$WORK/imp-1.json"
+expect_status "imp-1 imported through the service" 0 remote import "$WORK/imp-1.json"
+expect_eq "list --json: imported through the service, by the peer" \
+	"$(cs list --json | jq -c 'select(.action_id == "imp-1") | .imported_by')" \
+	"{\"login\":\"$ME\",\"uid\":$(id -u),\"via\":\"service\"}"
+expect_eq "list --json: s-5 imported locally, as the process" \
+	"$(cs list --json | jq -r 'select(.action_id == "s-5") | "\(.imported_by.login) \(.imported_by.via)"')" \
+	"$ME local"
+printf '{"action_id": "imp-1", "decision": "approve"}\n' >"$WORK/imp-1.batch"
+expect_status "the importer's approval through the service: refused" 1 remote batch "$WORK/imp-1.batch"
+expect_eq "... self_approval, naming the import" \
+	"$(remote batch "$WORK/imp-1.batch" 2>/dev/null | jq -r '"\(.code): \(.message)"')" \
+	"self_approval: $ME imported this action and cannot approve it"
+expect_eq "... and nothing is recorded" "$(remote status imp-1 | jq -r .state)" pending
+expect_eq "a locally imported action the same account approves through the service" \
+	"$(printf '{"action_id": "s-5", "decision": "approve"}\n' | remote batch | jq -r .status)" recorded
+expect_eq "local mode compares no importer (none is trusted there)" \
+	"$(cs batch "$WORK/imp-1.batch" | jq -r .status)" recorded
 stop
 
 # --- roles ------------------------------------------------------------------

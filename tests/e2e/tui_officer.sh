@@ -69,6 +69,7 @@ expect_screen "detail: kind, full id, state" "trade soon-1   pending"
 expect_screen "detail: requester, author, contributors" \
 	"requested by pm.ortiz · author action-drafting · with alice, bob"
 expect_screen "detail: drafted, and when it expires" "(3h ago) · expires in 2h ("
+expect_screen "detail: who imported it, and how" "imported by $(id -un) locally"
 expect_screen "detail: the keys" "a approve  r reject"
 keys q
 keys /; keys gone-1 Enter; wait_for "> "; keys Enter
