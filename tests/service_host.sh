@@ -403,9 +403,15 @@ pane_shows() {
 # screens_as USER: USER's review screens through the service, in a pane.
 screens_as() {
 	tm kill-server 2>/dev/null || true
+	# A new session sent to a server still on its way out fails ("server
+	# exited unexpectedly"): wait until the old one answers no more.
+	i=0
+	while tm has-session 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
 	rm -f "$dir/screens-exit"
-	tm -f /dev/null new-session -d -x 200 -y 40 \
-		"runuser -u $1 -- env TERM=xterm LANG=C.UTF-8 '$CS' --connect '$SOCK'; echo \$? >'$dir/screens-exit'; exec sleep 60"
+	i=0
+	until tm -f /dev/null new-session -d -x 200 -y 40 \
+		"runuser -u $1 -- env TERM=xterm LANG=C.UTF-8 '$CS' --connect '$SOCK'; echo \$? >'$dir/screens-exit'; exec sleep 60" ||
+		[ $i -ge 5 ]; do sleep 0.2; i=$((i + 1)); done
 	pane_shows "pending"
 }
 screens_exit() {
