@@ -351,13 +351,39 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 }
 
 /* The title, from raw text that may hold an untrusted action id. */
-void
+static void
 dialog_title(struct dialog *d, const char *raw)
 {
 	char *safe = xsanitize(raw);
 
 	snprintf(d->title, sizeof d->title, " %s ", safe);
 	free(safe);
+}
+
+void
+dialog_run(struct tui *t, const char *title, const struct dialog_ops *ops,
+    void *state)
+{
+	enum dialog_step step = DIALOG_STAY;
+	struct dialog d;
+	int ch;
+
+	memset(&d, 0, sizeof d);
+	dialog_title(&d, title);
+	while (step == DIALOG_STAY) {
+		if (ops->draw(t, &d, state) != 0)
+			break;
+		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
+			break;
+		if (ch == DIALOG_HANDLED)
+			continue;
+		step = confirm_key(ch) ? ops->confirm(t, &d, state) :
+		    ops->key(t, &d, state, ch);
+	}
+	if (d.w != NULL)
+		delwin(d.w);
+	dialog_clear(&d);
+	touchwin(stdscr);
 }
 
 /*
@@ -375,6 +401,28 @@ bool
 confirm_key(int ch)
 {
 	return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
+}
+
+bool
+dialog_reason_key(char reasons[][REASON_SIZE], size_t count, int ch,
+    char *reason, size_t size)
+{
+	if (ch < '1' || ch >= '1' + (int)count)
+		return false;
+	snprintf(reason, size, "%s", reasons[ch - '1']);
+	return true;
+}
+
+void
+dialog_request(struct decision_request *req, const char *id,
+    enum decision_kind decision, const char *reason,
+    const char *shown_sha256)
+{
+	memset(req, 0, sizeof *req);
+	req->action_id = id;
+	req->decision = decision;
+	req->reason = reason;
+	req->expect_sha256 = shown_sha256;
 }
 
 static void
