@@ -378,6 +378,16 @@ history_move(struct tui *t, long delta)
 	    (long)t->history.count);
 }
 
+/* The list narrowed or widened: built again, from the newest. */
+static void
+history_restart(struct tui *t)
+{
+	t->history_list->cursor = 0;
+	t->history_list->stale = true;
+	memset(&t->history_at, 0, sizeof t->history_at);
+	history_build(t);
+}
+
 void
 history_search(struct tui *t)
 {
@@ -393,10 +403,7 @@ history_search(struct tui *t)
 		if (*p >= 'A' && *p <= 'Z')
 			*p = (char)(*p - 'A' + 'a');
 	snprintf(h->filter, sizeof h->filter, "%s", text);
-	h->cursor = 0;
-	h->stale = true;
-	memset(&t->history_at, 0, sizeof t->history_at);
-	history_build(t);
+	history_restart(t);
 }
 
 /*
@@ -408,27 +415,18 @@ history_limit(struct tui *t)
 {
 	struct history_list *h = t->history_list;
 	char text[sizeof h->limit_text] = "";
-	struct filter parsed;
 	struct error err;
 
 	if (h == NULL)
 		return;
 	if (!tui_prompt(t, _("limit: "), text, sizeof text))
 		return;
-	error_clear(&err);
-	if (filter_parse(text, &parsed, &err) != 0) {
-		filter_free(&parsed);
+	if (limit_replace(text, &h->limit, h->limit_text,
+	    sizeof h->limit_text, &err) != 0) {
 		tui_notice(t, "%s", err.message);
 		return;
 	}
-	filter_free(&h->limit);
-	h->limit = parsed;
-	snprintf(h->limit_text, sizeof h->limit_text, "%s",
-	    parsed.count > 0 ? text : "");
-	h->cursor = 0;
-	h->stale = true;
-	memset(&t->history_at, 0, sizeof t->history_at);
-	history_build(t);
+	history_restart(t);
 }
 
 /* Esc: a narrowed history shows all again; else back to the queue. */
@@ -441,10 +439,7 @@ history_escape(struct tui *t)
 		h->filter[0] = '\0';
 		filter_free(&h->limit);
 		h->limit_text[0] = '\0';
-		h->cursor = 0;
-		h->stale = true;
-		memset(&t->history_at, 0, sizeof t->history_at);
-		history_build(t);
+		history_restart(t);
 		return;
 	}
 	t->view = VIEW_QUEUE;

@@ -33,23 +33,26 @@ sort_name(const struct tui *t)
 	return _(sort_names[t->by_value ? QUEUE_SORT_COUNT : t->query.sort]);
 }
 
+static void
+rows_free(struct queue_row *rows, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		queue_row_free(&rows[i]);
+}
+
 void
 queue_free_page(struct tui *t)
 {
-	long i;
-
-	for (i = 0; i < t->page_count; i++)
-		queue_row_free(&t->page[i]);
+	rows_free(t->page, (size_t)t->page_count);
 	t->page_count = 0;
 }
 
 void
 queue_free_escalated(struct tui *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->escalated_count; i++)
-		queue_row_free(&t->escalated[i]);
+	rows_free(t->escalated, t->escalated_count);
 	t->escalated_count = 0;
 }
 
@@ -369,7 +372,6 @@ void
 queue_limit(struct tui *t)
 {
 	char text[sizeof t->limit_text] = "", *safe;
-	struct filter parsed;
 	struct error err;
 
 	/* L10N: label of the line where the limit (a filter expression
@@ -378,22 +380,34 @@ queue_limit(struct tui *t)
 		tui_reload(t);
 		return;
 	}
-	error_clear(&err);
-	if (filter_parse(text, &parsed, &err) != 0) {
-		filter_free(&parsed);
+	if (limit_replace(text, &t->limit, t->limit_text, sizeof t->limit_text,
+	    &err) != 0) {
 		safe = xsanitize(err.message);
 		snprintf(t->prompt_error, sizeof t->prompt_error, "%s", safe);
 		free(safe);
 		tui_reload(t);
 		return;
 	}
-	filter_free(&t->limit);
-	t->limit = parsed;
-	snprintf(t->limit_text, sizeof t->limit_text, "%s",
-	    parsed.count > 0 ? text : "");
 	t->cursor = t->top = 0;
 	t->counts_stale = true;
 	tui_reload(t);
+}
+
+int
+limit_replace(const char *text, struct filter *limit, char *shown,
+    size_t size, struct error *err)
+{
+	struct filter parsed;
+
+	error_clear(err);
+	if (filter_parse(text, &parsed, err) != 0) {
+		filter_free(&parsed);
+		return -1;
+	}
+	filter_free(limit);
+	*limit = parsed;
+	snprintf(shown, size, "%s", parsed.count > 0 ? text : "");
+	return 0;
 }
 
 /* The tagged actions the current query shows: "visible" in the words. */
