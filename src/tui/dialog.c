@@ -1,7 +1,8 @@
 /*
  * What every confirmation of the review screens shares: the box, its
- * parts and their scrolling, the keys all of them read, the reason typed,
- * and the one way a confirmed decision is submitted.  The approve and
+ * parts and their scrolling, the one key loop (dialog_run) and the keys
+ * all of them read, the reason typed, and the one way a confirmed
+ * decision is submitted.  The approve and
  * reject dialogs are dialog_approve.c and dialog_reject.c, bulk decisions
  * dialog_bulk.c and a product owner's judgment dialog_judge.c.
  */
@@ -56,6 +57,21 @@ frame(struct dialog *d)
 	mvwaddstr(d->w, 0, 2, title);
 	wattroff(d->w, A_BOLD);
 	free(title);
+}
+
+/*
+ * Row y of the box cleared, then n bytes of text (-1: all of it) put on
+ * it in attr, where the parts' text starts.
+ */
+static void
+put_row(struct dialog *d, int y, const char *text, int n, int attr)
+{
+	wmove(d->w, y, 1);
+	wclrtoeol(d->w);
+	frame(d);
+	wattron(d->w, attr);
+	mvwaddnstr(d->w, y, 2, text, n);
+	wattroff(d->w, attr);
 }
 
 static long
@@ -150,14 +166,9 @@ put_more(struct dialog *d, int y, const char *text)
 
 	if (!draw_utf8())
 		ascii = draw_ascii(clipped, strlen(clipped));
-	wmove(d->w, y, 1);
-	wclrtoeol(d->w);
-	wattron(d->w, A_REVERSE);
-	mvwaddstr(d->w, y, 2, ascii ? ascii : clipped);
-	wattroff(d->w, A_REVERSE);
+	put_row(d, y, ascii ? ascii : clipped, -1, A_REVERSE);
 	free(clipped);
 	free(ascii);
-	frame(d);
 }
 
 /* Rows the tail's lines before line take. */
@@ -266,9 +277,7 @@ dialog_draw(const struct tui *t, struct dialog *d)
 			free(footer);
 			footer = ascii;
 		}
-		wattron(d->w, A_DIM);
-		mvwaddstr(d->w, y, 2, footer);
-		wattroff(d->w, A_DIM);
+		put_row(d, y, footer, -1, A_DIM);
 		free(footer);
 	}
 	wrefresh(d->w);
@@ -329,16 +338,11 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 		line = xasprintf("%s%s_", label, buf);
 		safe = xsanitize(line);
 		free(line);
-		wmove(d->w, d->reason_row, 1);
-		wclrtoeol(d->w);
-		frame(d);
 		width = sanitized_width(safe);
 		skip = width > (size_t)d->width ? sanitized_prefix(safe,
 		    width - (size_t)d->width, NULL) : 0;
-		wattron(d->w, A_BOLD);
-		mvwaddnstr(d->w, d->reason_row, 2, safe + skip,
-		    (int)sanitized_prefix(safe + skip, (size_t)d->width, NULL));
-		wattroff(d->w, A_BOLD);
+		put_row(d, d->reason_row, safe + skip, (int)sanitized_prefix(
+		    safe + skip, (size_t)d->width, NULL), A_BOLD);
 		free(safe);
 		wrefresh(d->w);
 		ch = wgetch(d->w);
@@ -348,6 +352,13 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 		tui_edit_key(buf, size, ch);
 	}
 	curs_set(0);
+}
+
+void
+edit_reason(struct dialog *d, char *reason, size_t size)
+{
+	/* L10N: label of the line where a reason is typed */
+	edit_text(d, _("Reason: "), reason, size);
 }
 
 /* The title, from raw text that may hold an untrusted action id. */
@@ -486,12 +497,7 @@ dialog_show_recording(struct dialog *d)
 		return;
 	/* L10N: a dialog's key line while its decision is recorded */
 	text = clip_text(_("Recording the decision..."), d->width);
-	wmove(d->w, row, 1);
-	wclrtoeol(d->w);
-	frame(d);
-	wattron(d->w, A_BOLD);
-	mvwaddstr(d->w, row, 2, text);
-	wattroff(d->w, A_BOLD);
+	put_row(d, row, text, -1, A_BOLD);
 	free(text);
 	wrefresh(d->w);
 }

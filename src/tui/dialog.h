@@ -37,6 +37,8 @@ void dialog_clear(struct dialog *);
 int dialog_draw(const struct tui *, struct dialog *);
 /* Reads a line of text into buf on the dialog's reason row. */
 void edit_text(struct dialog *, const char *label, char *buf, size_t size);
+/* The same for the decision's reason, labelled as every dialog labels it. */
+void edit_reason(struct dialog *, char *reason, size_t size);
 /* After KEY_RESIZE: the view under the dialog is cleared. */
 void resized(void);
 bool confirm_key(int ch);

@@ -175,8 +175,7 @@ approve_key(struct tui *t, struct dialog *d, void *state, int ch)
 	    s->reason, sizeof s->reason))
 		return DIALOG_STAY;
 	else if (ch == '\t')
-		/* L10N: label of the line where a reason is typed */
-		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
+		edit_reason(d, s->reason, sizeof s->reason);
 	return DIALOG_STAY;
 }
 

@@ -340,8 +340,7 @@ bulk_key(struct tui *t, struct dialog *d, void *state, int ch)
 	(void)t;
 	if (!dialog_reason_key(s->reasons, s->reason_count, ch, s->reason,
 	    sizeof s->reason) && (ch == '0' || ch == '\t'))
-		/* L10N: label of the line where a reason is typed */
-		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
+		edit_reason(d, s->reason, sizeof s->reason);
 	return DIALOG_STAY;
 }
 

@@ -136,6 +136,8 @@ judge_confirm(struct tui *t, struct dialog *d, void *state)
 	struct error err;
 	char *shown;
 
+	(void)d;
+
 	if (cJSON_GetArraySize(s->judgments) == 0) {
 		/* L10N: Enter in the judge dialog before any judgment; m
 		   and u are keys: keep them */
@@ -181,25 +183,17 @@ dialog_judge(struct tui *t, const char *action_id)
 {
 	struct judge_state s;
 	struct recheck r;
-	struct error err;
 	char line[300], *shown;
 	const char *id = s.id;
 
 	memset(&s, 0, sizeof s);
 	snprintf(s.id, sizeof s.id, "%s", action_id);
-	if (recheck_action(t->store, id, timestamp_now(), NULL, &r,
-	    &err) != 0) {
-		tui_notice(t, "%s", err.message);
+	if (!dialog_check(t, id, &r, s.shown_sha256))
 		return;
-	}
 	/* What is left to judge, the judgments recorded counted. */
 	if (r.outcome.pack->judgment_criteria != NULL)
 		s.criteria = xcheck(r.outcome.pack->judgment_criteria(
 		    &r.data.input, &r.outcome.advisory));
-	snprintf(s.shown_sha256, sizeof s.shown_sha256, "%s",
-	    t->view == VIEW_DETAIL && strcmp(t->detail_id, id) == 0 &&
-	    t->detail_sha256[0] != '\0' ? t->detail_sha256 :
-	    r.data.packet_sha256);
 	recheck_free(&r);
 	if (cJSON_GetArraySize(s.criteria) == 0) {
 		shown = short_id(t->store, id);

@@ -126,7 +126,7 @@ reject_key(struct tui *t, struct dialog *d, void *state, int ch)
 		return DIALOG_STAY;
 	if (ch == '0' || ch == '\t') {
 		s->reason[0] = '\0';
-		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
+		edit_reason(d, s->reason, sizeof s->reason);
 	} else if (ch == 'r' && !s->deadlocked) {
 		if (cJSON_GetArraySize(s->eligible) > 0) {
 			snprintf(s->assignee, sizeof s->assignee, "%s",
