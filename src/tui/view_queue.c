@@ -33,8 +33,9 @@ sort_name(const struct tui *t)
 	return _(sort_names[t->by_value ? QUEUE_SORT_COUNT : t->query.sort]);
 }
 
+/* Frees what each of count rows holds, not the rows. */
 static void
-rows_free(struct queue_row *rows, size_t count)
+rows_clear(struct queue_row *rows, size_t count)
 {
 	size_t i;
 
@@ -45,14 +46,14 @@ rows_free(struct queue_row *rows, size_t count)
 void
 queue_free_page(struct tui *t)
 {
-	rows_free(t->page, (size_t)t->page_count);
+	rows_clear(t->page, (size_t)t->page_count);
 	t->page_count = 0;
 }
 
 void
 queue_free_escalated(struct tui *t)
 {
-	rows_free(t->escalated, t->escalated_count);
+	rows_clear(t->escalated, t->escalated_count);
 	t->escalated_count = 0;
 }
 
@@ -253,10 +254,7 @@ shown_rows(struct tui *t, long *got)
 static void
 free_rows(struct queue_row *rows, long count)
 {
-	long i;
-
-	for (i = 0; i < count; i++)
-		queue_row_free(&rows[i]);
+	rows_clear(rows, (size_t)count);
 	free(rows);
 }
 
@@ -296,13 +294,20 @@ queue_tag_shown(struct tui *t)
 	tui_reload(t);
 }
 
+/* What the queue shows changed: from its first row, counted again. */
+static void
+queue_requery(struct tui *t)
+{
+	t->cursor = t->top = 0;
+	t->counts_stale = true;
+	tui_reload(t);
+}
+
 void
 queue_cycle_filter(struct tui *t)
 {
 	t->query.filter = (t->query.filter + 1) % QUEUE_FILTER_COUNT;
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
 }
 
 /*
@@ -319,9 +324,7 @@ sort_step(struct tui *t, int direction)
 	at = (at + direction + QUEUE_SORT_COUNT + 1) % (QUEUE_SORT_COUNT + 1);
 	t->by_value = at == QUEUE_SORT_COUNT;
 	t->query.sort = t->by_value ? QUEUE_BY_CARE : (enum queue_sort)at;
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
 }
 
 void
@@ -342,9 +345,7 @@ queue_clear_search(struct tui *t)
 	if (t->search[0] == '\0')
 		return;
 	t->search[0] = '\0';
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
 }
 
 void
@@ -358,9 +359,7 @@ queue_search(struct tui *t)
 		snprintf(t->search, sizeof t->search, "%s", text);
 	else
 		t->search[0] = '\0';
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
 }
 
 /*
@@ -388,9 +387,7 @@ queue_limit(struct tui *t)
 		tui_reload(t);
 		return;
 	}
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
 }
 
 int
@@ -603,6 +600,15 @@ draw_summary(int y, int x, const char *summary, int width, int attr)
 	free(line);
 }
 
+/* A name's column of a row ("-" for none) and the space after it, from *x. */
+static void
+draw_name(int y, int *x, const char *name, int width, int attr)
+{
+	draw_clipped(y, *x, name[0] ? name : "-", width, attr);
+	*x += width;
+	draw_text(y, (*x)++, " ", 1, attr);
+}
+
 static void
 draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
     const struct layout *l)
@@ -631,18 +637,10 @@ draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
 	free(id);
 	x = 17 + l->id;
 	draw_text(y, x++, " ", 1, attr);
-	if (l->requester > 0) {
-		draw_clipped(y, x, row->requester[0] ? row->requester : "-",
-		    l->requester, attr);
-		x += l->requester;
-		draw_text(y, x++, " ", 1, attr);
-	}
-	if (l->author > 0) {
-		draw_clipped(y, x, row->author[0] ? row->author : "-",
-		    l->author, attr);
-		x += l->author;
-		draw_text(y, x++, " ", 1, attr);
-	}
+	if (l->requester > 0)
+		draw_name(y, &x, row->requester, l->requester, attr);
+	if (l->author > 0)
+		draw_name(y, &x, row->author, l->author, attr);
 	summary = row_summary(row);
 	draw_summary(y, x, summary, l->summary, attr);
 	free(summary);
