@@ -1,7 +1,8 @@
 /*
  * What every confirmation of the review screens shares: the box, its
- * parts and their scrolling, the keys all of them read, the reason typed,
- * and the one way a confirmed decision is submitted.  The approve and
+ * parts and their scrolling, the one key loop (dialog_run) and the keys
+ * all of them read, the reason typed, and the one way a confirmed
+ * decision is submitted.  The approve and
  * reject dialogs are dialog_approve.c and dialog_reject.c, bulk decisions
  * dialog_bulk.c and a product owner's judgment dialog_judge.c.
  */
@@ -56,6 +57,21 @@ frame(struct dialog *d)
 	mvwaddstr(d->w, 0, 2, title);
 	wattroff(d->w, A_BOLD);
 	free(title);
+}
+
+/*
+ * Row y of the box cleared, then n bytes of text (-1: all of it) put on
+ * it in attr, where the parts' text starts.
+ */
+static void
+put_row(struct dialog *d, int y, const char *text, int n, int attr)
+{
+	wmove(d->w, y, 1);
+	wclrtoeol(d->w);
+	frame(d);
+	wattron(d->w, attr);
+	mvwaddnstr(d->w, y, 2, text, n);
+	wattroff(d->w, attr);
 }
 
 static long
@@ -150,14 +166,9 @@ put_more(struct dialog *d, int y, const char *text)
 
 	if (!draw_utf8())
 		ascii = draw_ascii(clipped, strlen(clipped));
-	wmove(d->w, y, 1);
-	wclrtoeol(d->w);
-	wattron(d->w, A_REVERSE);
-	mvwaddstr(d->w, y, 2, ascii ? ascii : clipped);
-	wattroff(d->w, A_REVERSE);
+	put_row(d, y, ascii ? ascii : clipped, -1, A_REVERSE);
 	free(clipped);
 	free(ascii);
-	frame(d);
 }
 
 /* Rows the tail's lines before line take. */
@@ -266,9 +277,7 @@ dialog_draw(const struct tui *t, struct dialog *d)
 			free(footer);
 			footer = ascii;
 		}
-		wattron(d->w, A_DIM);
-		mvwaddstr(d->w, y, 2, footer);
-		wattroff(d->w, A_DIM);
+		put_row(d, y, footer, -1, A_DIM);
 		free(footer);
 	}
 	wrefresh(d->w);
@@ -329,16 +338,11 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 		line = xasprintf("%s%s_", label, buf);
 		safe = xsanitize(line);
 		free(line);
-		wmove(d->w, d->reason_row, 1);
-		wclrtoeol(d->w);
-		frame(d);
 		width = sanitized_width(safe);
 		skip = width > (size_t)d->width ? sanitized_prefix(safe,
 		    width - (size_t)d->width, NULL) : 0;
-		wattron(d->w, A_BOLD);
-		mvwaddnstr(d->w, d->reason_row, 2, safe + skip,
-		    (int)sanitized_prefix(safe + skip, (size_t)d->width, NULL));
-		wattroff(d->w, A_BOLD);
+		put_row(d, d->reason_row, safe + skip, (int)sanitized_prefix(
+		    safe + skip, (size_t)d->width, NULL), A_BOLD);
 		free(safe);
 		wrefresh(d->w);
 		ch = wgetch(d->w);
@@ -350,14 +354,47 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 	curs_set(0);
 }
 
-/* The title, from raw text that may hold an untrusted action id. */
 void
+edit_reason(struct dialog *d, char *reason, size_t size)
+{
+	/* L10N: label of the line where a reason is typed */
+	edit_text(d, _("Reason: "), reason, size);
+}
+
+/* The title, from raw text that may hold an untrusted action id. */
+static void
 dialog_title(struct dialog *d, const char *raw)
 {
 	char *safe = xsanitize(raw);
 
 	snprintf(d->title, sizeof d->title, " %s ", safe);
 	free(safe);
+}
+
+void
+dialog_run(struct tui *t, const char *title, const struct dialog_ops *ops,
+    void *state)
+{
+	enum dialog_step step = DIALOG_STAY;
+	struct dialog d;
+	int ch;
+
+	memset(&d, 0, sizeof d);
+	dialog_title(&d, title);
+	while (step == DIALOG_STAY) {
+		if (ops->draw(t, &d, state) != 0)
+			break;
+		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
+			break;
+		if (ch == DIALOG_HANDLED)
+			continue;
+		step = confirm_key(ch) ? ops->confirm(t, &d, state) :
+		    ops->key(t, &d, state, ch);
+	}
+	if (d.w != NULL)
+		delwin(d.w);
+	dialog_clear(&d);
+	touchwin(stdscr);
 }
 
 /*
@@ -375,6 +412,28 @@ bool
 confirm_key(int ch)
 {
 	return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
+}
+
+bool
+dialog_reason_key(char reasons[][REASON_SIZE], size_t count, int ch,
+    char *reason, size_t size)
+{
+	if (ch < '1' || ch >= '1' + (int)count)
+		return false;
+	snprintf(reason, size, "%s", reasons[ch - '1']);
+	return true;
+}
+
+void
+dialog_request(struct decision_request *req, const char *id,
+    enum decision_kind decision, const char *reason,
+    const char *shown_sha256)
+{
+	memset(req, 0, sizeof *req);
+	req->action_id = id;
+	req->decision = decision;
+	req->reason = reason;
+	req->expect_sha256 = shown_sha256;
 }
 
 static void
@@ -438,12 +497,7 @@ dialog_show_recording(struct dialog *d)
 		return;
 	/* L10N: a dialog's key line while its decision is recorded */
 	text = clip_text(_("Recording the decision..."), d->width);
-	wmove(d->w, row, 1);
-	wclrtoeol(d->w);
-	frame(d);
-	wattron(d->w, A_BOLD);
-	mvwaddstr(d->w, row, 2, text);
-	wattroff(d->w, A_BOLD);
+	put_row(d, row, text, -1, A_BOLD);
 	free(text);
 	wrefresh(d->w);
 }

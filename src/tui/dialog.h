@@ -8,6 +8,7 @@
 #include <curses.h>
 #include <stdbool.h>
 
+#include "reasons.h"
 #include "tui.h"
 
 #define DIALOG_WIDTH 66
@@ -36,19 +37,19 @@ void dialog_clear(struct dialog *);
 int dialog_draw(const struct tui *, struct dialog *);
 /* Reads a line of text into buf on the dialog's reason row. */
 void edit_text(struct dialog *, const char *label, char *buf, size_t size);
-/* The title, from raw text that may hold an untrusted action id. */
-void dialog_title(struct dialog *, const char *raw);
+/* The same for the decision's reason, labelled as every dialog labels it. */
+void edit_reason(struct dialog *, char *reason, size_t size);
 /* After KEY_RESIZE: the view under the dialog is cleared. */
 void resized(void);
 bool confirm_key(int ch);
+/*
+ * 1 to 9 choose the standard reason of that number (of count) into
+ * reason; true when ch was one of them.
+ */
+bool dialog_reason_key(char reasons[][REASON_SIZE], size_t count, int ch,
+    char *reason, size_t size);
 /* PgDn, PgUp, Down and Up scroll the body; true when ch was one. */
 bool dialog_scroll_key(struct dialog *, int ch);
-/*
- * The next key of a dialog, with what every dialog does with a key done
- * already: the terminal's new size followed, the text scrolled.
- * DIALOG_LEAVE for Esc, q or a signal; DIALOG_HANDLED for a key taken
- * here; else the key, for the dialog's own.
- */
 /*
  * The dialog's key line while a confirmed decision is recorded: the
  * write lock may be waited for, and the officer sees why.  The next
@@ -64,6 +65,13 @@ enum submitted { SUBMIT_RECORDED, SUBMIT_REFUSED, SUBMIT_FAILED };
  * the translated past tense ("approved").
  */
 struct decision_request;
+/*
+ * The request of a dialog's decision about id, the rest zeroed for the
+ * dialog to fill: shown_sha256 is the packet it showed (SPEC 5: one
+ * swapped since is refused as `changed`).
+ */
+void dialog_request(struct decision_request *, const char *id,
+    enum decision_kind, const char *reason, const char *shown_sha256);
 enum submitted dialog_submit(struct tui *, struct dialog *,
     const struct decision_request *, const char *verb, char *refusal,
     size_t size);
@@ -74,9 +82,38 @@ enum submitted dialog_submit(struct tui *, struct dialog *,
 struct recheck;
 bool dialog_check(struct tui *, const char *id, struct recheck *,
     char shown[65]);
+/*
+ * The next key of a dialog, with what every dialog does with a key done
+ * already: the terminal's new size followed, the text scrolled.
+ * DIALOG_LEAVE for Esc, q or a signal; DIALOG_HANDLED for a key taken
+ * here; else the key, for the dialog's own.
+ */
 #define DIALOG_LEAVE (-100)
 #define DIALOG_HANDLED (-101)
 int dialog_next_key(struct dialog *);
+
+/*
+ * What one dialog does with its own state, for dialog_run: draw fills
+ * the parts and draws them (dialog_draw), -1 when it cannot; key takes a
+ * key that is not Enter and that dialog_next_key left to the dialog;
+ * confirm takes Enter.  key and confirm say whether the dialog is done.
+ */
+enum dialog_step { DIALOG_STAY, DIALOG_CLOSE };
+struct dialog_ops {
+	int (*draw)(const struct tui *, struct dialog *, void *state);
+	enum dialog_step (*key)(struct tui *, struct dialog *, void *state,
+	    int ch);
+	enum dialog_step (*confirm)(struct tui *, struct dialog *,
+	    void *state);
+};
+/*
+ * The one key loop of the dialogs, in a box titled title (raw text that
+ * may hold an untrusted action id): draw, the next key, then the
+ * dialog's own key or confirmation, until it is left, done or cannot be
+ * drawn; then the box is closed.  The state stays the caller's to free.
+ */
+void dialog_run(struct tui *, const char *title, const struct dialog_ops *,
+    void *state);
 /* Whether the last draw showed the tail's line (-1: none, false). */
 bool tail_line_shown(const struct dialog *, long line);
 

@@ -22,7 +22,11 @@
 #include "dialog.h"
 
 struct approve_state {
+	char id[257];
 	struct recheck check;
+	bool checked;			/* check holds a re-check to free */
+	char reasons[REASONS_MAX][REASON_SIZE];
+	size_t reason_count;
 	bool ack_high_stakes;
 	bool ack_divergence;
 	char reason[REASON_SIZE];
@@ -36,10 +40,9 @@ struct approve_state {
 };
 
 static int
-approve_draw(const struct tui *t, struct dialog *d,
-    struct approve_state *s, char reasons[][REASON_SIZE],
-    size_t reason_count)
+approve_draw(const struct tui *t, struct dialog *d, void *state)
 {
+	struct approve_state *s = state;
 	const struct verdict *v = &s->check.outcome.verdict;
 	int divergence = cJSON_GetArraySize(s->check.outcome.divergence);
 	char *failing;
@@ -72,8 +75,9 @@ approve_draw(const struct tui *t, struct dialog *d,
 		    "difference(s) with the advisory verdict"), divergence);
 	}
 	dialog_judgment_part(d, s->criteria, s->judgments, s->judging);
-	for (r = 0; r < reason_count; r++)
-		detail_add(&d->menu, DETAIL_DIM, "%zu %s", r + 1, reasons[r]);
+	for (r = 0; r < s->reason_count; r++)
+		detail_add(&d->menu, DETAIL_DIM, "%zu %s", r + 1,
+		    s->reasons[r]);
 	/*
 	 * The boxes stay with the reason, below what scrolls: what the
 	 * officer must act on is on screen however small it is.
@@ -111,15 +115,16 @@ approve_draw(const struct tui *t, struct dialog *d,
  * requirements that no longer hold, nor hides new ones.
  */
 static int
-rejudge(struct tui *t, struct approve_state *s, const char *id)
+rejudge(struct tui *t, struct approve_state *s)
 {
 	struct error err;
 
 	recheck_free(&s->check);
 	s->refusal[0] = '\0';
-	if (recheck_action(t->store, id, timestamp_now(), s->judgments,
+	if (recheck_action(t->store, s->id, timestamp_now(), s->judgments,
 	    &s->check, &err) != 0) {
 		tui_notice(t, "%s", err.message);
+		s->checked = false;
 		return -1;
 	}
 	return 0;
@@ -127,29 +132,25 @@ rejudge(struct tui *t, struct approve_state *s, const char *id)
 
 /* The approval the officer confirmed, as the approve dialog holds it. */
 static void
-approve_request(const struct approve_state *s, const char *id,
-    struct decision_request *req)
+approve_request(const struct approve_state *s, struct decision_request *req)
 {
-	memset(req, 0, sizeof *req);
-	req->action_id = id;
-	req->decision = DECISION_APPROVE;
-	req->reason = s->reason;
+	dialog_request(req, s->id, DECISION_APPROVE, s->reason,
+	    s->shown_sha256);
 	req->ack_high_stakes = s->ack_high_stakes;
 	req->ack_divergence = s->ack_divergence;
 	req->po_judgments = cJSON_GetArraySize(s->judgments) > 0 ?
 	    s->judgments : NULL;
-	req->expect_sha256 = s->shown_sha256;
 }
 
 /*
  * A key that ticks a box, judges a NEEDS-PO criterion or chooses the
- * reason.  -1 when the re-check a judgment asks for failed (said in a
- * notice): the dialog closes.
+ * reason.  The dialog closes when the re-check a judgment asks for
+ * failed (said in a notice).
  */
-static int
-approve_key(struct tui *t, struct dialog *d, struct approve_state *s,
-    const char *id, int ch, char reasons[][REASON_SIZE], size_t reason_count)
+static enum dialog_step
+approve_key(struct tui *t, struct dialog *d, void *state, int ch)
 {
+	struct approve_state *s = state;
 	const cJSON *c = cJSON_GetArrayItem(s->criteria, s->judging);
 
 	/*
@@ -159,24 +160,54 @@ approve_key(struct tui *t, struct dialog *d, struct approve_state *s,
 	 */
 	if ((ch == 'h' && !tail_line_shown(d, s->high_stakes_box)) ||
 	    (ch == 'd' && !tail_line_shown(d, s->divergence_box)))
-		return 0;
+		return DIALOG_STAY;
 	else if (ch == 'h' && s->check.outcome.verdict.requires_human_approval)
 		s->ack_high_stakes = !s->ack_high_stakes;
 	else if (ch == 'd' &&
 	    cJSON_GetArraySize(s->check.outcome.divergence) > 0)
 		s->ack_divergence = !s->ack_divergence;
 	else if (ch == 'h' || ch == 'd')
-		return 0;
+		return DIALOG_STAY;
 	else if ((ch == 'm' || ch == 'u') && c != NULL) {
 		dialog_judgment_key(s->criteria, s->judgments, &s->judging, ch);
-		return rejudge(t, s, id);
-	} else if (ch >= '1' && ch < '1' + (int)reason_count)
-		snprintf(s->reason, sizeof s->reason, "%s", reasons[ch - '1']);
+		return rejudge(t, s) == 0 ? DIALOG_STAY : DIALOG_CLOSE;
+	} else if (dialog_reason_key(s->reasons, s->reason_count, ch,
+	    s->reason, sizeof s->reason))
+		return DIALOG_STAY;
 	else if (ch == '\t')
-		/* L10N: label of the line where a reason is typed */
-		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
-	return 0;
+		edit_reason(d, s->reason, sizeof s->reason);
+	return DIALOG_STAY;
 }
+
+/*
+ * Enter: the approval through the one decision path.  Refused by the
+ * check the decision ran, the dialog shows what that check found (a
+ * policy imported since the dialog opened may have made the action high
+ * stakes), then why it was refused.
+ */
+static enum dialog_step
+approve_confirm(struct tui *t, struct dialog *d, void *state)
+{
+	struct approve_state *s = state;
+	struct decision_request req;
+	char refusal[sizeof s->refusal];
+	enum submitted submitted;
+
+	approve_request(s, &req);
+	/* L10N: the verb in "%s %s (decision %.8s)" */
+	submitted = dialog_submit(t, d, &req, _("approved"), refusal,
+	    sizeof refusal);
+	if (submitted == SUBMIT_RECORDED || t->quit)
+		return DIALOG_CLOSE;
+	if (submitted == SUBMIT_REFUSED && rejudge(t, s) != 0)
+		return DIALOG_CLOSE;
+	memcpy(s->refusal, refusal, sizeof s->refusal);
+	return DIALOG_STAY;
+}
+
+static const struct dialog_ops approve_ops = {
+	approve_draw, approve_key, approve_confirm
+};
 
 /*
  * Issue 37: an approval the gate can only refuse is said at once, as
@@ -216,72 +247,28 @@ void
 dialog_approve(struct tui *t, const char *action_id)
 {
 	struct approve_state s;
-	struct decision_request req;
-	struct dialog d;
-	char reasons[REASONS_MAX][REASON_SIZE], id[257], line[300];
-	char refusal[sizeof s.refusal];
-	size_t reason_count = 0;
-	enum submitted submitted;
-	bool checked;
-	int ch;
+	char line[300];
 
-	snprintf(id, sizeof id, "%s", action_id);
 	memset(&s, 0, sizeof s);
-	memset(&d, 0, sizeof d);
-	if (!dialog_check(t, id, &s.check, s.shown_sha256))
+	snprintf(s.id, sizeof s.id, "%s", action_id);
+	if (!dialog_check(t, s.id, &s.check, s.shown_sha256))
 		return;
-	if (approval_unavailable(t, id, &s.check)) {
+	if (approval_unavailable(t, s.id, &s.check)) {
 		recheck_free(&s.check);
 		return;
 	}
-	checked = true;
-	reason_count = reasons_load("approve", s.check.outcome.pack->kind,
-	    reasons, REASONS_MAX);
+	s.checked = true;
+	s.reason_count = reasons_load("approve", s.check.outcome.pack->kind,
+	    s.reasons, REASONS_MAX);
 	/* L10N: title of the approve dialog; %s is the action id */
-	snprintf(line, sizeof line, _("Approve %s"), id);
-	dialog_title(&d, line);
+	snprintf(line, sizeof line, _("Approve %s"), s.id);
 	if (s.check.outcome.pack->judgment_criteria != NULL)
 		s.criteria = s.check.outcome.pack->judgment_criteria(
 		    &s.check.data.input, &s.check.outcome.advisory);
 	s.judgments = cJSON_CreateObject();
-	for (;;) {
-		if (approve_draw(t, &d, &s, reasons, reason_count) != 0)
-			break;
-		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
-			break;
-		if (ch == DIALOG_HANDLED)
-			continue;
-		if (!confirm_key(ch)) {
-			if (approve_key(t, &d, &s, id, ch, reasons,
-			    reason_count) != 0) {
-				checked = false;
-				break;
-			}
-			continue;
-		}
-		approve_request(&s, id, &req);
-		/* L10N: the verb in "%s %s (decision %.8s)" */
-		submitted = dialog_submit(t, &d, &req, _("approved"), refusal,
-		    sizeof refusal);
-		if (submitted == SUBMIT_RECORDED || t->quit)
-			break;
-		/*
-		 * Refused by the check the decision ran: show what it found
-		 * (a policy imported since the dialog opened may have made
-		 * the action high stakes), then why it was refused.
-		 */
-		if (submitted == SUBMIT_REFUSED &&
-		    (checked = rejudge(t, &s, id) == 0) == false)
-			break;
-		memcpy(s.refusal, refusal, sizeof s.refusal);
-	}
-	if (d.w != NULL)
-		delwin(d.w);
-	dialog_clear(&d);
+	dialog_run(t, line, &approve_ops, &s);
 	cJSON_Delete(s.criteria);
 	cJSON_Delete(s.judgments);
-	if (checked)
+	if (s.checked)
 		recheck_free(&s.check);
-	touchwin(stdscr);
 }
-

@@ -200,8 +200,17 @@ bulk_plan(struct tui *t, struct bulk *b)
 	return 0;
 }
 
+/* What the bulk dialog holds while the officer confirms it. */
+struct bulk_state {
+	struct bulk b;
+	char reasons[REASONS_MAX][REASON_SIZE];
+	size_t reason_count;
+	char reason[REASON_SIZE];
+	char refusal[256];
+};
+
 static void
-bulk_lines(struct tui *t, struct dialog *d, const struct bulk *b,
+bulk_lines(const struct tui *t, struct dialog *d, const struct bulk *b,
     char reasons[][REASON_SIZE], size_t reason_count, const char *reason,
     const char *refusal)
 {
@@ -275,13 +284,10 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 	for (i = 0; i < b->count && tui_signalled == 0; i++) {
 		if (b->items[i].skip != NULL)
 			continue;
-		memset(&req, 0, sizeof req);
-		req.action_id = b->items[i].id;
-		req.decision = b->decision;
-		req.reason = reason;
-		req.bulk = &bulk;
 		/* SPEC 5 `changed`: only the packet the dialog listed. */
-		req.expect_sha256 = b->items[i].sha256;
+		dialog_request(&req, b->items[i].id, b->decision, reason,
+		    b->items[i].sha256);
+		req.bulk = &bulk;
 		if (decision_record(t->store, &req, &t->op, DECISION_NOW,
 		    false, &out, &err) == 0 && out.recorded) {
 			if (out.partial)
@@ -315,76 +321,84 @@ bulk_record(struct tui *t, const struct bulk *b, const char *reason)
 		    b->count - decided, bulk.id);
 }
 
+static int
+bulk_draw(const struct tui *t, struct dialog *d, void *state)
+{
+	struct bulk_state *s = state;
+
+	bulk_lines(t, d, &s->b, s->reasons, s->reason_count, s->reason,
+	    s->refusal);
+	return dialog_draw(t, d);
+}
+
+/* A key that chooses the reason or types it. */
+static enum dialog_step
+bulk_key(struct tui *t, struct dialog *d, void *state, int ch)
+{
+	struct bulk_state *s = state;
+
+	(void)t;
+	if (!dialog_reason_key(s->reasons, s->reason_count, ch, s->reason,
+	    sizeof s->reason) && (ch == '0' || ch == '\t'))
+		edit_reason(d, s->reason, sizeof s->reason);
+	return DIALOG_STAY;
+}
+
+/* Enter: the bulk is recorded, unless it decides nothing or lacks a reason. */
+static enum dialog_step
+bulk_confirm(struct tui *t, struct dialog *d, void *state)
+{
+	struct bulk_state *s = state;
+
+	if (s->b.chosen == 0)
+		/* L10N: Enter in a bulk dialog that would decide nothing */
+		snprintf(s->refusal, sizeof s->refusal, "%s",
+		    _("Nothing to decide: every tagged action is skipped"));
+	else if (text_blank(s->reason))
+		/* L10N: Enter in a bulk dialog without a reason */
+		snprintf(s->refusal, sizeof s->refusal, "%s",
+		    _("A bulk decision needs a reason"));
+	else {
+		dialog_show_recording(d);
+		bulk_record(t, &s->b, s->reason);
+		return DIALOG_CLOSE;
+	}
+	return DIALOG_STAY;
+}
+
+static const struct dialog_ops bulk_ops = {
+	bulk_draw, bulk_key, bulk_confirm
+};
+
 void
 dialog_bulk(struct tui *t, enum decision_kind decision)
 {
-	char reasons[REASONS_MAX][REASON_SIZE], reason[REASON_SIZE] = "";
-	char refusal[256] = "", title[128];
-	struct bulk b;
-	struct dialog d;
-	size_t reason_count;
-	int ch;
+	struct bulk_state s;
+	char title[128];
 
-	memset(&b, 0, sizeof b);
-	memset(&d, 0, sizeof d);
-	b.decision = decision;
+	memset(&s, 0, sizeof s);
+	s.b.decision = decision;
 	if (t->tag_count == 0) {
 		/* L10N: t is the key that tags: keep it */
 		tui_notice(t, _("nothing is tagged (t tags an action)"));
 		return;
 	}
-	if (bulk_plan(t, &b) != 0)
+	if (bulk_plan(t, &s.b) != 0)
 		return;
-	if (b.count == 0) {
+	if (s.b.count == 0) {
 		/* L10N: the tagged actions are all hidden by the search or
 		   filter */
 		tui_notice(t, _("no tagged action is shown"));
-		bulk_free(&b);
+		bulk_free(&s.b);
 		return;
 	}
-	reason_count = reasons_load(decision == DECISION_APPROVE ? "approve" :
-	    "reject", b.kind, reasons, REASONS_MAX);
+	s.reason_count = reasons_load(decision == DECISION_APPROVE ?
+	    "approve" : "reject", s.b.kind, s.reasons, REASONS_MAX);
 	snprintf(title, sizeof title, decision == DECISION_APPROVE ?
 	    /* L10N: title of the bulk approval dialog: how many are tagged */
 	    _("Approve %zu tagged") :
 	    /* L10N: title of the bulk rejection dialog */
-	    _("Reject %zu tagged"), b.count);
-	dialog_title(&d, title);
-	for (;;) {
-		bulk_lines(t, &d, &b, reasons, reason_count, reason, refusal);
-		if (dialog_draw(t, &d) != 0)
-			break;
-		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
-			break;
-		if (ch == DIALOG_HANDLED)
-			continue;
-		if (ch >= '1' && ch < '1' + (int)reason_count)
-			snprintf(reason, sizeof reason, "%s", reasons[ch - '1']);
-		else if (ch == '0' || ch == '\t') {
-			/* L10N: label of the line where a reason is typed */
-			edit_text(&d, _("Reason: "), reason, sizeof reason);
-		} else if (confirm_key(ch)) {
-			if (b.chosen == 0)
-				/* L10N: Enter in a bulk dialog that would
-				   decide nothing */
-				snprintf(refusal, sizeof refusal, "%s",
-				    _("Nothing to decide: every tagged action "
-				    "is skipped"));
-			else if (text_blank(reason))
-				/* L10N: Enter in a bulk dialog without a
-				   reason */
-				snprintf(refusal, sizeof refusal, "%s",
-				    _("A bulk decision needs a reason"));
-			else {
-				dialog_show_recording(&d);
-				bulk_record(t, &b, reason);
-				break;
-			}
-		}
-	}
-	if (d.w != NULL)
-		delwin(d.w);
-	dialog_clear(&d);
-	bulk_free(&b);
-	touchwin(stdscr);
+	    _("Reject %zu tagged"), s.b.count);
+	dialog_run(t, title, &bulk_ops, &s);
+	bulk_free(&s.b);
 }

@@ -88,6 +88,8 @@ dialog_judgment_key(const cJSON *criteria, cJSON *judgments, int *judging,
 }
 
 struct judge_state {
+	char id[257];
+	bool recorded;			/* the judgments are recorded */
 	cJSON *criteria;		/* [{id, text}] not judged yet */
 	cJSON *judgments;		/* {"AC-3": "met"} */
 	int judging;			/* the criterion asked now */
@@ -96,8 +98,10 @@ struct judge_state {
 };
 
 static int
-judge_draw(const struct tui *t, struct dialog *d, const struct judge_state *s)
+judge_draw(const struct tui *t, struct dialog *d, void *state)
 {
+	const struct judge_state *s = state;
+
 	dialog_clear(d);
 	dialog_judgment_part(d, s->criteria, s->judgments, s->judging);
 	/* L10N: the judge dialog's note: what Enter does, and what not */
@@ -108,36 +112,50 @@ judge_draw(const struct tui *t, struct dialog *d, const struct judge_state *s)
 	return dialog_draw(t, d);
 }
 
-/* Records what was judged; true when the dialog is done. */
-static bool
-judge_submit(struct tui *t, const char *id, struct judge_state *s)
+/* m or u judges the criterion asked now; the refusal shown is then old. */
+static enum dialog_step
+judge_key(struct tui *t, struct dialog *d, void *state, int ch)
 {
+	struct judge_state *s = state;
+
+	(void)t;
+	(void)d;
+	if (dialog_judgment_key(s->criteria, s->judgments, &s->judging, ch))
+		s->refusal[0] = '\0';
+	return DIALOG_STAY;
+}
+
+/* Enter: records what was judged; the dialog is done when it is. */
+static enum dialog_step
+judge_confirm(struct tui *t, struct dialog *d, void *state)
+{
+	struct judge_state *s = state;
+	const char *id = s->id;
 	struct decision_request req;
 	struct decision_outcome out;
 	struct error err;
 	char *shown;
+
+	(void)d;
 
 	if (cJSON_GetArraySize(s->judgments) == 0) {
 		/* L10N: Enter in the judge dialog before any judgment; m
 		   and u are keys: keep them */
 		snprintf(s->refusal, sizeof s->refusal, "%s", _("Judge a "
 		    "criterion first (m met, u unmet)"));
-		return false;
+		return DIALOG_STAY;
 	}
-	memset(&req, 0, sizeof req);
-	req.action_id = id;
-	req.decision = DECISION_JUDGE;
+	dialog_request(&req, id, DECISION_JUDGE, NULL, s->shown_sha256);
 	req.po_judgments = s->judgments;
-	req.expect_sha256 = s->shown_sha256;
 	if (decision_record(t->store, &req, &t->op, DECISION_NOW, false, &out,
 	    &err) != 0) {
 		snprintf(s->refusal, sizeof s->refusal, "%s", err.message);
-		return false;
+		return DIALOG_STAY;
 	}
 	if (!out.recorded) {
 		snprintf(s->refusal, sizeof s->refusal,
 		    _("Refused (%s): %s"), out.code, out.message);
-		return false;
+		return DIALOG_STAY;
 	}
 	shown = short_id(t->store, id);
 	/* L10N: after a judgment: %1$s the start of the action id, %2$.8s
@@ -152,36 +170,30 @@ judge_submit(struct tui *t, const char *id, struct judge_state *s)
 		    out.judgment_id, out.head.seq, out.head.hash);
 	free(shown);
 	t->recorded_now = true;
-	return true;
+	s->recorded = true;
+	return DIALOG_CLOSE;
 }
+
+static const struct dialog_ops judge_ops = {
+	judge_draw, judge_key, judge_confirm
+};
 
 void
 dialog_judge(struct tui *t, const char *action_id)
 {
 	struct judge_state s;
 	struct recheck r;
-	struct dialog d;
-	struct error err;
-	char id[257], line[300], *shown;
-	bool recorded = false;
-	int ch;
+	char line[300], *shown;
+	const char *id = s.id;
 
-	snprintf(id, sizeof id, "%s", action_id);
 	memset(&s, 0, sizeof s);
-	memset(&d, 0, sizeof d);
-	if (recheck_action(t->store, id, timestamp_now(), NULL, &r,
-	    &err) != 0) {
-		tui_notice(t, "%s", err.message);
+	snprintf(s.id, sizeof s.id, "%s", action_id);
+	if (!dialog_check(t, id, &r, s.shown_sha256))
 		return;
-	}
 	/* What is left to judge, the judgments recorded counted. */
 	if (r.outcome.pack->judgment_criteria != NULL)
 		s.criteria = xcheck(r.outcome.pack->judgment_criteria(
 		    &r.data.input, &r.outcome.advisory));
-	snprintf(s.shown_sha256, sizeof s.shown_sha256, "%s",
-	    t->view == VIEW_DETAIL && strcmp(t->detail_id, id) == 0 &&
-	    t->detail_sha256[0] != '\0' ? t->detail_sha256 :
-	    r.data.packet_sha256);
 	recheck_free(&r);
 	if (cJSON_GetArraySize(s.criteria) == 0) {
 		shown = short_id(t->store, id);
@@ -196,30 +208,11 @@ dialog_judge(struct tui *t, const char *action_id)
 	s.judgments = xcheck(cJSON_CreateObject());
 	/* L10N: title of the judge dialog; %s is the action id */
 	snprintf(line, sizeof line, _("Judge %s (product owner)"), id);
-	dialog_title(&d, line);
-	for (;;) {
-		if (judge_draw(t, &d, &s) != 0)
-			break;
-		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
-			break;
-		if (ch == DIALOG_HANDLED)
-			continue;
-		if (dialog_judgment_key(s.criteria, s.judgments, &s.judging,
-		    ch)) {
-			s.refusal[0] = '\0';
-			continue;
-		}
-		if (confirm_key(ch) && (recorded = judge_submit(t, id, &s)))
-			break;
-	}
-	if (d.w != NULL)
-		delwin(d.w);
-	dialog_clear(&d);
+	dialog_run(t, line, &judge_ops, &s);
 	cJSON_Delete(s.criteria);
 	cJSON_Delete(s.judgments);
-	touchwin(stdscr);
 	/* The detail shows the judgments now recorded, and who made them. */
-	if (recorded && t->view == VIEW_DETAIL && strcmp(t->detail_id, id) ==
+	if (s.recorded && t->view == VIEW_DETAIL && strcmp(t->detail_id, id) ==
 	    0)
 		detail_reopen(t, timestamp_now());
 }

@@ -40,7 +40,10 @@ enum routing { ROUTE_NONE, ROUTE_REASSIGN, ROUTE_ESCALATE, ROUTE_BLOCKED };
 
 /* What the reject dialog holds while the officer builds a rejection. */
 struct reject_state {
+	char id[257];
 	struct recheck check;
+	char reasons[REASONS_MAX][REASON_SIZE];
+	size_t reason_count;
 	char reason[REASON_SIZE];
 	char assignee[257];		/* who writes the revision */
 	char expertise[REASON_SIZE];	/* what an escalation asks for */
@@ -54,17 +57,16 @@ struct reject_state {
 };
 
 static int
-reject_draw(const struct tui *t, struct dialog *d,
-    const struct reject_state *s, char reasons[][REASON_SIZE],
-    size_t reason_count)
+reject_draw(const struct tui *t, struct dialog *d, void *state)
 {
+	const struct reject_state *s = state;
 	size_t r;
 
 	dialog_clear(d);
-	for (r = 0; r < reason_count; r++)
-		detail_add(&d->menu, strcmp(s->reason, reasons[r]) ?
+	for (r = 0; r < s->reason_count; r++)
+		detail_add(&d->menu, strcmp(s->reason, s->reasons[r]) ?
 		    DETAIL_PLAIN : DETAIL_HEADING, "%zu %s", r + 1,
-		    reasons[r]);
+		    s->reasons[r]);
 	/* L10N: 0 is the key that lets the officer type a reason */
 	detail_add(&d->menu, DETAIL_PLAIN, "%s", _("0 Other (type it)"));
 	/* L10N: the reason chosen so far, or "(required)" */
@@ -113,15 +115,18 @@ reject_draw(const struct tui *t, struct dialog *d,
 }
 
 /* A key that chooses the reason or where the revision goes. */
-static void
-reject_key(struct dialog *d, struct reject_state *s, int ch,
-    char reasons[][REASON_SIZE], size_t reason_count)
+static enum dialog_step
+reject_key(struct tui *t, struct dialog *d, void *state, int ch)
 {
-	if (ch >= '1' && ch < '1' + (int)reason_count)
-		snprintf(s->reason, sizeof s->reason, "%s", reasons[ch - '1']);
-	else if (ch == '0' || ch == '\t') {
+	struct reject_state *s = state;
+
+	(void)t;
+	if (dialog_reason_key(s->reasons, s->reason_count, ch, s->reason,
+	    sizeof s->reason))
+		return DIALOG_STAY;
+	if (ch == '0' || ch == '\t') {
 		s->reason[0] = '\0';
-		edit_text(d, _("Reason: "), s->reason, sizeof s->reason);
+		edit_reason(d, s->reason, sizeof s->reason);
 	} else if (ch == 'r' && !s->deadlocked) {
 		if (cJSON_GetArraySize(s->eligible) > 0) {
 			snprintf(s->assignee, sizeof s->assignee, "%s",
@@ -150,71 +155,60 @@ reject_key(struct dialog *d, struct reject_state *s, int ch,
 		    sizeof s->expertise);
 	} else if (ch == 'n' && !s->deadlocked)
 		s->route = ROUTE_NONE;
+	return DIALOG_STAY;
 }
 
 /* The rejection the officer confirmed, as the reject dialog holds it. */
 static void
-reject_request(const struct reject_state *s, const char *id,
-    struct decision_request *req)
+reject_request(const struct reject_state *s, struct decision_request *req)
 {
-	memset(req, 0, sizeof *req);
-	req->action_id = id;
-	req->decision = DECISION_REJECT;
-	req->reason = s->reason;
+	dialog_request(req, s->id, DECISION_REJECT, s->reason,
+	    s->shown_sha256);
 	req->reassign_to = s->route == ROUTE_REASSIGN ? s->assignee : NULL;
 	req->escalate = s->route == ROUTE_ESCALATE;
 	req->blocked_on = s->route == ROUTE_BLOCKED ? "missing_standard" :
 	    NULL;
 	req->escalate_expertise = req->escalate && !text_blank(s->expertise) ?
 	    s->expertise : NULL;
-	req->expect_sha256 = s->shown_sha256;
 }
+
+/* Enter: the rejection through the one decision path. */
+static enum dialog_step
+reject_confirm(struct tui *t, struct dialog *d, void *state)
+{
+	struct reject_state *s = state;
+	struct decision_request req;
+
+	reject_request(s, &req);
+	/* L10N: the verb in "%s %s (decision %.8s)" */
+	return dialog_submit(t, d, &req, _("rejected"), s->refusal,
+	    sizeof s->refusal) == SUBMIT_RECORDED || t->quit ? DIALOG_CLOSE :
+	    DIALOG_STAY;
+}
+
+static const struct dialog_ops reject_ops = {
+	reject_draw, reject_key, reject_confirm
+};
 
 void
 dialog_reject(struct tui *t, const char *action_id)
 {
-	char reasons[REASONS_MAX][REASON_SIZE], line[300], id[257];
-	size_t reason_count = 0;
+	char line[300];
 	struct reject_state s;
-	struct decision_request req;
-	struct dialog d;
-	int ch;
 
-	snprintf(id, sizeof id, "%s", action_id);
 	memset(&s, 0, sizeof s);
-	memset(&d, 0, sizeof d);
-	if (!dialog_check(t, id, &s.check, s.shown_sha256))
+	snprintf(s.id, sizeof s.id, "%s", action_id);
+	if (!dialog_check(t, s.id, &s.check, s.shown_sha256))
 		return;
-	reason_count = reasons_load("reject", s.check.outcome.pack->kind,
-	    reasons, REASONS_MAX);
+	s.reason_count = reasons_load("reject", s.check.outcome.pack->kind,
+	    s.reasons, REASONS_MAX);
 	/* L10N: title of the reject dialog; %s is the action id */
-	snprintf(line, sizeof line, _("Reject %s"), id);
-	dialog_title(&d, line);
+	snprintf(line, sizeof line, _("Reject %s"), s.id);
 	s.eligible = eligible_authors(&s.check.data.input);
 	s.deadlocked = lockout_deadlocked(&s.check.data.input, true);
 	s.blocked = decision_may_block(&s.check);
 	s.route = s.deadlocked ? ROUTE_ESCALATE : ROUTE_NONE;
-	for (;;) {
-		if (reject_draw(t, &d, &s, reasons, reason_count) != 0)
-			break;
-		if ((ch = dialog_next_key(&d)) == DIALOG_LEAVE)
-			break;
-		if (ch == DIALOG_HANDLED)
-			continue;
-		if (!confirm_key(ch)) {
-			reject_key(&d, &s, ch, reasons, reason_count);
-			continue;
-		}
-		reject_request(&s, id, &req);
-		/* L10N: the verb in "%s %s (decision %.8s)" */
-		if (dialog_submit(t, &d, &req, _("rejected"), s.refusal,
-		    sizeof s.refusal) == SUBMIT_RECORDED || t->quit)
-			break;
-	}
-	if (d.w != NULL)
-		delwin(d.w);
-	dialog_clear(&d);
+	dialog_run(t, line, &reject_ops, &s);
 	cJSON_Delete(s.eligible);
 	recheck_free(&s.check);
-	touchwin(stdscr);
 }

@@ -133,24 +133,19 @@ approve(struct tui *t)
 	dialog_approve(t, id);
 }
 
+/* The dialog about the detail's action or the queue's row, if there is one. */
 static void
-reject(struct tui *t)
+dialog_on_current(struct tui *t, void (*open)(struct tui *, const char *))
 {
 	const char *id = current_id(t);
 
 	if (id != NULL)
-		dialog_reject(t, id);
+		open(t, id);
 }
 
+static void reject(struct tui *t) { dialog_on_current(t, dialog_reject); }
 /* SPEC 2.3 (v3): the product owner's judgment, open to the requester. */
-static void
-judge(struct tui *t)
-{
-	const char *id = current_id(t);
-
-	if (id != NULL)
-		dialog_judge(t, id);
-}
+static void judge(struct tui *t) { dialog_on_current(t, dialog_judge); }
 
 static void bulk_approve(struct tui *t) { dialog_bulk(t, DECISION_APPROVE); }
 static void bulk_reject(struct tui *t) { dialog_bulk(t, DECISION_REJECT); }

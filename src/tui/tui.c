@@ -376,22 +376,18 @@ tui_run(const struct invocation *inv)
 	error_clear(&err);
 	if ((rc = open_store(inv, STORE_EXISTING, &t->store, &err)) != 0) {
 		report_error(&err);
-		free(t);
-		return rc;
+		goto cleanup;
 	}
 	/* A queue index from before the last policy import is brought up to date. */
 	if ((rc = queue_refresh(t->store, timestamp_now(), NULL, &err)) != 0) {
 		report_error(&err);
-		store_close(t->store);
-		free(t);
-		return rc;
+		goto cleanup;
 	}
+	rc = EXIT_USAGE;
 	screen = newterm(NULL, stdout, stdin);
 	if (screen == NULL) {
 		refuse_terminal();
-		store_close(t->store);
-		free(t);
-		return EXIT_USAGE;
+		goto cleanup;
 	}
 	set_term(screen);
 	/*
@@ -403,9 +399,7 @@ tui_run(const struct invocation *inv)
 		endwin();
 		delscreen(screen);
 		refuse_terminal();
-		store_close(t->store);
-		free(t);
-		return EXIT_USAGE;
+		goto cleanup;
 	}
 	xmalloc_on_failure(give_terminal_back);
 	cbreak();
@@ -459,6 +453,7 @@ tui_run(const struct invocation *inv)
 	detail_free(&t->detail);
 	detail_free(&t->history);
 	history_close(t);
+cleanup:
 	store_close(t->store);
 	free(t);
 	return rc;

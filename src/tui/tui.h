@@ -194,6 +194,14 @@ void queue_cycle_sort_back(struct tui *);
 void queue_search(struct tui *);
 /* l: asks for the limit's expression; a malformed one changes nothing. */
 void queue_limit(struct tui *);
+/*
+ * The limit typed as text, parsed by the SPEC 7 parser, in place of
+ * limit, and the text shown for it in shown (none for an empty one); -1,
+ * limit and shown kept, err said, when it is malformed.  The queue's
+ * and the history's l.
+ */
+int limit_replace(const char *text, struct filter *limit, char *shown,
+    size_t size, struct error *);
 /* Whether rows come through queue_scan_page(), not the index alone. */
 bool queue_scanned(const struct tui *);
 /*

@@ -62,10 +62,15 @@ text_of(const cJSON *object, const char *key)
  * send-back, so it says what it waits for, in the reviewer's words.
  */
 static void
-describe_blocked(struct detail *d, const cJSON *gaps)
+describe_blocked(struct detail *d, const cJSON *record)
 {
 	const cJSON *gap;
+	cJSON *gaps;
 
+	if (!decision_blocked(record, &gaps)) {
+		cJSON_Delete(gaps);
+		return;
+	}
 	if (cJSON_GetArraySize(gaps) == 0)
 		detail_add(d, DETAIL_ALERT, "%s", _("    blocked: waiting for "
 		    "a standard"));
@@ -74,6 +79,17 @@ describe_blocked(struct detail *d, const cJSON *gaps)
 		   standard */
 		detail_add(d, DETAIL_ALERT, _("    blocked: waiting for a "
 		    "standard: %s"), gap->valuestring);
+	cJSON_Delete(gaps);
+}
+
+/* The reason a decision's record gives, or that it gives none. */
+static const char *
+recorded_reason(const cJSON *record)
+{
+	return cJSON_IsString(json_member(record, "reason")) ?
+	    text_of(record, "reason") :
+	    /* L10N: in place of a reason when none was recorded */
+	    _("(none)");
 }
 
 /* The fields / searches: who, what, when, why, and the bulk. */
@@ -236,7 +252,6 @@ describe_record(struct detail *d, const struct history_entry *e,
 	const cJSON *local = json_member(record, "local_verdict");
 	const cJSON *bulk = json_member(record, "bulk");
 	bool approved = strcmp(text_of(record, "decision"), "approve") == 0;
-	cJSON *gaps;
 	char *acks, *heading;
 
 	if (record == NULL)
@@ -256,12 +271,8 @@ describe_record(struct detail *d, const struct history_entry *e,
 	free(heading);
 	/* L10N: the reason recorded, or "(none)" */
 	detail_add(d, DETAIL_PLAIN, _("    reason: %s"),
-	    cJSON_IsString(json_member(record, "reason")) ?
-	    /* L10N: in place of a reason when none was recorded */
-	    text_of(record, "reason") : _("(none)"));
-	if (decision_blocked(record, &gaps))
-		describe_blocked(d, gaps);
-	cJSON_Delete(gaps);
+	    recorded_reason(record));
+	describe_blocked(d, record);
 	acks = json_print(json_member(record, "acknowledged"));
 	/* L10N: %1$s the local verdict ("pass" or "FAIL"), %2$d how many
 	   divergences, %3$s a JSON list of what was acknowledged
@@ -378,6 +389,16 @@ history_move(struct tui *t, long delta)
 	    (long)t->history.count);
 }
 
+/* The list narrowed or widened: built again, from the newest. */
+static void
+history_restart(struct tui *t)
+{
+	t->history_list->cursor = 0;
+	t->history_list->stale = true;
+	memset(&t->history_at, 0, sizeof t->history_at);
+	history_build(t);
+}
+
 void
 history_search(struct tui *t)
 {
@@ -393,10 +414,7 @@ history_search(struct tui *t)
 		if (*p >= 'A' && *p <= 'Z')
 			*p = (char)(*p - 'A' + 'a');
 	snprintf(h->filter, sizeof h->filter, "%s", text);
-	h->cursor = 0;
-	h->stale = true;
-	memset(&t->history_at, 0, sizeof t->history_at);
-	history_build(t);
+	history_restart(t);
 }
 
 /*
@@ -408,27 +426,18 @@ history_limit(struct tui *t)
 {
 	struct history_list *h = t->history_list;
 	char text[sizeof h->limit_text] = "";
-	struct filter parsed;
 	struct error err;
 
 	if (h == NULL)
 		return;
 	if (!tui_prompt(t, _("limit: "), text, sizeof text))
 		return;
-	error_clear(&err);
-	if (filter_parse(text, &parsed, &err) != 0) {
-		filter_free(&parsed);
+	if (limit_replace(text, &h->limit, h->limit_text,
+	    sizeof h->limit_text, &err) != 0) {
 		tui_notice(t, "%s", err.message);
 		return;
 	}
-	filter_free(&h->limit);
-	h->limit = parsed;
-	snprintf(h->limit_text, sizeof h->limit_text, "%s",
-	    parsed.count > 0 ? text : "");
-	h->cursor = 0;
-	h->stale = true;
-	memset(&t->history_at, 0, sizeof t->history_at);
-	history_build(t);
+	history_restart(t);
 }
 
 /* Esc: a narrowed history shows all again; else back to the queue. */
@@ -441,10 +450,7 @@ history_escape(struct tui *t)
 		h->filter[0] = '\0';
 		filter_free(&h->limit);
 		h->limit_text[0] = '\0';
-		h->cursor = 0;
-		h->stale = true;
-		memset(&t->history_at, 0, sizeof t->history_at);
-		history_build(t);
+		history_restart(t);
 		return;
 	}
 	t->view = VIEW_QUEUE;
@@ -500,7 +506,6 @@ record_build(struct detail *d, const struct history_entry *e)
 	cJSON *record = cJSON_Parse(e->record);
 	const cJSON *item, *local = json_member(record, "local_verdict");
 	const cJSON *bulk = json_member(record, "bulk");
-	cJSON *gaps;
 	char *acks;
 
 	if (record == NULL) {
@@ -523,11 +528,8 @@ record_build(struct detail *d, const struct history_entry *e)
 	    (long long)cJSON_GetNumberValue(json_member(json_member(record,
 	    "operator"), "uid")), text_of(record, "decided_at"));
 	detail_add(d, DETAIL_PLAIN, _("reason      %s"),
-	    cJSON_IsString(json_member(record, "reason")) ?
-	    text_of(record, "reason") : _("(none)"));
-	if (decision_blocked(record, &gaps))
-		describe_blocked(d, gaps);
-	cJSON_Delete(gaps);
+	    recorded_reason(record));
+	describe_blocked(d, record);
 	acks = json_print(json_member(record, "acknowledged"));
 	detail_add(d, DETAIL_PLAIN, _("acknowledged %s"), acks ? acks : "[]");
 	free(acks);

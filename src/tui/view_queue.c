@@ -33,23 +33,27 @@ sort_name(const struct tui *t)
 	return _(sort_names[t->by_value ? QUEUE_SORT_COUNT : t->query.sort]);
 }
 
+/* Frees what each of count rows holds, not the rows. */
+static void
+rows_clear(struct queue_row *rows, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		queue_row_free(&rows[i]);
+}
+
 void
 queue_free_page(struct tui *t)
 {
-	long i;
-
-	for (i = 0; i < t->page_count; i++)
-		queue_row_free(&t->page[i]);
+	rows_clear(t->page, (size_t)t->page_count);
 	t->page_count = 0;
 }
 
 void
 queue_free_escalated(struct tui *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->escalated_count; i++)
-		queue_row_free(&t->escalated[i]);
+	rows_clear(t->escalated, t->escalated_count);
 	t->escalated_count = 0;
 }
 
@@ -250,10 +254,7 @@ shown_rows(struct tui *t, long *got)
 static void
 free_rows(struct queue_row *rows, long count)
 {
-	long i;
-
-	for (i = 0; i < count; i++)
-		queue_row_free(&rows[i]);
+	rows_clear(rows, (size_t)count);
 	free(rows);
 }
 
@@ -293,13 +294,20 @@ queue_tag_shown(struct tui *t)
 	tui_reload(t);
 }
 
+/* What the queue shows changed: from its first row, counted again. */
+static void
+queue_requery(struct tui *t)
+{
+	t->cursor = t->top = 0;
+	t->counts_stale = true;
+	tui_reload(t);
+}
+
 void
 queue_cycle_filter(struct tui *t)
 {
 	t->query.filter = (t->query.filter + 1) % QUEUE_FILTER_COUNT;
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
 }
 
 /*
@@ -316,9 +324,7 @@ sort_step(struct tui *t, int direction)
 	at = (at + direction + QUEUE_SORT_COUNT + 1) % (QUEUE_SORT_COUNT + 1);
 	t->by_value = at == QUEUE_SORT_COUNT;
 	t->query.sort = t->by_value ? QUEUE_BY_CARE : (enum queue_sort)at;
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
 }
 
 void
@@ -339,9 +345,7 @@ queue_clear_search(struct tui *t)
 	if (t->search[0] == '\0')
 		return;
 	t->search[0] = '\0';
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
 }
 
 void
@@ -355,9 +359,7 @@ queue_search(struct tui *t)
 		snprintf(t->search, sizeof t->search, "%s", text);
 	else
 		t->search[0] = '\0';
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
 }
 
 /*
@@ -369,7 +371,6 @@ void
 queue_limit(struct tui *t)
 {
 	char text[sizeof t->limit_text] = "", *safe;
-	struct filter parsed;
 	struct error err;
 
 	/* L10N: label of the line where the limit (a filter expression
@@ -378,22 +379,32 @@ queue_limit(struct tui *t)
 		tui_reload(t);
 		return;
 	}
-	error_clear(&err);
-	if (filter_parse(text, &parsed, &err) != 0) {
-		filter_free(&parsed);
+	if (limit_replace(text, &t->limit, t->limit_text, sizeof t->limit_text,
+	    &err) != 0) {
 		safe = xsanitize(err.message);
 		snprintf(t->prompt_error, sizeof t->prompt_error, "%s", safe);
 		free(safe);
 		tui_reload(t);
 		return;
 	}
-	filter_free(&t->limit);
-	t->limit = parsed;
-	snprintf(t->limit_text, sizeof t->limit_text, "%s",
-	    parsed.count > 0 ? text : "");
-	t->cursor = t->top = 0;
-	t->counts_stale = true;
-	tui_reload(t);
+	queue_requery(t);
+}
+
+int
+limit_replace(const char *text, struct filter *limit, char *shown,
+    size_t size, struct error *err)
+{
+	struct filter parsed;
+
+	error_clear(err);
+	if (filter_parse(text, &parsed, err) != 0) {
+		filter_free(&parsed);
+		return -1;
+	}
+	filter_free(limit);
+	*limit = parsed;
+	snprintf(shown, size, "%s", parsed.count > 0 ? text : "");
+	return 0;
 }
 
 /* The tagged actions the current query shows: "visible" in the words. */
@@ -589,6 +600,15 @@ draw_summary(int y, int x, const char *summary, int width, int attr)
 	free(line);
 }
 
+/* A name's column of a row ("-" for none) and the space after it, from *x. */
+static void
+draw_name(int y, int *x, const char *name, int width, int attr)
+{
+	draw_clipped(y, *x, name[0] ? name : "-", width, attr);
+	*x += width;
+	draw_text(y, (*x)++, " ", 1, attr);
+}
+
 static void
 draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
     const struct layout *l)
@@ -617,18 +637,10 @@ draw_row(struct tui *t, int y, const struct queue_row *row, bool selected,
 	free(id);
 	x = 17 + l->id;
 	draw_text(y, x++, " ", 1, attr);
-	if (l->requester > 0) {
-		draw_clipped(y, x, row->requester[0] ? row->requester : "-",
-		    l->requester, attr);
-		x += l->requester;
-		draw_text(y, x++, " ", 1, attr);
-	}
-	if (l->author > 0) {
-		draw_clipped(y, x, row->author[0] ? row->author : "-",
-		    l->author, attr);
-		x += l->author;
-		draw_text(y, x++, " ", 1, attr);
-	}
+	if (l->requester > 0)
+		draw_name(y, &x, row->requester, l->requester, attr);
+	if (l->author > 0)
+		draw_name(y, &x, row->author, l->author, attr);
 	summary = row_summary(row);
 	draw_summary(y, x, summary, l->summary, attr);
 	free(summary);
