@@ -46,8 +46,9 @@ expect_screen "60x15: the dialog" "AUDIT HEAD"
 new_hash=$(cs audit verify 2>/dev/null | sed -n 's/.*hash \([0-9a-f]*\).*/\1/p')
 first=$(printf %s "$new_hash" | cut -c1-32)
 second=$(printf %s "$new_hash" | cut -c33-64)
-expect_eq "60x15: the first half on its line" "$(screen | grep -cx "$first")" 1
-expect_eq "60x15: the second half on its line" "$(screen | grep -cx "$second")" 1
+lines_of() { screen | grep -cx "$1"; }
+expect_drawn "60x15: the first half on its line" 1 lines_of "$first"
+expect_drawn "60x15: the second half on its line" 1 lines_of "$second"
 tui_stop
 
 # The demo: nothing to keep, on the screen or after it.

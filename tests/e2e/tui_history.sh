@@ -53,8 +53,9 @@ keys q
 # / narrows the history.
 keys /; keys rev-77ab Enter
 expect_screen "/ narrows it" "HISTORY: decisions mentioning \"rev-77ab\""
-expect_eq "to the matching decision alone" "$(screen | grep -c '^[> ] #')" 1
-expect_eq "selected" "$(screen | grep -c '^> #[0-9]* .* rev-77ab-v1 ')" 1
+lines_matching() { screen | grep -c "$1"; }
+expect_drawn "to the matching decision alone" 1 lines_matching '^[> ] #'
+expect_drawn "selected" 1 lines_matching '^> #[0-9]* .* rev-77ab-v1 '
 keys Enter
 expect_screen "and opens it" "routing     reassigned to action-drafting-b"
 keys q

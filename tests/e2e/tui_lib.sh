@@ -153,6 +153,20 @@ alive() {
 
 # expect_re WHAT REGEX: until a line of the screen matches REGEX (grep's
 # basic syntax), 30 seconds at most, as expect_screen waits for text.
+# expect_drawn WHAT EXPECTED COMMAND...: COMMAND reads the screen; until
+# it prints EXPECTED (30 s at most), since a header can be drawn a moment
+# before the rows under it.
+expect_drawn() {
+	drawn_what=$1 drawn_want=$2
+	shift 2
+	tries=0
+	until [ "$("$@")" = "$drawn_want" ] || [ $tries -ge 600 ]; do
+		sleep 0.05
+		tries=$((tries + 1))
+	done
+	expect_eq "$drawn_what" "$("$@")" "$drawn_want"
+}
+
 expect_re() {
 	tries=0
 	until screen 2>/dev/null | grep -q -- "$2"; do

@@ -90,17 +90,16 @@ keys S
 expect_screen "S sorts by value, said on the first line" \
     "countersign  45 pending · filter: all · sort: value, largest first"
 expect_re "S: the largest trade first" '^> .* xom-c .*\$120,000\.00'
-expect_eq "S: then the next largest" \
-    "$(screen | sed -n 4p | grep -c ' xom-a .*\$40,000\.00')" 1
+second_row() { screen | sed -n 4p | grep -c ' xom-a .*\$40,000\.00'; }
+expect_drawn "S: then the next largest" 1 second_row
 keys G
 expect_re "S: the smallest last, though it came before the \$7,500 ones" \
     '^> .* xom-b .*\$900\.00'
 keys l "ticker:XOM" Enter
 expect_screen "the limit keeps the value order" \
     "3 of 45 shown · limit: ticker:XOM"
-expect_eq "...largest to smallest" \
-    "$(screen | sed -n '3,5p' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^xom-/) print $i }' | tr '\n' ' ')" \
-    "xom-c xom-a xom-b "
+rows_shown() { screen | sed -n '3,5p' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^xom-/) print $i }' | tr '\n' ' '; }
+expect_drawn "...largest to smallest" "xom-c xom-a xom-b " rows_shown
 # A decision made elsewhere leaves what the limit shows, and its count.
 echo '{"action_id": "xom-b", "decision": "reject", "reason": "Elsewhere"}' |
 	cs batch >/dev/null 2>&1
