@@ -380,6 +380,25 @@ error_line_in(const char *text, size_t len, size_t offset,
 	return line_of(text, offset);
 }
 
+/*
+ * The line that starts at LINE in text[0..len): its length without its
+ * end ("\n" or "\r\n"), and in *end where that end is (text + len for a
+ * last line without one).
+ */
+static size_t
+line_at(const char *text, size_t len, const char *line, const char **end)
+{
+	size_t line_len;
+
+	*end = memchr(line, '\n', (size_t)(text + len - line));
+	if (*end == NULL)
+		*end = text + len;
+	line_len = (size_t)(*end - line);
+	if (*end < text + len && line_len > 0 && (*end)[-1] == '\r')
+		line_len--;
+	return line_len;
+}
+
 static int
 import_text(struct import_context *ctx, const char *text, size_t len,
     size_t *error_line, struct error *err)
@@ -394,12 +413,7 @@ import_text(struct import_context *ctx, const char *text, size_t len,
 	 */
 	for (line = text, number = 1; line < text + len; line = end + 1,
 	    number++) {
-		end = memchr(line, '\n', (size_t)(text + len - line));
-		if (end == NULL)
-			end = text + len;
-		line_len = (size_t)(end - line);
-		if (end < text + len && line_len > 0 && end[-1] == '\r')
-			line_len--;
+		line_len = line_at(text, len, line, &end);
 		if (line_len > LINE_MAX_BYTES) {
 			*error_line = number;
 			return error_set(err, EXIT_DATA, NULL,
@@ -418,10 +432,7 @@ import_text(struct import_context *ctx, const char *text, size_t len,
 	/* JSON Lines; blank lines, and so an empty file, hold no object. */
 	for (line = text, number = 1; line < text + len; line = end + 1,
 	    number++) {
-		end = memchr(line, '\n', (size_t)(text + len - line));
-		if (end == NULL)
-			end = text + len;
-		line_len = (size_t)(end - line);
+		line_len = line_at(text, len, line, &end);
 		if (text_json_blank(line, line_len))
 			continue;
 		if ((rc = import_object(ctx, line, line_len, number, &offset,
