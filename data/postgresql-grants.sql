@@ -1,29 +1,46 @@
 -- countersign on PostgreSQL: what the service role may do, table by table
 -- (step 3 of postgresql-roles.sql; run again after an upgrade's migration).
 --   psql -U postgres -d countersign -f postgresql-grants.sql
--- The audit log and the decisions: read and append, nothing more.  Their
--- triggers refuse UPDATE, DELETE and TRUNCATE as well, but a role that
--- cannot even ask is the stronger guarantee.
+-- The role reads every table and appends to the few below; it has no UPDATE
+-- on any table and no DELETE.  Whatever needs more (a decision with its
+-- action's status, an approval, a judgment, an import's replacement of a
+-- security or a document, the derived tables' upkeep, the write lock) is a
+-- function of the owner's (schema 20, SECURITY DEFINER, a fixed
+-- search_path), granted EXECUTE at the end.  The decision's, approval's and
+-- judgment's functions refuse a row the audit record it names does not
+-- describe.  The triggers refuse UPDATE, DELETE and TRUNCATE on what is
+-- final as well, but a role that cannot even ask is the stronger guarantee.
 REVOKE ALL ON ALL TABLES IN SCHEMA public FROM countersign_service;
-GRANT SELECT, INSERT ON audit_log, decision TO countersign_service;
--- The signed log (SPEC 13): its tree, checkpoints and name, appended too.
-GRANT SELECT, INSERT ON merkle_node, log_checkpoint, log_name
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO countersign_service;
+-- The signed log (SPEC 13): its tree, checkpoints and name, appended.
+GRANT INSERT ON merkle_node, log_checkpoint, log_name TO countersign_service;
+-- Imported objects, appended (each import is on the audit chain).
+GRANT INSERT ON action, ips, holdings, policy_object, approval_policy
 	TO countersign_service;
--- Partial approvals under a quorum (SPEC 14): final as decisions are.
-GRANT SELECT, INSERT ON approval, approval_policy TO countersign_service;
--- The product owner's judgments (SPEC 2.3): final as approvals are.
-GRANT SELECT, INSERT ON po_judgment TO countersign_service;
--- Imported objects: appended; an action's status moves once, to decided.
-GRANT SELECT, INSERT ON action, ips, holdings, policy_object
+-- The queue's and the artifacts' rows of a new action (derived tables).
+GRANT INSERT ON queue_index, artifact_node, artifact_lock, artifact_pr
 	TO countersign_service;
-GRANT UPDATE (status) ON action TO countersign_service;
--- Replaced by a newer import (security map entries, roster, standards).
-GRANT SELECT, INSERT, UPDATE ON security, policy_document
+-- The functions (schema 20): the write lock, the audit log's append, the
+-- decisions, approvals and judgments, an import's replacements, and the
+-- derived tables' changes.
+GRANT EXECUTE ON FUNCTION cs_write_lock(),
+	cs_audit_append(bigint, text, text, text),
+	cs_decision_insert(text, text, text, text, bigint, text, bigint, text,
+		bigint, text, text),
+	cs_approval_insert(text, text, text, bigint, text, text, bigint, bigint,
+		bigint),
+	cs_judgment_insert(text, text, text, text, text, bigint, text, bigint),
+	cs_security_put(text, text, text, text, bigint, text),
+	cs_document_put(text, text, bigint),
+	cs_queue_put(text, bigint, bigint, bigint, text, text, text, bigint, text,
+		bigint, bigint, text, text, bigint),
+	cs_queue_remove(text), cs_queue_mark_stale(text),
+	cs_queue_mark_touched(text, text),
+	cs_queue_totals_add(bigint, bigint, bigint),
+	cs_queue_totals_set(bigint, bigint, bigint),
+	cs_artifact_size_grow(integer, text, bigint),
+	cs_artifact_size_drop(integer, text),
+	cs_artifact_relabel(text, text), cs_artifact_relabel_tree(text, text),
+	cs_artifact_relabel_locks(text, text), cs_artifact_pr_rejected(text),
+	cs_artifact_queue_stale(text, text)
 	TO countersign_service;
--- The queue index and its counters, which only mirror the tables above.
-GRANT SELECT, INSERT, UPDATE, DELETE ON queue_index TO countersign_service;
--- The artifacts' labels and lockouts (issue 34), derived as the queue is.
-GRANT SELECT, INSERT, UPDATE, DELETE ON artifact_node, artifact_size,
-	artifact_lock, artifact_pr TO countersign_service;
-GRANT SELECT, INSERT, UPDATE ON queue_totals, meta TO countersign_service;
-GRANT SELECT ON schema_version TO countersign_service;

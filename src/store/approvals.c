@@ -118,7 +118,10 @@ store_approval_insert(struct store *s, const char *action_id,
 	db_stmt *stmt;
 	int rc;
 
-	if (db_prepare(s->db, "INSERT INTO approval (approval_id, action_id,"
+	/* PostgreSQL: the owner's function, which checks the record (20). */
+	if (db_prepare(s->db, db_is_postgresql(s->db) ?
+	    "SELECT cs_approval_insert(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)" :
+	    "INSERT INTO approval (approval_id, action_id,"
 	    " operator_login, operator_uid, approved_at, reason, needed, have,"
 	    " audit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", false,
 	    &stmt) != DB_OK)

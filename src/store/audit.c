@@ -757,17 +757,25 @@ store_decision_insert(struct store *s, const char *action_id,
 	db_reset(stmt);
 	if (rc != DB_DONE)
 		return store_error(s, err, "recording a decision");
-	if ((stmt = store_statement(s, SQL_ACTION_SET_STATUS, err)) == NULL)
-		return err->status;
-	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-	db_bind_text(stmt, 2, strcmp(row->decision, "approve") == 0 ?
-	    "approved" : "rejected", -1, DB_STATIC);
-	rc = db_step_changing(stmt, 1);
-	db_reset(stmt);
-	if (rc != DB_DONE)
-		return rc != DB_MISMATCH ? store_error(s, err,
-		    "recording a decision") : error_set(err, EXIT_STORAGE,
-		    NULL, "action %s was not pending", action_id);
+	/*
+	 * On PostgreSQL the decision's function set the status with the row
+	 * (the service's role has no UPDATE: pg_schema.c, 20).
+	 */
+	if (!db_is_postgresql(s->db)) {
+		if ((stmt = store_statement(s, SQL_ACTION_SET_STATUS,
+		    err)) == NULL)
+			return err->status;
+		db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+		db_bind_text(stmt, 2, strcmp(row->decision, "approve") == 0 ?
+		    "approved" : "rejected", -1, DB_STATIC);
+		rc = db_step_changing(stmt, 1);
+		db_reset(stmt);
+		if (rc != DB_DONE)
+			return rc != DB_MISMATCH ? store_error(s, err,
+			    "recording a decision") : error_set(err,
+			    EXIT_STORAGE, NULL, "action %s was not pending",
+			    action_id);
+	}
 	if ((rc = store_artifact_decided(s, action_id,
 	    strcmp(row->decision, "reject") == 0, row->blocked_on != NULL,
 	    err)) != 0)

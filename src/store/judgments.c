@@ -104,7 +104,10 @@ store_judgment_insert(struct store *s, const char *action_id,
 	db_stmt *stmt;
 	int rc;
 
-	if (db_prepare(s->db, "INSERT INTO po_judgment (action_id, ac_id,"
+	/* PostgreSQL: the owner's function, which checks the record (20). */
+	if (db_prepare(s->db, db_is_postgresql(s->db) ?
+	    "SELECT cs_judgment_insert(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" :
+	    "INSERT INTO po_judgment (action_id, ac_id,"
 	    " judgment, judgment_id, operator_login, operator_uid, judged_at,"
 	    " audit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", false,
 	    &stmt) != DB_OK)

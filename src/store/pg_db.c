@@ -23,9 +23,17 @@
  * The one write lock every countersign on every host takes first in each
  * write transaction, held until it ends (db_begin_write): the audit head
  * is read and extended under it, so the chain stays one whatever runs at
- * once.  Any constant would do.
+ * once.  Since schema 20 (issue 35) it is cs_write_lock()'s row lock on
+ * schema_version, which only the owner's functions may take: anyone who
+ * can log in could take an advisory lock, and stall every host.  A schema
+ * before 20 has no such function; its migration (the owner's) takes the
+ * advisory lock every earlier countersign took, on WRITE_LOCK_KEY.
  */
 #define WRITE_LOCK_KEY "7165213938137868135"
+#define TAKE_WRITE_LOCK \
+	"DO $$ BEGIN IF to_regprocedure('cs_write_lock()') IS NULL THEN" \
+	" PERFORM pg_advisory_xact_lock(" WRITE_LOCK_KEY "); ELSE" \
+	" PERFORM cs_write_lock(); END IF; END $$"
 
 /*
  * SQLite's busy timeout (store.c): a lock is waited for this long, then
@@ -437,6 +445,12 @@ execute(struct pg_conn *c, struct pg_stmt *st, int expected)
 		/* A write with rows (RETURNING) changed what was read. */
 		if (st->kind != PG_READ)
 			pg_memo_forget(c);
+		/* The owner's function's one row is its void: done. */
+		if (st->kind == PG_CALL) {
+			PQclear(res);
+			st->row = 0;
+			return DB_DONE;
+		}
 		pg_memo_keep(c, st, res);
 		return pg_take_rows(c, st, res);
 	default:
@@ -719,8 +733,7 @@ int
 pg_begin_write(struct db *db)
 {
 	int rc = begin(db, "BEGIN ISOLATION LEVEL READ COMMITTED;"
-	    " SET LOCAL lock_timeout = '" LOCK_TIMEOUT "';"
-	    " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")");
+	    " SET LOCAL lock_timeout = '" LOCK_TIMEOUT "'; " TAKE_WRITE_LOCK);
 
 	/* The lock is ours: pipeline and memo may run (pg_pipeline.c). */
 	pg_conn_of(db)->locked = rc == DB_OK;

@@ -18,6 +18,7 @@ enum pg_kind {
 	PG_WRITE,		/* INSERT, UPDATE or DELETE of one table */
 	PG_MARK,		/* SAVEPOINT or RELEASE: changes no row */
 	PG_UNDO,		/* ROLLBACK TO: undoes an unknown set of rows */
+	PG_CALL,		/* SELECT cs_...(): the owner's function writes */
 	PG_OTHER		/* anything else: run at once, forgets the memo */
 };
 

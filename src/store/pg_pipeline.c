@@ -21,7 +21,10 @@
  *
  * The memo is exact, not a guess: under the lock the only changes are the
  * connection's own, and every one of them passes through pg_send.  The
- * schema's triggers only refuse; none writes another table.
+ * schema's triggers only refuse; none writes another table.  A write
+ * through one of the owner's functions (PG_CALL) is pipelined as a write
+ * is and forgets every answer, as it may write any table; it checks its
+ * own row counts, raising an error where a count is not the one it needs.
  */
 #include "config.h"
 
@@ -121,6 +124,22 @@ classify_batchable(struct pg_stmt *st)
 }
 
 /*
+ * "SELECT cs_name(...)": a write through a function of the schema's
+ * owner (pg_schema.c, 20), which may change several tables.
+ */
+static bool
+owner_call(const char *sql)
+{
+	char name[64];
+	const char *p;
+
+	if (!starts_with_word(sql, "SELECT"))
+		return false;
+	p = identifier(sql + 6, name, sizeof name);
+	return strncmp(name, "cs_", 3) == 0 && *p == '(';
+}
+
+/*
  * Sorts a statement by what it does.  Anything unusual (RETURNING, a
  * statement the store does not write) is PG_OTHER: run at once.
  */
@@ -135,7 +154,9 @@ pg_classify(struct pg_stmt *st)
 	st->table[0] = st->columns[0] = '\0';
 	if (names(p, "RETURNING"))
 		return;
-	if (starts_with_word(p, "SELECT") || (starts_with_word(p, "WITH") &&
+	if (owner_call(p)) {
+		st->kind = PG_CALL;
+	} else if (starts_with_word(p, "SELECT") || (starts_with_word(p, "WITH") &&
 	    !names(p, "INSERT") && !names(p, "UPDATE") && !names(p, "DELETE"))) {
 		st->kind = PG_READ;
 	} else if (starts_with_word(p, "SAVEPOINT") ||

@@ -13,6 +13,24 @@
 /* The statements PostgreSQL needs written otherwise (issue 20). */
 const char *const pg_store_sql[SQL_STATEMENT_COUNT] = {
 	/*
+	 * What the service's role may not write itself (issue 35): each a
+	 * function of the schema's owner (pg_schema.c, 20), called with the
+	 * same parameters.  SQL_ACTION_SET_STATUS is never run here: the
+	 * decision's function sets the status with its row.
+	 */
+	[SQL_AUDIT_INSERT] = "SELECT cs_audit_append(?1, ?2, ?3, ?4)",
+	[SQL_DECISION_INSERT] =
+	    "SELECT cs_decision_insert(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+	    " ?10, ?11)",
+	[SQL_SECURITY_PUT] = "SELECT cs_security_put(?1, ?2, ?3, ?4, ?5, ?6)",
+	[SQL_DOCUMENT_PUT] = "SELECT cs_document_put(?1, ?2, ?3)",
+	[SQL_QUEUE_REMOVE] = "SELECT cs_queue_remove(?1)",
+	[SQL_QUEUE_TOTALS_ADD] = "SELECT cs_queue_totals_add(?1, ?2, ?3)",
+	[SQL_QUEUE_MARK_STALE] = "SELECT cs_queue_mark_stale(?1)",
+	[SQL_QUEUE_PUT] =
+	    "SELECT cs_queue_put(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+	    " ?12, ?13, ?14)",
+	/*
 	 * PostgreSQL refuses the 0xff byte that bounds SQLite's range (text
 	 * must be UTF-8): starts_with() there, in byte order.  ?2 unused.
 	 */
@@ -37,6 +55,13 @@ const char *const pg_store_sql[SQL_STATEMENT_COUNT] = {
  * lookups from being folded back into a join.
  */
 const char *const pg_artifact_sql[ARTIFACT_STATEMENTS] = {
+	/* Functions of the owner's, as the store's writes above (issue 35). */
+	[ART_SIZE_GROW] = "SELECT cs_artifact_size_grow(?1, ?2, ?3)",
+	[ART_SIZE_DROP] = "SELECT cs_artifact_size_drop(?1, ?2)",
+	[ART_RELABEL] = "SELECT cs_artifact_relabel(?1, ?2)",
+	[ART_RELABEL_TREE] = "SELECT cs_artifact_relabel_tree(?1, ?2)",
+	[ART_RELABEL_LOCKS] = "SELECT cs_artifact_relabel_locks(?1, ?2)",
+	[ART_PR_REJECTED] = "SELECT cs_artifact_pr_rejected(?1)",
 	[ART_VERSIONS] =
 	    "SELECT " VERSION_COLUMNS " FROM artifact_node n"
 	    " CROSS JOIN LATERAL (SELECT * FROM action x"
@@ -47,8 +72,6 @@ const char *const pg_artifact_sql[ARTIFACT_STATEMENTS] = {
 	    "  WHERE z.action_id = a.action_id OFFSET 0) p ON TRUE"
 	    " WHERE n.artifact = ?1 AND n.node >= 'v:' AND n.node < 'v;'"
 	    " AND a.action_id <> ?2 ORDER BY a.imported_at_ms, a.rowid",
-	[ART_QUEUE_STALE] =
-	    "UPDATE queue_index SET epoch = 0 WHERE action_id = ANY (ARRAY("
-	    " SELECT substr(node, 3) FROM artifact_node WHERE artifact = ?1"
-	    "  AND node >= 'v:' AND node < 'v;')) AND action_id <> ?2",
+	/* The walk by ARRAY, as before, inside the function. */
+	[ART_QUEUE_STALE] = "SELECT cs_artifact_queue_stale(?1, ?2)",
 };

@@ -48,23 +48,29 @@ store_queue_mark_touched(struct store *s, const struct loaded_object *o,
 {
 	const char *sql;
 	db_stmt *stmt;
+	bool pg = db_is_postgresql(s->db);
 	int rc;
 
+	/* PostgreSQL: one function of the owner's does each (pg_schema.c, 20). */
 	switch (o->type) {
 	case OBJECT_IPS:
 	case OBJECT_HOLDINGS:
-		sql = "UPDATE queue_index SET epoch = 0 WHERE action_id IN"
+		sql = pg ? "SELECT cs_queue_mark_touched('user', ?1)" :
+		    "UPDATE queue_index SET epoch = 0 WHERE action_id IN"
 		    " (SELECT action_id FROM action WHERE user_id = ?1"
 		    "  AND kind = 'trade')";
 		break;
 	case OBJECT_SECURITY_MAP:
-		sql = "UPDATE queue_index SET epoch = 0 WHERE kind = 'trade'";
+		sql = pg ? "SELECT cs_queue_mark_touched('trade', NULL)" :
+		    "UPDATE queue_index SET epoch = 0 WHERE kind = 'trade'";
 		break;
 	case OBJECT_STANDARDS_INDEX:
-		sql = "UPDATE queue_index SET epoch = 0 WHERE kind = 'change'";
+		sql = pg ? "SELECT cs_queue_mark_touched('change', NULL)" :
+		    "UPDATE queue_index SET epoch = 0 WHERE kind = 'change'";
 		break;
 	case OBJECT_ROSTER:
-		sql = "UPDATE queue_index SET epoch = 0";
+		sql = pg ? "SELECT cs_queue_mark_touched('all', NULL)" :
+		    "UPDATE queue_index SET epoch = 0";
 		break;
 	default:
 		return 0;
@@ -487,7 +493,9 @@ store_queue_totals_repair(struct store *s, bool *repaired, struct error *err)
 	if ((rc = totals_from(s, COUNTED_SQL, &counted, &counted_found,
 	    err)) != 0)
 		goto fail;
-	if (db_prepare(s->db, "INSERT INTO queue_totals VALUES"
+	if (db_prepare(s->db, db_is_postgresql(s->db) ?
+	    "SELECT cs_queue_totals_set(?1, ?2, ?3)" :
+	    "INSERT INTO queue_totals VALUES"
 	    " (1, ?1, ?2, ?3) ON CONFLICT (id) DO UPDATE SET"
 	    " pending = excluded.pending, high_stakes = excluded.high_stakes,"
 	    " needs_care = excluded.needs_care", false, &stmt) !=

@@ -8,7 +8,8 @@
 #    refuses to extend the log, naming the first record it cannot trust;
 # 2. the least-privilege roles (data/postgresql-roles.sql): what the
 #    service's role may append, a correctly chained decision "by bob"
-#    appended in SQL as that role fails audit verify naming its seq, and
+#    appended as that role (through the owner's functions: it has no
+#    INSERT on the log) fails audit verify naming its seq, and
 #    the next decision is refused until an operator looks.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
@@ -141,7 +142,16 @@ for sql in "UPDATE audit_log SET hash = hash" "DELETE FROM log_checkpoint" \
 	expect_status "the service's role may not: $sql" 1 as_service "$sql"
 	expect_contains "  permission denied" "$WORK/err" "permission denied"
 done
-# What it may: a decision "by bob", correctly chained, appended in SQL.
+# Not in plain SQL (issue 35): the log and the decisions take no INSERT
+# from the role, nor the action's status an UPDATE.
+for sql in "INSERT INTO audit_log (seq, record_json, prev_hash, hash) VALUES (999, '{}', '', '')" \
+	"INSERT INTO decision (action_id, decision_id, decision, operator_login, operator_uid, decided_at, audit_seq, escalate) VALUES ('r-2', 'x', 'approve', 'bob', 1, 'x', 1, 0)" \
+	"UPDATE action SET status = 'approved' WHERE action_id = 'r-2'"; do
+	expect_status "the service's role may not: $sql" 1 as_service "$sql"
+	expect_contains "  permission denied" "$WORK/err" "permission denied"
+done
+# What it may: a decision "by bob", correctly chained, appended through
+# the owner's functions (schema 20), as the service itself appends one.
 head_seq=$(as_service "SELECT max(seq) FROM audit_log")
 head_hash=$(as_service "SELECT hash FROM audit_log WHERE seq = $head_seq")
 forged=$(as_service "SELECT record_json FROM audit_log WHERE seq = (SELECT audit_seq FROM decision WHERE action_id = 'r-0')" |
@@ -150,13 +160,12 @@ forged=$(as_service "SELECT record_json FROM audit_log WHERE seq = (SELECT audit
 fh=$({ printf '%s\n' "$head_hash"; printf '%s' "$forged"; } | sha256sum | cut -c1-64)
 at=$(printf '%s' "$forged" | jq -r .decided_at)
 uid=$(printf '%s' "$forged" | jq -r .operator.uid)
-expect_status "the service's role appends a chained decision record in SQL" 0 as_service "
+expect_status "the service's role appends a chained decision record through the functions" 0 as_service "
 	BEGIN;
-	INSERT INTO audit_log (seq, record_json, prev_hash, hash) VALUES ($((head_seq + 1)), '$forged', '$head_hash', '$fh');
-	INSERT INTO decision (action_id, decision_id, decision, operator_login, operator_uid, decided_at, audit_seq, escalate)
-	VALUES ('r-2', '00000000-0000-4000-8000-000000000002', 'approve', 'bob', $uid, '$at', $((head_seq + 1)), 0);
-	UPDATE action SET status = 'approved' WHERE action_id = 'r-2';
-	DELETE FROM queue_index WHERE action_id = 'r-2';
+	SELECT cs_write_lock();
+	SELECT cs_audit_append($((head_seq + 1)), '$forged', '$head_hash', '$fh');
+	SELECT cs_decision_insert('r-2', '00000000-0000-4000-8000-000000000002', 'approve', 'bob', $uid, '$at', $((head_seq + 1)), NULL, 0, NULL, NULL);
+	SELECT cs_queue_remove('r-2');
 	COMMIT"
 expect_eq "  r-2 now reads as approved by bob" \
 	"$(as_service "SELECT operator_login FROM decision WHERE action_id = 'r-2'")" bob
