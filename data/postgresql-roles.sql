@@ -11,8 +11,10 @@
 -- Holds the schema: its tables, triggers and functions.  Only this role can
 -- drop a trigger or rewrite a row, so it is not the one services log in as.
 CREATE ROLE countersign_owner LOGIN;
--- What every countersign service logs in as (serve --db URI): it may read and
--- append to the audit log and the decisions, and nothing more on them.
+-- What every countersign service logs in as (serve --db URI), and only the
+-- services: it reads, appends, and writes the rest through the owner's
+-- functions (postgresql-grants.sql).  Its password belongs in the service
+-- account's ~/.pgpass (mode 0600), never on an officer's host.
 CREATE ROLE countersign_service LOGIN;
 
 -- Any collation will do: the schema's text columns declare COLLATE "C"
