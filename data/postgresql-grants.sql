@@ -3,20 +3,20 @@
 --   psql -U postgres -d countersign -f postgresql-grants.sql
 -- The role reads every table and appends to the few below; it has no UPDATE
 -- on any table and no DELETE.  Whatever needs more (a decision with its
--- action's status, an approval, a judgment, an import's replacement of a
--- security or a document, the derived tables' upkeep, the write lock) is a
--- function of the owner's (schema 20, SECURITY DEFINER, a fixed
--- search_path), granted EXECUTE at the end.  The decision's, approval's and
--- judgment's functions refuse a row the audit record it names does not
--- describe.  The triggers refuse UPDATE, DELETE and TRUNCATE on what is
--- final as well, but a role that cannot even ask is the stronger guarantee.
+-- action's status, an approval, a judgment, a policy object's rows, the
+-- derived tables' upkeep, the write lock) is a function of the owner's
+-- (schema 20, SECURITY DEFINER, a fixed search_path), granted EXECUTE at
+-- the end.  Each function that writes a decision, an approval, a judgment
+-- or a policy row refuses one that the audit record it names (for a policy,
+-- the audit head: import appends the record first) does not describe.  The
+-- triggers refuse UPDATE, DELETE and TRUNCATE on what is final as well, but
+-- a role that cannot even ask is the stronger guarantee.
 REVOKE ALL ON ALL TABLES IN SCHEMA public FROM countersign_service;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO countersign_service;
 -- The signed log (SPEC 13): its tree, checkpoints and name, appended.
 GRANT INSERT ON merkle_node, log_checkpoint, log_name TO countersign_service;
--- Imported objects, appended (each import is on the audit chain).
-GRANT INSERT ON action, ips, holdings, policy_object, approval_policy
-	TO countersign_service;
+-- Packets, and the policy texts decisions name (keyed by their SHA-256).
+GRANT INSERT ON action, policy_object TO countersign_service;
 -- The queue's and the artifacts' rows of a new action (derived tables).
 GRANT INSERT ON queue_index, artifact_node, artifact_lock, artifact_pr
 	TO countersign_service;
@@ -30,6 +30,9 @@ GRANT EXECUTE ON FUNCTION cs_write_lock(),
 	cs_approval_insert(text, text, text, bigint, text, text, bigint, bigint,
 		bigint),
 	cs_judgment_insert(text, text, text, text, text, bigint, text, bigint),
+	cs_ips_put(text, bigint, text, text, bigint),
+	cs_holdings_put(text, text, bigint, text, bigint, text),
+	cs_approval_policy_put(text, bigint, text, bigint),
 	cs_security_put(text, text, text, text, bigint, text),
 	cs_document_put(text, text, bigint),
 	cs_queue_put(text, bigint, bigint, bigint, text, text, text, bigint, text,

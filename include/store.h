@@ -76,6 +76,15 @@ struct store_importer {
 int store_put(struct store *, const struct loaded_object *, const char *raw,
     size_t raw_len, long long now_ms, const struct store_importer *by,
     enum store_put_result *, struct error *);
+/*
+ * What store_put() would find, writing nothing: its refusal, or its result
+ * (for a security map, STORE_PUT_CHANGED when any entry differs).  Import
+ * records a policy object before storing it, so that on PostgreSQL the
+ * owner's functions can hold each row to the record (schema 20).
+ */
+int store_put_check(struct store *, const struct loaded_object *,
+    const char *raw, size_t raw_len, enum store_put_result *,
+    struct error *);
 
 /* The policy objects one check reads, owned by this structure. */
 struct check_data {

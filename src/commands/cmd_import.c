@@ -233,11 +233,19 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 	ctx->results.last_failed = true;
 	if (rc == 0)
 		rc = object_check_clock(&o, ctx->now_ms, err);
-	if (rc == 0)
+	/*
+	 * A policy object's record goes first, then its rows: on PostgreSQL
+	 * the owner's functions store a policy row only as the audit head
+	 * describes it (schema 20), so none is stored without its record.
+	 */
+	if (rc == 0 && is_policy(o.type)) {
+		rc = store_put_check(ctx->store, &o, text, len, &result, err);
+		if (rc == 0 && result != STORE_PUT_SAME)
+			rc = record_policy(ctx, &o, text, len, line, err);
+	}
+	if (rc == 0 && (!is_policy(o.type) || result != STORE_PUT_SAME))
 		rc = store_put(ctx->store, &o, text, len, ctx->now_ms,
 		    &ctx->importer, &result, err);
-	if (rc == 0 && result != STORE_PUT_SAME && is_policy(o.type))
-		rc = record_policy(ctx, &o, text, len, line, err);
 	/*
 	 * New policy or holdings change what the queue's flags say, of the
 	 * actions they touch only: those rows, even ones indexed earlier in

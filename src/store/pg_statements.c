@@ -22,6 +22,9 @@ const char *const pg_store_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_DECISION_INSERT] =
 	    "SELECT cs_decision_insert(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
 	    " ?10, ?11)",
+	[SQL_IPS_INSERT] = "SELECT cs_ips_put(?1, ?2, ?3, ?4, ?5)",
+	[SQL_HOLDINGS_INSERT] =
+	    "SELECT cs_holdings_put(?1, ?2, ?3, ?4, ?5, ?6)",
 	[SQL_SECURITY_PUT] = "SELECT cs_security_put(?1, ?2, ?3, ?4, ?5, ?6)",
 	[SQL_DOCUMENT_PUT] = "SELECT cs_document_put(?1, ?2, ?3)",
 	[SQL_QUEUE_REMOVE] = "SELECT cs_queue_remove(?1)",

@@ -60,7 +60,7 @@ compare_existing(struct store *s, db_stmt *stmt, int column,
 
 static int
 put_ips(struct store *s, const struct loaded_object *o, const char *raw,
-    size_t raw_len, long long now_ms, enum store_put_result *result,
+    size_t raw_len, long long now_ms, bool write, enum store_put_result *result,
     struct error *err)
 {
 	db_stmt *stmt;
@@ -78,7 +78,7 @@ put_ips(struct store *s, const struct loaded_object *o, const char *raw,
 	    err)) != 0)
 		return rc;
 	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
-	if (exists)
+	if (exists || !write)
 		return 0;
 	if ((stmt = store_statement(s, SQL_IPS_INSERT, err)) == NULL)
 		return err->status;
@@ -95,7 +95,7 @@ put_ips(struct store *s, const struct loaded_object *o, const char *raw,
 /* SPEC 14: (policy_id, version) is immutable, as an IPS version is. */
 static int
 put_approval_policy(struct store *s, const struct loaded_object *o,
-    const char *raw, size_t raw_len, long long now_ms,
+    const char *raw, size_t raw_len, long long now_ms, bool write,
     enum store_put_result *result, struct error *err)
 {
 	db_stmt *stmt = NULL;
@@ -116,9 +116,12 @@ put_approval_policy(struct store *s, const struct loaded_object *o,
 	if (rc != 0)
 		return rc;
 	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
-	if (exists)
+	if (exists || !write)
 		return 0;
-	if (db_prepare(s->db, "INSERT INTO approval_policy (policy_id,"
+	/* PostgreSQL: the owner's function, held to the record (schema 20). */
+	if (db_prepare(s->db, db_is_postgresql(s->db) ?
+	    "SELECT cs_approval_policy_put(?1, ?2, ?3, ?4)" :
+	    "INSERT INTO approval_policy (policy_id,"
 	    " version, raw_json, imported_at_ms) VALUES (?1, ?2, ?3, ?4)",
 	    false, &stmt) != DB_OK)
 		return store_error(s, err, "storing an approval policy");
@@ -134,7 +137,7 @@ put_approval_policy(struct store *s, const struct loaded_object *o,
 
 static int
 put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
-    size_t raw_len, long long now_ms, enum store_put_result *result,
+    size_t raw_len, long long now_ms, bool write, enum store_put_result *result,
     struct error *err)
 {
 	db_stmt *stmt;
@@ -148,7 +151,7 @@ put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
 	    &exists, err)) != 0)
 		return rc;
 	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
-	if (exists)
+	if (exists || !write)
 		return 0;
 	if ((stmt = store_statement(s, SQL_HOLDINGS_INSERT, err)) == NULL)
 		return err->status;
@@ -167,7 +170,7 @@ put_holdings(struct store *s, const struct loaded_object *o, const char *raw,
 static int
 put_packet(struct store *s, const struct loaded_object *o, const char *raw,
     size_t raw_len, long long now_ms, const struct store_importer *by,
-    enum store_put_result *result, struct error *err)
+    bool write, enum store_put_result *result, struct error *err)
 {
 	db_stmt *stmt;
 	bool exists;
@@ -184,7 +187,7 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 			return rc;
 	}
 	*result = exists ? STORE_PUT_SAME : STORE_PUT_NEW;
-	if (exists)
+	if (exists || !write)
 		return 0;
 	if ((stmt = store_statement(s, SQL_ACTION_INSERT, err)) == NULL)
 		return err->status;
@@ -218,7 +221,8 @@ put_packet(struct store *s, const struct loaded_object *o, const char *raw,
 
 static int
 put_security_map(struct store *s, const struct loaded_object *o,
-    long long now_ms, enum store_put_result *result, struct error *err)
+    long long now_ms, bool write, enum store_put_result *result,
+    struct error *err)
 {
 	const cJSON *entry;
 	db_stmt *stmt;
@@ -255,6 +259,8 @@ put_security_map(struct store *s, const struct loaded_object *o,
 		}
 		db_reset(stmt);
 		changed = true;
+		if (!write)
+			break;
 		if ((stmt = store_statement(s, SQL_SECURITY_PUT, err)) == NULL)
 			return err->status;
 		bind_text(stmt, 1, key);
@@ -272,7 +278,7 @@ put_security_map(struct store *s, const struct loaded_object *o,
 
 static int
 put_document(struct store *s, const struct loaded_object *o, const char *raw,
-    size_t raw_len, long long now_ms, enum store_put_result *result,
+    size_t raw_len, long long now_ms, bool write, enum store_put_result *result,
     struct error *err)
 {
 	const char *type = object_type_name(o->type);
@@ -298,6 +304,8 @@ put_document(struct store *s, const struct loaded_object *o, const char *raw,
 		return 0;
 	}
 	*result = exists ? STORE_PUT_CHANGED : STORE_PUT_NEW;
+	if (!write)
+		return 0;
 	if ((stmt = store_statement(s, SQL_DOCUMENT_PUT, err)) == NULL)
 		return err->status;
 	bind_text(stmt, 1, type);
@@ -308,27 +316,46 @@ put_document(struct store *s, const struct loaded_object *o, const char *raw,
 	return 0;
 }
 
+/* store_put(), or with write false only what it would find (put_check). */
+static int
+put(struct store *s, const struct loaded_object *o, const char *raw,
+    size_t raw_len, long long now_ms, const struct store_importer *by,
+    bool write, enum store_put_result *result, struct error *err)
+{
+	switch (o->type) {
+	case OBJECT_IPS:
+		return put_ips(s, o, raw, raw_len, now_ms, write, result, err);
+	case OBJECT_HOLDINGS:
+		return put_holdings(s, o, raw, raw_len, now_ms, write, result,
+		    err);
+	case OBJECT_PACKET:
+		return put_packet(s, o, raw, raw_len, now_ms, by, write,
+		    result, err);
+	case OBJECT_SECURITY_MAP:
+		return put_security_map(s, o, now_ms, write, result, err);
+	case OBJECT_APPROVAL_POLICY:
+		return put_approval_policy(s, o, raw, raw_len, now_ms, write,
+		    result, err);
+	case OBJECT_STANDARDS_INDEX:
+	case OBJECT_ROSTER:
+		return put_document(s, o, raw, raw_len, now_ms, write, result,
+		    err);
+	}
+	return error_set(err, EXIT_DATA, "type", "unknown object type");
+}
+
 int
 store_put(struct store *s, const struct loaded_object *o, const char *raw,
     size_t raw_len, long long now_ms, const struct store_importer *by,
     enum store_put_result *result, struct error *err)
 {
-	switch (o->type) {
-	case OBJECT_IPS:
-		return put_ips(s, o, raw, raw_len, now_ms, result, err);
-	case OBJECT_HOLDINGS:
-		return put_holdings(s, o, raw, raw_len, now_ms, result, err);
-	case OBJECT_PACKET:
-		return put_packet(s, o, raw, raw_len, now_ms, by, result,
-		    err);
-	case OBJECT_SECURITY_MAP:
-		return put_security_map(s, o, now_ms, result, err);
-	case OBJECT_APPROVAL_POLICY:
-		return put_approval_policy(s, o, raw, raw_len, now_ms, result,
-		    err);
-	case OBJECT_STANDARDS_INDEX:
-	case OBJECT_ROSTER:
-		return put_document(s, o, raw, raw_len, now_ms, result, err);
-	}
-	return error_set(err, EXIT_DATA, "type", "unknown object type");
+	return put(s, o, raw, raw_len, now_ms, by, true, result, err);
+}
+
+int
+store_put_check(struct store *s, const struct loaded_object *o,
+    const char *raw, size_t raw_len, enum store_put_result *result,
+    struct error *err)
+{
+	return put(s, o, raw, raw_len, 0, NULL, false, result, err);
 }

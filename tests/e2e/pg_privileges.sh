@@ -8,7 +8,7 @@
 #    security replaced), a decision, an approval under a quorum and a
 #    product owner's judgment still record, and the chain verifies;
 # 3. the owner's functions refuse a row that the audit record it names
-#    does not describe;
+#    does not describe (for a policy row, the audit head);
 # 4. the write lock: the advisory lock the store used to take, held idle
 #    by the role, stalls nothing; the row lock the owner's function takes,
 #    held idle through it, shows in pg_locks, times a decision out, and
@@ -61,7 +61,7 @@ expect_eq "  of the tables it reads" \
 expect_eq "no INSERT on the log, the decisions, approvals, judgments, securities or documents" \
 	"$(q "SELECT 'none:' || coalesce(string_agg(t, ' '), '') FROM unnest(ARRAY['audit_log', 'decision', 'approval', 'po_judgment', 'security', 'policy_document']) t WHERE has_table_privilege('countersign_service', t, 'INSERT')")" "none:"
 expect_eq "every function of the owner's runs as the owner, on a fixed search_path" \
-	"$(q "SELECT count(*) FILTER (WHERE NOT prosecdef OR proconfig IS NULL OR NOT ('search_path=pg_catalog, public, pg_temp' = ANY (proconfig))) || ' of ' || count(*) FROM pg_proc WHERE proname LIKE 'cs\_%' AND proname <> 'cs_add_true'")" "0 of 20"
+	"$(q "SELECT count(*) FILTER (WHERE NOT prosecdef OR proconfig IS NULL OR NOT ('search_path=pg_catalog, public, pg_temp' = ANY (proconfig))) || ' of ' || count(*) FROM pg_proc WHERE proname LIKE 'cs\_%' AND proname <> 'cs_add_true'")" "0 of 24"
 
 ### 2. Through a service as that role: an import, a decision, an approval
 # under a quorum, a judgment.
@@ -126,6 +126,18 @@ expect_contains "  saying so" "$WORK/err" "audit record $seq does not record it"
 expect_status "a judgment row for a decision's record is refused" 1 as_service \
 	"SELECT cs_judgment_insert('r-2', 'AC-3', 'met', '$did', '$ME', $(id -u), 'x', $seq)"
 expect_contains "  saying so" "$WORK/err" "audit record $seq does not record it"
+# A policy row is held to the audit head, a policy_import of its object.
+expect_status "the excluded MO moved to Government Bonds with no record: refused" 1 as_service \
+	"SELECT cs_security_put('MO', 'MO', 'Government Bonds', 'us_equity', 0, NULL)"
+expect_contains "  saying so" "$WORK/err" "security_map: the audit head does not record this import"
+expect_eq "  MO is still Tobacco" "$(q "SELECT sector FROM security WHERE ticker_key = 'MO'")" Tobacco
+ips=$(jq -c '.version = 99' "$EXAMPLES/ips.json")
+expect_status "an IPS with no record: refused" 1 as_service \
+	"SELECT cs_ips_put('x', 99, 'u', '$ips', 0)"
+expect_contains "  saying so" "$WORK/err" "ips: the audit head does not record this import"
+expect_status "a roster with no record: refused" 1 as_service \
+	"SELECT cs_document_put('roster', '{}', 0)"
+expect_contains "  saying so" "$WORK/err" "roster: the audit head does not record this import"
 expect_eq "  r-2 is still pending, with no row" \
 	"$(q "SELECT status || (SELECT count(*) FROM decision WHERE action_id = 'r-2') || (SELECT count(*) FROM approval WHERE action_id = 'r-2') FROM action WHERE action_id = 'r-2'")" pending00
 
