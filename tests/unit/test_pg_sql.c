@@ -133,6 +133,17 @@ statements_are_classified(void **state)
 	expect_kind("SAVEPOINT decision", PG_MARK, NULL, false);
 	expect_kind("DELETE FROM queue_index WHERE action_id = ?1", PG_WRITE,
 	    "queue_index", false);
+	/*
+	 * A write through the owner's functions (schema 20) reads as a
+	 * SELECT but must be sent as a write and forget every answer; a
+	 * read that merely calls a function, or names one, stays a read.
+	 */
+	expect_kind("SELECT cs_decision_insert(?1, ?2)", PG_CALL, NULL, false);
+	expect_kind("SELECT cs_queue_mark_touched('all', NULL)", PG_CALL, NULL,
+	    false);
+	expect_kind("SELECT cs_x FROM t", PG_READ, NULL, false);
+	expect_kind("SELECT sum(cs_add_true(a)) FROM t", PG_READ, NULL, false);
+	expect_kind("SELECT json_extract(?1, '$.a')", PG_READ, NULL, false);
 	st = classified("UPDATE queue_totals SET pending = pending + ?1,"
 	    " high_stakes = high_stakes + ?2 WHERE x = (SELECT 1, 2)");
 	assert_int_equal(st.kind, PG_WRITE);
