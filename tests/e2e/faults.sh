@@ -172,8 +172,8 @@ jq -c --arg e "$EXPIRES" '.proposed_action.action_id = "soon" | .reviewer_verdic
 	| .proposed_action.expires_at = $e' "$EXAMPLES/packet-trade-pass.json" >"$WORK/soon.jsonl"
 cs import "$WORK/soon.jsonl" >/dev/null
 if on_pg; then
-	# The advisory lock every writer takes first (src/store/pg_db.c).
-	db_sql "BEGIN; SELECT pg_advisory_xact_lock(7165213938137868135);
+	# The lock every writer takes first (src/store/pg_db.c; schema 20).
+	db_sql "BEGIN; SELECT cs_write_lock();
 		SELECT pg_sleep(4); COMMIT" >/dev/null 2>&1 &
 else
 	printf 'BEGIN IMMEDIATE;\n.shell sleep 4\nCOMMIT;\n' | sqlite3 "$DB" >/dev/null 2>&1 &
