@@ -229,7 +229,7 @@ done
 # Deeper in the details (scrolled to with j): the advisory's words, the
 # evidence, the fix.
 detail inj-trade-a1 "trade inj-trade-a1"
-expect_flat "trade: what the advisory said, escaped" "advisory said: $SHOWN_A"
+expect_scrolled "trade: what the advisory said, escaped" "advisory said: $SHOWN_A"
 detail inj-change "change inj-change"
 expect_scrolled "change: the criterion's evidence command, escaped" "\$ $SHOWN_A"
 expect_scrolled "change: a gap, escaped" "- $SHOWN_A"
