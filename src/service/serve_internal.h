@@ -30,7 +30,7 @@
 #define MAX_OPERANDS 4096
 #define DISCARD_MAX (64ULL << 20)	/* of a too_large line, then drop */
 
-struct program_conn;		/* serve_programs.c: waits, a feed */
+struct program_conn;		/* serve_programs_internal.h: waits, a feed */
 
 /* What a connection may hold, from its account's groups at accept time. */
 enum conn_class { CLASS_NONE, CLASS_ROLE, CLASS_OFFICER };
