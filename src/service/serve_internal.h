@@ -1,6 +1,7 @@
 /*
- * What the service's two halves share: the connections and the loop that
- * polls them (serve.c), and what a request runs, in a child, as whom
+ * What the service's files share: the loop that polls the connections
+ * (serve.c), a connection's bytes (serve_conn.c), what a message starts
+ * (serve_dispatch.c), and what a request runs, in a child, as whom
  * (serve_request.c).
  */
 #ifndef COUNTERSIGN_SERVE_INTERNAL_H
@@ -29,7 +30,7 @@
 #define MAX_OPERANDS 4096
 #define DISCARD_MAX (64ULL << 20)	/* of a too_large line, then drop */
 
-struct program_conn;		/* serve_programs.c: waits, a feed */
+struct program_conn;		/* serve_programs_internal.h: waits, a feed */
 
 /* What a connection may hold, from its account's groups at accept time. */
 enum conn_class { CLASS_NONE, CLASS_ROLE, CLASS_OFFICER };
@@ -81,6 +82,11 @@ struct service {
 };
 
 /* serve.c */
+long long now_ms(void);
+/* Whether SIGTERM or SIGINT came: no further message is taken. */
+bool serve_stopping(void);
+
+/* serve_conn.c */
 void conn_error(struct conn *, const cJSON *id, int code, const char *reason,
     int exit_code, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
@@ -91,7 +97,22 @@ void conn_hang_up(struct conn *);
 void conn_send(struct conn *, cJSON *message);
 /* A JSON-RPC 2.0 message, answering id when not NULL. */
 cJSON *message_new(const cJSON *id);
-long long now_ms(void);
+void conn_free(struct service *, struct conn *);
+/* Whole messages in c->in, while no request runs; the rest waits. */
+void handle_input(struct service *, struct conn *);
+void read_client(struct service *, struct conn *);
+void write_client(struct conn *);
+
+/* serve_dispatch.c */
+/* One whole message from the client; false when the connection ends. */
+bool handle_message(struct service *, struct conn *, const char *text,
+    size_t len);
+/* While the review screens run: a signal the client's terminal gave. */
+void handle_review_message(struct conn *, const char *text, size_t len);
+/* A chunk of the child's stdout (which 0) or stderr (1) for the client. */
+void read_child(struct conn *, int which);
+/* Both pipes at end: the child has exited or is exiting; answer. */
+void finish_request(struct service *, struct conn *);
 
 /* serve_programs.c: the methods for programs (SPEC 12) */
 /* A method answered from the loop: status, wait, events, ... */
