@@ -282,15 +282,7 @@ static const struct pg_migration pg_migrations[] = {
 	"  action_id TEXT COLLATE \"C\" PRIMARY KEY,"
 	"  pr_url TEXT COLLATE \"C\" NOT NULL,"
 	"  rejected INTEGER NOT NULL);"
-	"CREATE INDEX artifact_pr_rejected ON artifact_pr (pr_url, rejected);"
-	"DROP INDEX IF EXISTS action_by_artifact;"
-	"CREATE INDEX action_by_artifact ON action (artifact_id, status)"
-	"  WHERE artifact_id IS NOT NULL;"
-	"DROP INDEX IF EXISTS action_by_revision;"
-	"CREATE INDEX action_by_revision ON action (revision_of, status)"
-	"  WHERE revision_of IS NOT NULL;"
-	"DELETE FROM meta WHERE key = 'artifacts_built';"
-	"INSERT INTO meta VALUES ('artifacts_built', 0);" },
+	ARTIFACT_INDEXES_SQL },
 	/*
 	 * schema.c's 15 (issue 32, SPEC 13): the audit log's tree, its
 	 * signed checkpoints and the log's name, append-only.

@@ -314,15 +314,7 @@ static const char *const migrations[] = {
 	"  action_id TEXT PRIMARY KEY,"
 	"  pr_url TEXT NOT NULL,"
 	"  rejected INTEGER NOT NULL);"
-	"CREATE INDEX artifact_pr_rejected ON artifact_pr (pr_url, rejected);"
-	"DROP INDEX IF EXISTS action_by_artifact;"
-	"CREATE INDEX action_by_artifact ON action (artifact_id, status)"
-	"  WHERE artifact_id IS NOT NULL;"
-	"DROP INDEX IF EXISTS action_by_revision;"
-	"CREATE INDEX action_by_revision ON action (revision_of, status)"
-	"  WHERE revision_of IS NOT NULL;"
-	"DELETE FROM meta WHERE key = 'artifacts_built';"
-	"INSERT INTO meta VALUES ('artifacts_built', 0);",
+	ARTIFACT_INDEXES_SQL,
 
 	/*
 	 * issue 32 (SPEC 13): the audit log's RFC 6962 tree, as the hash of

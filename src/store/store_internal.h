@@ -371,4 +371,20 @@ int store_artifact_chain(struct store *, const cJSON *packet,
 int store_artifacts_build(struct store *, struct error *);
 void store_artifact_statements_close(struct store *);
 
+/*
+ * Migration 14's indexes and its mark that the artifact sets are to be
+ * built (artifact.c), which both backends' schemas write alike: once here,
+ * so that they cannot drift apart.
+ */
+#define ARTIFACT_INDEXES_SQL \
+	"CREATE INDEX artifact_pr_rejected ON artifact_pr (pr_url, rejected);" \
+	"DROP INDEX IF EXISTS action_by_artifact;" \
+	"CREATE INDEX action_by_artifact ON action (artifact_id, status)" \
+	"  WHERE artifact_id IS NOT NULL;" \
+	"DROP INDEX IF EXISTS action_by_revision;" \
+	"CREATE INDEX action_by_revision ON action (revision_of, status)" \
+	"  WHERE revision_of IS NOT NULL;" \
+	"DELETE FROM meta WHERE key = 'artifacts_built';" \
+	"INSERT INTO meta VALUES ('artifacts_built', 0);"
+
 #endif
