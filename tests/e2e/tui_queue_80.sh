@@ -44,8 +44,10 @@ expect_eq "80x24: nothing left to count beyond a day" \
     "$(row bnd-far | grep -cE '\$7,500\.00 +pass')" 1
 expect_eq "80x24: nor without an expiry" \
     "$(row bnd-none | grep -cE '\$7,500\.00 +pass')" 1
+# Its value grows with the clock (the packets were drafted on a fixed
+# day): only its form is held, never a number of days.
 expect_eq "80x24: AGE is still the last column" \
-    "$(row bnd-none | awk '{ print $NF }')" 2d
+    "$(row bnd-none | awk '{ print $NF }' | grep -cE '^[0-9]+[smhd]$')" 1
 tui_stop
 
 # 60 columns: too narrow for the whole summary; the cut falls before the
