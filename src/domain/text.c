@@ -107,9 +107,10 @@ two_decimals(char *buf, size_t size, double value)
 void
 format_usd(char *buf, size_t size, double amount)
 {
-	char digits[64], grouped[96];
-	const char *sign = amount < 0 ? "-" : "";
-	size_t len, i, out = 0, head;
+	/* The sign and '$', up to 95 grouped digits, '.', the decimals. */
+	char digits[64], text[2 + 95 + 1 + sizeof digits];
+	const char *decimals;
+	size_t len, i, out = 0, head, grouped = 0;
 	char *dot;
 
 	two_decimals(digits, sizeof digits, fabs(amount));
@@ -118,15 +119,24 @@ format_usd(char *buf, size_t size, double amount)
 		dot = digits + strlen(digits);
 	len = (size_t)(dot - digits);
 	head = len % 3 == 0 ? 3 : len % 3;
-	for (i = 0; i < len && out + 2 < sizeof grouped; i++) {
-		if (i != 0 && (i - head) % 3 == 0 && i >= head)
-			grouped[out++] = ',';
-		grouped[out++] = digits[i];
+	if (amount < 0)
+		text[out++] = '-';
+	text[out++] = '$';
+	/* Written in place rather than by snprintf(), 7 figures a check. */
+	for (i = 0; i < len && grouped + 2 < 96; i++) {
+		if (i != 0 && (i - head) % 3 == 0 && i >= head) {
+			text[out++] = ',';
+			grouped++;
+		}
+		text[out++] = digits[i];
+		grouped++;
 	}
-	grouped[out] = '\0';
 	/* The decimals, with a '.' whatever LC_NUMERIC says. */
-	snprintf(buf, size, "%s$%s.%s", sign, grouped,
-	    *dot != '\0' ? dot + 1 : "00");
+	decimals = *dot != '\0' ? dot + 1 : "00";
+	text[out++] = '.';
+	len = strlen(decimals);
+	memcpy(text + out, decimals, len + 1);
+	copy_bounded(buf, size, text);
 }
 
 /* Room for "%.20f" of the largest double (309 digits before the point). */
