@@ -62,6 +62,8 @@ int text_vformat(char *buf, size_t size, const char *fmt, va_list)
 #define TEXT_INTEGER_SIZE 24
 size_t text_integer(char digits[TEXT_INTEGER_SIZE], long long value);
 size_t text_unsigned(char *digits, unsigned long long value);	/* 20 at most */
+/* snprintf(buf, size, "%s", text) without printf's cost. */
+void text_copy_bounded(char *buf, size_t size, const char *text);
 /* strdup that is part of C11 in spirit: NULL in, NULL out. */
 char *text_copy(const char *);
 

@@ -15,6 +15,7 @@
 #include "lockout.h"
 #include "i18n.h"
 #include "sha256.h"
+#include "text.h"
 
 /*
  * note is one of the program's own sentences, marked N_(): recorded in
@@ -221,8 +222,8 @@ check_run(const struct check_input *in, struct check_outcome *out,
 
 	memset(out, 0, sizeof *out);
 	if (in->packet_sha256 != NULL)
-		snprintf(out->packet_sha256, sizeof out->packet_sha256, "%s",
-		    in->packet_sha256);
+		text_copy_bounded(out->packet_sha256,
+		    sizeof out->packet_sha256, in->packet_sha256);
 	out->pack = rule_pack_find(cJSON_IsString(kind) ? kind->valuestring :
 	    NULL);
 	if (out->pack == NULL || !cJSON_IsString(action_id))

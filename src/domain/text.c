@@ -43,9 +43,8 @@ text_upper(char *buf, size_t size, const char *text)
 	buf[i] = '\0';
 }
 
-/* snprintf(buf, size, "%s", text) without printf's cost. */
-static void
-copy_bounded(char *buf, size_t size, const char *text)
+void
+text_copy_bounded(char *buf, size_t size, const char *text)
 {
 	size_t length = strlen(text);
 
@@ -96,7 +95,7 @@ two_decimals(char *buf, size_t size, double value)
 	} while (cents != 0);
 	if (signbit(value))
 		text[--at] = '-';
-	copy_bounded(buf, size, text + at);
+	text_copy_bounded(buf, size, text + at);
 }
 
 /*
@@ -136,7 +135,7 @@ format_usd(char *buf, size_t size, double amount)
 	text[out++] = '.';
 	len = strlen(decimals);
 	memcpy(text + out, decimals, len + 1);
-	copy_bounded(buf, size, text);
+	text_copy_bounded(buf, size, text);
 }
 
 /* Room for "%.20f" of the largest double (309 digits before the point). */
@@ -166,7 +165,7 @@ percent_finish(char *buf, size_t size, char *tmp)
 	length = strlen(tmp);
 	memcpy(with_sign, tmp, length);
 	memcpy(with_sign + length, "%", 2);
-	copy_bounded(buf, size, with_sign);
+	text_copy_bounded(buf, size, with_sign);
 }
 
 void

@@ -352,8 +352,8 @@ action_from_row(struct store *s, db_stmt *stmt, const char *action_id,
 	d->expires_at_ms = db_column_int64(stmt, 4);
 	importer = (const char *)db_column_text(stmt, 5);
 	if (importer != NULL) {
-		snprintf(d->importer_login, sizeof d->importer_login, "%s",
-		    importer);
+		text_copy_bounded(d->importer_login,
+		    sizeof d->importer_login, importer);
 		d->importer_uid = db_column_int64(stmt, 6);
 		via = (const char *)db_column_text(stmt, 7);
 		d->importer_served = via != NULL && strcmp(via, "service") == 0;
