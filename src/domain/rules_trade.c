@@ -524,7 +524,6 @@ rule_ips_version_current(const struct check_input *in, const struct trade *t,
 bool
 trade_cash(const struct trade *t, struct trade_cash *c)
 {
-	struct decimal cash;
 	bool ok = true;
 
 	memset(c, 0, sizeof *c);
@@ -533,14 +532,19 @@ trade_cash(const struct trade *t, struct trade_cash *c)
 	c->known = t->holdings != NULL;
 	if (!c->known)
 		return true;
-	cash = trade_figure(t->holdings, "cash_usd", &ok);
-	c->exceeds = !ok || decimal_compare(t->value, cash) > 0;
-	format_usd(c->value, sizeof c->value, t->value_usd);
-	format_usd(c->cash, sizeof c->cash, decimal_to_double(cash));
-	format_usd(c->difference, sizeof c->difference, decimal_to_double(
-	    c->exceeds ? decimal_sub_floor(t->value, cash) :
-	    decimal_sub_floor(cash, t->value)));
+	c->cash_figure = trade_figure(t->holdings, "cash_usd", &ok);
+	c->exceeds = !ok || decimal_compare(t->value, c->cash_figure) > 0;
 	return true;
+}
+
+void
+trade_cash_format(const struct trade *t, struct trade_cash *c)
+{
+	format_usd(c->value, sizeof c->value, t->value_usd);
+	format_usd(c->cash, sizeof c->cash, decimal_to_double(c->cash_figure));
+	format_usd(c->difference, sizeof c->difference, decimal_to_double(
+	    c->exceeds ? decimal_sub_floor(t->value, c->cash_figure) :
+	    decimal_sub_floor(c->cash_figure, t->value)));
 }
 
 static int

@@ -71,15 +71,21 @@ void trade_format_percents(double share, int sign, char *share_text,
     double limit, char *limit_text, size_t size);
 const char *trade_not_pending(const cJSON *action);
 
-/* A buy against the cash on hand, for the note and the reason alike. */
+/*
+ * A buy against the cash on hand, for the note and the reason alike.
+ * trade_cash() decides; trade_cash_format() writes the figures, which the
+ * reason needs only for a buy over the cash (the note always).
+ */
 struct trade_cash {
 	bool known;			/* the holdings give cash_usd */
 	bool exceeds;			/* the buy is more than it (or unreadable) */
+	struct decimal cash_figure;	/* cash_usd; 0 when unreadable */
 	char value[MONEY_SIZE];		/* the buy's value */
 	char cash[MONEY_SIZE];
 	char difference[MONEY_SIZE];	/* what is over, or what is left */
 };
 bool trade_cash(const struct trade *t, struct trade_cash *c);
+void trade_cash_format(const struct trade *t, struct trade_cash *c);
 void trade_summarize(const cJSON *action, char *buf, size_t size);
 
 /* The notes of SPEC 2.1 and 3 (rules_trade_notes.c). */

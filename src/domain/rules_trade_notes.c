@@ -132,6 +132,7 @@ note_cash(const struct trade *t, struct verdict *v)
 	if (!c.known)
 		return verdict_add_note(v, what, "no holdings snapshot: the "
 		    "cash for this buy is unknown");
+	trade_cash_format(t, &c);
 	if (c.exceeds)
 		return verdict_add_note(v, what, "the buy of %s exceeds the "
 		    "cash of %s by %s", c.value, c.cash, c.difference);

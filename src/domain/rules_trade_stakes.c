@@ -126,6 +126,7 @@ assess_cash(const struct trade *t, struct verdict *v)
 		    "snapshot: the cash for this buy is unknown");
 	if (!c.exceeds)
 		return 0;
+	trade_cash_format(t, &c);
 	return verdict_add_reason(v, "exceeds_cash", "the buy of %s exceeds "
 	    "the cash of %s (cash_usd) by %s", c.value, c.cash, c.difference);
 }
