@@ -387,4 +387,17 @@ void store_artifact_statements_close(struct store *);
 	"DELETE FROM meta WHERE key = 'artifacts_built';" \
 	"INSERT INTO meta VALUES ('artifacts_built', 0);"
 
+/*
+ * The action table's text columns, which migration 1 (schema.c) and
+ * PostgreSQL's 10 (pg_schema.c) declare alike; its times differ (INTEGER,
+ * BIGINT), so only these are written once.
+ */
+#define ACTION_TEXT_COLUMNS_SQL \
+	"  action_id TEXT PRIMARY KEY," \
+	"  kind TEXT NOT NULL," \
+	"  user_id TEXT," \
+	"  author TEXT," \
+	"  revision_of TEXT," \
+	"  requested_by TEXT,"
+
 #endif
