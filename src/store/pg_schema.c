@@ -466,7 +466,7 @@ static const struct pg_migration pg_migrations[] = {
 	"   VALUES ($1, $2, $3, $4, $5, $6, $7, $8); END $$;"
 	/*
 	 * A policy object's rows, each held to the audit head, which import
-	 * appends first (cmd_import.c): the policy_import record of that
+	 * appends first (import_object.c): the policy_import record of that
 	 * type, whose object_sha256 is the row's text's, or, for a
 	 * security, whose object has the entry.  No policy changes without
 	 * its record on the chain.
