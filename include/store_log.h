@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "merkle.h"
@@ -33,6 +34,13 @@ const struct note_verifier *store_log_trusted(size_t *count);
  */
 int store_log_name(struct store *, const char *wanted, char *name,
     size_t size, struct error *);
+
+/*
+ * The last line of the checkpoint file open at fd, file_size bytes long:
+ * read from its last size - 1 bytes into buf, without its '\n'.  NULL when
+ * the file does not end in one.
+ */
+char *store_file_last_line(int fd, off_t file_size, char *buf, size_t size);
 
 /*
  * A stored checkpoint: the latest (size 0) or the one of that tree size;

@@ -11,17 +11,17 @@
 #ifndef COUNTERSIGN_XMALLOC_H
 #define COUNTERSIGN_XMALLOC_H
 
-#include <stdarg.h>
 #include <stddef.h>
+
+#include "text.h"
 
 void *xmalloc(size_t);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *, size_t);
 /* A copy of s; NULL s gives "" (a missing field shows as nothing). */
 char *xstrdup(const char *s);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *xvasprintf(const char *fmt, va_list)
-    __attribute__((format(printf, 1, 0)));
+/* text_printf() that cannot fail: its format is checked as printf's. */
+#define xasprintf(...) ((char *)xcheck(text_printf(__VA_ARGS__)))
 /* sanitize_str() (sanitize.h) of text: what may reach the screen. */
 char *xsanitize(const char *text);
 /* p, or the end of the program when an allocation that made it failed. */

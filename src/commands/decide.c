@@ -250,7 +250,8 @@ decision_blocked(const cJSON *record, cJSON **gaps)
 
 /*
  * The record of a decision or of an approval short of its quorum, on the
- * chain, with the policy objects it names stored beside it (once each).
+ * chain, with the policy objects it names stored beside it (once each);
+ * in out, the head it made and the quorum it counts.
  */
 static int
 append_record(struct store *store, const struct decision_request *req,
@@ -274,6 +275,9 @@ append_record(struct store *store, const struct decision_request *req,
 	if (status == 0)
 		status = store_audit_append(store, json, &out->head, err);
 	free(json);
+	/* The outcome says what the record says. */
+	out->quorum_needed = q->view->needed;
+	out->quorum_have = q->have;
 	return status;
 }
 
@@ -311,8 +315,6 @@ record_approval(struct store *store, const struct decision_request *req,
 	out->partial = true;
 	snprintf(out->approval_id, sizeof out->approval_id, "%s",
 	    row.approval_id);
-	out->quorum_needed = view->needed;
-	out->quorum_have = q.have;
 	return 0;
 }
 
@@ -354,8 +356,6 @@ record(struct store *store, const struct decision_request *req,
 		return status;
 	snprintf(out->decision_id, sizeof out->decision_id, "%s",
 	    row.decision_id);
-	out->quorum_needed = view->needed;
-	out->quorum_have = q.have;
 	return 0;
 }
 

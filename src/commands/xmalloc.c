@@ -78,24 +78,6 @@ xstrdup(const char *s)
 }
 
 char *
-xvasprintf(const char *fmt, va_list ap)
-{
-	return xcheck(text_vprintf(fmt, ap));
-}
-
-char *
-xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-char *
 xsanitize(const char *text)
 {
 	return xcheck(sanitize_str(text));

@@ -146,35 +146,27 @@ json_writer_end(struct json_writer *w, char closing)
 	append(w, &closing, 1);
 }
 
+/* The escapes of two characters: the byte, then the letter after '\\'. */
+static const char short_escapes[][2] = {
+	{ '"', '"' }, { '\\', '\\' }, { '\b', 'b' }, { '\f', 'f' },
+	{ '\n', 'n' }, { '\r', 'r' }, { '\t', 't' },
+};
+
 /* The escape of one byte below 0x20, '"' or '\\'. */
 static size_t
 escape_byte(unsigned char c, char out[7])
 {
-	switch (c) {
-	case '"':
-	case '\\':
-		out[0] = '\\';
-		out[1] = (char)c;
-		return 2;
-	case '\b':
-		memcpy(out, "\\b", 2);
-		return 2;
-	case '\f':
-		memcpy(out, "\\f", 2);
-		return 2;
-	case '\n':
-		memcpy(out, "\\n", 2);
-		return 2;
-	case '\r':
-		memcpy(out, "\\r", 2);
-		return 2;
-	case '\t':
-		memcpy(out, "\\t", 2);
-		return 2;
-	default:
-		snprintf(out, 7, "\\u%04x", c);
-		return 6;
+	size_t i;
+
+	for (i = 0; i < sizeof short_escapes / sizeof short_escapes[0]; i++) {
+		if ((unsigned char)short_escapes[i][0] == c) {
+			out[0] = '\\';
+			out[1] = short_escapes[i][1];
+			return 2;
+		}
 	}
+	snprintf(out, 7, "\\u%04x", c);
+	return 6;
 }
 
 /*

@@ -193,6 +193,20 @@ params_known(struct conn *c, const cJSON *id, const cJSON *params,
 	return true;
 }
 
+/*
+ * The error of a call on the loop's store answered; a storage error
+ * marks that store broken, to be opened again.
+ */
+static void
+answer_loop_error(struct service *sv, struct conn *c, const cJSON *id,
+    struct program_error *perr)
+{
+	if (perr->code != NULL && strcmp(perr->code, "storage") == 0 &&
+	    sv->programs != NULL)
+		sv->programs->broken = true;
+	answer_program_error(c, id, perr);
+}
+
 /* The action params.action_id names, or NULL once refused. */
 char *
 resolve_param(struct service *sv, struct conn *c, const cJSON *id,
@@ -207,10 +221,7 @@ resolve_param(struct service *sv, struct conn *c, const cJSON *id,
 		return NULL;
 	if ((store = loop_store(sv, &perr)) == NULL ||
 	    program_resolve(store, given, &full, &perr) != 0) {
-		if (perr.code != NULL && strcmp(perr.code, "storage") == 0 &&
-		    sv->programs != NULL)
-			sv->programs->broken = true;
-		answer_program_error(c, id, &perr);
+		answer_loop_error(sv, c, id, &perr);
 		return NULL;
 	}
 	return full;
@@ -227,9 +238,7 @@ status_now(struct service *sv, struct conn *c, const cJSON *id,
 
 	if (store == NULL || program_status(store, action_id, timestamp_now(),
 	    &status, expires_at_ms, &perr) != 0) {
-		if (strcmp(perr.code, "storage") == 0 && sv->programs != NULL)
-			sv->programs->broken = true;
-		answer_program_error(c, id, &perr);
+		answer_loop_error(sv, c, id, &perr);
 		return NULL;
 	}
 	return status;

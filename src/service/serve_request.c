@@ -27,6 +27,7 @@
 #include "i18n.h"
 #include "service.h"
 #include "store.h"
+#include "store_log.h"
 #include "timestamp.h"
 #include "utf8.h"
 #include "serve_internal.h"
@@ -249,12 +250,10 @@ params_to_invocation(const struct service *sv, const struct command_entry *m,
 static int
 checkpoint_latest(const char *path, char *out, size_t size)
 {
-	char tail[4096], *line, *end;
+	char tail[4096], *line;
 	long long seq;
 	char hash[65];
 	struct stat st;
-	ssize_t n;
-	off_t from;
 	int fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
@@ -265,15 +264,9 @@ checkpoint_latest(const char *path, char *out, size_t size)
 		close(fd);
 		return 1;
 	}
-	from = st.st_size > (off_t)sizeof tail - 1 ? st.st_size -
-	    (off_t)sizeof tail + 1 : 0;
-	n = pread(fd, tail, sizeof tail - 1, from);
+	line = store_file_last_line(fd, st.st_size, tail, sizeof tail);
 	close(fd);
-	if (n <= 0 || tail[n - 1] != '\n')
-		goto bad;
-	tail[n - 1] = '\0';
-	line = (end = strrchr(tail, '\n')) != NULL ? end + 1 : tail;
-	if (sscanf(line, "%lld %64[0-9a-f] ", &seq, hash) != 2 ||
+	if (line == NULL || sscanf(line, "%lld %64[0-9a-f] ", &seq, hash) != 2 ||
 	    strlen(hash) != 64 || seq <= 0)
 		goto bad;
 	snprintf(out, size, "%lld:%s", seq, hash);

@@ -95,18 +95,13 @@ int
 store_approvals_of(struct store *s, const char *action_id,
     struct approval_row **rows, size_t *count, struct error *err)
 {
-	static const struct rows_spec spec = { sizeof(struct approval_row),
-	    approval_take, approvals_release, "reading the approvals" };
-	db_stmt *stmt;
+	static const struct rows_spec spec = { SQL_APPROVALS_OF,
+	    sizeof(struct approval_row), approval_take, approvals_release,
+	    "reading the approvals" };
 	void *read;
 	int rc;
 
-	*rows = NULL;
-	*count = 0;
-	if ((stmt = store_statement(s, SQL_APPROVALS_OF, err)) == NULL)
-		return err->status;
-	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-	rc = store_rows_read(s, stmt, &spec, &read, count, err);
+	rc = store_rows_read(s, &spec, action_id, &read, count, err);
 	*rows = read;
 	return rc;
 }

@@ -421,94 +421,93 @@ walk_rows(struct store *s, struct chain_walk *walk, struct error *err)
 
 /*
  * After a walk whose decision records matched the decision rows one for
- * one: whether every action's status agrees with its decision row.  With
- * the walk, that is all check_decisions() asks, without reading JSON.
+ * one: any action whose status disagrees with its decision row.  With the
+ * walk, that is all DECISIONS_SQL asks, without reading JSON.
  */
-static int
-statuses_agree(struct store *s, bool *agree, struct error *err)
-{
-	static const char sql[] =
-	    "SELECT 1 FROM action a LEFT JOIN decision x"
-	    "  ON x.action_id = a.action_id"
-	    " WHERE (a.status = 'pending' AND x.action_id IS NOT NULL)"
-	    "  OR (a.status <> 'pending' AND (x.action_id IS NULL"
-	    "   OR x.decision IS NOT " DECISION_OF_STATUS "))"
-	    " UNION ALL SELECT 1 FROM decision x"
-	    "  WHERE x.action_id NOT IN (SELECT action_id FROM action)"
-	    " LIMIT 1";
-	db_stmt *stmt;
-	int rc;
-
-	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
-		return store_error(s, err, "checking decisions");
-	rc = db_step(stmt);
-	db_finalize(stmt);
-	if (rc != DB_ROW && rc != DB_DONE)
-		return store_error(s, err, "checking decisions");
-	*agree = rc == DB_DONE;
-	return 0;
-}
+static const char STATUSES_SQL[] =
+    "SELECT 1 FROM action a LEFT JOIN decision x"
+    "  ON x.action_id = a.action_id"
+    " WHERE (a.status = 'pending' AND x.action_id IS NOT NULL)"
+    "  OR (a.status <> 'pending' AND (x.action_id IS NULL"
+    "   OR x.decision IS NOT " DECISION_OF_STATUS "))"
+    " UNION ALL SELECT 1 FROM decision x"
+    "  WHERE x.action_id NOT IN (SELECT action_id FROM action)"
+    " LIMIT 1";
 
 /*
  * Every decided action has exactly one decision record agreeing with its
- * status, and every decision record is about a decided action.
+ * status, and every decision record is about a decided action: the first
+ * action or record that breaks it.
+ */
+static const char DECISIONS_SQL[] =
+    "WITH d AS (SELECT json_extract(record_json, '$.action_id') AS id,"
+    "  min(json_extract(record_json, '$.decision')) AS decision,"
+    "  count(*) AS n, min(seq) AS seq FROM audit_log"
+    "  WHERE json_extract(record_json, '$.event') = 'decision'"
+    "  GROUP BY id)"
+    " SELECT a.action_id, a.status, d.n, d.decision, d.seq FROM action a"
+    " LEFT JOIN d ON d.id = a.action_id"
+    " WHERE (a.status = 'pending' AND d.n IS NOT NULL)"
+    "  OR (a.status <> 'pending' AND (d.n IS NULL OR d.n <> 1"
+    "   OR d.decision IS NOT " DECISION_OF_STATUS "))"
+    " UNION ALL SELECT d.id, NULL, d.n, d.decision, d.seq FROM d"
+    " WHERE d.id NOT IN (SELECT action_id FROM action)"
+    /* The decision table must say what the record says. */
+    " UNION ALL SELECT d.id, 'decided', -1, d.decision, d.seq FROM d"
+    " LEFT JOIN decision x ON x.action_id = d.id"
+    " WHERE x.action_id IS NULL OR x.audit_seq IS NOT d.seq"
+    "  OR x.decision IS NOT d.decision OR x.decision_id IS NOT"
+    "  (SELECT json_extract(record_json, '$.decision_id') FROM audit_log"
+    "   WHERE seq = d.seq)"
+    " LIMIT 1";
+
+/* What DECISIONS_SQL's row says is wrong, into r. */
+static void
+describe_disagreement(db_stmt *stmt, struct audit_report *r)
+{
+	const char *id = (const char *)db_column_text(stmt, 0);
+	const char *status = (const char *)db_column_text(stmt, 1);
+	long long n = db_column_int64(stmt, 2);
+
+	r->bad_seq = db_column_type(stmt, 4) == DB_NULL ?
+	    r->head.seq : db_column_int64(stmt, 4);
+	if (status == NULL)
+		snprintf(r->problem, sizeof r->problem,
+		    "a decision record names unknown action %.200s",
+		    id ? id : "(none)");
+	else if (n == -1)
+		snprintf(r->problem, sizeof r->problem,
+		    "the decision row of action %.200s does not match "
+		    "its decision record", id);
+	else if (n == 0)
+		snprintf(r->problem, sizeof r->problem,
+		    "action %.200s is %s but has no decision record",
+		    id, status);
+	else
+		snprintf(r->problem, sizeof r->problem,
+		    "action %.200s is %s but has %lld decision record(s)"
+		    " that do not agree", id, status, n);
+	if (r->bad_seq == 0)
+		r->bad_seq = 1;
+}
+
+/*
+ * Runs STATUSES_SQL or DECISIONS_SQL: a row is a disagreement (*agree
+ * false), which with r is described there.
  */
 static int
-check_decisions(struct store *s, struct audit_report *r, struct error *err)
+check_decisions(struct store *s, const char *sql, struct audit_report *r,
+    bool *agree, struct error *err)
 {
-	static const char sql[] =
-	    "WITH d AS (SELECT json_extract(record_json, '$.action_id') AS id,"
-	    "  min(json_extract(record_json, '$.decision')) AS decision,"
-	    "  count(*) AS n, min(seq) AS seq FROM audit_log"
-	    "  WHERE json_extract(record_json, '$.event') = 'decision'"
-	    "  GROUP BY id)"
-	    " SELECT a.action_id, a.status, d.n, d.decision, d.seq FROM action a"
-	    " LEFT JOIN d ON d.id = a.action_id"
-	    " WHERE (a.status = 'pending' AND d.n IS NOT NULL)"
-	    "  OR (a.status <> 'pending' AND (d.n IS NULL OR d.n <> 1"
-	    "   OR d.decision IS NOT " DECISION_OF_STATUS "))"
-	    " UNION ALL SELECT d.id, NULL, d.n, d.decision, d.seq FROM d"
-	    " WHERE d.id NOT IN (SELECT action_id FROM action)"
-	    /* The decision table must say what the record says. */
-	    " UNION ALL SELECT d.id, 'decided', -1, d.decision, d.seq FROM d"
-	    " LEFT JOIN decision x ON x.action_id = d.id"
-	    " WHERE x.action_id IS NULL OR x.audit_seq IS NOT d.seq"
-	    "  OR x.decision IS NOT d.decision OR x.decision_id IS NOT"
-	    "  (SELECT json_extract(record_json, '$.decision_id') FROM audit_log"
-	    "   WHERE seq = d.seq)"
-	    " LIMIT 1";
 	db_stmt *stmt;
 	int rc;
 
 	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
 		return store_error(s, err, "checking decisions");
 	rc = db_step(stmt);
-	if (rc == DB_ROW) {
-		const char *id = (const char *)db_column_text(stmt, 0);
-		const char *status = (const char *)db_column_text(stmt, 1);
-		long long n = db_column_int64(stmt, 2);
-
-		r->bad_seq = db_column_type(stmt, 4) == DB_NULL ?
-		    r->head.seq : db_column_int64(stmt, 4);
-		if (status == NULL)
-			snprintf(r->problem, sizeof r->problem,
-			    "a decision record names unknown action %.200s",
-			    id ? id : "(none)");
-		else if (n == -1)
-			snprintf(r->problem, sizeof r->problem,
-			    "the decision row of action %.200s does not match "
-			    "its decision record", id);
-		else if (n == 0)
-			snprintf(r->problem, sizeof r->problem,
-			    "action %.200s is %s but has no decision record",
-			    id, status);
-		else
-			snprintf(r->problem, sizeof r->problem,
-			    "action %.200s is %s but has %lld decision record(s)"
-			    " that do not agree", id, status, n);
-		if (r->bad_seq == 0)
-			r->bad_seq = 1;
-	}
+	*agree = rc != DB_ROW;
+	if (rc == DB_ROW && r != NULL)
+		describe_disagreement(stmt, r);
 	db_finalize(stmt);
 	if (rc != DB_ROW && rc != DB_DONE)
 		return store_error(s, err, "checking decisions");
@@ -566,11 +565,11 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 	if (walk.decisions_in_step &&
 	    db_step(walk.decision_rows) != DB_DONE)
 		walk.decisions_in_step = false;
-	if (walk.decisions_in_step && (rc = statuses_agree(s, &agree,
-	    err)) != 0)
+	if (walk.decisions_in_step && (rc = check_decisions(s, STATUSES_SQL,
+	    NULL, &agree, err)) != 0)
 		goto done;
 	if (!agree)
-		rc = check_decisions(s, r, err);
+		rc = check_decisions(s, DECISIONS_SQL, r, &agree, err);
 	/* An approval row without its record (SPEC 14). */
 	if (rc == 0 && r->bad_seq == 0 && walk.column_bad_seq == 0 &&
 	    (rc = store_approval_check_finish(s, walk.approvals,

@@ -54,18 +54,13 @@ int
 store_judgments_of(struct store *s, const char *action_id,
     struct judgment_row **rows, size_t *count, struct error *err)
 {
-	static const struct rows_spec spec = { sizeof(struct judgment_row),
-	    judgment_take, judgments_release, "reading the judgments" };
-	db_stmt *stmt;
+	static const struct rows_spec spec = { SQL_JUDGMENTS_OF,
+	    sizeof(struct judgment_row), judgment_take, judgments_release,
+	    "reading the judgments" };
 	void *read;
 	int rc;
 
-	*rows = NULL;
-	*count = 0;
-	if ((stmt = store_statement(s, SQL_JUDGMENTS_OF, err)) == NULL)
-		return err->status;
-	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-	rc = store_rows_read(s, stmt, &spec, &read, count, err);
+	rc = store_rows_read(s, &spec, action_id, &read, count, err);
 	*rows = read;
 	return rc;
 }

@@ -64,12 +64,7 @@ static const struct pg_migration pg_migrations[] = {
 	"  raw_json TEXT NOT NULL,"
 	"  imported_at_ms BIGINT NOT NULL);"
 	"CREATE TABLE action ("
-	"  action_id TEXT PRIMARY KEY,"
-	"  kind TEXT NOT NULL,"
-	"  user_id TEXT,"
-	"  author TEXT,"
-	"  revision_of TEXT,"
-	"  requested_by TEXT,"
+	ACTION_TEXT_COLUMNS_SQL
 	"  expires_at_ms BIGINT,"
 	"  raw_json TEXT NOT NULL,"
 	"  imported_at_ms BIGINT NOT NULL,"
@@ -471,7 +466,7 @@ static const struct pg_migration pg_migrations[] = {
 	"   VALUES ($1, $2, $3, $4, $5, $6, $7, $8); END $$;"
 	/*
 	 * A policy object's rows, each held to the audit head, which import
-	 * appends first (cmd_import.c): the policy_import record of that
+	 * appends first (import_object.c): the policy_import record of that
 	 * type, whose object_sha256 is the row's text's, or, for a
 	 * security, whose object has the entry.  No policy changes without
 	 * its record on the chain.

@@ -1,6 +1,6 @@
 /*
- * A statement's rows read into an array that grows as they come, for the
- * store's lists of small records (approvals, judgments): the loop, the
+ * The rows of one action read into an array that grows as they come, for
+ * the store's lists of small records (approvals, judgments): the loop, the
  * growth and the release on failure once, and each list says only how a
  * row becomes one of its records.
  */
@@ -13,15 +13,19 @@
 #include "store_internal.h"
 
 int
-store_rows_read(struct store *s, db_stmt *stmt, const struct rows_spec *spec,
-    void **rows, size_t *count, struct error *err)
+store_rows_read(struct store *s, const struct rows_spec *spec,
+    const char *action_id, void **rows, size_t *count, struct error *err)
 {
 	size_t cap = 0;
+	db_stmt *stmt;
 	char *grown;
 	int rc;
 
 	*rows = NULL;
 	*count = 0;
+	if ((stmt = store_statement(s, spec->sql, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		if (*count == cap) {
 			cap = cap == 0 ? 4 : cap * 2;

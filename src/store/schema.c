@@ -40,12 +40,7 @@ static const char *const migrations[] = {
 	"  raw_json TEXT NOT NULL,"
 	"  imported_at_ms INTEGER NOT NULL);"
 	"CREATE TABLE action ("
-	"  action_id TEXT PRIMARY KEY,"
-	"  kind TEXT NOT NULL,"
-	"  user_id TEXT,"
-	"  author TEXT,"
-	"  revision_of TEXT,"
-	"  requested_by TEXT,"
+	ACTION_TEXT_COLUMNS_SQL
 	"  expires_at_ms INTEGER,"
 	"  raw_json TEXT NOT NULL,"
 	"  imported_at_ms INTEGER NOT NULL,"

@@ -240,20 +240,22 @@ db_stmt *store_statement(struct store *, enum statement, struct error *);
 int store_error(struct store *, struct error *, const char *doing);
 
 /*
- * How a statement's rows become an array of records (rows.c): the size
- * of one, take() filling one from the current row (false when memory ran
- * out; what it took so far is released all the same), release() freeing
- * count of them and the array, and what the store was doing, for errors.
+ * How the rows of one action become an array of records (rows.c): the
+ * statement, whose ?1 is the action's id, the size of one record, take()
+ * filling one from the current row (false when memory ran out; what it
+ * took so far is released all the same), release() freeing count of them
+ * and the array, and what the store was doing, for errors.
  */
 struct rows_spec {
+	enum statement sql;
 	size_t size;
 	bool (*take)(void *record, db_stmt *);
 	void (*release)(void *records, size_t count);
 	const char *what;
 };
-/* Steps the bound stmt to its end into *rows; 0, or an exit code. */
-int store_rows_read(struct store *, db_stmt *, const struct rows_spec *,
-    void **rows, size_t *count, struct error *);
+/* The spec's rows of action_id into *rows; 0, or an exit code. */
+int store_rows_read(struct store *, const struct rows_spec *,
+    const char *action_id, void **rows, size_t *count, struct error *);
 
 /*
  * audit verify's look at the rows a kind of record wrote (record_rows.c):
@@ -386,5 +388,18 @@ void store_artifact_statements_close(struct store *);
 	"  WHERE revision_of IS NOT NULL;" \
 	"DELETE FROM meta WHERE key = 'artifacts_built';" \
 	"INSERT INTO meta VALUES ('artifacts_built', 0);"
+
+/*
+ * The action table's text columns, which migration 1 (schema.c) and
+ * PostgreSQL's 10 (pg_schema.c) declare alike; its times differ (INTEGER,
+ * BIGINT), so only these are written once.
+ */
+#define ACTION_TEXT_COLUMNS_SQL \
+	"  action_id TEXT PRIMARY KEY," \
+	"  kind TEXT NOT NULL," \
+	"  user_id TEXT," \
+	"  author TEXT," \
+	"  revision_of TEXT," \
+	"  requested_by TEXT,"
 
 #endif

@@ -84,6 +84,20 @@ log_file_line_parse(const char *line, size_t len, struct file_line *fl)
 	return ok;
 }
 
+char *
+store_file_last_line(int fd, off_t file_size, char *buf, size_t size)
+{
+	off_t from = file_size > (off_t)size - 1 ? file_size - (off_t)size + 1 :
+	    0;
+	ssize_t n = pread(fd, buf, size - 1, from);
+	char *end;
+
+	if (n <= 0 || buf[n - 1] != '\n')
+		return NULL;
+	buf[n - 1] = '\0';
+	return (end = strrchr(buf, '\n')) != NULL ? end + 1 : buf;
+}
+
 /*
  * The size this service's checkpoint file had when it last signed a line
  * into it; -1: none.  Several services of one log each keep a file of
@@ -138,11 +152,9 @@ log_file_check(struct store *s, struct error *err)
 	const char *path = store_checkpoint_file_path();
 	struct file_line fl;
 	merkle_hash root;
-	char tail[8192], *end, *line;
+	char tail[8192], *line;
 	long long expected;
 	struct stat st;
-	ssize_t n;
-	off_t from;
 	bool yes;
 	int fd, rc;
 
@@ -169,16 +181,12 @@ log_file_check(struct store *s, struct error *err)
 		close(fd);
 		return 0;
 	}
-	from = st.st_size > (off_t)sizeof tail - 1 ? st.st_size -
-	    (off_t)sizeof tail + 1 : 0;
-	n = pread(fd, tail, sizeof tail - 1, from);
+	line = store_file_last_line(fd, st.st_size, tail, sizeof tail);
 	close(fd);
-	if (n <= 0 || tail[n - 1] != '\n')
+	if (line == NULL)
 		return log_refuse(err, "the checkpoint file "
 		    "%s does not end in a whole line; refusing to decide until "
 		    "an operator looks", path);
-	tail[n - 1] = '\0';
-	line = (end = strrchr(tail, '\n')) != NULL ? end + 1 : tail;
 	if (!log_file_line_parse(line, strlen(line), &fl))
 		return log_refuse(err, "the last line of the "
 		    "checkpoint file %s is not \"seq hash time [note]\"; "

@@ -32,9 +32,40 @@ struct file_note {
 	long line;
 };
 
-struct tree_walk {
+/* The tree of the records as they are, which both walks build. */
+struct records_tree {
 	merkle_hash frontier[LEVELS];
 	uint64_t size;
+};
+
+/* The record at seq, appended as the tree's next leaf. */
+static int
+records_tree_add(struct records_tree *t, long long seq,
+    const char *record_json, struct error *err)
+{
+	merkle_hash leaf;
+
+	if (merkle_leaf_hash(record_json, strlen(record_json), leaf) != 0 ||
+	    log_frontier_append(t->frontier, t->size, leaf, NULL, err) != 0)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "cannot compute SHA-256");
+	t->size = (uint64_t)seq;
+	return 0;
+}
+
+/* The tree's root as it is now. */
+static int
+records_tree_root(const struct records_tree *t, merkle_hash root,
+    struct error *err)
+{
+	if (log_frontier_root(t->frontier, t->size, root) != 0)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "cannot compute SHA-256");
+	return 0;
+}
+
+struct tree_walk {
+	struct records_tree tree;
 	struct stored_checkpoint *cps;
 	size_t ncps, next;
 	struct file_note *fns;
@@ -49,19 +80,19 @@ tree_walk_record(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
 {
 	struct tree_walk *w = ctx;
-	merkle_hash leaf, root;
+	merkle_hash root;
+	int rc;
 
 	(void)prev_hash;
 	(void)hash;
-	if (merkle_leaf_hash(record_json, strlen(record_json), leaf) != 0 ||
-	    log_frontier_append(w->frontier, w->size, leaf, NULL, w->err) != 0)
-		return error_set(w->err, EXIT_STORAGE, NULL,
-		    "cannot compute SHA-256");
-	w->size = (uint64_t)seq;
+	if ((rc = records_tree_add(&w->tree, seq, record_json, w->err)) != 0)
+		return rc;
+	/* Only a size some checkpoint names needs the root. */
+	if (((w->next < w->ncps && w->cps[w->next].size == seq) ||
+	    (w->fnext < w->nfns && w->fns[w->fnext].size == seq)) &&
+	    (rc = records_tree_root(&w->tree, root, w->err)) != 0)
+		return rc;
 	while (w->next < w->ncps && w->cps[w->next].size == seq) {
-		if (log_frontier_root(w->frontier, w->size, root) != 0)
-			return error_set(w->err, EXIT_STORAGE, NULL,
-			    "cannot compute SHA-256");
 		if (memcmp(root, w->cps[w->next].c.root, MERKLE_HASH_SIZE) != 0 &&
 		    w->r->bad_seq == 0) {
 			w->r->bad_seq = seq;
@@ -73,9 +104,6 @@ tree_walk_record(void *ctx, long long seq, const char *record_json,
 		w->next++;
 	}
 	while (w->fnext < w->nfns && w->fns[w->fnext].size == seq) {
-		if (log_frontier_root(w->frontier, w->size, root) != 0)
-			return error_set(w->err, EXIT_STORAGE, NULL,
-			    "cannot compute SHA-256");
 		if (memcmp(root, w->fns[w->fnext].root, MERKLE_HASH_SIZE) != 0 &&
 		    w->r->bad_seq == 0) {
 			w->r->bad_seq = seq;
@@ -329,13 +357,13 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 	if (r->problem[0] != '\0')
 		goto cleanup;
 	if (w.next < w.ncps) {
-		r->bad_seq = (long long)w.size + 1;
+		r->bad_seq = (long long)w.tree.size + 1;
 		snprintf(r->problem, sizeof r->problem, "a checkpoint signed a "
 		    "tree of %lld records, but the log has %lld: records were "
-		    "removed", w.cps[w.ncps - 1].size, (long long)w.size);
+		    "removed", w.cps[w.ncps - 1].size, (long long)w.tree.size);
 		goto cleanup;
 	}
-	if (w.ncps > 0 && (long long)w.size > r->signed_size) {
+	if (w.ncps > 0 && (long long)w.tree.size > r->signed_size) {
 		r->bad_seq = r->signed_size + 1;
 		snprintf(r->problem, sizeof r->problem, "audit record %lld lies "
 		    "beyond the latest signed checkpoint (size %lld): no service "
@@ -349,22 +377,19 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 	 */
 	if ((rc = log_stored_leaves(s, &leaves, err)) != 0)
 		goto cleanup;
-	if (leaves > (long long)w.size) {
-		r->bad_seq = (long long)w.size + 1;
+	if (leaves > (long long)w.tree.size) {
+		r->bad_seq = (long long)w.tree.size + 1;
 		snprintf(r->problem, sizeof r->problem, "the stored tree has "
 		    "%lld leaves, the log %lld records: records were removed",
-		    leaves, (long long)w.size);
-	} else if (leaves == (long long)w.size && w.size > 0) {
-		if ((rc = store_log_root(s, (long long)w.size, stored,
+		    leaves, (long long)w.tree.size);
+	} else if (leaves == (long long)w.tree.size && w.tree.size > 0) {
+		if ((rc = store_log_root(s, (long long)w.tree.size, stored,
 		    err)) != 0)
 			goto cleanup;
-		if (log_frontier_root(w.frontier, w.size, root) != 0) {
-			rc = error_set(err, EXIT_STORAGE, NULL,
-			    "cannot compute SHA-256");
+		if ((rc = records_tree_root(&w.tree, root, err)) != 0)
 			goto cleanup;
-		}
 		if (memcmp(root, stored, MERKLE_HASH_SIZE) != 0) {
-			r->bad_seq = (long long)w.size;
+			r->bad_seq = (long long)w.tree.size;
 			snprintf(r->problem, sizeof r->problem, "the stored "
 			    "tree does not match the records");
 		}
@@ -381,8 +406,8 @@ cleanup:
 
 /* The tree of the records, and its root when it reaches size1. */
 struct root_walk {
-	merkle_hash frontier[LEVELS];
-	uint64_t size, size1;
+	struct records_tree tree;
+	uint64_t size1;
 	unsigned char *root1;
 	struct error *err;
 };
@@ -392,17 +417,14 @@ root_walk_record(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
 {
 	struct root_walk *w = ctx;
-	merkle_hash leaf;
+	int rc;
 
 	(void)prev_hash;
 	(void)hash;
-	if (merkle_leaf_hash(record_json, strlen(record_json), leaf) != 0 ||
-	    log_frontier_append(w->frontier, w->size, leaf, NULL, w->err) != 0 ||
-	    (w->size = (uint64_t)seq, (w->size == w->size1 &&
-	    log_frontier_root(w->frontier, w->size, w->root1) != 0)))
-		return error_set(w->err, EXIT_STORAGE, NULL,
-		    "cannot compute SHA-256");
-	return 0;
+	if ((rc = records_tree_add(&w->tree, seq, record_json, w->err)) != 0)
+		return rc;
+	return w->tree.size == w->size1 ? records_tree_root(&w->tree,
+	    w->root1, w->err) : 0;
 }
 
 int
@@ -419,9 +441,6 @@ store_log_records_root(struct store *s, long long size1, merkle_hash root1,
 	w.err = err;
 	if ((rc = store_audit_each(s, root_walk_record, &w, err)) != 0)
 		return rc;
-	*size_all = (long long)w.size;
-	if (log_frontier_root(w.frontier, w.size, root_all) != 0)
-		return error_set(err, EXIT_STORAGE, NULL,
-		    "cannot compute SHA-256");
-	return 0;
+	*size_all = (long long)w.tree.size;
+	return records_tree_root(&w.tree, root_all, err);
 }

@@ -5,14 +5,7 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/e2e/tui_lib.sh"
 
-DEMO="$TOP_SRCDIR/data/demo"
-# The demo's trades: every flag, in a queue that fits one screen.
-cs import "$DEMO/security_map.json" "$DEMO/ips.json" "$DEMO/holdings.json" \
-	"$DEMO/roster.json" "$DEMO/packets-trade.jsonl" \
-	"$DEMO/packets-trade-more.jsonl" >/dev/null
-cs batch "$DEMO/decisions.batch" >/dev/null
-PASS=0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
-DIVERGENT=9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22
+tui_demo_trades
 recorded() { cs audit export | jq -r --arg id "$1" 'select(.record.action_id == $id) | .record | "\(.decision) \(.reason // "")"'; }
 
 expect_status "no terminal: refused, batch suggested" 2 cs

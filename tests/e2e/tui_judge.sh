@@ -59,13 +59,7 @@ if command -v socat >/dev/null 2>&1; then
 		"$EXAMPLES/packet-change.json" >"$WORK/change2.json"
 	cs import "$WORK/change2.json" >/dev/null
 	SOCK="$WORK/sock"
-	COUNTERSIGN_DATA_DIR="$TOP_SRCDIR/data" "$COUNTERSIGN" serve --db "$DB" \
-		--socket "$SOCK" --officers "$(id -gn)" 2>"$WORK/serve.log" &
-	SERVICE_PID=$!
-	trap 'tui_stop; kill "$SERVICE_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 600 ]; do
-		sleep 0.05; i=$((i + 1)); done
+	tui_serve
 	tui_launch 100 30 "'$COUNTERSIGN' --connect '$SOCK'"
 	wait_for "pending"
 	keys /; keys C-u tj-2 Enter; wait_for "> "
@@ -79,6 +73,7 @@ if command -v socat >/dev/null 2>&1; then
 		"$(record tj-2 po_judgment '| .operator.login')" "\"$ME\""
 	kill "$SERVICE_PID" 2>/dev/null || true
 	wait "$SERVICE_PID" 2>/dev/null || true
+	SERVICE_PID=
 else
 	echo "skip: the screens through the service need socat"
 fi

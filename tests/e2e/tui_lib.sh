@@ -139,7 +139,37 @@ tui_exit_status() {
 	done
 	if [ -s "$WORK/tui-exit" ]; then cat "$WORK/tui-exit"; else echo running; fi
 }
-trap 'tui_stop; rm -rf "$WORK"' EXIT
+
+# tui_demo_trades: the demo's trades with its batch of decisions made,
+# every flag in a queue that fits one screen; PASS passes, DIVERGENT
+# fails and diverges.
+tui_demo_trades() {
+	demo="$TOP_SRCDIR/data/demo"
+	cs import "$demo/security_map.json" "$demo/ips.json" \
+		"$demo/holdings.json" "$demo/roster.json" \
+		"$demo/packets-trade.jsonl" "$demo/packets-trade-more.jsonl" \
+		>/dev/null
+	cs batch "$demo/decisions.batch" >/dev/null
+	PASS=0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
+	DIVERGENT=9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22
+}
+
+# tui_serve: a service on $DB at $SOCK for the officers' group, its
+# stderr added to $WORK/serve.log, up once its socket answers.  Its pid
+# is SERVICE_PID until the test reaps it and empties that; the exit
+# kills it.
+SERVICE_PID=
+tui_serve() {
+	COUNTERSIGN_DATA_DIR="$TOP_SRCDIR/data" "$COUNTERSIGN" serve \
+		--db "$DB" --socket "$SOCK" --officers "$(id -gn)" \
+		2>>"$WORK/serve.log" &
+	SERVICE_PID=$!
+	tries=0
+	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null ||
+	    [ $tries -ge 600 ]; do
+		sleep 0.05; tries=$((tries + 1)); done
+}
+trap 'tui_stop; [ -z "$SERVICE_PID" ] || kill "$SERVICE_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 # alive PID: running, not merely a zombie waiting for its parent.  The
 # state is read once, and no state at all means gone: between a kill -0

@@ -7,23 +7,11 @@
 . "$TOP_SRCDIR/tests/e2e/tui_lib.sh"
 command -v socat >/dev/null 2>&1 || { echo "socat is needed"; exit 77; }
 
-DEMO="$TOP_SRCDIR/data/demo"
-cs import "$DEMO/security_map.json" "$DEMO/ips.json" "$DEMO/holdings.json" \
-	"$DEMO/roster.json" "$DEMO/packets-trade.jsonl" \
-	"$DEMO/packets-trade-more.jsonl" >/dev/null
-cs batch "$DEMO/decisions.batch" >/dev/null
-PASS=0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
-DIVERGENT=9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22
+tui_demo_trades
 SOCK="$WORK/sock"
 recorded() { cs audit export | jq -r --arg id "$1" 'select(.record.action_id == $id) | .record | "\(.decision) \(.reason // "") \(.operator.login)"'; }
 
-COUNTERSIGN_DATA_DIR="$TOP_SRCDIR/data" "$COUNTERSIGN" serve --db "$DB" \
-	--socket "$SOCK" --officers "$(id -gn)" 2>"$WORK/serve.log" &
-SERVICE_PID=$!
-trap 'tui_stop; kill "$SERVICE_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-i=0
-until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 100 ]; do
-	sleep 0.05; i=$((i + 1)); done
+tui_serve
 
 expect_status "no terminal: refused as in local mode" 2 "$COUNTERSIGN" --connect "$SOCK"
 expect_contains "it says so" "$WORK/err" "countersign batch"
@@ -87,6 +75,7 @@ set +e
 wait "$SERVICE_PID"
 expect_eq "SIGTERM: the service exits 0" $? 0
 set -e
+SERVICE_PID=
 # Issue 37: the client says so and exits 4 (tests/e2e/tui_service_stop.sh).
 expect_eq "... after the screens it ran ended, exit 4" "$(tui_exit_status)" 4
 expect_screen "... saying the service stopped" "countersign: the service stopped"

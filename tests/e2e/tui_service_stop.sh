@@ -11,36 +11,15 @@
 command -v socat >/dev/null 2>&1 || { echo "socat is needed"; exit 77; }
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed"; exit 77; }
 
-DEMO="$TOP_SRCDIR/data/demo"
-cs import "$DEMO/security_map.json" "$DEMO/ips.json" "$DEMO/holdings.json" \
-	"$DEMO/roster.json" "$DEMO/packets-trade.jsonl" \
-	"$DEMO/packets-trade-more.jsonl" >/dev/null
-cs batch "$DEMO/decisions.batch" >/dev/null
-PASS=0b6c1d52-5d8e-4a57-9a43-3f1f0f7c2a11
-DIVERGENT=9d2e7b10-1c4f-4f0e-b7a2-6a5c3e8d4f22
+tui_demo_trades
 SOCK="$WORK/sock"
 STOPPED="the service stopped; the review screens ended"
 CUT_OFF="the service stopped without an answer"
 decided() { cs audit export | jq -r --arg id "$1" 'select(.record.action_id == $id) | .record.decision'; }
 
-SERVICE_PID=
-trap 'tui_stop; [ -z "$SERVICE_PID" ] || kill "$SERVICE_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-
-# service_start: a service on $DB, up once its socket answers.
-service_start() {
-	COUNTERSIGN_DATA_DIR="$TOP_SRCDIR/data" "$COUNTERSIGN" serve \
-		--db "$DB" --socket "$SOCK" --officers "$(id -gn)" \
-		2>>"$WORK/serve.log" &
-	SERVICE_PID=$!
-	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null ||
-	    [ $i -ge 600 ]; do
-		sleep 0.05; i=$((i + 1)); done
-}
-
 # screens_open: the review screens through the service, at the queue.
 screens_open() {
-	service_start
+	tui_serve
 	tui_launch 80 24 "'$COUNTERSIGN' --connect '$SOCK'"
 	wait_for "H high stakes  x fails  ! diverges"
 }

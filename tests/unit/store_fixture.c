@@ -116,7 +116,7 @@ sf_destroy(struct sf_db *db)
 }
 
 /*
- * What import records of a new or changed policy object (cmd_import.c):
+ * What import records of a new or changed policy object (import_object.c):
  * audit verify holds the policy rows to these records (issue 35).
  */
 static int
