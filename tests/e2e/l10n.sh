@@ -28,6 +28,25 @@ expect_status "de.po compiles" 0 \
     "$TOP_SRCDIR/po/de.po"
 [ -s "$WORK/locale/de/LC_MESSAGES/countersign.mo" ] || { finish; exit 1; }
 
+# Every file that marks a string for translation is in po/POTFILES.in
+# (a split file once left its dialog's strings out of the catalogue), and
+# de.po translates every string xgettext finds in them.
+missing=
+for f in $(cd "$TOP_SRCDIR" && grep -rl '_("' src --include='*.c'); do
+	grep -qx "$f" "$TOP_SRCDIR/po/POTFILES.in" || missing="$missing $f"
+done
+if [ -z "$missing" ]; then pass "po/POTFILES.in names every translated file"
+else fail "po/POTFILES.in lacks:$missing"; fi
+if command -v xgettext >/dev/null 2>&1 && command -v msgcmp >/dev/null 2>&1; then
+	keywords=$(sed -n 's/^XGETTEXT_OPTIONS = //p' "$TOP_SRCDIR/po/Makevars")
+	# shellcheck disable=SC2086
+	(cd "$TOP_SRCDIR" && grep -v '^#' po/POTFILES.in |
+	    xargs xgettext $keywords -o "$WORK/countersign.pot") ||
+	    fail "xgettext over po/POTFILES.in"
+	expect_status "de.po translates every string" 0 \
+	    msgcmp "$TOP_SRCDIR/po/de.po" "$WORK/countersign.pot"
+fi
+
 # Any LC_* left over (LC_CTYPE=C would turn every umlaut into "?").
 for variable in $(env | sed -n 's/^\(LC_[A-Z_]*\)=.*/\1/p'); do
 	unset "$variable"
