@@ -97,6 +97,21 @@ run(struct pg_conn *c, const char *sql)
 	return rc;
 }
 
+/*
+ * The same, after an error perhaps: a CLOSE or COMMIT that fails then
+ * (the transaction aborted) says nothing new, so the message stays the
+ * first error's.
+ */
+static void
+run_quietly(struct pg_conn *c, const char *sql)
+{
+	char message[sizeof c->message];
+
+	memcpy(message, c->message, sizeof message);
+	(void)run(c, sql);
+	memcpy(c->message, message, sizeof message);
+}
+
 /* The transaction begun for cursors ends with its last one. */
 static void
 end_own_tx(struct pg_conn *c)
@@ -104,7 +119,7 @@ end_own_tx(struct pg_conn *c)
 	if (!own_tx(c) || live(c))
 		return;
 	if (PQstatus(c->conn) == CONNECTION_OK)
-		(void)run(c, "COMMIT");
+		run_quietly(c, "COMMIT");
 	c->cursor_tx = false;
 }
 
@@ -130,7 +145,7 @@ cursor_end(struct pg_cursor *cur)
 			end_own_tx(c);	/* the COMMIT closes it */
 		else {
 			snprintf(sql, sizeof sql, "CLOSE %s", cur->name);
-			(void)run(c, sql);
+			run_quietly(c, sql);
 		}
 	}
 	PQclear(cur->rest);
@@ -290,7 +305,7 @@ pg_stream_yield(struct pg_conn *c)
 		}
 	}
 	if (own_tx(c) && PQstatus(c->conn) == CONNECTION_OK)
-		(void)run(c, "COMMIT");
+		run_quietly(c, "COMMIT");
 	c->cursor_tx = false;
 	return DB_OK;
 }
