@@ -193,6 +193,7 @@ pg_close(struct pg_conn *c)
 	if (c == NULL)
 		return;
 	pg_memo_forget(c);
+	pg_stream_forget(c);
 	PQfinish(c->conn);
 	free(c);
 }

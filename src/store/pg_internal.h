@@ -147,6 +147,7 @@ int pg_stream_next(struct pg_stmt *);
 void pg_stream_close(struct pg_stmt *);
 int pg_stream_yield(struct pg_conn *);
 bool pg_stream_own_tx(const struct pg_conn *);
+void pg_stream_forget(struct pg_conn *);
 
 /* The connection and statement behind the store's handles (pg_ops.c). */
 static inline struct pg_conn *

@@ -309,3 +309,18 @@ pg_stream_yield(struct pg_conn *c)
 	c->cursor_tx = false;
 	return DB_OK;
 }
+
+void
+pg_stream_forget(struct pg_conn *c)
+{
+	struct pg_cursor *cur;
+
+	/* A statement may outlive its connection: it then holds no cursor. */
+	while ((cur = c->cursors) != NULL) {
+		c->cursors = cur->next;
+		cur->st->cursor = NULL;
+		PQclear(cur->rest);
+		free(cur);
+	}
+	c->cursor_tx = false;
+}
