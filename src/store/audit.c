@@ -88,6 +88,8 @@ store_audit_each(struct store *s,
 	if (db_prepare(s->db, "SELECT seq, record_json, prev_hash, hash"
 	    " FROM audit_log ORDER BY seq", false, &stmt) != DB_OK)
 		return store_error(s, err, "reading the audit log");
+	/* The whole log: a batch at a time, never all at once (issue 34). */
+	db_stream(stmt);
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		const char *record = (const char *)db_column_text(stmt, 1);
 		const char *prev = (const char *)db_column_text(stmt, 2);

@@ -397,6 +397,7 @@ walk_rows(struct store *s, struct chain_walk *walk, struct error *err)
 	if (db_prepare(s->db, "SELECT seq, record_json, prev_hash, hash"
 	    " FROM audit_log ORDER BY seq", false, &stmt) != DB_OK)
 		return store_error(s, err, "reading the audit log");
+	db_stream(stmt);	/* the whole log, a batch at a time */
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		type = db_column_type(stmt, 1);
 		record = type == DB_BLOB ?
@@ -539,6 +540,7 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 		rc = store_error(s, err, "reading the decisions");
 		goto done;
 	}
+	db_stream(walk.decision_rows);
 	walk.err = err;
 	if ((walk.policy = audited_policy_new()) == NULL) {
 		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");

@@ -49,6 +49,12 @@ db_prefetch(struct db *db, db_stmt *const *stmts, int n)
 }
 
 int
+db_stream(db_stmt *st)
+{
+	return st->db->ops->stream(st);
+}
+
+int
 db_step(db_stmt *st)
 {
 	return st->db->ops->step(st);

@@ -70,6 +70,7 @@ struct db_ops {
 	int (*column_type)(db_stmt *, int column);
 	const void *(*column_blob)(db_stmt *, int column);
 	int (*prefetch)(struct db *, db_stmt *const *stmts, int n);
+	int (*stream)(db_stmt *);
 	int (*exec)(struct db *, const char *sql);
 	const char *(*errmsg)(struct db *);
 	bool (*in_transaction)(struct db *);
@@ -129,6 +130,15 @@ struct db *db_handle(db_stmt *);
  * remembered (pg_pipeline.c); elsewhere nothing happens.
  */
 int db_prefetch(struct db *, db_stmt *const *stmts, int n);
+
+/*
+ * Marks a read that may return the whole of a table (list, check, audit
+ * export), before its first step: on PostgreSQL outside the write lock
+ * its rows then come from the server a batch at a time (pg_stream.c), so
+ * memory stays flat however many there are; SQLite steps row by row
+ * anyway.  Stepping, columns and reset mean what they did.
+ */
+int db_stream(db_stmt *);
 
 /* Statements without parameters or rows, several separated by ';'. */
 int db_exec(struct db *, const char *sql);

@@ -167,6 +167,14 @@ lite_prefetch(struct db *db, db_stmt *const *stmts, int n)
 	return DB_OK;
 }
 
+/* SQLite reads a row at a time already. */
+static int
+lite_stream(db_stmt *st)
+{
+	(void)st;
+	return DB_OK;
+}
+
 static int
 lite_exec(struct db *db, const char *sql)
 {
@@ -270,6 +278,7 @@ static const struct db_ops lite_ops = {
 	.column_type = lite_column_type,
 	.column_blob = lite_column_blob,
 	.prefetch = lite_prefetch,
+	.stream = lite_stream,
 	.exec = lite_exec,
 	.errmsg = lite_errmsg,
 	.in_transaction = lite_in_transaction,

@@ -193,6 +193,7 @@ pg_close(struct pg_conn *c)
 	if (c == NULL)
 		return;
 	pg_memo_forget(c);
+	pg_stream_forget(c);
 	PQfinish(c->conn);
 	free(c);
 }
@@ -377,6 +378,13 @@ drop_blobs(struct pg_stmt *st)
 	}
 }
 
+/* The rows a read holds, freed (a cursor's next batch takes their place). */
+void
+pg_drop_rows(struct pg_stmt *st)
+{
+	drop_result(st);
+}
+
 /* Rows of a read now st's to step through; res is st's to free. */
 int
 pg_take_rows(struct pg_conn *c, struct pg_stmt *st, PGresult *res)
@@ -404,6 +412,12 @@ execute(struct pg_conn *c, struct pg_stmt *st, int expected)
 
 	if (!c->in_tx && reconnect(c) != 0)
 		return DB_ERROR;
+	/* A long read outside the lock: a cursor (pg_stream.c). */
+	if (pg_stream_wanted(c, st))
+		return pg_stream_open(c, st);
+	/* A write never runs in a cursor's transaction. */
+	if (st->kind != PG_READ && c->cursors != NULL)
+		(void)pg_stream_yield(c);
 	/* Under the write lock: pipelined, or answered from the memo. */
 	if (pg_pipelined(c, st)) {
 		st->row = 0;
@@ -473,6 +487,8 @@ pg_step(db_stmt *s)
 	drop_blobs(st);
 	if (st->row < PQntuples(st->res))
 		st->row++;
+	if (st->row >= PQntuples(st->res) && st->cursor != NULL)
+		return pg_stream_next(st);
 	return st->row < PQntuples(st->res) ? DB_ROW : DB_DONE;
 }
 
@@ -485,6 +501,7 @@ pg_step_changing(db_stmt *s, int expected)
 void
 pg_reset(struct pg_stmt *st)
 {
+	pg_stream_close(st);
 	drop_result(st);
 }
 
@@ -505,6 +522,7 @@ pg_finalize(struct pg_stmt *st)
 {
 	if (st == NULL)
 		return;
+	pg_stream_close(st);
 	drop_result(st);
 	pg_clear_bindings(st);
 	pg_free_held(st);
@@ -630,6 +648,9 @@ pg_exec(struct db *db, const char *sql)
 	PGresult *res;
 	int rc = DB_OK;
 
+	/* Long reads' cursors end with their transaction, or stay out of ours. */
+	if (c->cursors != NULL && (end || pg_stream_own_tx(c)))
+		(void)pg_stream_yield(c);
 	/*
 	 * What the pipeline owes first: a write that failed there fails the
 	 * COMMIT, which is then never sent (the server would answer an
@@ -675,6 +696,9 @@ pg_in_transaction(struct pg_conn *c)
 {
 	PGTransactionStatusType t = PQtransactionStatus(c->conn);
 
+	/* Not the one a long read's cursor runs in: the store's own. */
+	if (!c->in_tx && pg_stream_own_tx(c))
+		return false;
 	return c->in_tx || t == PQTRANS_INTRANS || t == PQTRANS_INERROR ||
 	    t == PQTRANS_ACTIVE;
 }

@@ -81,6 +81,10 @@ struct pg_conn {
 	struct pg_memo memo[PG_MEMO_SLOTS];
 	struct pg_stmt *holding[PG_HOLDING_MAX];	/* statements holding rows */
 	int nholding;
+	/* Long reads' cursors (pg_stream.c), and the transaction begun for them. */
+	struct pg_cursor *cursors;
+	bool cursor_tx;
+	unsigned long cursor_session;
 };
 
 /* More than any query of the store binds. */
@@ -116,6 +120,9 @@ struct pg_stmt {
 	int held;
 	int rank;			/* orders the tables' flushes */
 	struct pg_stmt *many;
+	/* A long read (db_stream), and its cursor while one is open. */
+	bool stream;
+	struct pg_cursor *cursor;
 };
 
 /* pg_pipeline.c */
@@ -131,6 +138,16 @@ void pg_drop_held(struct pg_conn *);
 void pg_free_held(struct pg_stmt *);
 int pg_prepare_on_server(struct pg_conn *, struct pg_stmt *);
 int pg_result_code(struct pg_conn *, PGresult *);
+
+/* pg_stream.c: long reads outside the write lock, a FETCH at a time. */
+int pg_stream_mark(struct pg_stmt *);
+bool pg_stream_wanted(const struct pg_conn *, const struct pg_stmt *);
+int pg_stream_open(struct pg_conn *, struct pg_stmt *);
+int pg_stream_next(struct pg_stmt *);
+void pg_stream_close(struct pg_stmt *);
+int pg_stream_yield(struct pg_conn *);
+bool pg_stream_own_tx(const struct pg_conn *);
+void pg_stream_forget(struct pg_conn *);
 
 /* The connection and statement behind the store's handles (pg_ops.c). */
 static inline struct pg_conn *
@@ -158,6 +175,7 @@ void pg_close(struct pg_conn *);
 int pg_prepare(struct db *, const char *sql, bool persistent,
     struct pg_stmt **);
 int pg_step(db_stmt *);
+void pg_drop_rows(struct pg_stmt *);
 int pg_step_changing(db_stmt *, int expected);
 void pg_reset(struct pg_stmt *);
 void pg_clear_bindings(struct pg_stmt *);

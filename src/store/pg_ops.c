@@ -112,6 +112,12 @@ ops_column_blob(db_stmt *st, int column)
 	return pg_column_blob(pg_stmt_of(st), column);
 }
 
+static int
+ops_stream(db_stmt *st)
+{
+	return pg_stream_mark(pg_stmt_of(st));
+}
+
 static const char *
 ops_errmsg(struct db *db)
 {
@@ -169,6 +175,7 @@ const struct db_ops pg_ops = {
 	.column_type = ops_column_type,
 	.column_blob = ops_column_blob,
 	.prefetch = pg_prefetch,
+	.stream = ops_stream,
 	.exec = pg_exec,
 	.errmsg = ops_errmsg,
 	.in_transaction = ops_in_transaction,

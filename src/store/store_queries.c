@@ -812,6 +812,8 @@ store_each_check(struct store *s, bool all, long long now_ms,
 	    " ORDER BY imported_at_ms, rowid", false, &stmt);
 	if (rc != DB_OK)
 		return store_error(s, err, "listing actions");
+	/* The whole queue: a batch at a time, never all at once (issue 34). */
+	db_stream(stmt);
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		if ((rc = action_from_row(s, stmt,
 		    (const char *)db_column_text(stmt, 8), now_ms, &d,
