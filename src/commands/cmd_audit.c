@@ -328,45 +328,52 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 /*
  * The record as stored, byte for byte: a parse into cJSON would print its
  * numbers again as doubles, and the advisory verdict in it is kept
- * exactly as received (SPEC 6).
+ * exactly as received (SPEC 6).  ctx is the json_writer of every line.
  */
 static int
 export_json_line(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
 {
-	struct json_writer w;
+	struct json_writer *w = ctx;
 	struct error err;
 	cJSON *record = NULL;
-	size_t len = strlen(record_json);
-	bool valid;
-	char *text;
+	size_t len = strlen(record_json), length;
+	bool valid, compact = false;
+	const char *text;
 
 	/*
 	 * The one-pass check vouches for the record the writer made; only
 	 * what it cannot vouch for (a stored row tampered with) is parsed.
+	 * A record the writer made is compact and, but for a packet's
+	 * non-ASCII text, printable ASCII: exactly what
+	 * json_writer_verbatim() would make of it, so it is copied as it is.
 	 */
-	valid = json_object_quick(record_json, len, NULL, 0) ||
+	valid = json_object_quick_compact(record_json, len, &compact) ||
 	    (record = json_parse_strict(record_json, len, NULL, &err)) != NULL;
-	json_writer_init(&w);
-	json_writer_object(&w);
-	json_writer_key(&w, "seq");
-	json_writer_integer(&w, seq);
-	json_writer_key(&w, "prev_hash");
-	json_writer_string(&w, prev_hash);
-	json_writer_key(&w, "hash");
-	json_writer_string(&w, hash);
-	if (valid) {
-		json_writer_key(&w, "record");
-		json_writer_verbatim(&w, record_json, len);
+	json_writer_reset(w);
+	json_writer_object(w);
+	json_writer_key(w, "seq");
+	json_writer_integer(w, seq);
+	json_writer_key(w, "prev_hash");
+	json_writer_string(w, prev_hash);
+	json_writer_key(w, "hash");
+	json_writer_string(w, hash);
+	if (compact) {
+		json_writer_key(w, "record");
+		json_writer_raw(w, record_json, len);
+	} else if (valid) {
+		json_writer_key(w, "record");
+		json_writer_verbatim(w, record_json, len);
 	} else {
-		json_writer_key(&w, "record_json");
-		json_writer_string(&w, record_json);
+		json_writer_key(w, "record_json");
+		json_writer_string(w, record_json);
 	}
-	json_writer_end(&w, '}');
+	json_writer_end(w, '}');
 	cJSON_Delete(record);
-	if ((text = json_writer_finish(&w)) != NULL)
-		printf("%s\n", text);
-	free(text);
+	if ((text = json_writer_text(w, &length)) != NULL) {
+		fwrite(text, 1, length, stdout);
+		putchar('\n');
+	}
 	return export_stopped();
 }
 
@@ -374,10 +381,12 @@ static int
 audit_export(struct store *store, const struct invocation *inv)
 {
 	struct csv_export x;
+	struct json_writer line;
 	struct error err;
 	int rc;
 
 	error_clear(&err);
+	json_writer_init(&line);
 	x = (struct csv_export){ store, inv->since != NULL,
 	    inv->until != NULL, 0, 0, &err };
 	/* audit_usage_wrong() saw that they parse. */
@@ -395,8 +404,11 @@ audit_export(struct store *store, const struct invocation *inv)
 		    "\"decision_id\",\"hash\",\"event\",\"operator\","
 		    "\"requested_by\",\"side\",\"ticker\",\"quantity\","
 		    "\"estimated_value_usd\",\"packet_sha256\",\"bulk_id\"\n");
-	rc = store_audit_each(store, inv->csv ? export_csv_row :
-	    export_json_line, &x, &err);
+	if (inv->csv)
+		rc = store_audit_each(store, export_csv_row, &x, &err);
+	else
+		rc = store_audit_each(store, export_json_line, &line, &err);
+	json_writer_discard(&line);
 	/* An export cut short must not pass for the whole log. */
 	if (rc == 0 || ferror(stdout))
 		rc = stdout_finish(&err);
