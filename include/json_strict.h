@@ -75,6 +75,13 @@ struct json_wanted {
  */
 bool json_object_quick(const char *text, size_t len,
     struct json_wanted *wanted, size_t wanted_count);
+/*
+ * json_object_quick() without members, and *compact: whether, when true,
+ * the text is already compact printable ASCII (no white space between
+ * tokens, no byte from DEL up), which json_writer_verbatim() writes as it
+ * is.
+ */
+bool json_object_quick_compact(const char *text, size_t len, bool *compact);
 
 /* A tree as one line, terminal controls escaped (json_writer.h). */
 char *json_print(const cJSON *);

@@ -99,5 +99,15 @@ char *json_message(const cJSON *);
 char *json_writer_finish(struct json_writer *);
 /* Frees what was written, for a path that gives up. */
 void json_writer_discard(struct json_writer *);
+/*
+ * The text written so far (not NUL-terminated) and its length; NULL if
+ * anything failed or a container is open.  The writer keeps it.
+ */
+const char *json_writer_text(const struct json_writer *, size_t *length);
+/*
+ * Starts the writer afresh with its buffer kept: a line each of many
+ * without an allocation each.  A failure is forgotten with the text.
+ */
+void json_writer_reset(struct json_writer *);
 
 #endif

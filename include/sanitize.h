@@ -28,6 +28,11 @@
 char *sanitize(const char *text, size_t len);
 /* sanitize() of a NUL-terminated string; NULL text gives "". */
 char *sanitize_str(const char *text);
+/*
+ * Whether sanitize() gives text back unchanged because it is printable
+ * ASCII: a caller writing much of it may then write it without the copy.
+ */
+bool sanitize_keeps(const char *text, size_t len);
 
 /*
  * Number of terminal columns the (already sanitized) text occupies:

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "json_extract.h"
 #include "json_fields.h"
 #include "json_strict.h"
 #include "json_writer.h"
@@ -106,21 +107,24 @@ audit_verify(struct store *store, const struct invocation *inv)
 static void
 csv_cell(const char *value, bool last)
 {
-	char *safe;
-	const char *p;
+	char *safe = NULL;
+	const char *p, *quote;
 
 	if (value == NULL)
 		value = "";
-	safe = xsanitize(value);
+	/* Most cells are printable ASCII, which the sanitizer keeps. */
+	p = sanitize_keeps(value, strlen(value)) ? value :
+	    (safe = xsanitize(value));
 	putchar('"');
 	/* A spreadsheet would read these as the start of a formula. */
 	if (value[0] != '\0' && strchr("=+-@\t\r", value[0]) != NULL)
 		putchar('\'');
-	for (p = safe; *p != '\0'; p++) {
-		if (*p == '"')
-			putchar('"');
-		putchar(*p);
+	while ((quote = strchr(p, '"')) != NULL) {
+		fwrite(p, 1, (size_t)(quote - p) + 1, stdout);
+		putchar('"');
+		p = quote + 1;
 	}
+	fputs(p, stdout);
 	putchar('"');
 	putchar(last ? '\n' : ',');
 	free(safe);
@@ -247,12 +251,61 @@ export_csv_packet(const struct csv_export *x, const cJSON *record)
 	return 0;
 }
 
+/*
+ * A top-level member's string as json_member() would find it in the
+ * parsed record, into text: the first so named, found without a parse.
+ * false when it is not a plain string (absent, another type, escaped, or
+ * too long for text).  Where the record does not parse at all, no row is
+ * written whatever this says.
+ */
+static bool
+record_string(const char *record_json, size_t len, const char *key,
+    char *text, size_t size)
+{
+	size_t start, length;
+
+	if (!json_member_text(record_json, len, key, &start, &length) ||
+	    length < 2 || record_json[start] != '"' || length - 2 >= size ||
+	    memchr(record_json + start, '\\', length) != NULL)
+		return false;
+	memcpy(text, record_json + start + 1, length - 2);
+	text[length - 2] = '\0';
+	return true;
+}
+
+/*
+ * Whether export_csv_row() may write a row for this record: a decision or
+ * a judgment, decided in [since, until).  The log is mostly other
+ * records, the policy imports the largest of them: only a record this
+ * cannot rule out is parsed.  Anything unusual (an event that is not a
+ * plain string) is left to the parse, as before.
+ */
+static bool
+csv_may_want(const struct csv_export *x, const char *record_json)
+{
+	size_t len = strlen(record_json);
+	char event[16], at[64];
+	long long ms;
+	bool judgment;
+
+	if (!record_string(record_json, len, "event", event, sizeof event))
+		return true;
+	judgment = strcmp(event, "po_judgment") == 0;
+	if (!judgment && strcmp(event, "decision") != 0)
+		return false;
+	if ((!x->since && !x->until) || !record_string(record_json, len,
+	    judgment ? "judged_at" : "decided_at", at, sizeof at))
+		return true;
+	return timestamp_parse(at, &ms) && (!x->since || ms >= x->since_ms) &&
+	    (!x->until || ms < x->until_ms);
+}
+
 static int
 export_csv_row(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
 {
 	const struct csv_export *x = ctx;
-	cJSON *record = cJSON_Parse(record_json);
+	cJSON *record;
 	const cJSON *op, *local, *routing;
 	const char *at;
 	char number[32], *reasons, *divergence, *acks;
@@ -260,6 +313,10 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 	int rc;
 
 	bool judgment;
+
+	if (!csv_may_want(x, record_json))
+		return 0;
+	record = cJSON_Parse(record_json);
 
 	/* Decisions, and (v3) the product owner's judgments (SPEC 2.3). */
 	judgment = record != NULL && strcmp(string_at(record, "event"),
@@ -328,45 +385,52 @@ export_csv_row(void *ctx, long long seq, const char *record_json,
 /*
  * The record as stored, byte for byte: a parse into cJSON would print its
  * numbers again as doubles, and the advisory verdict in it is kept
- * exactly as received (SPEC 6).
+ * exactly as received (SPEC 6).  ctx is the json_writer of every line.
  */
 static int
 export_json_line(void *ctx, long long seq, const char *record_json,
     const char *prev_hash, const char *hash)
 {
-	struct json_writer w;
+	struct json_writer *w = ctx;
 	struct error err;
 	cJSON *record = NULL;
-	size_t len = strlen(record_json);
-	bool valid;
-	char *text;
+	size_t len = strlen(record_json), length;
+	bool valid, compact = false;
+	const char *text;
 
 	/*
 	 * The one-pass check vouches for the record the writer made; only
 	 * what it cannot vouch for (a stored row tampered with) is parsed.
+	 * A record the writer made is compact and, but for a packet's
+	 * non-ASCII text, printable ASCII: exactly what
+	 * json_writer_verbatim() would make of it, so it is copied as it is.
 	 */
-	valid = json_object_quick(record_json, len, NULL, 0) ||
+	valid = json_object_quick_compact(record_json, len, &compact) ||
 	    (record = json_parse_strict(record_json, len, NULL, &err)) != NULL;
-	json_writer_init(&w);
-	json_writer_object(&w);
-	json_writer_key(&w, "seq");
-	json_writer_integer(&w, seq);
-	json_writer_key(&w, "prev_hash");
-	json_writer_string(&w, prev_hash);
-	json_writer_key(&w, "hash");
-	json_writer_string(&w, hash);
-	if (valid) {
-		json_writer_key(&w, "record");
-		json_writer_verbatim(&w, record_json, len);
+	json_writer_reset(w);
+	json_writer_object(w);
+	json_writer_key(w, "seq");
+	json_writer_integer(w, seq);
+	json_writer_key(w, "prev_hash");
+	json_writer_string(w, prev_hash);
+	json_writer_key(w, "hash");
+	json_writer_string(w, hash);
+	if (compact) {
+		json_writer_key(w, "record");
+		json_writer_raw(w, record_json, len);
+	} else if (valid) {
+		json_writer_key(w, "record");
+		json_writer_verbatim(w, record_json, len);
 	} else {
-		json_writer_key(&w, "record_json");
-		json_writer_string(&w, record_json);
+		json_writer_key(w, "record_json");
+		json_writer_string(w, record_json);
 	}
-	json_writer_end(&w, '}');
+	json_writer_end(w, '}');
 	cJSON_Delete(record);
-	if ((text = json_writer_finish(&w)) != NULL)
-		printf("%s\n", text);
-	free(text);
+	if ((text = json_writer_text(w, &length)) != NULL) {
+		fwrite(text, 1, length, stdout);
+		putchar('\n');
+	}
 	return export_stopped();
 }
 
@@ -374,10 +438,12 @@ static int
 audit_export(struct store *store, const struct invocation *inv)
 {
 	struct csv_export x;
+	struct json_writer line;
 	struct error err;
 	int rc;
 
 	error_clear(&err);
+	json_writer_init(&line);
 	x = (struct csv_export){ store, inv->since != NULL,
 	    inv->until != NULL, 0, 0, &err };
 	/* audit_usage_wrong() saw that they parse. */
@@ -395,8 +461,11 @@ audit_export(struct store *store, const struct invocation *inv)
 		    "\"decision_id\",\"hash\",\"event\",\"operator\","
 		    "\"requested_by\",\"side\",\"ticker\",\"quantity\","
 		    "\"estimated_value_usd\",\"packet_sha256\",\"bulk_id\"\n");
-	rc = store_audit_each(store, inv->csv ? export_csv_row :
-	    export_json_line, &x, &err);
+	if (inv->csv)
+		rc = store_audit_each(store, export_csv_row, &x, &err);
+	else
+		rc = store_audit_each(store, export_json_line, &line, &err);
+	json_writer_discard(&line);
 	/* An export cut short must not pass for the whole log. */
 	if (rc == 0 || ferror(stdout))
 		rc = stdout_finish(&err);

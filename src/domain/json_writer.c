@@ -611,6 +611,25 @@ json_writer_discard(struct json_writer *w)
 	memset(w, 0, sizeof *w);
 }
 
+const char *
+json_writer_text(const struct json_writer *w, size_t *length)
+{
+	*length = 0;
+	if (w->failed || w->depth != 0 || w->after_key || w->length == 0)
+		return NULL;
+	*length = w->length;
+	return w->text;
+}
+
+void
+json_writer_reset(struct json_writer *w)
+{
+	w->length = 0;
+	w->failed = false;
+	w->after_key = false;
+	w->depth = 0;
+}
+
 char *
 json_canonical(const cJSON *tree, int format)
 {

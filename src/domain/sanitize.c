@@ -189,18 +189,27 @@ sanitize_into(struct output *output, const unsigned char *text, size_t len)
  * Most text is printable ASCII, which both transformations copy as it is:
  * finding that out in one tight pass saves decoding it twice.
  */
-static char *
-copy_if_printable_ascii(const char *text, size_t len)
+bool
+sanitize_keeps(const char *text, size_t len)
 {
-	char	*copy;
 	size_t	 i;
 
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 
 		if (c < 0x20 || c > 0x7e)
-			return (NULL);
+			return (false);
 	}
+	return (true);
+}
+
+static char *
+copy_if_printable_ascii(const char *text, size_t len)
+{
+	char	*copy;
+
+	if (!sanitize_keeps(text, len))
+		return (NULL);
 	if ((copy = malloc(len + 1)) == NULL)
 		return (NULL);
 	memcpy(copy, text, len);

@@ -20,17 +20,17 @@ store_action_packet(struct store *s, const char *action_id, char **raw,
 	int rc;
 
 	*raw = NULL;
-	if (db_prepare(s->db, "SELECT raw_json FROM action WHERE action_id = ?1",
-	    false, &stmt) != DB_OK)
-		return store_error(s, err, "reading an action");
+	/* Kept prepared: the CSV export asks once for each decision. */
+	if ((stmt = store_statement(s, SQL_ACTION_PACKET, err)) == NULL)
+		return err->status;
 	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
 	rc = db_step(stmt);
 	if (rc == DB_ROW && (text = (const char *)db_column_text(stmt, 0)) !=
 	    NULL && (*raw = strdup(text)) == NULL) {
-		db_finalize(stmt);
+		db_reset(stmt);
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
 	}
-	db_finalize(stmt);
+	db_reset(stmt);
 	return rc == DB_ROW || rc == DB_DONE ? 0 :
 	    store_error(s, err, "reading an action");
 }

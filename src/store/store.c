@@ -160,6 +160,8 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    "SELECT ac_id, judgment, judgment_id, operator_login,"
 	    " operator_uid, judged_at, audit_seq FROM po_judgment"
 	    " WHERE action_id = ?1 ORDER BY audit_seq, ac_id",
+	[SQL_ACTION_PACKET] =
+	    "SELECT raw_json FROM action WHERE action_id = ?1",
 };
 
 int

@@ -47,6 +47,7 @@ enum statement {
 	SQL_APPROVAL_POLICIES,		/* approvals.c (SPEC 14) */
 	SQL_APPROVALS_OF,
 	SQL_JUDGMENTS_OF,		/* judgments.c (SPEC 2.3) */
+	SQL_ACTION_PACKET,		/* action_packet.c (SPEC 7) */
 	SQL_STATEMENT_COUNT
 };
 

@@ -575,6 +575,61 @@ test_verbatim(void **state)
 }
 
 /*
+ * audit export's shortcut: an object json_object_quick_compact() calls
+ * compact is written by json_writer_verbatim() exactly as it is (the
+ * converse need not hold: verbatim keeps most non-ASCII text); white
+ * space between tokens, DEL and anything from 0x80 are not compact, and
+ * what is not certain is not compact either.  A reset writer writes the
+ * next line into the same buffer.
+ */
+static void
+test_compact_is_verbatim(void **state)
+{
+	static const struct {
+		const char *text;
+		bool certain, compact;
+	} cases[] = {
+		{ "{\"a\":[1,\"b c\",{\"d\":null}],\"e\":\"0123456789abcdef"
+		    "0123456789\",\"f\":\"\\\"x\\u00e9\"}", true, true },
+		{ "{\"a\": 1}", true, false },
+		{ " {\"a\":1}", true, false },
+		{ "{\"a\":1}\n", true, false },
+		{ "{\"a\":\"caf\xc3\xa9\"}", true, false },
+		{ "{\"a\":\"x\x7fy\"}", true, false },
+		{ "{\"a\":\"0123456789\x7f\"}", true, false },
+		{ "{\"a\":\"0123456789abc\x01\"}", false, false },
+		{ "{\"a\":\"0123456789abcdef\xff\"}", false, false },
+		{ "{\"a\":\"0123456789abcdefgh\\\"\"}", true, true },
+		{ "{\"a\":\"0123456789abcdefghij", false, false },
+		{ "{\"a\":1,\"a\":2}", false, false },
+		{ "{\"a\":\"tab\there\"}", false, false },
+		{ "[1]", false, false },
+	};
+	struct json_writer w;
+	const char *text;
+	size_t i, length;
+	bool compact;
+
+	(void)state;
+	json_writer_init(&w);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		compact = true;
+		assert_int_equal(json_object_quick_compact(cases[i].text,
+		    strlen(cases[i].text), &compact), cases[i].certain);
+		assert_int_equal(compact, cases[i].compact);
+		if (!cases[i].compact)
+			continue;
+		json_writer_reset(&w);
+		json_writer_verbatim(&w, cases[i].text, strlen(cases[i].text));
+		text = json_writer_text(&w, &length);
+		assert_non_null(text);
+		assert_int_equal(length, strlen(cases[i].text));
+		assert_memory_equal(text, cases[i].text, length);
+	}
+	json_writer_discard(&w);
+}
+
+/*
  * A protocol message: cJSON's escapes and no others, so its size is what
  * cJSON printed (the 1 MiB limit); and a tree as deep as cJSON parses is
  * written whole, far past JSON_WRITER_DEPTH, one deeper is refused.
@@ -655,6 +710,7 @@ main(void)
 		cmocka_unit_test(test_random_numbers),
 		cmocka_unit_test(test_unbalanced_is_refused),
 		cmocka_unit_test(test_verbatim),
+		cmocka_unit_test(test_compact_is_verbatim),
 		cmocka_unit_test(test_protocol_message),
 	};
 
