@@ -4,7 +4,8 @@
  * reads only the versions that answer its questions (reduced_chain),
  * through the locks and pull requests recorded when actions were
  * rejected; a single check, a decision and the detail view read every
- * version, by label.
+ * version, by label, and a decision those its answers and its record
+ * depend on (enum artifact_reading).
  */
 #include "config.h"
 
@@ -166,6 +167,21 @@ find_lock(struct store *s, const char *label, const char *name,
 	return 0;
 }
 
+/* Whether the chain holds the version id. */
+static bool
+in_chain(const cJSON *chain, const char *id)
+{
+	const cJSON *version;
+	const char *other;
+
+	cJSON_ArrayForEach(version, chain) {
+		other = cJSON_GetStringValue(json_member(version, "action_id"));
+		if (other != NULL && strcmp(other, id) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Whether name is one of the people of action (the author or a contributor). */
 static bool
 person_of(const cJSON *action, const char *name)
@@ -183,17 +199,12 @@ person_of(const cJSON *action, const char *name)
 }
 
 /*
- * The versions that answer every question the lockout rule and the
- * queue's deadlock flag ask of this action (lockout.c), found by index:
- * the revised version, the first approved sibling, a rejected version
- * sharing its artifact_id or pull request, one rejection locking out each
- * of its people, and, when every roster author is out, one locking out
- * each of them.  Their answers are the whole chain's: each is a version
- * of the artifact, and none is left out that would change one.
+ * The versions the links of this action ask about (lockout.c): the
+ * revised version, the first approved sibling, a rejected version sharing
+ * its artifact_id or pull request.
  */
 static int
-reduced_chain(struct store *s, const char *label, const cJSON *packet,
-    bool rejected, const cJSON *roster, struct witnesses *w,
+link_witnesses(struct store *s, const cJSON *packet, struct witnesses *w,
     struct error *err)
 {
 	const cJSON *action = json_member(packet, "proposed_action");
@@ -204,10 +215,6 @@ reduced_chain(struct store *s, const char *label, const cJSON *packet,
 	const char *artifact_id = cJSON_GetStringValue(json_member(action,
 	    "artifact_id"));
 	const char *pr_url = lockout_pr_url(packet);
-	const cJSON *person, *authors = json_member(roster, "authors");
-	struct witnesses roster_out = { NULL, 0, false };
-	bool found, all = true;
-	size_t i;
 	int rc = 0;
 
 	if (revised != NULL) {
@@ -219,6 +226,32 @@ reduced_chain(struct store *s, const char *label, const cJSON *packet,
 		    w, err);
 	if (rc == 0 && pr_url != NULL)
 		rc = find_witness(s, ART_PR_FIND, pr_url, id, w, err);
+	return rc;
+}
+
+/*
+ * The versions that answer every question the lockout rule and the
+ * queue's deadlock flag ask of this action (lockout.c), found by index:
+ * those of link_witnesses(), one rejection locking out each of its
+ * people, and, when every roster author is out, one locking out each of
+ * them.  Their answers are the whole chain's: each is a version of the
+ * artifact, and none is left out that would change one.
+ */
+static int
+reduced_chain(struct store *s, const char *label, const cJSON *packet,
+    bool rejected, const cJSON *roster, struct witnesses *w,
+    struct error *err)
+{
+	const cJSON *action = json_member(packet, "proposed_action");
+	const char *id = cJSON_GetStringValue(json_member(action,
+	    "action_id"));
+	const cJSON *person, *authors = json_member(roster, "authors");
+	struct witnesses roster_out = { NULL, 0, false };
+	bool found, all = true;
+	size_t i;
+	int rc;
+
+	rc = link_witnesses(s, packet, w, err);
 	person = json_member(action, "author");
 	if (rc == 0 && cJSON_IsString(person))
 		rc = find_lock(s, label, person->valuestring, id, w, &found,
@@ -251,9 +284,52 @@ reduced_chain(struct store *s, const char *label, const cJSON *packet,
 	return rc;
 }
 
+/*
+ * A decision's reading: every version whose rejection locks people out,
+ * in the order of the whole chain (the record's locked_out keeps the
+ * first spelling of each name, as lockout_authors() meets them), then
+ * those of link_witnesses() not among them.  lockout.c's answers over
+ * the whole chain depend on no other version: the people locked out are
+ * exactly those of these rejections.
+ */
+static int
+decision_chain(struct store *s, const char *label, const cJSON *packet,
+    const char *id, cJSON *chain, struct error *err)
+{
+	struct witnesses links = { NULL, 0, false };
+	db_stmt *stmt;
+	size_t i;
+	int rc;
+
+	if ((stmt = artifact_statement(s, ART_LOCKING_VERSIONS, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, label, -1, DB_STATIC);
+	db_bind_text(stmt, 2, id, -1, DB_STATIC);
+	if ((rc = add_versions(s, stmt, chain, err)) != 0)
+		return rc;
+	rc = link_witnesses(s, packet, &links, err);
+	if (rc == 0 && links.failed)
+		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	/* At most four links: each looked for in the chain so far. */
+	for (i = 0; rc == 0 && i < links.count; i++) {
+		if (strcmp(links.ids[i], id) == 0 ||
+		    in_chain(chain, links.ids[i]))
+			continue;
+		if ((stmt = artifact_statement(s, ART_VERSION, err)) == NULL) {
+			rc = err->status;
+			break;
+		}
+		db_bind_text(stmt, 1, links.ids[i], -1, DB_STATIC);
+		rc = add_versions(s, stmt, chain, err);
+	}
+	witnesses_free(&links);
+	return rc;
+}
+
 int
 store_artifact_chain(struct store *s, const cJSON *packet, const char *status,
-    bool every_version, const cJSON *roster, cJSON **out, struct error *err)
+    enum artifact_reading reading, const cJSON *roster, cJSON **out,
+    struct error *err)
 {
 	const cJSON *action = json_member(packet, "proposed_action");
 	const char *id = cJSON_GetStringValue(json_member(action,
@@ -274,7 +350,11 @@ store_artifact_chain(struct store *s, const cJSON *packet, const char *status,
 		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
 		goto cleanup;
 	}
-	if (every_version) {
+	if (reading == ARTIFACT_FOR_DECISION) {
+		rc = decision_chain(s, label, packet, id, chain, err);
+		goto cleanup;
+	}
+	if (reading == ARTIFACT_EVERY_VERSION) {
 		if ((stmt = artifact_statement(s, ART_VERSIONS, err)) == NULL) {
 			rc = err->status;
 			goto cleanup;
