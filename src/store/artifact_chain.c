@@ -75,6 +75,24 @@ add_versions(struct store *s, db_stmt *stmt, cJSON *chain, struct error *err)
 	return 0;
 }
 
+/*
+ * Appends the versions statement which reads, given one text parameter,
+ * or two (second not NULL).
+ */
+static int
+read_versions(struct store *s, enum artifact_statement which,
+    const char *first, const char *second, cJSON *chain, struct error *err)
+{
+	db_stmt *stmt;
+
+	if ((stmt = artifact_statement(s, which, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, first, -1, DB_STATIC);
+	if (second != NULL)
+		db_bind_text(stmt, 2, second, -1, DB_STATIC);
+	return add_versions(s, stmt, chain, err);
+}
+
 /* The versions a reduced chain holds, each once. */
 struct witnesses {
 	char **ids;
@@ -297,30 +315,21 @@ decision_chain(struct store *s, const char *label, const cJSON *packet,
     const char *id, cJSON *chain, struct error *err)
 {
 	struct witnesses links = { NULL, 0, false };
-	db_stmt *stmt;
 	size_t i;
 	int rc;
 
-	if ((stmt = artifact_statement(s, ART_LOCKING_VERSIONS, err)) == NULL)
-		return err->status;
-	db_bind_text(stmt, 1, label, -1, DB_STATIC);
-	db_bind_text(stmt, 2, id, -1, DB_STATIC);
-	if ((rc = add_versions(s, stmt, chain, err)) != 0)
+	if ((rc = read_versions(s, ART_LOCKING_VERSIONS, label, id, chain,
+	    err)) != 0)
 		return rc;
 	rc = link_witnesses(s, packet, &links, err);
 	if (rc == 0 && links.failed)
 		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
 	/* At most four links: each looked for in the chain so far. */
 	for (i = 0; rc == 0 && i < links.count; i++) {
-		if (strcmp(links.ids[i], id) == 0 ||
-		    in_chain(chain, links.ids[i]))
-			continue;
-		if ((stmt = artifact_statement(s, ART_VERSION, err)) == NULL) {
-			rc = err->status;
-			break;
-		}
-		db_bind_text(stmt, 1, links.ids[i], -1, DB_STATIC);
-		rc = add_versions(s, stmt, chain, err);
+		if (strcmp(links.ids[i], id) != 0 &&
+		    !in_chain(chain, links.ids[i]))
+			rc = read_versions(s, ART_VERSION, links.ids[i], NULL,
+			    chain, err);
 	}
 	witnesses_free(&links);
 	return rc;
@@ -335,7 +344,6 @@ store_artifact_chain(struct store *s, const cJSON *packet, const char *status,
 	const char *id = cJSON_GetStringValue(json_member(action,
 	    "action_id"));
 	struct witnesses w = { NULL, 0, false };
-	db_stmt *stmt;
 	cJSON *chain = NULL;
 	char *label = NULL;
 	size_t i;
@@ -355,27 +363,16 @@ store_artifact_chain(struct store *s, const cJSON *packet, const char *status,
 		goto cleanup;
 	}
 	if (reading == ARTIFACT_EVERY_VERSION) {
-		if ((stmt = artifact_statement(s, ART_VERSIONS, err)) == NULL) {
-			rc = err->status;
-			goto cleanup;
-		}
-		db_bind_text(stmt, 1, label, -1, DB_STATIC);
-		db_bind_text(stmt, 2, id, -1, DB_STATIC);
-		rc = add_versions(s, stmt, chain, err);
+		rc = read_versions(s, ART_VERSIONS, label, id, chain, err);
 		goto cleanup;
 	}
 	if ((rc = reduced_chain(s, label, packet, status != NULL &&
 	    strcmp(status, "rejected") == 0, roster, &w, err)) != 0)
 		goto cleanup;
 	for (i = 0; rc == 0 && i < w.count; i++) {
-		if (strcmp(w.ids[i], id) == 0)
-			continue;
-		if ((stmt = artifact_statement(s, ART_VERSION, err)) == NULL) {
-			rc = err->status;
-			break;
-		}
-		db_bind_text(stmt, 1, w.ids[i], -1, DB_STATIC);
-		rc = add_versions(s, stmt, chain, err);
+		if (strcmp(w.ids[i], id) != 0)
+			rc = read_versions(s, ART_VERSION, w.ids[i], NULL,
+			    chain, err);
 	}
 cleanup:
 	witnesses_free(&w);

@@ -30,47 +30,6 @@
 
 static const struct operator_identity officer = { "officer", 1000 };
 
-/* The passing trade as id by author; extra: "key", json pairs, NULL-ended. */
-static char *
-version(const char *id, const char *author, ...)
-{
-	char quoted_id[300], quoted_author[300], path[64];
-	const char *key, *value;
-	char *json, *next;
-	va_list ap;
-
-	json = sf_edit(EX_PACKET_PASS_JSON,
-	    "proposed_action.action_id", sf_quote(quoted_id, sizeof quoted_id,
-	    id),
-	    "reviewer_verdict.action_id", quoted_id,
-	    "proposed_action.author", sf_quote(quoted_author,
-	    sizeof quoted_author, author),
-	    "proposed_action.requested_by", (const char *)NULL,
-	    (const char *)NULL);
-	va_start(ap, author);
-	while ((key = va_arg(ap, const char *)) != NULL) {
-		value = va_arg(ap, const char *);
-		snprintf(path, sizeof path, "proposed_action.%s", key);
-		next = sf_edit(json, path, value, (const char *)NULL);
-		free(json);
-		json = next;
-	}
-	va_end(ap);
-	return json;
-}
-
-/* The change example as id by author (its pr_url kept). */
-static char *
-change(const char *id, const char *author)
-{
-	char quoted_id[300], quoted_author[300];
-
-	return sf_edit(EXAMPLE_PACKET_CHANGE, "proposed_action.action_id",
-	    sf_quote(quoted_id, sizeof quoted_id, id),
-	    "proposed_action.author", sf_quote(quoted_author,
-	    sizeof quoted_author, author), (const char *)NULL);
-}
-
 /* Records a decision on id, which must be recorded. */
 static void
 decide(const char *id, enum decision_kind kind, const char *reassign_to)
@@ -229,8 +188,8 @@ test_long_chain(void **state)
 		snprintf(id, sizeof id, "c-%d", i);
 		snprintf(author, sizeof author, "w-%d", i);
 		snprintf(prev, sizeof prev, "\"c-%d\"", i - 1);
-		sf_import_owned(fx.store, i == 0 ? version(id, author, NULL) :
-		    version(id, author, "revision_of", prev, NULL));
+		sf_import_owned(fx.store, i == 0 ? sf_version(id, author,
+		    NULL) : sf_version(id, author, "revision_of", prev, NULL));
 	}
 	result = decision_answers("c-39", 1);
 	assert_contains(result, "fail: the revised action c-38 was not "
@@ -266,11 +225,11 @@ test_spellings_and_contributors(void **state)
 	char *result;
 
 	(void)state;
-	sf_import_owned(fx.store, version("s1", "ANN", "artifact_id", "\"s\"",
-	    NULL));
-	sf_import_owned(fx.store, version("s2", "ann", "artifact_id", "\"s\"",
-	    "contributors", "[\"x\", \"b\"]", NULL));
-	sf_import_owned(fx.store, version("s3", "c", "artifact_id", "\"s\"",
+	sf_import_owned(fx.store, sf_version("s1", "ANN", "artifact_id",
+	    "\"s\"", NULL));
+	sf_import_owned(fx.store, sf_version("s2", "ann", "artifact_id",
+	    "\"s\"", "contributors", "[\"x\", \"b\"]", NULL));
+	sf_import_owned(fx.store, sf_version("s3", "c", "artifact_id", "\"s\"",
 	    NULL));
 	reject("s2");
 	result = decision_answers("s3", 1);
@@ -284,12 +243,12 @@ test_spellings_and_contributors(void **state)
 	free(result);
 	decide("s3", DECISION_REJECT, "a");
 	assert_int_equal(recorded_chain(), 2);
-	sf_import_owned(fx.store, version("s4", "a", "revision_of", "\"s3\"",
+	sf_import_owned(fx.store, sf_version("s4", "a", "revision_of", "\"s3\"",
 	    NULL));
 	result = decision_answers("s4", 3);
 	assert_contains(result, "pass: a may revise s3");
 	free(result);
-	sf_import_owned(fx.store, version("s5", "d", "revision_of", "\"s3\"",
+	sf_import_owned(fx.store, sf_version("s5", "d", "revision_of", "\"s3\"",
 	    NULL));
 	result = decision_answers("s5", 3);
 	assert_contains(result, "reassigned the revision to a, not d");
@@ -307,31 +266,31 @@ test_siblings_and_deadlock(void **state)
 	char *result;
 
 	(void)state;
-	sf_import_owned(fx.store, version("d1", "a", NULL));
+	sf_import_owned(fx.store, sf_version("d1", "a", NULL));
 	reject("d1");
-	sf_import_owned(fx.store, version("d2", "b", "revision_of", "\"d1\"",
+	sf_import_owned(fx.store, sf_version("d2", "b", "revision_of", "\"d1\"",
 	    NULL));
 	reject("d2");
-	sf_import_owned(fx.store, version("d3", "c", "revision_of", "\"d1\"",
+	sf_import_owned(fx.store, sf_version("d3", "c", "revision_of", "\"d1\"",
 	    NULL));
 	decide("d3", DECISION_APPROVE, NULL);
-	sf_import_owned(fx.store, version("d4", "d", "revision_of", "\"d1\"",
+	sf_import_owned(fx.store, sf_version("d4", "d", "revision_of", "\"d1\"",
 	    NULL));
 	result = decision_answers("d4", 3);
 	assert_contains(result, "d3, another revision of d1, was already "
 	    "approved");
 	free(result);
-	sf_import_owned(fx.store, version("e1", "ann", "revision_of", "\"d2\"",
-	    NULL));
+	sf_import_owned(fx.store, sf_version("e1", "ann", "revision_of",
+	    "\"d2\"", NULL));
 	reject("e1");
-	sf_import_owned(fx.store, version("e2", "c", "revision_of", "\"e1\"",
+	sf_import_owned(fx.store, sf_version("e2", "c", "revision_of", "\"e1\"",
 	    NULL));
 	/* a, b, ann out; e2 by c: rejecting it leaves d alone, no deadlock. */
 	result = decision_answers("e2", 4);
 	assert_contains(result, "deadlocked 0 0");
 	free(result);
 	reject("e2");
-	sf_import_owned(fx.store, version("e3", "d", "revision_of", "\"e2\"",
+	sf_import_owned(fx.store, sf_version("e3", "d", "revision_of", "\"e2\"",
 	    NULL));
 	result = decision_answers("e3", 6);
 	assert_contains(result, "deadlocked 0 1");
@@ -346,10 +305,10 @@ test_pull_request(void **state)
 	char *result;
 
 	(void)state;
-	sf_import_owned(fx.store, change("pr-1", "a"));
+	sf_import_owned(fx.store, sf_change_by("pr-1", "a"));
 	reject("pr-1");
-	sf_import_owned(fx.store, change("pr-2", "a"));
-	sf_import_owned(fx.store, change("pr-3", "b"));
+	sf_import_owned(fx.store, sf_change_by("pr-2", "a"));
+	sf_import_owned(fx.store, sf_change_by("pr-3", "b"));
 	result = decision_answers("pr-2", 1);
 	assert_contains(result, "fail: a wrote or contributed");
 	free(result);
