@@ -3,9 +3,9 @@
  * lockout.c), from the sets artifact.c keeps.  A pass over the queue
  * reads only the versions that answer its questions (reduced_chain),
  * through the locks and pull requests recorded when actions were
- * rejected; a single check, a decision and the detail view read every
- * version, by label, and a decision those its answers and its record
- * depend on (enum artifact_reading).
+ * rejected; a single check and the detail view read every version, by
+ * label; a decision those its answers and its record depend on (enum
+ * artifact_reading).
  */
 #include "config.h"
 
