@@ -136,6 +136,13 @@ struct recheck {
  */
 int recheck_action(struct store *, const char *action_id, long long now_ms,
     const cJSON *po_judgments, struct recheck *, struct error *);
+/*
+ * The same inside decision_record(): the artifact read as a decision
+ * needs it (store_load_decision_check()), the same answers.
+ */
+int recheck_for_decision(struct store *, const char *action_id,
+    long long now_ms, const cJSON *po_judgments, struct recheck *,
+    struct error *);
 void recheck_free(struct recheck *);
 /*
  * SPEC 14: the quorum a re-checked action is under at this moment, and

@@ -156,6 +156,14 @@ struct check_data {
 int store_load_check(struct store *, const char *action_id, long long now_ms,
     struct check_data *, struct error *);
 /*
+ * The same for a decision: of the action's artifact, only the versions
+ * the lockout's answers and the decision's record depend on (SPEC 2.4:
+ * the same answers as every version), so that revision_chain, which the
+ * record keeps, does not grow with the artifact.
+ */
+int store_load_decision_check(struct store *, const char *action_id,
+    long long now_ms, struct check_data *, struct error *);
+/*
  * The same for a packet stored in this transaction a moment ago, from its
  * parsed tree (lent, not copied) instead of reading it back.
  */

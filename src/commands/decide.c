@@ -512,7 +512,7 @@ decision_record(struct store *store, const struct decision_request *req,
 	if (now_ms == DECISION_NOW)
 		now_ms = timestamp_now();	/* the lock is ours: now is now */
 
-	status = recheck_action(store, req->action_id, now_ms,
+	status = recheck_for_decision(store, req->action_id, now_ms,
 	    req->po_judgments, &rc, err);
 	if (status == EXIT_REFUSED) {
 		refuse(&refusals, "unknown_action", "unknown action %s",

@@ -34,15 +34,17 @@ judgments_union(const cJSON *recorded, const cJSON *given)
 	return all;
 }
 
-int
-recheck_action(struct store *store, const char *action_id, long long now_ms,
-    const cJSON *po_judgments, struct recheck *r, struct error *err)
+/* The re-check, its action loaded by load (a reading of the artifact). */
+static int
+recheck_loaded_by(int (*load)(struct store *, const char *, long long,
+    struct check_data *, struct error *), struct store *store,
+    const char *action_id, long long now_ms, const cJSON *po_judgments,
+    struct recheck *r, struct error *err)
 {
 	int rc;
 
 	memset(r, 0, sizeof *r);
-	if ((rc = store_load_check(store, action_id, now_ms, &r->data,
-	    err)) != 0)
+	if ((rc = load(store, action_id, now_ms, &r->data, err)) != 0)
 		return rc;
 	if (po_judgments != NULL) {
 		r->judgments_counted = judgments_union(r->data.judgments,
@@ -60,6 +62,23 @@ recheck_action(struct store *store, const char *action_id, long long now_ms,
 		return rc;
 	}
 	return 0;
+}
+
+int
+recheck_action(struct store *store, const char *action_id, long long now_ms,
+    const cJSON *po_judgments, struct recheck *r, struct error *err)
+{
+	return recheck_loaded_by(store_load_check, store, action_id, now_ms,
+	    po_judgments, r, err);
+}
+
+int
+recheck_for_decision(struct store *store, const char *action_id,
+    long long now_ms, const cJSON *po_judgments, struct recheck *r,
+    struct error *err)
+{
+	return recheck_loaded_by(store_load_decision_check, store, action_id,
+	    now_ms, po_judgments, r, err);
 }
 
 void

@@ -100,6 +100,14 @@ static const char *const artifact_sql[ARTIFACT_STATEMENTS] = {
 	    " LEFT JOIN artifact_pr p ON p.action_id = a.action_id"
 	    " WHERE n.artifact = ?1 AND n.node >= 'v:' AND n.node < 'v;'"
 	    " AND a.action_id <> ?2 ORDER BY a.imported_at_ms, a.rowid",
+	/* Every version a rejection of which locks people out (artifact_lock). */
+	[ART_LOCKING_VERSIONS] =
+	    "SELECT " VERSION_COLUMNS " FROM action a"
+	    " LEFT JOIN decision d ON d.action_id = a.action_id"
+	    " LEFT JOIN artifact_pr p ON p.action_id = a.action_id"
+	    " WHERE a.action_id IN (SELECT action_id FROM artifact_lock"
+	    "  WHERE artifact = ?1)"
+	    " AND a.action_id <> ?2 ORDER BY a.imported_at_ms, a.rowid",
 	[ART_QUEUE_STALE] =
 	    "UPDATE queue_index SET epoch = 0 WHERE action_id IN"
 	    " (SELECT substr(node, 3) FROM artifact_node WHERE artifact = ?1"

@@ -3,8 +3,9 @@
  * lockout.c), from the sets artifact.c keeps.  A pass over the queue
  * reads only the versions that answer its questions (reduced_chain),
  * through the locks and pull requests recorded when actions were
- * rejected; a single check, a decision and the detail view read every
- * version, by label.
+ * rejected; a single check and the detail view read every version, by
+ * label; a decision those its answers and its record depend on (enum
+ * artifact_reading).
  */
 #include "config.h"
 
@@ -72,6 +73,24 @@ add_versions(struct store *s, db_stmt *stmt, cJSON *chain, struct error *err)
 	if (rc != DB_DONE)
 		return store_error(s, err, "reading the versions of an artifact");
 	return 0;
+}
+
+/*
+ * Appends the versions statement which reads, given one text parameter,
+ * or two (second not NULL).
+ */
+static int
+read_versions(struct store *s, enum artifact_statement which,
+    const char *first, const char *second, cJSON *chain, struct error *err)
+{
+	db_stmt *stmt;
+
+	if ((stmt = artifact_statement(s, which, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, first, -1, DB_STATIC);
+	if (second != NULL)
+		db_bind_text(stmt, 2, second, -1, DB_STATIC);
+	return add_versions(s, stmt, chain, err);
 }
 
 /* The versions a reduced chain holds, each once. */
@@ -166,6 +185,21 @@ find_lock(struct store *s, const char *label, const char *name,
 	return 0;
 }
 
+/* Whether the chain holds the version id. */
+static bool
+in_chain(const cJSON *chain, const char *id)
+{
+	const cJSON *version;
+	const char *other;
+
+	cJSON_ArrayForEach(version, chain) {
+		other = cJSON_GetStringValue(json_member(version, "action_id"));
+		if (other != NULL && strcmp(other, id) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Whether name is one of the people of action (the author or a contributor). */
 static bool
 person_of(const cJSON *action, const char *name)
@@ -183,17 +217,12 @@ person_of(const cJSON *action, const char *name)
 }
 
 /*
- * The versions that answer every question the lockout rule and the
- * queue's deadlock flag ask of this action (lockout.c), found by index:
- * the revised version, the first approved sibling, a rejected version
- * sharing its artifact_id or pull request, one rejection locking out each
- * of its people, and, when every roster author is out, one locking out
- * each of them.  Their answers are the whole chain's: each is a version
- * of the artifact, and none is left out that would change one.
+ * The versions the links of this action ask about (lockout.c): the
+ * revised version, the first approved sibling, a rejected version sharing
+ * its artifact_id or pull request.
  */
 static int
-reduced_chain(struct store *s, const char *label, const cJSON *packet,
-    bool rejected, const cJSON *roster, struct witnesses *w,
+link_witnesses(struct store *s, const cJSON *packet, struct witnesses *w,
     struct error *err)
 {
 	const cJSON *action = json_member(packet, "proposed_action");
@@ -204,10 +233,6 @@ reduced_chain(struct store *s, const char *label, const cJSON *packet,
 	const char *artifact_id = cJSON_GetStringValue(json_member(action,
 	    "artifact_id"));
 	const char *pr_url = lockout_pr_url(packet);
-	const cJSON *person, *authors = json_member(roster, "authors");
-	struct witnesses roster_out = { NULL, 0, false };
-	bool found, all = true;
-	size_t i;
 	int rc = 0;
 
 	if (revised != NULL) {
@@ -219,6 +244,32 @@ reduced_chain(struct store *s, const char *label, const cJSON *packet,
 		    w, err);
 	if (rc == 0 && pr_url != NULL)
 		rc = find_witness(s, ART_PR_FIND, pr_url, id, w, err);
+	return rc;
+}
+
+/*
+ * The versions that answer every question the lockout rule and the
+ * queue's deadlock flag ask of this action (lockout.c), found by index:
+ * those of link_witnesses(), one rejection locking out each of its
+ * people, and, when every roster author is out, one locking out each of
+ * them.  Their answers are the whole chain's: each is a version of the
+ * artifact, and none is left out that would change one.
+ */
+static int
+reduced_chain(struct store *s, const char *label, const cJSON *packet,
+    bool rejected, const cJSON *roster, struct witnesses *w,
+    struct error *err)
+{
+	const cJSON *action = json_member(packet, "proposed_action");
+	const char *id = cJSON_GetStringValue(json_member(action,
+	    "action_id"));
+	const cJSON *person, *authors = json_member(roster, "authors");
+	struct witnesses roster_out = { NULL, 0, false };
+	bool found, all = true;
+	size_t i;
+	int rc;
+
+	rc = link_witnesses(s, packet, w, err);
 	person = json_member(action, "author");
 	if (rc == 0 && cJSON_IsString(person))
 		rc = find_lock(s, label, person->valuestring, id, w, &found,
@@ -251,15 +302,48 @@ reduced_chain(struct store *s, const char *label, const cJSON *packet,
 	return rc;
 }
 
+/*
+ * A decision's reading: every version whose rejection locks people out,
+ * in the order of the whole chain (the record's locked_out keeps the
+ * first spelling of each name, as lockout_authors() meets them), then
+ * those of link_witnesses() not among them.  lockout.c's answers over
+ * the whole chain depend on no other version: the people locked out are
+ * exactly those of these rejections.
+ */
+static int
+decision_chain(struct store *s, const char *label, const cJSON *packet,
+    const char *id, cJSON *chain, struct error *err)
+{
+	struct witnesses links = { NULL, 0, false };
+	size_t i;
+	int rc;
+
+	if ((rc = read_versions(s, ART_LOCKING_VERSIONS, label, id, chain,
+	    err)) != 0)
+		return rc;
+	rc = link_witnesses(s, packet, &links, err);
+	if (rc == 0 && links.failed)
+		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	/* At most four links: each looked for in the chain so far. */
+	for (i = 0; rc == 0 && i < links.count; i++) {
+		if (strcmp(links.ids[i], id) != 0 &&
+		    !in_chain(chain, links.ids[i]))
+			rc = read_versions(s, ART_VERSION, links.ids[i], NULL,
+			    chain, err);
+	}
+	witnesses_free(&links);
+	return rc;
+}
+
 int
 store_artifact_chain(struct store *s, const cJSON *packet, const char *status,
-    bool every_version, const cJSON *roster, cJSON **out, struct error *err)
+    enum artifact_reading reading, const cJSON *roster, cJSON **out,
+    struct error *err)
 {
 	const cJSON *action = json_member(packet, "proposed_action");
 	const char *id = cJSON_GetStringValue(json_member(action,
 	    "action_id"));
 	struct witnesses w = { NULL, 0, false };
-	db_stmt *stmt;
 	cJSON *chain = NULL;
 	char *label = NULL;
 	size_t i;
@@ -274,28 +358,21 @@ store_artifact_chain(struct store *s, const cJSON *packet, const char *status,
 		rc = error_set(err, EXIT_STORAGE, NULL, "out of memory");
 		goto cleanup;
 	}
-	if (every_version) {
-		if ((stmt = artifact_statement(s, ART_VERSIONS, err)) == NULL) {
-			rc = err->status;
-			goto cleanup;
-		}
-		db_bind_text(stmt, 1, label, -1, DB_STATIC);
-		db_bind_text(stmt, 2, id, -1, DB_STATIC);
-		rc = add_versions(s, stmt, chain, err);
+	if (reading == ARTIFACT_FOR_DECISION) {
+		rc = decision_chain(s, label, packet, id, chain, err);
+		goto cleanup;
+	}
+	if (reading == ARTIFACT_EVERY_VERSION) {
+		rc = read_versions(s, ART_VERSIONS, label, id, chain, err);
 		goto cleanup;
 	}
 	if ((rc = reduced_chain(s, label, packet, status != NULL &&
 	    strcmp(status, "rejected") == 0, roster, &w, err)) != 0)
 		goto cleanup;
 	for (i = 0; rc == 0 && i < w.count; i++) {
-		if (strcmp(w.ids[i], id) == 0)
-			continue;
-		if ((stmt = artifact_statement(s, ART_VERSION, err)) == NULL) {
-			rc = err->status;
-			break;
-		}
-		db_bind_text(stmt, 1, w.ids[i], -1, DB_STATIC);
-		rc = add_versions(s, stmt, chain, err);
+		if (strcmp(w.ids[i], id) != 0)
+			rc = read_versions(s, ART_VERSION, w.ids[i], NULL,
+			    chain, err);
 	}
 cleanup:
 	witnesses_free(&w);

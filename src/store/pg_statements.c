@@ -75,6 +75,16 @@ const char *const pg_artifact_sql[ARTIFACT_STATEMENTS] = {
 	    "  WHERE z.action_id = a.action_id OFFSET 0) p ON TRUE"
 	    " WHERE n.artifact = ?1 AND n.node >= 'v:' AND n.node < 'v;'"
 	    " AND a.action_id <> ?2 ORDER BY a.imported_at_ms, a.rowid",
+	[ART_LOCKING_VERSIONS] =
+	    "SELECT " VERSION_COLUMNS " FROM (SELECT DISTINCT action_id"
+	    "  FROM artifact_lock WHERE artifact = ?1) l"
+	    " CROSS JOIN LATERAL (SELECT * FROM action x"
+	    "  WHERE x.action_id = l.action_id OFFSET 0) a"
+	    " LEFT JOIN LATERAL (SELECT * FROM decision y"
+	    "  WHERE y.action_id = a.action_id OFFSET 0) d ON TRUE"
+	    " LEFT JOIN LATERAL (SELECT * FROM artifact_pr z"
+	    "  WHERE z.action_id = a.action_id OFFSET 0) p ON TRUE"
+	    " WHERE a.action_id <> ?2 ORDER BY a.imported_at_ms, a.rowid",
 	/* The walk by ARRAY, as before, inside the function. */
 	[ART_QUEUE_STALE] = "SELECT cs_artifact_queue_stale(?1, ?2)",
 };

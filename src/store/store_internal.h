@@ -71,6 +71,7 @@ enum artifact_statement {
 	ART_ARTIFACT_ID_REJECTED,
 	ART_VERSION,
 	ART_VERSIONS,
+	ART_LOCKING_VERSIONS,
 	ART_QUEUE_STALE,
 	ART_BUILT,
 	ART_TO_BUILD,
@@ -347,6 +348,25 @@ int store_queue_remove(struct store *, const char *action_id, struct error *);
 int store_queue_totals_flush(struct store *, struct error *);
 
 /*
+ * Which versions of an artifact a check reads (artifact_chain.c); each
+ * reading gives the lockout rule of SPEC 2.4 the same answers.
+ * ARTIFACT_EVERY_VERSION: all of them (a single check, the detail view).
+ * ARTIFACT_FOR_DECISION: those a decision's answers and its record
+ * depend on: the version revised, its first approved revision, a
+ * rejected version sharing the artifact_id or pull request, and every
+ * rejection that locks people out (the record's locked_out, a
+ * reassign_to, the deadlock); so the record's revision_chain grows with
+ * the rejections, not with the versions (issue 34).
+ * ARTIFACT_FOR_PASS: a pass over the queue, only those the rule and the
+ * deadlock flag need for an action of this status and roster.
+ */
+enum artifact_reading {
+	ARTIFACT_EVERY_VERSION,
+	ARTIFACT_FOR_DECISION,
+	ARTIFACT_FOR_PASS
+};
+
+/*
  * The artifacts of SPEC 2.4 as the store keeps them (artifact.c; the
  * chain is read in artifact_chain.c).
  * store_artifact_stored: the action o, just stored, joins what it names
@@ -356,9 +376,8 @@ int store_queue_totals_flush(struct store *, struct error *);
  * store_artifact_mark_stale: every other version's queue row is checked
  * again.
  * store_artifact_chain: the other versions of the packet's action as the
- * lockout rule reads them (check_input.revision_chain), NULL when alone:
- * every one, or (a pass over the queue) only those the rule's answers and
- * the deadlock flag depend on, for an action of this status and roster.
+ * lockout rule reads them (check_input.revision_chain), NULL when alone,
+ * as the reading says (enum artifact_reading).
  * store_artifacts_build: after a migration that made the tables, the
  * artifacts of the stored actions, computed once.
  */
@@ -369,7 +388,7 @@ int store_artifact_decided(struct store *, const char *action_id,
 int store_artifact_mark_stale(struct store *, const char *action_id,
     struct error *);
 int store_artifact_chain(struct store *, const cJSON *packet,
-    const char *status, bool every_version, const cJSON *roster,
+    const char *status, enum artifact_reading, const cJSON *roster,
     cJSON **out, struct error *);
 int store_artifacts_build(struct store *, struct error *);
 void store_artifact_statements_close(struct store *);

@@ -480,8 +480,8 @@ store_cache_policy(struct store *s, bool on)
  */
 static int
 load_policy(struct store *s, const struct rule_pack *pack,
-    const char *user_id, struct policy_cache *c, struct check_data *d,
-    struct error *err)
+    const char *user_id, struct policy_cache *c, bool for_decision,
+    struct check_data *d, struct error *err)
 {
 	struct securities_load load;
 	struct user_policy *user = NULL;
@@ -542,11 +542,13 @@ load_policy(struct store *s, const struct rule_pack *pack,
 	d->roster = c->roster;
 	/*
 	 * Every action may be a version of an artifact (SPEC 2.4 v2): a
-	 * single check reads every other version, a pass over the queue
-	 * those its lockout answers depend on (artifact_chain.c).
+	 * single check reads every other version, a decision and a pass
+	 * over the queue those their answers depend on (artifact_chain.c).
 	 */
-	if ((rc = store_artifact_chain(s, d->input.packet, d->status, single,
-	    c->roster, &d->revision_chain, err)) != 0)
+	if ((rc = store_artifact_chain(s, d->input.packet, d->status,
+	    !single ? ARTIFACT_FOR_PASS : for_decision ?
+	    ARTIFACT_FOR_DECISION : ARTIFACT_EVERY_VERSION, c->roster,
+	    &d->revision_chain, err)) != 0)
 		return rc;
 	link_input(d);
 	if ((pack->needs & NEEDS_SECURITIES) && pack->securities_wanted) {
@@ -586,7 +588,7 @@ hand_over(struct policy_cache *c, const struct check_data *d)
 /* The policy half of a check, once d holds the packet. */
 static int
 load_check_policy(struct store *s, const struct rule_pack *pack,
-    struct check_data *d, struct error *err)
+    bool for_decision, struct check_data *d, struct error *err)
 {
 	struct policy_cache own;
 	const cJSON *user = json_member(d->input.action, "user_id");
@@ -596,7 +598,7 @@ load_check_policy(struct store *s, const struct rule_pack *pack,
 		/* Lent, not given: check_data_free() leaves them alone. */
 		d->policy_borrowed = true;
 		rc = load_policy(s, pack, cJSON_IsString(user) ?
-		    user->valuestring : NULL, &s->cache, d, err);
+		    user->valuestring : NULL, &s->cache, for_decision, d, err);
 		if (rc != 0) {
 			/* A half-filled cache would be wrong next time. */
 			cache_clear(&s->cache);
@@ -607,7 +609,7 @@ load_check_policy(struct store *s, const struct rule_pack *pack,
 	}
 	memset(&own, 0, sizeof own);
 	rc = load_policy(s, pack, cJSON_IsString(user) ? user->valuestring :
-	    NULL, &own, d, err);
+	    NULL, &own, for_decision, d, err);
 	if (rc != 0)
 		d->ips = d->holdings = d->roster = d->standards = NULL;
 	hand_over(&own, d);
@@ -637,17 +639,32 @@ load_judgments(struct store *s, const struct rule_pack *pack,
 	return 0;
 }
 
-int
-store_load_check(struct store *s, const char *action_id, long long now_ms,
-    struct check_data *d, struct error *err)
+/* An action and its inputs, the artifact read for a decision or whole. */
+static int
+load_check(struct store *s, const char *action_id, long long now_ms,
+    bool for_decision, struct check_data *d, struct error *err)
 {
 	const struct rule_pack *pack;
 	int rc;
 
 	if ((rc = load_action(s, action_id, now_ms, d, &pack, err)) != 0 ||
-	    (rc = load_check_policy(s, pack, d, err)) != 0)
+	    (rc = load_check_policy(s, pack, for_decision, d, err)) != 0)
 		return rc;
 	return load_judgments(s, pack, action_id, d, err);
+}
+
+int
+store_load_check(struct store *s, const char *action_id, long long now_ms,
+    struct check_data *d, struct error *err)
+{
+	return load_check(s, action_id, now_ms, false, d, err);
+}
+
+int
+store_load_decision_check(struct store *s, const char *action_id,
+    long long now_ms, struct check_data *d, struct error *err)
+{
+	return load_check(s, action_id, now_ms, true, d, err);
 }
 
 int
@@ -672,7 +689,7 @@ store_load_check_stored(struct store *s, const struct loaded_object *o,
 	d->input.packet = d->packet;
 	d->input.action = json_member(d->packet, "proposed_action");
 	d->input.now_ms = now_ms;
-	return load_check_policy(s, pack, d, err);
+	return load_check_policy(s, pack, false, d, err);
 }
 
 static int
@@ -818,7 +835,7 @@ store_each_check(struct store *s, bool all, long long now_ms,
 		if ((rc = action_from_row(s, stmt,
 		    (const char *)db_column_text(stmt, 8), now_ms, &d,
 		    &pack, err)) != 0 ||
-		    (rc = load_check_policy(s, pack, &d, err)) != 0 ||
+		    (rc = load_check_policy(s, pack, false, &d, err)) != 0 ||
 		    (rc = load_judgments(s, pack,
 		    (const char *)db_column_text(stmt, 8), &d, err)) != 0)
 			goto done;

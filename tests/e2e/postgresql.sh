@@ -25,7 +25,7 @@ q() { pg_psql "$1" -At -c "$2"; }
 for t in trade_examples list_sanitized batch legal_draft lockout \
 	queue_index holdings_import injection \
 	audit_chain audit_rows crash crash_partial concurrency group_commit id_prefix \
-	artifact artifact_pr artifact_bounds batch_limits recheck_scope change changed policy_objects \
+	artifact artifact_pr artifact_bounds artifact_decision batch_limits recheck_scope change changed policy_objects \
 	policy_provenance \
 	stored_rows raw_controls hostile import_strict syslog tui service \
 	tui_artifact tui_bulk tui_history tui_history_all programs \

@@ -14,6 +14,7 @@
 #include "exit_codes.h"
 #include "sha256.h"
 #include "store_fixture.h"
+#include "examples.h"
 
 struct sf_db fx;
 
@@ -66,6 +67,45 @@ sf_packet_as(const char *example, const char *action_id,
 	    sf_quote(when, sizeof when, expires_at), (const char *)NULL);
 	free(first);
 	return second;
+}
+
+char *
+sf_version(const char *id, const char *author, ...)
+{
+	char quoted_id[300], quoted_author[300], path[64];
+	const char *key, *value;
+	char *json, *next;
+	va_list ap;
+
+	json = sf_edit(EX_PACKET_PASS_JSON,
+	    "proposed_action.action_id", sf_quote(quoted_id, sizeof quoted_id,
+	    id),
+	    "reviewer_verdict.action_id", quoted_id,
+	    "proposed_action.author", sf_quote(quoted_author,
+	    sizeof quoted_author, author),
+	    "proposed_action.requested_by", (const char *)NULL,
+	    (const char *)NULL);
+	va_start(ap, author);
+	while ((key = va_arg(ap, const char *)) != NULL) {
+		value = va_arg(ap, const char *);
+		snprintf(path, sizeof path, "proposed_action.%s", key);
+		next = sf_edit(json, path, value, (const char *)NULL);
+		free(json);
+		json = next;
+	}
+	va_end(ap);
+	return json;
+}
+
+char *
+sf_change_by(const char *id, const char *author)
+{
+	char quoted_id[300], quoted_author[300];
+
+	return sf_edit(EXAMPLE_PACKET_CHANGE, "proposed_action.action_id",
+	    sf_quote(quoted_id, sizeof quoted_id, id),
+	    "proposed_action.author", sf_quote(quoted_author,
+	    sizeof quoted_author, author), (const char *)NULL);
 }
 
 char *

@@ -79,6 +79,16 @@ char *sf_packet_as(const char *example, const char *action_id,
 	    expires_at)
 
 /*
+ * A version of an artifact (SPEC 2.4): the passing trade as id by author,
+ * without requested_by, then "key", JSON value pairs set in
+ * proposed_action, ended by one NULL key.  Freed by the caller.
+ */
+char *sf_version(const char *id, const char *author, ...);
+
+/* The change example as id by author (its pr_url kept); freed by the caller. */
+char *sf_change_by(const char *id, const char *author);
+
+/*
  * A high-stakes trade that passes every rule: buy BND 30000 (fixed_income
  * 17.5% <= 30% max; concentration (105000 + 30000) / 600000 = 22.5% <= 25%)
  * above approval_required_above_usd 25000 (and exactly 5%, not above
