@@ -16,7 +16,7 @@ CS=${COUNTERSIGN:-$top/countersign}
 EX=$top/tests/data/examples
 work=$(mktemp -d "${TMPDIR:-/tmp}/cs-bench-limit.XXXXXX")
 sock="cs-bench-$$"
-trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$work"' EXIT
+trap 'tmux -L "$sock" kill-server 2>/dev/null || :; rm -rf "$work"' EXIT
 LIMIT="ticker:XOM value>1000"
 
 # make_db NAME COUNT: policy plus COUNT trades, a tenth of them XOM, with

@@ -11,7 +11,7 @@ CS=${COUNTERSIGN:-$top/countersign}
 EX=$top/tests/data/examples
 work=$(mktemp -d "${TMPDIR:-/tmp}/cs-bench-tui.XXXXXX")
 sock="cs-bench-$$"
-trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$work"' EXIT
+trap 'tmux -L "$sock" kill-server 2>/dev/null || :; rm -rf "$work"' EXIT
 
 # make_db NAME COUNT: policy plus COUNT passing trades, in files of 50,000.
 make_db() {
