@@ -43,7 +43,9 @@ struct listed {
 	struct queue_row row;
 	int care;
 	char packet_sha256[65];		/* "" when the packet is not text */
-	const struct check_data *data;	/* the re-check's, for the call */
+	const char *importer_login;	/* "" when nobody is known */
+	long long importer_uid;
+	bool importer_served;
 	cJSON *reasons;			/* high_stakes_reasons, {code, detail} */
 	cJSON *blocked;			/* a held change's gaps, or NULL */
 };
@@ -111,19 +113,19 @@ print_row(const struct list_run *run, FILE *out, const struct queue_row *row)
  * stored before that was kept.
  */
 static void
-importer_json(cJSON *line, const struct check_data *d)
+importer_json(cJSON *line, const struct listed *listed)
 {
 	cJSON *by;
 
-	if (d->importer_login[0] == '\0') {
+	if (listed->importer_login[0] == '\0') {
 		cJSON_AddNullToObject(line, "imported_by");
 		return;
 	}
 	by = cJSON_AddObjectToObject(line, "imported_by");
-	cJSON_AddStringToObject(by, "login", d->importer_login);
-	cJSON_AddNumberToObject(by, "uid", (double)d->importer_uid);
-	cJSON_AddStringToObject(by, "via", d->importer_served ? "service" :
-	    "local");
+	cJSON_AddStringToObject(by, "login", listed->importer_login);
+	cJSON_AddNumberToObject(by, "uid", (double)listed->importer_uid);
+	cJSON_AddStringToObject(by, "via", listed->importer_served ?
+	    "service" : "local");
 }
 
 static void
@@ -175,7 +177,7 @@ print_json(FILE *out, const struct listed *listed)
 	    cJSON_CreateArray());
 	cJSON_AddNumberToObject(line, "divergence_count",
 	    (double)row->divergence_count);
-	importer_json(line, listed->data);
+	importer_json(line, listed);
 	if (listed->blocked != NULL) {
 		cJSON_AddStringToObject(line, "blocked_on", "missing_standard");
 		cJSON_AddItemToObject(line, "waiting_for",
@@ -186,28 +188,6 @@ print_json(FILE *out, const struct listed *listed)
 		fprintf(out, "%s\n", text);
 	free(text);
 	cJSON_Delete(line);
-}
-
-/* The verdict's high-stakes reasons as a JSON array, or NULL. */
-static cJSON *
-reasons_json(const struct verdict *v)
-{
-	cJSON *reasons = cJSON_CreateArray(), *reason;
-	size_t i;
-
-	for (i = 0; reasons != NULL && i < v->reason_count; i++) {
-		if ((reason = cJSON_CreateObject()) == NULL ||
-		    cJSON_AddStringToObject(reason, "code",
-		    v->high_stakes_reasons[i].code) == NULL ||
-		    cJSON_AddStringToObject(reason, "detail",
-		    v->high_stakes_reasons[i].detail) == NULL) {
-			cJSON_Delete(reason);
-			cJSON_Delete(reasons);
-			return NULL;
-		}
-		cJSON_AddItemToArray(reasons, reason);
-	}
-	return reasons;
 }
 
 /*
@@ -314,51 +294,115 @@ free_listed(struct listed *listed)
 	cJSON_Delete(listed->blocked);
 }
 
+/* Prints a row built by either path below, or leaves it to the filter. */
+static int
+list_emit(struct list_run *run, struct listed *listed, const cJSON *action)
+{
+	struct filter_subject subject;
+	char flags[FILTER_FLAGS_SIZE];
+	FILE *out;
+
+	filter_subject_of(&listed->row, action, flags, &subject);
+	if (!filter_matches(&run->filter, &subject, run->now_ms))
+		return 0;
+	listed->care = care_of(&listed->row);
+	if ((out = output_for(run, listed->care)) == NULL)
+		return error_set(run->err, EXIT_STORAGE, NULL,
+		    /* L10N: %s is the system's reason (strerror) */
+		    _("cannot write the output: %s"), strerror(errno));
+	if (run->inv->json)
+		print_json(out, listed);
+	else {
+		print_row(run, out, &listed->row);
+		if (listed->blocked != NULL)
+			print_blocked(out, listed->blocked);
+	}
+	run->rows++;
+	return 0;
+}
+
+/* A row from a check run now: a stale or decided action, or any. */
 static int
 list_one(void *ctx, struct recheck *r)
 {
 	struct list_run *run = ctx;
 	struct listed listed;
-	struct filter_subject subject;
-	char flags[FILTER_FLAGS_SIZE];
-	FILE *out;
 	int rc;
 
 	memset(&listed, 0, sizeof listed);
 	if ((rc = queue_row_from_recheck(r, r->outcome.verdict.action_id,
 	    &listed.row, run->now_ms, run->err)) != 0)
 		goto cleanup;
-	filter_subject_of(&listed.row, r->data.input.action, flags, &subject);
-	if (!filter_matches(&run->filter, &subject, run->now_ms))
-		goto cleanup;
-	listed.care = care_of(&listed.row);
 	snprintf(listed.packet_sha256, sizeof listed.packet_sha256, "%s",
 	    r->data.packet_sha256);
-	listed.data = &r->data;
-	if (run->inv->json && (listed.reasons = reasons_json(
+	listed.importer_login = r->data.importer_login;
+	listed.importer_uid = r->data.importer_uid;
+	listed.importer_served = r->data.importer_served;
+	if (run->inv->json && (listed.reasons = queue_reasons_json(
 	    &r->outcome.verdict)) == NULL) {
 		rc = error_set(run->err, EXIT_STORAGE, NULL,
 		    _("out of memory"));
 		goto cleanup;
 	}
 	if ((rc = blocked_on_gaps(run, r, listed.row.action_id,
-	    &listed.blocked)) != 0)
-		goto cleanup;
-	if ((out = output_for(run, listed.care)) == NULL) {
-		rc = error_set(run->err, EXIT_STORAGE, NULL,
-		    /* L10N: %s is the system's reason (strerror) */
-		    _("cannot write the output: %s"), strerror(errno));
-		goto cleanup;
-	}
-	if (run->inv->json)
-		print_json(out, &listed);
-	else {
-		print_row(run, out, &listed.row);
-		if (listed.blocked != NULL)
-			print_blocked(out, listed.blocked);
-	}
-	run->rows++;
+	    &listed.blocked)) == 0)
+		rc = list_emit(run, &listed, r->data.input.action);
 cleanup:
+	free_listed(&listed);
+	return rc;
+}
+
+/*
+ * A row from the queue index, when its row is of the policy epoch in
+ * force: the check it keeps is the one a check now would make (every
+ * change that could alter it marks the row stale, queue_index.c and
+ * artifact.c); what depends on the clock is worked out here.  Any other
+ * action is checked again.
+ */
+static int
+list_action(void *ctx, struct listed_action *a)
+{
+	struct list_run *run = ctx;
+	struct listed listed;
+	struct recheck r;
+	cJSON *kept = NULL;
+	const cJSON *sha;
+	int rc = 0;
+
+	if (!a->indexed) {
+		if ((rc = recheck_action(run->store, a->row.action_id,
+		    run->now_ms, NULL, &r, run->err)) != 0)
+			return rc;
+		rc = list_one(run, &r);
+		recheck_free(&r);
+		return rc;
+	}
+	memset(&listed, 0, sizeof listed);
+	listed.row = a->row;
+	memset(&a->row, 0, sizeof a->row);
+	listed.row.expired = listed.row.has_expiry &&
+	    run->now_ms >= listed.row.expires_at_ms;
+	if (listed.row.expired)
+		snprintf(listed.row.status, sizeof listed.row.status,
+		    "expired");
+	listed.importer_login = a->importer_login;
+	listed.importer_uid = a->importer_uid;
+	listed.importer_served = a->importer_served;
+	if ((kept = cJSON_Parse(listed.row.listed)) == NULL) {
+		rc = error_set(run->err, EXIT_STORAGE, NULL, _("out of memory"));
+		goto cleanup;
+	}
+	sha = json_member(kept, "packet_sha256");
+	snprintf(listed.packet_sha256, sizeof listed.packet_sha256, "%s",
+	    cJSON_IsString(sha) ? sha->valuestring : "");
+	listed.reasons = cJSON_DetachItemFromObjectCaseSensitive(kept,
+	    "high_stakes_reasons");
+	if (!run->inv->json)
+		rc = queue_row_notes_listed(&listed.row, kept, run->err);
+	if (rc == 0)
+		rc = list_emit(run, &listed, NULL);
+cleanup:
+	cJSON_Delete(kept);
 	free_listed(&listed);
 	return rc;
 }
@@ -423,7 +467,13 @@ cmd_list(const struct invocation *inv)
 	stdout_for_many_lines();
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
-	rc = recheck_each(store, inv->all, run.now_ms, list_one, &run, &err);
+	/*
+	 * From the queue index (issue 34), but for a filter on what only
+	 * the packet says (user, ticker, value), which checks every action.
+	 */
+	rc = filter_needs_action(&run.filter) ? recheck_each(store, inv->all,
+	    run.now_ms, list_one, &run, &err) : store_each_listed(store,
+	    inv->all, list_action, &run, &err);
 	store_close(store);
 	filter_given = run.filter.count > 0;
 	filter_free(&run.filter);
