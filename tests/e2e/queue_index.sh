@@ -11,10 +11,10 @@ policy() { for f in "$@"; do jq -c . "$DEMO/$f.json"; done; }
 packets() { cat "$DEMO"/packets-*.jsonl; }
 reversed() { packets | tac; }
 
-# rows DB: what the review screens show of each pending action
+# rows DB: what the review screens and list show of each pending action
 rows() {
 	db_q "$1" "SELECT action_id, kind, care, flags, who, summary,
-		advisory, divergence_count, expires_at_ms FROM queue_index
+		advisory, divergence_count, expires_at_ms, listed FROM queue_index
 		ORDER BY action_id"
 }
 # totals DB: the header's kept totals, then the same counted afresh

@@ -311,6 +311,7 @@ test_importer_stored_with_the_action(void **state)
 	sql_exec(db_path, "ALTER TABLE action DROP COLUMN importer_login;"
 	    "ALTER TABLE action DROP COLUMN importer_uid;"
 	    "ALTER TABLE action DROP COLUMN importer_via;"
+	    "ALTER TABLE queue_index DROP COLUMN listed;"
 	    "UPDATE schema_version SET version = 18");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	assert_int_equal(sql_int("SELECT version FROM schema_version"),
