@@ -174,8 +174,8 @@ cJSON *queue_reasons_json(const struct verdict *);
  */
 int queue_row_listed(const struct recheck *r, const char *packet_sha256,
     struct queue_row *, struct error *);
-/* row->notes, one per divergence, from a row's parsed listed JSON. */
-int queue_row_notes_listed(struct queue_row *, const cJSON *listed,
+/* row->notes, one per divergence, from the listed JSON's "divergence". */
+int queue_row_notes_listed(struct queue_row *, const cJSON *divergence,
     struct error *);
 /*
  * What the SPEC 7 filter tests of a row: action, its packet's action (or

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,10 @@
 #include "decision.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "json_extract.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "json_writer.h"
 #include "sanitize.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -47,6 +50,8 @@ struct listed {
 	long long importer_uid;
 	bool importer_served;
 	cJSON *reasons;			/* high_stakes_reasons, {code, detail} */
+	const char *reasons_text;	/* or as the index keeps them printed */
+	size_t reasons_length;
 	cJSON *blocked;			/* a held change's gaps, or NULL */
 };
 
@@ -113,81 +118,104 @@ print_row(const struct list_run *run, FILE *out, const struct queue_row *row)
  * stored before that was kept.
  */
 static void
-importer_json(cJSON *line, const struct listed *listed)
+importer_json(struct json_writer *w, const struct listed *listed)
 {
-	cJSON *by;
-
+	json_writer_key(w, "imported_by");
 	if (listed->importer_login[0] == '\0') {
-		cJSON_AddNullToObject(line, "imported_by");
+		json_writer_null(w);
 		return;
 	}
-	by = cJSON_AddObjectToObject(line, "imported_by");
-	cJSON_AddStringToObject(by, "login", listed->importer_login);
-	cJSON_AddNumberToObject(by, "uid", (double)listed->importer_uid);
-	cJSON_AddStringToObject(by, "via", listed->importer_served ?
-	    "service" : "local");
+	json_writer_object(w);
+	json_writer_key(w, "login");
+	json_writer_string(w, listed->importer_login);
+	json_writer_key(w, "uid");
+	json_writer_integer(w, listed->importer_uid);
+	json_writer_key(w, "via");
+	json_writer_string(w, listed->importer_served ? "service" : "local");
+	json_writer_end(w, '}');
 }
 
+/* One line of --json, by the writer (a cJSON tree a line cost as much). */
 static void
 print_json(FILE *out, const struct listed *listed)
 {
 	const struct queue_row *row = &listed->row;
-	cJSON *line = cJSON_CreateObject(), *flags;
+	static const struct {
+		size_t offset;
+		const char *name;
+	} flags[] = {
+		{ offsetof(struct queue_row, high_stakes), "high_stakes" },
+		{ offsetof(struct queue_row, local_fail), "local_fail" },
+		{ offsetof(struct queue_row, divergent), "divergence" },
+		{ offsetof(struct queue_row, locked_out), "locked_out" },
+		{ offsetof(struct queue_row, deadlocked), "deadlocked" },
+		{ offsetof(struct queue_row, expired), "expired" },
+	};
+	struct json_writer w;
 	char *text;
+	size_t i;
 
-	if (line == NULL)
-		return;
-	cJSON_AddStringToObject(line, "action_id", row->action_id);
-	cJSON_AddStringToObject(line, "kind", row->kind);
-	cJSON_AddStringToObject(line, "status", row->status);
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "action_id");
+	json_writer_string(&w, row->action_id);
+	json_writer_key(&w, "kind");
+	json_writer_string(&w, row->kind);
+	json_writer_key(&w, "status");
+	json_writer_string(&w, row->status);
 	/* What batch's expect_sha256 names (SPEC 5 `changed`). */
-	if (listed->packet_sha256[0] != '\0')
-		cJSON_AddStringToObject(line, "packet_sha256",
-		    listed->packet_sha256);
-	else
-		cJSON_AddNullToObject(line, "packet_sha256");
-	flags = cJSON_AddArrayToObject(line, "flags");
-	if (row->high_stakes)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("high_stakes"));
-	if (row->local_fail)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("local_fail"));
-	if (row->divergent)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("divergence"));
-	if (row->locked_out)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("locked_out"));
-	if (row->deadlocked)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("deadlocked"));
-	if (row->expired)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("expired"));
-	cJSON_AddStringToObject(line, "who", row->who);
-	cJSON_AddStringToObject(line, "requested_by", row->requester);
-	cJSON_AddStringToObject(line, "author", row->author);
-	cJSON_AddStringToObject(line, "summary", row->summary);
-	if (strcmp(row->advisory, "n/a") == 0)
-		cJSON_AddNullToObject(line, "advisory_pass");
-	else
-		cJSON_AddBoolToObject(line, "advisory_pass",
-		    strcmp(row->advisory, "pass") == 0);
-	cJSON_AddBoolToObject(line, "local_pass", !row->local_fail);
-	cJSON_AddBoolToObject(line, "requires_human_approval",
-	    row->high_stakes);
-	/* SPEC 3 (v2): the reasons as objects, so scripts select by code. */
-	cJSON_AddItemToObject(line, "high_stakes_reasons",
-	    listed->reasons != NULL ? cJSON_Duplicate(listed->reasons, 1) :
-	    cJSON_CreateArray());
-	cJSON_AddNumberToObject(line, "divergence_count",
-	    (double)row->divergence_count);
-	importer_json(line, listed);
-	if (listed->blocked != NULL) {
-		cJSON_AddStringToObject(line, "blocked_on", "missing_standard");
-		cJSON_AddItemToObject(line, "waiting_for",
-		    cJSON_Duplicate(listed->blocked, 1));
+	json_writer_key(&w, "packet_sha256");
+	json_writer_string(&w, listed->packet_sha256[0] != '\0' ?
+	    listed->packet_sha256 : NULL);
+	json_writer_key(&w, "flags");
+	json_writer_array(&w);
+	for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+		if (*(const bool *)((const char *)row + flags[i].offset))
+			json_writer_string(&w, flags[i].name);
 	}
-	text = json_print(line);
+	json_writer_end(&w, ']');
+	json_writer_key(&w, "who");
+	json_writer_string(&w, row->who);
+	json_writer_key(&w, "requested_by");
+	json_writer_string(&w, row->requester);
+	json_writer_key(&w, "author");
+	json_writer_string(&w, row->author);
+	json_writer_key(&w, "summary");
+	json_writer_string(&w, row->summary);
+	json_writer_key(&w, "advisory_pass");
+	if (strcmp(row->advisory, "n/a") == 0)
+		json_writer_null(&w);
+	else
+		json_writer_bool(&w, strcmp(row->advisory, "pass") == 0);
+	json_writer_key(&w, "local_pass");
+	json_writer_bool(&w, !row->local_fail);
+	json_writer_key(&w, "requires_human_approval");
+	json_writer_bool(&w, row->high_stakes);
+	/* SPEC 3 (v2): the reasons as objects, so scripts select by code. */
+	json_writer_key(&w, "high_stakes_reasons");
+	if (listed->reasons_text != NULL)
+		json_writer_raw(&w, listed->reasons_text,
+		    listed->reasons_length);
+	else if (listed->reasons != NULL)
+		json_writer_tree(&w, listed->reasons);
+	else {
+		json_writer_array(&w);
+		json_writer_end(&w, ']');
+	}
+	json_writer_key(&w, "divergence_count");
+	json_writer_integer(&w, (long long)row->divergence_count);
+	importer_json(&w, listed);
+	if (listed->blocked != NULL) {
+		json_writer_key(&w, "blocked_on");
+		json_writer_string(&w, "missing_standard");
+		json_writer_key(&w, "waiting_for");
+		json_writer_tree(&w, listed->blocked);
+	}
+	json_writer_end(&w, '}');
+	text = json_writer_finish(&w);
 	if (text != NULL)
 		fprintf(out, "%s\n", text);
 	free(text);
-	cJSON_Delete(line);
 }
 
 /*
@@ -366,7 +394,8 @@ list_action(void *ctx, struct listed_action *a)
 	struct listed listed;
 	struct recheck r;
 	cJSON *kept = NULL;
-	const cJSON *sha;
+	const char *text;
+	size_t length, at, n;
 	int rc = 0;
 
 	if (!a->indexed) {
@@ -388,17 +417,27 @@ list_action(void *ctx, struct listed_action *a)
 	listed.importer_login = a->importer_login;
 	listed.importer_uid = a->importer_uid;
 	listed.importer_served = a->importer_served;
-	if ((kept = cJSON_Parse(listed.row.listed)) == NULL) {
-		rc = error_set(run->err, EXIT_STORAGE, NULL, _("out of memory"));
-		goto cleanup;
+	/* Our own JSON (queue_row_listed()): its members read in place. */
+	text = listed.row.listed;
+	length = strlen(text);
+	if (json_member_text(text, length, "packet_sha256", &at, &n) &&
+	    text[at] == '"' && n == sizeof listed.packet_sha256 + 1)
+		snprintf(listed.packet_sha256, sizeof listed.packet_sha256,
+		    "%.*s", (int)(n - 2), text + at + 1);
+	if (run->inv->json && json_member_text(text, length,
+	    "high_stakes_reasons", &at, &n)) {
+		listed.reasons_text = text + at;
+		listed.reasons_length = n;
 	}
-	sha = json_member(kept, "packet_sha256");
-	snprintf(listed.packet_sha256, sizeof listed.packet_sha256, "%s",
-	    cJSON_IsString(sha) ? sha->valuestring : "");
-	listed.reasons = cJSON_DetachItemFromObjectCaseSensitive(kept,
-	    "high_stakes_reasons");
-	if (!run->inv->json)
+	if (!run->inv->json && listed.row.divergence_count > 0) {
+		if (!json_member_text(text, length, "divergence", &at, &n) ||
+		    (kept = cJSON_ParseWithLength(text + at, n)) == NULL) {
+			rc = error_set(run->err, EXIT_STORAGE, NULL,
+			    _("out of memory"));
+			goto cleanup;
+		}
 		rc = queue_row_notes_listed(&listed.row, kept, run->err);
+	}
 	if (rc == 0)
 		rc = list_emit(run, &listed, NULL);
 cleanup:

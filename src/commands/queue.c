@@ -243,10 +243,10 @@ queue_row_listed(const struct recheck *r, const char *packet_sha256,
 }
 
 int
-queue_row_notes_listed(struct queue_row *row, const cJSON *listed,
+queue_row_notes_listed(struct queue_row *row, const cJSON *kept,
     struct error *err)
 {
-	const cJSON *entry, *kept = json_member(listed, "divergence");
+	const cJSON *entry;
 	size_t i = 0;
 
 	row->divergence_count = (size_t)cJSON_GetArraySize(kept);
