@@ -172,6 +172,18 @@ int queue_row_from_recheck(const struct recheck *r, const char *action_id,
     struct queue_row *, long long now_ms, struct error *);
 int queue_row_build(struct store *, const char *action_id, long long now_ms,
     struct queue_row *, struct error *);
+/* SPEC 3 (v2): a verdict's high-stakes reasons, [{code, detail}]; or NULL. */
+cJSON *queue_reasons_json(const struct verdict *);
+/*
+ * row->listed from the re-check the row was made from: what list prints
+ * beyond the index's columns (schema 21).  packet_sha256, when not NULL,
+ * is the digest of the stored text, which r did not take.
+ */
+int queue_row_listed(const struct recheck *r, const char *packet_sha256,
+    struct queue_row *, struct error *);
+/* row->notes, one per divergence, from the listed JSON's "divergence". */
+int queue_row_notes_listed(struct queue_row *, const cJSON *divergence,
+    struct error *);
 /*
  * What the SPEC 7 filter tests of a row: action, its packet's action (or
  * NULL), gives a trade's user, ticker and value; flags holds the row's
@@ -202,8 +214,8 @@ int queue_escalated(struct store *, long long now_ms, struct queue_row *rows,
  * the policy epoch in force; saves reading and parsing it back.
  */
 int queue_index_stored(struct store *, const struct loaded_object *,
-    long long imported_at_ms, long long now_ms, long long epoch,
-    struct error *);
+    const char *raw, size_t raw_len, long long imported_at_ms,
+    long long now_ms, long long epoch, struct error *);
 /*
  * Brings the queue index up to date: re-checks every pending action whose
  * row is missing or older than the policy in force.  Returns how many.

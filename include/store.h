@@ -430,6 +430,11 @@ struct queue_row {
 	/* SPEC 14: approvals so far and the quorum the last one counted. */
 	int approvals;
 	int quorum_needed;
+	/*
+	 * What list prints beyond the fields above, as JSON (schema 21,
+	 * queue_row_listed()): stored with the row; NULL when not built.
+	 */
+	char *listed;
 };
 
 void queue_row_free(struct queue_row *);
@@ -498,6 +503,25 @@ int store_queue_totals(struct store *, long *pending, long *high_stakes,
     long *needs_care, struct error *);
 /* Recounts them if they disagree with the rows; *repaired if they did. */
 int store_queue_totals_repair(struct store *, bool *repaired,
+    struct error *);
+/*
+ * An action as list reads it (schema 21): its row of the action table
+ * and, when indexed, its queue row of the current policy epoch with what
+ * list prints beyond it (row.listed); else list checks it again.
+ */
+struct listed_action {
+	struct queue_row row;		/* id, kind, status, times always */
+	bool indexed;
+	char importer_login[257];	/* "" when nobody is known (schema 19) */
+	long long importer_uid;
+	bool importer_served;
+};
+/*
+ * Each action, pending ones only unless all, in the order
+ * store_each_check() reads them; a is fn's for the call only.
+ */
+int store_each_listed(struct store *, bool all,
+    int (*fn)(void *ctx, struct listed_action *a), void *ctx,
     struct error *);
 /* Up to limit rows from offset; *got says how many (rows to queue_row_free). */
 int store_queue_page(struct store *, const struct queue_query *, long offset,

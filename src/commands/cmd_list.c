@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,10 @@
 #include "decision.h"
 #include "exit_codes.h"
 #include "i18n.h"
+#include "json_extract.h"
 #include "json_fields.h"
 #include "json_strict.h"
+#include "json_writer.h"
 #include "sanitize.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -43,8 +46,12 @@ struct listed {
 	struct queue_row row;
 	int care;
 	char packet_sha256[65];		/* "" when the packet is not text */
-	const struct check_data *data;	/* the re-check's, for the call */
+	const char *importer_login;	/* "" when nobody is known */
+	long long importer_uid;
+	bool importer_served;
 	cJSON *reasons;			/* high_stakes_reasons, {code, detail} */
+	const char *reasons_text;	/* or as the index keeps them printed */
+	size_t reasons_length;
 	cJSON *blocked;			/* a held change's gaps, or NULL */
 };
 
@@ -111,103 +118,104 @@ print_row(const struct list_run *run, FILE *out, const struct queue_row *row)
  * stored before that was kept.
  */
 static void
-importer_json(cJSON *line, const struct check_data *d)
+importer_json(struct json_writer *w, const struct listed *listed)
 {
-	cJSON *by;
-
-	if (d->importer_login[0] == '\0') {
-		cJSON_AddNullToObject(line, "imported_by");
+	json_writer_key(w, "imported_by");
+	if (listed->importer_login[0] == '\0') {
+		json_writer_null(w);
 		return;
 	}
-	by = cJSON_AddObjectToObject(line, "imported_by");
-	cJSON_AddStringToObject(by, "login", d->importer_login);
-	cJSON_AddNumberToObject(by, "uid", (double)d->importer_uid);
-	cJSON_AddStringToObject(by, "via", d->importer_served ? "service" :
-	    "local");
+	json_writer_object(w);
+	json_writer_key(w, "login");
+	json_writer_string(w, listed->importer_login);
+	json_writer_key(w, "uid");
+	json_writer_integer(w, listed->importer_uid);
+	json_writer_key(w, "via");
+	json_writer_string(w, listed->importer_served ? "service" : "local");
+	json_writer_end(w, '}');
 }
 
+/* One line of --json, by the writer (a cJSON tree a line cost as much). */
 static void
 print_json(FILE *out, const struct listed *listed)
 {
 	const struct queue_row *row = &listed->row;
-	cJSON *line = cJSON_CreateObject(), *flags;
+	static const struct {
+		size_t offset;
+		const char *name;
+	} flags[] = {
+		{ offsetof(struct queue_row, high_stakes), "high_stakes" },
+		{ offsetof(struct queue_row, local_fail), "local_fail" },
+		{ offsetof(struct queue_row, divergent), "divergence" },
+		{ offsetof(struct queue_row, locked_out), "locked_out" },
+		{ offsetof(struct queue_row, deadlocked), "deadlocked" },
+		{ offsetof(struct queue_row, expired), "expired" },
+	};
+	struct json_writer w;
 	char *text;
+	size_t i;
 
-	if (line == NULL)
-		return;
-	cJSON_AddStringToObject(line, "action_id", row->action_id);
-	cJSON_AddStringToObject(line, "kind", row->kind);
-	cJSON_AddStringToObject(line, "status", row->status);
+	json_writer_init(&w);
+	json_writer_object(&w);
+	json_writer_key(&w, "action_id");
+	json_writer_string(&w, row->action_id);
+	json_writer_key(&w, "kind");
+	json_writer_string(&w, row->kind);
+	json_writer_key(&w, "status");
+	json_writer_string(&w, row->status);
 	/* What batch's expect_sha256 names (SPEC 5 `changed`). */
-	if (listed->packet_sha256[0] != '\0')
-		cJSON_AddStringToObject(line, "packet_sha256",
-		    listed->packet_sha256);
-	else
-		cJSON_AddNullToObject(line, "packet_sha256");
-	flags = cJSON_AddArrayToObject(line, "flags");
-	if (row->high_stakes)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("high_stakes"));
-	if (row->local_fail)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("local_fail"));
-	if (row->divergent)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("divergence"));
-	if (row->locked_out)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("locked_out"));
-	if (row->deadlocked)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("deadlocked"));
-	if (row->expired)
-		cJSON_AddItemToArray(flags, cJSON_CreateString("expired"));
-	cJSON_AddStringToObject(line, "who", row->who);
-	cJSON_AddStringToObject(line, "requested_by", row->requester);
-	cJSON_AddStringToObject(line, "author", row->author);
-	cJSON_AddStringToObject(line, "summary", row->summary);
-	if (strcmp(row->advisory, "n/a") == 0)
-		cJSON_AddNullToObject(line, "advisory_pass");
-	else
-		cJSON_AddBoolToObject(line, "advisory_pass",
-		    strcmp(row->advisory, "pass") == 0);
-	cJSON_AddBoolToObject(line, "local_pass", !row->local_fail);
-	cJSON_AddBoolToObject(line, "requires_human_approval",
-	    row->high_stakes);
-	/* SPEC 3 (v2): the reasons as objects, so scripts select by code. */
-	cJSON_AddItemToObject(line, "high_stakes_reasons",
-	    listed->reasons != NULL ? cJSON_Duplicate(listed->reasons, 1) :
-	    cJSON_CreateArray());
-	cJSON_AddNumberToObject(line, "divergence_count",
-	    (double)row->divergence_count);
-	importer_json(line, listed->data);
-	if (listed->blocked != NULL) {
-		cJSON_AddStringToObject(line, "blocked_on", "missing_standard");
-		cJSON_AddItemToObject(line, "waiting_for",
-		    cJSON_Duplicate(listed->blocked, 1));
+	json_writer_key(&w, "packet_sha256");
+	json_writer_string(&w, listed->packet_sha256[0] != '\0' ?
+	    listed->packet_sha256 : NULL);
+	json_writer_key(&w, "flags");
+	json_writer_array(&w);
+	for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+		if (*(const bool *)((const char *)row + flags[i].offset))
+			json_writer_string(&w, flags[i].name);
 	}
-	text = json_print(line);
+	json_writer_end(&w, ']');
+	json_writer_key(&w, "who");
+	json_writer_string(&w, row->who);
+	json_writer_key(&w, "requested_by");
+	json_writer_string(&w, row->requester);
+	json_writer_key(&w, "author");
+	json_writer_string(&w, row->author);
+	json_writer_key(&w, "summary");
+	json_writer_string(&w, row->summary);
+	json_writer_key(&w, "advisory_pass");
+	if (strcmp(row->advisory, "n/a") == 0)
+		json_writer_null(&w);
+	else
+		json_writer_bool(&w, strcmp(row->advisory, "pass") == 0);
+	json_writer_key(&w, "local_pass");
+	json_writer_bool(&w, !row->local_fail);
+	json_writer_key(&w, "requires_human_approval");
+	json_writer_bool(&w, row->high_stakes);
+	/* SPEC 3 (v2): the reasons as objects, so scripts select by code. */
+	json_writer_key(&w, "high_stakes_reasons");
+	if (listed->reasons_text != NULL)
+		json_writer_raw(&w, listed->reasons_text,
+		    listed->reasons_length);
+	else if (listed->reasons != NULL)
+		json_writer_tree(&w, listed->reasons);
+	else {
+		json_writer_array(&w);
+		json_writer_end(&w, ']');
+	}
+	json_writer_key(&w, "divergence_count");
+	json_writer_integer(&w, (long long)row->divergence_count);
+	importer_json(&w, listed);
+	if (listed->blocked != NULL) {
+		json_writer_key(&w, "blocked_on");
+		json_writer_string(&w, "missing_standard");
+		json_writer_key(&w, "waiting_for");
+		json_writer_tree(&w, listed->blocked);
+	}
+	json_writer_end(&w, '}');
+	text = json_writer_finish(&w);
 	if (text != NULL)
 		fprintf(out, "%s\n", text);
 	free(text);
-	cJSON_Delete(line);
-}
-
-/* The verdict's high-stakes reasons as a JSON array, or NULL. */
-static cJSON *
-reasons_json(const struct verdict *v)
-{
-	cJSON *reasons = cJSON_CreateArray(), *reason;
-	size_t i;
-
-	for (i = 0; reasons != NULL && i < v->reason_count; i++) {
-		if ((reason = cJSON_CreateObject()) == NULL ||
-		    cJSON_AddStringToObject(reason, "code",
-		    v->high_stakes_reasons[i].code) == NULL ||
-		    cJSON_AddStringToObject(reason, "detail",
-		    v->high_stakes_reasons[i].detail) == NULL) {
-			cJSON_Delete(reason);
-			cJSON_Delete(reasons);
-			return NULL;
-		}
-		cJSON_AddItemToArray(reasons, reason);
-	}
-	return reasons;
 }
 
 /*
@@ -314,51 +322,126 @@ free_listed(struct listed *listed)
 	cJSON_Delete(listed->blocked);
 }
 
+/* Prints a row built by either path below, or leaves it to the filter. */
+static int
+list_emit(struct list_run *run, struct listed *listed, const cJSON *action)
+{
+	struct filter_subject subject;
+	char flags[FILTER_FLAGS_SIZE];
+	FILE *out;
+
+	filter_subject_of(&listed->row, action, flags, &subject);
+	if (!filter_matches(&run->filter, &subject, run->now_ms))
+		return 0;
+	listed->care = care_of(&listed->row);
+	if ((out = output_for(run, listed->care)) == NULL)
+		return error_set(run->err, EXIT_STORAGE, NULL,
+		    /* L10N: %s is the system's reason (strerror) */
+		    _("cannot write the output: %s"), strerror(errno));
+	if (run->inv->json)
+		print_json(out, listed);
+	else {
+		print_row(run, out, &listed->row);
+		if (listed->blocked != NULL)
+			print_blocked(out, listed->blocked);
+	}
+	run->rows++;
+	return 0;
+}
+
+/* A row from a check run now: a stale or decided action, or any. */
 static int
 list_one(void *ctx, struct recheck *r)
 {
 	struct list_run *run = ctx;
 	struct listed listed;
-	struct filter_subject subject;
-	char flags[FILTER_FLAGS_SIZE];
-	FILE *out;
 	int rc;
 
 	memset(&listed, 0, sizeof listed);
 	if ((rc = queue_row_from_recheck(r, r->outcome.verdict.action_id,
 	    &listed.row, run->now_ms, run->err)) != 0)
 		goto cleanup;
-	filter_subject_of(&listed.row, r->data.input.action, flags, &subject);
-	if (!filter_matches(&run->filter, &subject, run->now_ms))
-		goto cleanup;
-	listed.care = care_of(&listed.row);
 	snprintf(listed.packet_sha256, sizeof listed.packet_sha256, "%s",
 	    r->data.packet_sha256);
-	listed.data = &r->data;
-	if (run->inv->json && (listed.reasons = reasons_json(
+	listed.importer_login = r->data.importer_login;
+	listed.importer_uid = r->data.importer_uid;
+	listed.importer_served = r->data.importer_served;
+	if (run->inv->json && (listed.reasons = queue_reasons_json(
 	    &r->outcome.verdict)) == NULL) {
 		rc = error_set(run->err, EXIT_STORAGE, NULL,
 		    _("out of memory"));
 		goto cleanup;
 	}
 	if ((rc = blocked_on_gaps(run, r, listed.row.action_id,
-	    &listed.blocked)) != 0)
-		goto cleanup;
-	if ((out = output_for(run, listed.care)) == NULL) {
-		rc = error_set(run->err, EXIT_STORAGE, NULL,
-		    /* L10N: %s is the system's reason (strerror) */
-		    _("cannot write the output: %s"), strerror(errno));
-		goto cleanup;
-	}
-	if (run->inv->json)
-		print_json(out, &listed);
-	else {
-		print_row(run, out, &listed.row);
-		if (listed.blocked != NULL)
-			print_blocked(out, listed.blocked);
-	}
-	run->rows++;
+	    &listed.blocked)) == 0)
+		rc = list_emit(run, &listed, r->data.input.action);
 cleanup:
+	free_listed(&listed);
+	return rc;
+}
+
+/*
+ * A row from the queue index, when its row is of the policy epoch in
+ * force: the check it keeps is the one a check now would make (every
+ * change that could alter it marks the row stale, queue_index.c and
+ * artifact.c); what depends on the clock is worked out here.  Any other
+ * action is checked again.
+ */
+static int
+list_action(void *ctx, struct listed_action *a)
+{
+	struct list_run *run = ctx;
+	struct listed listed;
+	struct recheck r;
+	cJSON *kept = NULL;
+	const char *text;
+	size_t length, at, n;
+	int rc = 0;
+
+	if (!a->indexed) {
+		if ((rc = recheck_action(run->store, a->row.action_id,
+		    run->now_ms, NULL, &r, run->err)) != 0)
+			return rc;
+		rc = list_one(run, &r);
+		recheck_free(&r);
+		return rc;
+	}
+	memset(&listed, 0, sizeof listed);
+	listed.row = a->row;
+	memset(&a->row, 0, sizeof a->row);
+	listed.row.expired = listed.row.has_expiry &&
+	    run->now_ms >= listed.row.expires_at_ms;
+	if (listed.row.expired)
+		snprintf(listed.row.status, sizeof listed.row.status,
+		    "expired");
+	listed.importer_login = a->importer_login;
+	listed.importer_uid = a->importer_uid;
+	listed.importer_served = a->importer_served;
+	/* Our own JSON (queue_row_listed()): its members read in place. */
+	text = listed.row.listed;
+	length = strlen(text);
+	if (json_member_text(text, length, "packet_sha256", &at, &n) &&
+	    text[at] == '"' && n == sizeof listed.packet_sha256 + 1)
+		snprintf(listed.packet_sha256, sizeof listed.packet_sha256,
+		    "%.*s", (int)(n - 2), text + at + 1);
+	if (run->inv->json && json_member_text(text, length,
+	    "high_stakes_reasons", &at, &n)) {
+		listed.reasons_text = text + at;
+		listed.reasons_length = n;
+	}
+	if (!run->inv->json && listed.row.divergence_count > 0) {
+		if (!json_member_text(text, length, "divergence", &at, &n) ||
+		    (kept = cJSON_ParseWithLength(text + at, n)) == NULL) {
+			rc = error_set(run->err, EXIT_STORAGE, NULL,
+			    _("out of memory"));
+			goto cleanup;
+		}
+		rc = queue_row_notes_listed(&listed.row, kept, run->err);
+	}
+	if (rc == 0)
+		rc = list_emit(run, &listed, NULL);
+cleanup:
+	cJSON_Delete(kept);
 	free_listed(&listed);
 	return rc;
 }
@@ -423,7 +506,13 @@ cmd_list(const struct invocation *inv)
 	stdout_for_many_lines();
 	/* A read-only pass: parse each user's policy once, not per action. */
 	store_cache_policy(store, true);
-	rc = recheck_each(store, inv->all, run.now_ms, list_one, &run, &err);
+	/*
+	 * From the queue index (issue 34), but for a filter on what only
+	 * the packet says (user, ticker, value), which checks every action.
+	 */
+	rc = filter_needs_action(&run.filter) ? recheck_each(store, inv->all,
+	    run.now_ms, list_one, &run, &err) : store_each_listed(store,
+	    inv->all, list_action, &run, &err);
 	store_close(store);
 	filter_given = run.filter.count > 0;
 	filter_free(&run.filter);

@@ -98,12 +98,12 @@ record_policy(struct import_context *ctx, const struct loaded_object *o,
  */
 static int
 index_new_action(struct import_context *ctx, const struct loaded_object *o,
-    struct error *err)
+    const char *text, size_t len, struct error *err)
 {
 	int rc;
 
-	if ((rc = queue_index_stored(ctx->store, o, ctx->now_ms, ctx->now_ms,
-	    ctx->epoch, err)) != 0)
+	if ((rc = queue_index_stored(ctx->store, o, text, len, ctx->now_ms,
+	    ctx->now_ms, ctx->epoch, err)) != 0)
 		return rc;
 	return store_queue_mark_revisions(ctx->store, o->id, err);
 }
@@ -150,7 +150,7 @@ import_object(struct import_context *ctx, const char *text, size_t len,
 		rc = store_queue_mark_touched(ctx->store, &o, err);
 	}
 	if (rc == 0 && result == STORE_PUT_NEW && o.type == OBJECT_PACKET)
-		rc = index_new_action(ctx, &o, err);
+		rc = index_new_action(ctx, &o, text, len, err);
 	if (rc == 0 && ctx->seen != NULL) {
 		ctx->seen->loaded = true;
 		ctx->seen->type = o.type;

@@ -6,10 +6,13 @@
 #include <string.h>
 
 #include "commands.h"
+#include "exit_codes.h"
 #include "i18n.h"
 #include "json_fields.h"
 #include "lockout.h"
+#include "json_strict.h"
 #include "sanitize.h"
+#include "sha256.h"
 #include "text.h"
 #include "timestamp.h"
 
@@ -50,18 +53,28 @@ advisory_detail(const struct advisory *advisory, const char *rule_id)
 	return NULL;
 }
 
-/* "excluded_sector: advisory pass, local FAIL; advisory said: ..." */
+/* What the advisory said of a divergence's rule, or NULL. */
+static const char *
+divergence_said(const struct check_outcome *outcome, const cJSON *entry)
+{
+	if (outcome->advisory.state != ADVISORY_AVAILABLE)
+		return NULL;
+	return advisory_detail(&outcome->advisory,
+	    json_member(entry, "what")->valuestring);
+}
+
+/*
+ * "excluded_sector: advisory pass, local FAIL; advisory said: ...", of
+ * a divergence entry (check.c) and what the advisory said (or NULL).
+ */
 static char *
-divergence_note(const struct check_outcome *outcome, const cJSON *entry)
+divergence_note(const cJSON *entry, const char *said)
 {
 	const char *what = json_member(entry, "what")->valuestring;
 	const cJSON *advisory = json_member(entry, "advisory");
 	const cJSON *local = json_member(entry, "local");
-	const char *said = NULL;
 	char *line, *safe;
 
-	if (outcome->advisory.state == ADVISORY_AVAILABLE)
-		said = advisory_detail(&outcome->advisory, what);
 	if (cJSON_IsBool(advisory) || cJSON_IsBool(local) ||
 	    cJSON_IsNull(advisory))
 		/* L10N: a divergence under its row in "countersign list":
@@ -141,13 +154,108 @@ queue_row_from_recheck(const struct recheck *r, const char *action_id,
 	row->notes = calloc(row->divergence_count + 1, sizeof *row->notes);
 	if (row->notes != NULL) {
 		cJSON_ArrayForEach(entry, r->outcome.divergence)
-			row->notes[i++] = divergence_note(&r->outcome, entry);
+			row->notes[i++] = divergence_note(entry,
+			    divergence_said(&r->outcome, entry));
 	}
 	if (row->who == NULL || row->summary == NULL || row->notes == NULL ||
 	    row->requester == NULL || row->author == NULL) {
 		queue_row_free(row);
 		return error_set(err, 4, NULL, _("out of memory"));
 	}
+	return 0;
+}
+
+cJSON *
+queue_reasons_json(const struct verdict *v)
+{
+	cJSON *reasons = cJSON_CreateArray(), *reason;
+	size_t i;
+
+	for (i = 0; reasons != NULL && i < v->reason_count; i++) {
+		if ((reason = cJSON_CreateObject()) == NULL ||
+		    cJSON_AddStringToObject(reason, "code",
+		    v->high_stakes_reasons[i].code) == NULL ||
+		    cJSON_AddStringToObject(reason, "detail",
+		    v->high_stakes_reasons[i].detail) == NULL) {
+			cJSON_Delete(reason);
+			cJSON_Delete(reasons);
+			return NULL;
+		}
+		cJSON_AddItemToArray(reasons, reason);
+	}
+	return reasons;
+}
+
+/*
+ * The divergences as list keeps them: each entry as check.c made it,
+ * untranslated (the note is made in the reader's language when read),
+ * with what the advisory said of the rule as "said".
+ */
+static cJSON *
+divergences_kept(const struct check_outcome *outcome)
+{
+	cJSON *kept = cJSON_CreateArray(), *copy;
+	const cJSON *entry;
+	const char *said;
+
+	cJSON_ArrayForEach(entry, outcome->divergence) {
+		if (kept == NULL)
+			break;
+		said = divergence_said(outcome, entry);
+		if ((copy = cJSON_Duplicate(entry, 1)) == NULL ||
+		    !cJSON_AddItemToArray(kept, copy) || (said != NULL &&
+		    cJSON_AddStringToObject(copy, "said", said) == NULL)) {
+			cJSON_Delete(kept);
+			kept = NULL;
+		}
+	}
+	return kept;
+}
+
+int
+queue_row_listed(const struct recheck *r, const char *packet_sha256,
+    struct queue_row *row, struct error *err)
+{
+	cJSON *listed = cJSON_CreateObject(), *reasons, *kept;
+	const char *sha = packet_sha256 != NULL ? packet_sha256 :
+	    r->data.packet_sha256;
+
+	free(row->listed);
+	row->listed = NULL;
+	reasons = queue_reasons_json(&r->outcome.verdict);
+	kept = divergences_kept(&r->outcome);
+	if (listed != NULL && reasons != NULL && kept != NULL &&
+	    (sha[0] != '\0' ? cJSON_AddStringToObject(listed,
+	    "packet_sha256", sha) != NULL : cJSON_AddNullToObject(listed,
+	    "packet_sha256") != NULL) &&
+	    cJSON_AddItemToObject(listed, "high_stakes_reasons", reasons)) {
+		reasons = NULL;
+		if (cJSON_AddItemToObject(listed, "divergence", kept)) {
+			kept = NULL;
+			row->listed = json_print(listed);
+		}
+	}
+	cJSON_Delete(listed);
+	cJSON_Delete(reasons);
+	cJSON_Delete(kept);
+	return row->listed != NULL ? 0 : error_set(err, EXIT_STORAGE, NULL,
+	    _("out of memory"));
+}
+
+int
+queue_row_notes_listed(struct queue_row *row, const cJSON *kept,
+    struct error *err)
+{
+	const cJSON *entry;
+	size_t i = 0;
+
+	row->divergence_count = (size_t)cJSON_GetArraySize(kept);
+	if ((row->notes = calloc(row->divergence_count + 1,
+	    sizeof *row->notes)) == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, _("out of memory"));
+	cJSON_ArrayForEach(entry, kept)
+		row->notes[i++] = divergence_note(entry, cJSON_GetStringValue(
+		    json_member(entry, "said")));
 	return 0;
 }
 
@@ -198,11 +306,12 @@ done:
 
 int
 queue_index_stored(struct store *store, const struct loaded_object *o,
-    long long imported_at_ms, long long now_ms, long long epoch,
-    struct error *err)
+    const char *raw, size_t raw_len, long long imported_at_ms,
+    long long now_ms, long long epoch, struct error *err)
 {
 	struct queue_row row;
 	struct recheck r;
+	char sha[65];
 	int rc;
 
 	memset(&r, 0, sizeof r);
@@ -213,10 +322,16 @@ queue_index_stored(struct store *store, const struct loaded_object *o,
 		check_data_free(&r.data);
 		return rc;
 	}
-	rc = queue_row_from_recheck(&r, o->id, &row, now_ms, err);
+	/* The digest load_action() takes of the row's text (SPEC 5 changed). */
+	if (sha256_hex(raw, raw_len, sha) != 0)
+		sha[0] = '\0';
+	if ((rc = queue_row_from_recheck(&r, o->id, &row, now_ms, err)) == 0)
+		rc = queue_row_listed(&r, sha, &row, err);
 	recheck_free(&r);
-	if (rc != 0)
+	if (rc != 0) {
+		queue_row_free(&row);
 		return rc;
+	}
 	rc = store_queue_put(store, &row, epoch, err);
 	queue_row_free(&row);
 	return rc;
@@ -234,7 +349,9 @@ queue_row_free(struct queue_row *row)
 	free(row->summary);
 	free(row->requester);
 	free(row->author);
+	free(row->listed);
 	row->who = row->summary = row->requester = row->author = NULL;
+	row->listed = NULL;
 	row->notes = NULL;
 }
 
@@ -251,12 +368,18 @@ refresh_one(void *ctx, const char *action_id)
 {
 	struct refresh *r = ctx;
 	struct queue_row row;
+	struct recheck check;
 	int rc;
 
-	if ((rc = queue_row_build(r->store, action_id, r->now_ms, &row,
+	memset(&row, 0, sizeof row);
+	if ((rc = recheck_action(r->store, action_id, r->now_ms, NULL, &check,
 	    r->err)) != 0)
 		return rc;
-	rc = store_queue_put(r->store, &row, r->epoch, r->err);
+	if ((rc = queue_row_from_recheck(&check, action_id, &row, r->now_ms,
+	    r->err)) == 0 && (rc = queue_row_listed(&check, NULL, &row,
+	    r->err)) == 0)
+		rc = store_queue_put(r->store, &row, r->epoch, r->err);
+	recheck_free(&check);
 	queue_row_free(&row);
 	r->count++;
 	return rc;

@@ -112,6 +112,11 @@ static const char *const artifact_sql[ARTIFACT_STATEMENTS] = {
 	    "UPDATE queue_index SET epoch = 0 WHERE action_id IN"
 	    " (SELECT substr(node, 3) FROM artifact_node WHERE artifact = ?1"
 	    "  AND node >= 'v:' AND node < 'v;') AND action_id <> ?2",
+	[ART_LOCKS_ANY] =
+	    "SELECT 1 FROM artifact_lock WHERE artifact = ?1 LIMIT 1",
+	[ART_LOCKS_BY] =
+	    "SELECT 1 FROM artifact_lock WHERE artifact = ?1"
+	    " AND action_id = ?2 LIMIT 1",
 	[ART_BUILT] =
 	    "SELECT value FROM meta WHERE key = 'artifacts_built'",
 	[ART_TO_BUILD] =
@@ -274,14 +279,58 @@ relabel(struct store *s, enum artifact_statement which, const char *to,
 }
 
 /*
+ * Whether the artifact labelled so locks anybody out: by action_id's
+ * rejection, or (action_id NULL) by any.
+ */
+static int
+has_locks(struct store *s, const char *label, const char *action_id,
+    bool *locks, struct error *err)
+{
+	db_stmt *stmt;
+	int rc;
+
+	if ((stmt = artifact_statement(s, action_id != NULL ? ART_LOCKS_BY :
+	    ART_LOCKS_ANY, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, label, -1, DB_STATIC);
+	if (action_id != NULL)
+		db_bind_text(stmt, 2, action_id, -1, DB_STATIC);
+	rc = db_step(stmt);
+	*locks = rc == DB_ROW;
+	db_reset(stmt);
+	return rc == DB_ROW || rc == DB_DONE ? 0 : store_error(s, err,
+	    "reading an artifact");
+}
+
+/* Marks the queue rows of the versions labelled so for a re-check. */
+static int
+stale_versions(struct store *s, const char *label, struct error *err)
+{
+	db_stmt *stmt;
+
+	if ((stmt = artifact_statement(s, ART_QUEUE_STALE, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, label, -1, DB_STATIC);
+	db_bind_text(stmt, 2, "", -1, DB_STATIC);
+	if (db_step(stmt) != DB_DONE)
+		return store_error(s, err, "marking revisions for a re-check");
+	return 0;
+}
+
+/*
  * Joins the sets labelled *a and b (of kind): the smaller takes the
  * larger's label, which *a is afterwards (b is left to the caller).
+ * Each set's versions now answer to the other's rejections (SPEC 2.4:
+ * lockout, deadlock), so a set that gains some has its queue rows
+ * checked again: the larger only when the smaller brings rejections,
+ * which each decision can do once, so the marking stays bounded.
  */
 static int
 join(struct store *s, int kind, char **a, const char *b, struct error *err)
 {
 	long long size_a, size_b;
 	const char *big, *small;
+	bool big_locks = false, small_locks = false;
 	db_stmt *stmt;
 	char *kept;
 	int rc;
@@ -293,10 +342,19 @@ join(struct store *s, int kind, char **a, const char *b, struct error *err)
 		return rc;
 	big = size_a >= size_b ? *a : b;
 	small = size_a >= size_b ? b : *a;
+	if (kind == LABEL_ARTIFACT && ((rc = has_locks(s, big, NULL,
+	    &big_locks, err)) != 0 || (rc = has_locks(s, small, NULL,
+	    &small_locks, err)) != 0))
+		return rc;
+	if (big_locks && !small_locks && (rc = stale_versions(s, small,
+	    err)) != 0)
+		return rc;
 	if (kind == LABEL_TREE)
 		rc = relabel(s, ART_RELABEL_TREE, big, small, err);
 	else if ((rc = relabel(s, ART_RELABEL, big, small, err)) == 0)
 		rc = relabel(s, ART_RELABEL_LOCKS, big, small, err);
+	if (rc == 0 && small_locks)
+		rc = stale_versions(s, big, err);
 	if (rc == 0)
 		rc = size_grow(s, kind, big, size_a >= size_b ? size_b : size_a,
 		    err);
@@ -435,6 +493,7 @@ artifact_add(struct store *s, const char *id, const char *revision_of,
 	long long added = 0, added_tree = 0;
 	size_t count = 0, i;
 	db_stmt *stmt;
+	bool locks;
 	int rc = 0;
 
 	memset(n, 0, sizeof n);
@@ -492,11 +551,17 @@ artifact_add(struct store *s, const char *id, const char *revision_of,
 		rc = size_grow(s, LABEL_ARTIFACT, label, added, err);
 	if (rc == 0 && added_tree > 0)
 		rc = size_grow(s, LABEL_TREE, tree, added_tree, err);
-	/* A stored version new to the sets brings its rejection's lockout. */
+	/*
+	 * A stored version new to the sets brings its rejection's lockout,
+	 * to the versions already there too (join()'s reason).
+	 */
 	for (i = 0; i < 2 && i < count && rc == 0; i++) {
 		if (n[i].artifact == NULL && !(fresh && i == 0) &&
-		    !(i == 1 && revision_of == NULL))
-			rc = lock_people(s, label, n[i].node + 2, false, err);
+		    !(i == 1 && revision_of == NULL) &&
+		    (rc = lock_people(s, label, n[i].node + 2, false,
+		    err)) == 0 && (rc = has_locks(s, label, n[i].node + 2,
+		    &locks, err)) == 0 && locks)
+			rc = stale_versions(s, label, err);
 	}
 	if (rc == 0 && pr_url != NULL) {
 		if ((stmt = artifact_statement(s, ART_PR_PUT, err)) == NULL)

@@ -606,6 +606,34 @@ static const struct pg_migration pg_migrations[] = {
 	"  text), cs_artifact_relabel_tree(text, text),"
 	"  cs_artifact_relabel_locks(text, text), cs_artifact_pr_rejected(text),"
 	"  cs_artifact_queue_stale(text, text) FROM PUBLIC;" },
+	/*
+	 * schema.c's 21 (issue 34): the part of a queue row list prints
+	 * beyond its columns.  cs_queue_put takes it as a 15th argument: the
+	 * old one goes (postgresql-grants.sql grants the new one).  Run
+	 * again, each statement finds its work done.
+	 */
+	{ 21,
+	"ALTER TABLE queue_index ADD COLUMN IF NOT EXISTS listed TEXT"
+	"  COLLATE \"C\";"
+	"UPDATE queue_index SET epoch = 0 WHERE listed IS NULL;"
+	"DROP FUNCTION IF EXISTS cs_queue_put(text, bigint, bigint, bigint,"
+	"  text, text, text, bigint, text, bigint, bigint, text, text, bigint);"
+	"CREATE OR REPLACE FUNCTION cs_queue_put(text, bigint, bigint, bigint,"
+	"  text, text, text, bigint, text, bigint, bigint, text, text, bigint,"
+	"  text) RETURNS void LANGUAGE sql" DEFINER " AS $$"
+	"  INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
+	"  summary, advisory, divergence_count, imported_at_ms,"
+	"  expires_at_ms, requester, author, drafted_at_ms, listed) VALUES"
+	"  ($1, $9, $2, $3, $4, $5, $6, $7, $8, $10, $11, $12, $13, $14, $15)"
+	"  ON CONFLICT (action_id) DO UPDATE SET epoch = excluded.epoch,"
+	"  care = excluded.care, flags = excluded.flags, who = excluded.who,"
+	"  summary = excluded.summary, advisory = excluded.advisory,"
+	"  divergence_count = excluded.divergence_count,"
+	"  requester = excluded.requester, author = excluded.author,"
+	"  drafted_at_ms = excluded.drafted_at_ms, listed = excluded.listed $$;"
+	"REVOKE ALL ON FUNCTION cs_queue_put(text, bigint, bigint, bigint,"
+	"  text, text, text, bigint, text, bigint, bigint, text, text, bigint,"
+	"  text) FROM PUBLIC;" },
 };
 
 #define PG_MIGRATIONS (sizeof pg_migrations / sizeof pg_migrations[0])

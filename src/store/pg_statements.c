@@ -32,7 +32,7 @@ const char *const pg_store_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_QUEUE_MARK_STALE] = "SELECT cs_queue_mark_stale(?1)",
 	[SQL_QUEUE_PUT] =
 	    "SELECT cs_queue_put(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-	    " ?12, ?13, ?14)",
+	    " ?12, ?13, ?14, ?15)",
 	/*
 	 * PostgreSQL refuses the 0xff byte that bounds SQLite's range (text
 	 * must be UTF-8): starts_with() there, in byte order.  ?2 unused.

@@ -281,6 +281,9 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 	    DB_STATIC);
 	if (row->has_drafted)
 		db_bind_int64(stmt, 14, row->drafted_at_ms);
+	/* NULL (a row list checks again) when the caller built none. */
+	if (row->listed != NULL)
+		db_bind_text(stmt, 15, row->listed, -1, DB_STATIC);
 	rc = db_step(stmt);
 	db_reset(stmt);
 	if (rc != DB_DONE)
@@ -582,6 +585,112 @@ store_queue_page(struct store *s, const struct queue_query *q, long offset,
 	if (rc != DB_ROW && rc != DB_DONE)
 		return store_error(s, err, "reading the queue");
 	return 0;
+}
+
+/* The index's text of a row, owned; "" for NULL. */
+static char *
+column_text(db_stmt *stmt, int i, bool *failed)
+{
+	const char *text = (const char *)db_column_text(stmt, i);
+	char *copy = text_copy(text != NULL ? text : "");
+
+	if (copy == NULL)
+		*failed = true;
+	return copy;
+}
+
+/* The index's columns of a row read by store_each_listed(), from 9 on. */
+static bool
+listed_indexed(db_stmt *stmt, struct queue_row *row)
+{
+	const char *advisory = (const char *)db_column_text(stmt, 12);
+	unsigned flags = (unsigned)db_column_int(stmt, 9);
+	bool failed = false;
+
+	row->high_stakes = flags & FLAG_HIGH_STAKES;
+	row->local_fail = flags & FLAG_LOCAL_FAIL;
+	row->divergent = flags & FLAG_DIVERGENT;
+	row->locked_out = flags & FLAG_LOCKED_OUT;
+	row->deadlocked = flags & FLAG_DEADLOCKED;
+	row->who = column_text(stmt, 10, &failed);
+	row->summary = column_text(stmt, 11, &failed);
+	row->advisory = advisory == NULL ? "n/a" :
+	    strcmp(advisory, "pass") == 0 ? "pass" :
+	    strcmp(advisory, "fail") == 0 ? "fail" : "n/a";
+	row->divergence_count = (size_t)db_column_int64(stmt, 13);
+	row->requester = column_text(stmt, 14, &failed);
+	row->author = column_text(stmt, 15, &failed);
+	row->has_drafted = db_column_type(stmt, 16) != DB_NULL;
+	row->drafted_at_ms = db_column_int64(stmt, 16);
+	row->listed = column_text(stmt, 17, &failed);
+	return !failed;
+}
+
+#define LISTED_SQL "SELECT a.action_id, a.kind, a.status," \
+	" a.imported_at_ms, a.expires_at_ms, a.importer_login," \
+	" a.importer_uid, a.importer_via, CASE WHEN q.listed IS NOT NULL" \
+	" AND a.status = 'pending' AND q.epoch = (SELECT value FROM meta" \
+	" WHERE key = 'policy_epoch') THEN 1 ELSE 0 END, q.flags, q.who," \
+	" q.summary, q.advisory, q.divergence_count, q.requester," \
+	" q.author, q.drafted_at_ms, q.listed FROM action a" \
+	" LEFT JOIN queue_index q ON q.action_id = a.action_id"
+
+int
+store_each_listed(struct store *s, bool all,
+    int (*fn)(void *ctx, struct listed_action *a), void *ctx,
+    struct error *err)
+{
+	struct listed_action a;
+	const char *text;
+	db_stmt *stmt;
+	int rc;
+
+	/*
+	 * The action table in store_each_check()'s order, each with its
+	 * queue row when that is of the policy epoch in force and has what
+	 * list prints (rows indexed before schema 21 have not).  A decided
+	 * action has no queue row.  Our own statement: a row checked again
+	 * runs other queries on this connection meanwhile.
+	 */
+	if (db_prepare(s->db, all ? LISTED_SQL " ORDER BY a.imported_at_ms,"
+	    " a.rowid" : LISTED_SQL " WHERE a.status = 'pending'"
+	    " ORDER BY a.imported_at_ms, a.rowid", false, &stmt) != DB_OK)
+		return store_error(s, err, "listing actions");
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		memset(&a, 0, sizeof a);
+		snprintf(a.row.action_id, sizeof a.row.action_id, "%s",
+		    (const char *)db_column_text(stmt, 0));
+		snprintf(a.row.kind, sizeof a.row.kind, "%s",
+		    (const char *)db_column_text(stmt, 1));
+		snprintf(a.row.status, sizeof a.row.status, "%s",
+		    (const char *)db_column_text(stmt, 2));
+		a.row.imported_at_ms = db_column_int64(stmt, 3);
+		a.row.has_expiry = db_column_type(stmt, 4) != DB_NULL;
+		a.row.expires_at_ms = db_column_int64(stmt, 4);
+		if ((text = (const char *)db_column_text(stmt, 5)) != NULL) {
+			snprintf(a.importer_login, sizeof a.importer_login,
+			    "%s", text);
+			a.importer_uid = db_column_int64(stmt, 6);
+			text = (const char *)db_column_text(stmt, 7);
+			a.importer_served = text != NULL &&
+			    strcmp(text, "service") == 0;
+		}
+		a.indexed = db_column_int(stmt, 8) != 0;
+		if (a.indexed && !listed_indexed(stmt, &a.row)) {
+			queue_row_free(&a.row);
+			rc = error_set(err, EXIT_STORAGE, NULL,
+			    "out of memory");
+			goto done;
+		}
+		rc = fn(ctx, &a);
+		queue_row_free(&a.row);
+		if (rc != 0)
+			goto done;
+	}
+	rc = rc == DB_DONE ? 0 : store_error(s, err, "listing actions");
+done:
+	db_finalize(stmt);
+	return rc;
 }
 
 int

@@ -442,6 +442,16 @@ static const char *const migrations[] = {
 	 * privileges are its permissions, and both report the same version.
 	 */
 	"SELECT 1;",
+
+	/*
+	 * issue 34 (21): what list prints of a row beyond the columns above
+	 * (the packet's digest, the high-stakes reasons, the divergences),
+	 * as JSON written with the row, so that list reads the index instead
+	 * of checking every action again.  Rows indexed before have none, so
+	 * they are checked again, and given it, by the next refresh.
+	 */
+	"ALTER TABLE queue_index ADD COLUMN listed TEXT;"
+	"UPDATE queue_index SET epoch = 0;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

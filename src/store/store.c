@@ -108,14 +108,14 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_QUEUE_PUT] =
 	    "INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
 	    " summary, advisory, divergence_count, imported_at_ms,"
-	    " expires_at_ms, requester, author, drafted_at_ms) VALUES (?1, ?9,"
-	    " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?12, ?13, ?14)"
+	    " expires_at_ms, requester, author, drafted_at_ms, listed) VALUES"
+	    " (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?12, ?13, ?14, ?15)"
 	    " ON CONFLICT (action_id) DO UPDATE SET epoch = excluded.epoch,"
 	    " care = excluded.care, flags = excluded.flags, who = excluded.who,"
 	    " summary = excluded.summary, advisory = excluded.advisory,"
 	    " divergence_count = excluded.divergence_count,"
 	    " requester = excluded.requester, author = excluded.author,"
-	    " drafted_at_ms = excluded.drafted_at_ms",
+	    " drafted_at_ms = excluded.drafted_at_ms, listed = excluded.listed",
 	/*
 	 * SQL_QUEUE_PUT for a row known not to exist: a plain INSERT, which
 	 * PostgreSQL may send many rows at a time (pg_pipeline.c).
@@ -123,8 +123,8 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_QUEUE_INSERT] =
 	    "INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
 	    " summary, advisory, divergence_count, imported_at_ms,"
-	    " expires_at_ms, requester, author, drafted_at_ms) VALUES (?1, ?9,"
-	    " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?12, ?13, ?14)",
+	    " expires_at_ms, requester, author, drafted_at_ms, listed) VALUES"
+	    " (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?12, ?13, ?14, ?15)",
 	[SQL_POLICY_EPOCH] =
 	    "SELECT value FROM meta WHERE key = 'policy_epoch'",
 	/* Prepared once: an --atomic batch opens one per decision. */

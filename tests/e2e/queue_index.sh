@@ -11,10 +11,10 @@ policy() { for f in "$@"; do jq -c . "$DEMO/$f.json"; done; }
 packets() { cat "$DEMO"/packets-*.jsonl; }
 reversed() { packets | tac; }
 
-# rows DB: what the review screens show of each pending action
+# rows DB: what the review screens and list show of each pending action
 rows() {
 	db_q "$1" "SELECT action_id, kind, care, flags, who, summary,
-		advisory, divergence_count, expires_at_ms FROM queue_index
+		advisory, divergence_count, expires_at_ms, listed FROM queue_index
 		ORDER BY action_id"
 }
 # totals DB: the header's kept totals, then the same counted afresh
@@ -148,6 +148,7 @@ sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
 	ALTER TABLE queue_index DROP COLUMN requester;
 	ALTER TABLE queue_index DROP COLUMN author;
 	ALTER TABLE queue_index DROP COLUMN drafted_at_ms;
+	ALTER TABLE queue_index DROP COLUMN listed;
 	ALTER TABLE security DROP COLUMN price_usd;
 	DROP TABLE merkle_node; DROP TABLE log_checkpoint; DROP TABLE log_name;
 	DROP TABLE po_judgment;
@@ -157,7 +158,7 @@ sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
 	UPDATE schema_version SET version = 4"
 "$COUNTERSIGN" --db "$db" list >/dev/null
 expect_eq "the migrations bring the schema to the latest" \
-	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 20
+	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 21
 expect_totals "after the migration" "$db"
 fi
 

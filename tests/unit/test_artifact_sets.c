@@ -386,7 +386,8 @@ test_sets_computed_for_an_older_database(void **state)
 	sf_sql(fx.path, "DROP TABLE artifact_node; DROP TABLE artifact_size;"
 	    " DROP TABLE artifact_lock; DROP TABLE artifact_pr;"
 	    " DELETE FROM meta WHERE key = 'artifacts_built';"
-	    /* and what 15, 17, 18 and 19 add */
+	    /* and what 15, 17, 18, 19 and 21 add */
+	    " ALTER TABLE queue_index DROP COLUMN listed;"
 	    " DROP TABLE merkle_node; DROP TABLE log_checkpoint;"
 	    " DROP TABLE log_name; ALTER TABLE security DROP COLUMN price_usd;"
 	    " DROP TABLE po_judgment; ALTER TABLE action DROP COLUMN"

@@ -113,7 +113,7 @@ sql_exec(const char *path, const char *sql)
 	"{\"ips_id\":\"ips-1\",\"version\":3}}}"
 
 /* The version the migrations bring every database to. */
-#define SCHEMA_LATEST 20
+#define SCHEMA_LATEST 21
 
 static void
 test_create_makes_directories_and_schema(void **state)
@@ -130,10 +130,12 @@ test_create_makes_directories_and_schema(void **state)
  * Back to schema 7: before blocked_on (8), artifacts and expertise (9)
  * and the queue's requester, author and drafting time (11), the signed
  * log's tables (15), a security's price_usd (17), the product
- * owner's judgments (18) and an action's importer (19); 10 and 16 (issues
+ * owner's judgments (18), an action's importer (19) and the queue row's
+ * listed part (21); 10 and 16 (issues
  * 24, 33) only add what is missing, so they run again unharmed.
  */
 #define UNDO_TO_SCHEMA_7 \
+	"ALTER TABLE queue_index DROP COLUMN listed;" \
 	"ALTER TABLE action DROP COLUMN importer_login;" \
 	"ALTER TABLE action DROP COLUMN importer_uid;" \
 	"ALTER TABLE action DROP COLUMN importer_via;" \
@@ -309,6 +311,7 @@ test_importer_stored_with_the_action(void **state)
 	sql_exec(db_path, "ALTER TABLE action DROP COLUMN importer_login;"
 	    "ALTER TABLE action DROP COLUMN importer_uid;"
 	    "ALTER TABLE action DROP COLUMN importer_via;"
+	    "ALTER TABLE queue_index DROP COLUMN listed;"
 	    "UPDATE schema_version SET version = 18");
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	assert_int_equal(sql_int("SELECT version FROM schema_version"),
