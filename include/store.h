@@ -515,6 +515,9 @@ struct listed_action {
 	char importer_login[257];	/* "" when nobody is known (schema 19) */
 	long long importer_uid;
 	bool importer_served;
+	char indexed_kind[32];		/* the queue row's kind, "" if none */
+	const char *packet;		/* the stored packet, NULL if none */
+	size_t packet_length;
 };
 /*
  * Each action, pending ones only unless all, in the order

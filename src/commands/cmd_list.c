@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <search.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "json_strict.h"
 #include "json_writer.h"
 #include "sanitize.h"
+#include "sha256.h"
 #include "text.h"
 #include "xmalloc.h"
 
@@ -39,6 +41,10 @@ struct list_run {
 	bool header_printed;
 	struct filter filter;		/* --filter, SPEC 7 */
 	FILE *spool[CARE_CLASSES];	/* [0] is stdout, opened lazily */
+	struct json_writer line;	/* --json's, its buffer kept */
+	void *checked;			/* tsearch(3) of checked_keys */
+	char **checked_keys;		/* "kind\nwho" checked for real */
+	size_t checked_count;
 };
 
 /* A row and what --json adds to it. */
@@ -137,7 +143,7 @@ importer_json(struct json_writer *w, const struct listed *listed)
 
 /* One line of --json, by the writer (a cJSON tree a line cost as much). */
 static void
-print_json(FILE *out, const struct listed *listed)
+print_json(FILE *out, struct json_writer *line, const struct listed *listed)
 {
 	const struct queue_row *row = &listed->row;
 	static const struct {
@@ -151,71 +157,71 @@ print_json(FILE *out, const struct listed *listed)
 		{ offsetof(struct queue_row, deadlocked), "deadlocked" },
 		{ offsetof(struct queue_row, expired), "expired" },
 	};
-	struct json_writer w;
-	char *text;
-	size_t i;
+	struct json_writer *w = line;
+	const char *text;
+	size_t i, length;
 
-	json_writer_init(&w);
-	json_writer_object(&w);
-	json_writer_key(&w, "action_id");
-	json_writer_string(&w, row->action_id);
-	json_writer_key(&w, "kind");
-	json_writer_string(&w, row->kind);
-	json_writer_key(&w, "status");
-	json_writer_string(&w, row->status);
+	json_writer_reset(w);
+	json_writer_object(w);
+	json_writer_key(w, "action_id");
+	json_writer_string(w, row->action_id);
+	json_writer_key(w, "kind");
+	json_writer_string(w, row->kind);
+	json_writer_key(w, "status");
+	json_writer_string(w, row->status);
 	/* What batch's expect_sha256 names (SPEC 5 `changed`). */
-	json_writer_key(&w, "packet_sha256");
-	json_writer_string(&w, listed->packet_sha256[0] != '\0' ?
+	json_writer_key(w, "packet_sha256");
+	json_writer_string(w, listed->packet_sha256[0] != '\0' ?
 	    listed->packet_sha256 : NULL);
-	json_writer_key(&w, "flags");
-	json_writer_array(&w);
+	json_writer_key(w, "flags");
+	json_writer_array(w);
 	for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
 		if (*(const bool *)((const char *)row + flags[i].offset))
-			json_writer_string(&w, flags[i].name);
+			json_writer_string(w, flags[i].name);
 	}
-	json_writer_end(&w, ']');
-	json_writer_key(&w, "who");
-	json_writer_string(&w, row->who);
-	json_writer_key(&w, "requested_by");
-	json_writer_string(&w, row->requester);
-	json_writer_key(&w, "author");
-	json_writer_string(&w, row->author);
-	json_writer_key(&w, "summary");
-	json_writer_string(&w, row->summary);
-	json_writer_key(&w, "advisory_pass");
+	json_writer_end(w, ']');
+	json_writer_key(w, "who");
+	json_writer_string(w, row->who);
+	json_writer_key(w, "requested_by");
+	json_writer_string(w, row->requester);
+	json_writer_key(w, "author");
+	json_writer_string(w, row->author);
+	json_writer_key(w, "summary");
+	json_writer_string(w, row->summary);
+	json_writer_key(w, "advisory_pass");
 	if (strcmp(row->advisory, "n/a") == 0)
-		json_writer_null(&w);
+		json_writer_null(w);
 	else
-		json_writer_bool(&w, strcmp(row->advisory, "pass") == 0);
-	json_writer_key(&w, "local_pass");
-	json_writer_bool(&w, !row->local_fail);
-	json_writer_key(&w, "requires_human_approval");
-	json_writer_bool(&w, row->high_stakes);
+		json_writer_bool(w, strcmp(row->advisory, "pass") == 0);
+	json_writer_key(w, "local_pass");
+	json_writer_bool(w, !row->local_fail);
+	json_writer_key(w, "requires_human_approval");
+	json_writer_bool(w, row->high_stakes);
 	/* SPEC 3 (v2): the reasons as objects, so scripts select by code. */
-	json_writer_key(&w, "high_stakes_reasons");
+	json_writer_key(w, "high_stakes_reasons");
 	if (listed->reasons_text != NULL)
-		json_writer_raw(&w, listed->reasons_text,
+		json_writer_raw(w, listed->reasons_text,
 		    listed->reasons_length);
 	else if (listed->reasons != NULL)
-		json_writer_tree(&w, listed->reasons);
+		json_writer_tree(w, listed->reasons);
 	else {
-		json_writer_array(&w);
-		json_writer_end(&w, ']');
+		json_writer_array(w);
+		json_writer_end(w, ']');
 	}
-	json_writer_key(&w, "divergence_count");
-	json_writer_integer(&w, (long long)row->divergence_count);
-	importer_json(&w, listed);
+	json_writer_key(w, "divergence_count");
+	json_writer_integer(w, (long long)row->divergence_count);
+	importer_json(w, listed);
 	if (listed->blocked != NULL) {
-		json_writer_key(&w, "blocked_on");
-		json_writer_string(&w, "missing_standard");
-		json_writer_key(&w, "waiting_for");
-		json_writer_tree(&w, listed->blocked);
+		json_writer_key(w, "blocked_on");
+		json_writer_string(w, "missing_standard");
+		json_writer_key(w, "waiting_for");
+		json_writer_tree(w, listed->blocked);
 	}
-	json_writer_end(&w, '}');
-	text = json_writer_finish(&w);
-	if (text != NULL)
-		fprintf(out, "%s\n", text);
-	free(text);
+	json_writer_end(w, '}');
+	if ((text = json_writer_text(w, &length)) != NULL) {
+		fwrite(text, 1, length, out);
+		putc('\n', out);
+	}
 }
 
 /*
@@ -339,7 +345,7 @@ list_emit(struct list_run *run, struct listed *listed, const cJSON *action)
 		    /* L10N: %s is the system's reason (strerror) */
 		    _("cannot write the output: %s"), strerror(errno));
 	if (run->inv->json)
-		print_json(out, listed);
+		print_json(out, &run->line, listed);
 	else {
 		print_row(run, out, &listed->row);
 		if (listed->blocked != NULL)
@@ -380,6 +386,56 @@ cleanup:
 	return rc;
 }
 
+static int
+key_compare(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * Whether list may print the index's row of a as it is.  The row must
+ * be of the kind its action is and of the packet's very bytes (the
+ * digest its listed part keeps): a row changed under the index is
+ * checked again, and a fault in it named, as check names it.  And the
+ * first row of each kind and person (a trade's user) is checked for
+ * real, which reads the policy documents that row depends on: a stored
+ * IPS, holdings, roster or standards index that is not what import
+ * accepts fails list as it fails check (stored_rows.sh), for the cost
+ * of one check per kind and person, not per action.
+ */
+static bool
+index_row_holds(struct list_run *run, const struct listed_action *a,
+    const char *packet_sha256)
+{
+	char digest[SHA256_HEX_SIZE], probe[512], *key;
+	size_t kind_length = strlen(a->row.kind);
+	size_t who_length = strlen(a->row.who);
+
+	if (strcmp(a->indexed_kind, a->row.kind) != 0 || a->packet == NULL ||
+	    sha256_hex(a->packet, a->packet_length, digest) != 0 ||
+	    strcmp(digest, packet_sha256) != 0)
+		return false;
+	/* The key built in place: a row is probed far more than added. */
+	if (kind_length + who_length + 2 <= sizeof probe) {
+		memcpy(probe, a->row.kind, kind_length);
+		probe[kind_length] = '\n';
+		memcpy(probe + kind_length + 1, a->row.who, who_length + 1);
+		if (tfind(probe, &run->checked, key_compare) != NULL)
+			return true;
+	}
+	key = xasprintf("%s\n%s", a->row.kind, a->row.who);
+	if (tfind(key, &run->checked, key_compare) != NULL) {
+		free(key);
+		return true;
+	}
+	run->checked_keys = xrealloc(run->checked_keys,
+	    (run->checked_count + 1) * sizeof *run->checked_keys);
+	run->checked_keys[run->checked_count++] = key;
+	/* Out of memory there only means this key is checked again. */
+	(void)tsearch(key, &run->checked, key_compare);
+	return false;
+}
+
 /*
  * A row from the queue index, when its row is of the policy epoch in
  * force: the check it keeps is the one a check now would make (every
@@ -396,9 +452,19 @@ list_action(void *ctx, struct listed_action *a)
 	cJSON *kept = NULL;
 	const char *text;
 	size_t length, at, n;
+	char packet_sha256[sizeof listed.packet_sha256] = "";
 	int rc = 0;
 
-	if (!a->indexed) {
+	/* Our own JSON (queue_row_listed()): its members read in place. */
+	if (a->indexed) {
+		text = a->row.listed;
+		length = strlen(text);
+		if (json_member_text(text, length, "packet_sha256", &at, &n) &&
+		    text[at] == '"' && n == sizeof packet_sha256 + 1)
+			snprintf(packet_sha256, sizeof packet_sha256, "%.*s",
+			    (int)(n - 2), text + at + 1);
+	}
+	if (!a->indexed || !index_row_holds(run, a, packet_sha256)) {
 		if ((rc = recheck_action(run->store, a->row.action_id,
 		    run->now_ms, NULL, &r, run->err)) != 0)
 			return rc;
@@ -417,13 +483,9 @@ list_action(void *ctx, struct listed_action *a)
 	listed.importer_login = a->importer_login;
 	listed.importer_uid = a->importer_uid;
 	listed.importer_served = a->importer_served;
-	/* Our own JSON (queue_row_listed()): its members read in place. */
+	memcpy(listed.packet_sha256, packet_sha256, sizeof packet_sha256);
 	text = listed.row.listed;
 	length = strlen(text);
-	if (json_member_text(text, length, "packet_sha256", &at, &n) &&
-	    text[at] == '"' && n == sizeof listed.packet_sha256 + 1)
-		snprintf(listed.packet_sha256, sizeof listed.packet_sha256,
-		    "%.*s", (int)(n - 2), text + at + 1);
 	if (run->inv->json && json_member_text(text, length,
 	    "high_stakes_reasons", &at, &n)) {
 		listed.reasons_text = text + at;
@@ -501,6 +563,7 @@ cmd_list(const struct invocation *inv)
 	}
 	run.store = store;
 	run.inv = inv;
+	json_writer_init(&run.line);
 	run.now_ms = timestamp_now();
 	run.err = &err;
 	stdout_for_many_lines();
@@ -514,6 +577,14 @@ cmd_list(const struct invocation *inv)
 	    run.now_ms, list_one, &run, &err) : store_each_listed(store,
 	    inv->all, list_action, &run, &err);
 	store_close(store);
+	while (run.checked_count > 0) {
+		char *key = run.checked_keys[--run.checked_count];
+
+		tdelete(key, &run.checked, key_compare);
+		free(key);
+	}
+	free(run.checked_keys);
+	json_writer_discard(&run.line);
 	filter_given = run.filter.count > 0;
 	filter_free(&run.filter);
 	/* In the order the review screen shows them. */

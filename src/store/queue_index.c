@@ -626,13 +626,23 @@ listed_indexed(db_stmt *stmt, struct queue_row *row)
 	return !failed;
 }
 
+/* A text column into buf, "" for NULL: list copies five a row. */
+static void
+column_copy(db_stmt *stmt, int column, char *buf, size_t size)
+{
+	const char *text = (const char *)db_column_text(stmt, column);
+
+	text_copy_bounded(buf, size, text != NULL ? text : "");
+}
+
 #define LISTED_SQL "SELECT a.action_id, a.kind, a.status," \
 	" a.imported_at_ms, a.expires_at_ms, a.importer_login," \
 	" a.importer_uid, a.importer_via, CASE WHEN q.listed IS NOT NULL" \
 	" AND a.status = 'pending' AND q.epoch = (SELECT value FROM meta" \
 	" WHERE key = 'policy_epoch') THEN 1 ELSE 0 END, q.flags, q.who," \
 	" q.summary, q.advisory, q.divergence_count, q.requester," \
-	" q.author, q.drafted_at_ms, q.listed FROM action a" \
+	" q.author, q.drafted_at_ms, q.listed, q.kind, a.raw_json" \
+	" FROM action a" \
 	" LEFT JOIN queue_index q ON q.action_id = a.action_id"
 
 int
@@ -654,28 +664,38 @@ store_each_listed(struct store *s, bool all,
 	 */
 	if (db_prepare(s->db, all ? LISTED_SQL " ORDER BY a.imported_at_ms,"
 	    " a.rowid" : LISTED_SQL " WHERE a.status = 'pending'"
-	    " ORDER BY a.imported_at_ms, a.rowid", false, &stmt) != DB_OK)
+	    " ORDER BY a.imported_at_ms, a.rowid", false, &stmt) != DB_OK ||
+	    db_stream(stmt) != DB_OK) {
+		db_finalize(stmt);
 		return store_error(s, err, "listing actions");
+	}
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		memset(&a, 0, sizeof a);
-		snprintf(a.row.action_id, sizeof a.row.action_id, "%s",
-		    (const char *)db_column_text(stmt, 0));
-		snprintf(a.row.kind, sizeof a.row.kind, "%s",
-		    (const char *)db_column_text(stmt, 1));
-		snprintf(a.row.status, sizeof a.row.status, "%s",
-		    (const char *)db_column_text(stmt, 2));
+		column_copy(stmt, 0, a.row.action_id, sizeof a.row.action_id);
+		column_copy(stmt, 1, a.row.kind, sizeof a.row.kind);
+		column_copy(stmt, 2, a.row.status, sizeof a.row.status);
 		a.row.imported_at_ms = db_column_int64(stmt, 3);
 		a.row.has_expiry = db_column_type(stmt, 4) != DB_NULL;
 		a.row.expires_at_ms = db_column_int64(stmt, 4);
-		if ((text = (const char *)db_column_text(stmt, 5)) != NULL) {
-			snprintf(a.importer_login, sizeof a.importer_login,
-			    "%s", text);
+		if (db_column_type(stmt, 5) != DB_NULL) {
+			column_copy(stmt, 5, a.importer_login,
+			    sizeof a.importer_login);
 			a.importer_uid = db_column_int64(stmt, 6);
 			text = (const char *)db_column_text(stmt, 7);
 			a.importer_served = text != NULL &&
 			    strcmp(text, "service") == 0;
 		}
 		a.indexed = db_column_int(stmt, 8) != 0;
+		/*
+		 * What list holds the index's row to: the kind it was
+		 * checked as, and the packet's bytes (their digest is in
+		 * the listed part), so that a row changed under the index
+		 * is checked again and its fault named (stored_rows.sh).
+		 */
+		column_copy(stmt, 18, a.indexed_kind, sizeof a.indexed_kind);
+		a.packet = (const char *)db_column_text(stmt, 19);
+		a.packet_length = a.packet != NULL ?
+		    (size_t)db_column_bytes(stmt, 19) : 0;
 		if (a.indexed && !listed_indexed(stmt, &a.row)) {
 			queue_row_free(&a.row);
 			rc = error_set(err, EXIT_STORAGE, NULL,

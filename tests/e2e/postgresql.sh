@@ -23,7 +23,7 @@ q() { pg_psql "$1" -At -c "$2"; }
 # store in their own way stay (tui, tui_artifact, tui_bulk, tui_history,
 # tui_service, tui_quorum).  Issue 38: CI's time goes where the store is.
 for t in trade_examples list_sanitized batch legal_draft lockout \
-	queue_index holdings_import injection \
+	queue_index list_index holdings_import injection \
 	audit_chain audit_rows crash crash_partial concurrency group_commit id_prefix \
 	artifact artifact_pr artifact_bounds artifact_decision batch_limits recheck_scope change changed policy_objects \
 	policy_provenance \
