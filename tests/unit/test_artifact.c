@@ -24,35 +24,6 @@
 
 static const struct operator_identity officer = { "officer", 1000 };
 
-/* The passing trade as id by author; extra: "key", json pairs, NULL-ended. */
-static char *
-version(const char *id, const char *author, ...)
-{
-	char quoted_id[300], quoted_author[300], path[64];
-	const char *key, *value;
-	char *json, *next;
-	va_list ap;
-
-	json = sf_edit(EX_PACKET_PASS_JSON,
-	    "proposed_action.action_id", sf_quote(quoted_id, sizeof quoted_id,
-	    id),
-	    "reviewer_verdict.action_id", quoted_id,
-	    "proposed_action.author", sf_quote(quoted_author,
-	    sizeof quoted_author, author),
-	    "proposed_action.requested_by", (const char *)NULL,
-	    (const char *)NULL);
-	va_start(ap, author);
-	while ((key = va_arg(ap, const char *)) != NULL) {
-		value = va_arg(ap, const char *);
-		snprintf(path, sizeof path, "proposed_action.%s", key);
-		next = sf_edit(json, path, value, (const char *)NULL);
-		free(json);
-		json = next;
-	}
-	va_end(ap);
-	return json;
-}
-
 static void
 record(const char *id, enum decision_kind kind, bool escalate,
     const char *expertise)
@@ -126,16 +97,16 @@ test_artifact_is_the_whole_tree(void **state)
 	char *ids;
 
 	(void)state;
-	sf_import_owned(fx.store, version("v1", "a", NULL));
-	sf_import_owned(fx.store, version("v2", "b", "revision_of", "\"v1\"",
+	sf_import_owned(fx.store, sf_version("v1", "a", NULL));
+	sf_import_owned(fx.store, sf_version("v2", "b", "revision_of", "\"v1\"",
 	    NULL));
-	sf_import_owned(fx.store, version("v3", "c", "revision_of", "\"v1\"",
+	sf_import_owned(fx.store, sf_version("v3", "c", "revision_of", "\"v1\"",
 	    "artifact_id", "\"art\"", NULL));
-	sf_import_owned(fx.store, version("v4", "c", "revision_of", "\"v2\"",
+	sf_import_owned(fx.store, sf_version("v4", "c", "revision_of", "\"v2\"",
 	    NULL));
-	sf_import_owned(fx.store, version("u", "c", "artifact_id", "\"art\"",
+	sf_import_owned(fx.store, sf_version("u", "c", "artifact_id", "\"art\"",
 	    NULL));
-	sf_import_owned(fx.store, version("z", "c", "artifact_id", "\"zz\"",
+	sf_import_owned(fx.store, sf_version("z", "c", "artifact_id", "\"zz\"",
 	    NULL));
 	ids = artifact_of("v4");
 	assert_string_equal(ids, "v1,v2,v3,u");
@@ -166,8 +137,8 @@ test_deep_chain(void **state)
 	for (i = 0; i < DEPTH; i++) {
 		snprintf(id, sizeof id, "d-%d", i);
 		snprintf(of, sizeof of, "\"d-%d\"", i - 1);
-		json = i == 0 ? version(id, "a", NULL) :
-		    version(id, "a", "revision_of", of, NULL);
+		json = i == 0 ? sf_version(id, "a", NULL) :
+		    sf_version(id, "a", "revision_of", of, NULL);
 		assert_int_equal(sf_put(fx.store, json, EX_NOW_MS, &err), 0);
 		free(json);
 	}
@@ -189,25 +160,25 @@ test_cycles_are_refused(void **state)
 	char *json;
 
 	(void)state;
-	sf_import_owned(fx.store, version("c1", "a", "revision_of", "\"c3\"",
+	sf_import_owned(fx.store, sf_version("c1", "a", "revision_of", "\"c3\"",
 	    NULL));
-	sf_import_owned(fx.store, version("c2", "a", "revision_of", "\"c1\"",
+	sf_import_owned(fx.store, sf_version("c2", "a", "revision_of", "\"c1\"",
 	    NULL));
-	json = version("c3", "a", "revision_of", "\"c2\"", NULL);
+	json = sf_version("c3", "a", "revision_of", "\"c2\"", NULL);
 	assert_int_equal(store_begin(fx.store, &err), 0);
 	assert_int_equal(sf_put(fx.store, json, EX_NOW_MS, &err), EXIT_DATA);
 	store_rollback(fx.store);
 	assert_string_equal(err.field, "proposed_action.revision_of");
 	assert_contains(err.message, "cycle");
 	free(json);
-	json = version("c4", "a", "revision_of", "\"c4\"", NULL);
+	json = sf_version("c4", "a", "revision_of", "\"c4\"", NULL);
 	assert_int_equal(store_begin(fx.store, &err), 0);
 	assert_int_equal(sf_put(fx.store, json, EX_NOW_MS, &err), EXIT_DATA);
 	store_rollback(fx.store);
 	assert_string_equal(err.field, "proposed_action.revision_of");
 	free(json);
 	/* Not a cycle: c5 revises c2, whose chain ends at c3, unknown. */
-	sf_import_owned(fx.store, version("c5", "b", "revision_of", "\"c2\"",
+	sf_import_owned(fx.store, sf_version("c5", "b", "revision_of", "\"c2\"",
 	    NULL));
 }
 
@@ -219,11 +190,11 @@ test_fields_are_validated(void **state)
 	char *json;
 
 	(void)state;
-	json = version("f1", "a", "contributors", "\"x\"", NULL);
+	json = sf_version("f1", "a", "contributors", "\"x\"", NULL);
 	assert_int_equal(sf_put(fx.store, json, EX_NOW_MS, &err), EXIT_DATA);
 	assert_string_equal(err.field, "proposed_action.contributors");
 	free(json);
-	json = version("f2", "a", "artifact_id", "[1]", NULL);
+	json = sf_version("f2", "a", "artifact_id", "[1]", NULL);
 	assert_int_equal(sf_put(fx.store, json, EX_NOW_MS, &err), EXIT_DATA);
 	assert_string_equal(err.field, "proposed_action.artifact_id");
 	free(json);
@@ -236,11 +207,11 @@ test_self_approval_by_author_and_contributor(void **state)
 	struct decision_outcome out;
 
 	(void)state;
-	sf_import_owned(fx.store, version("own", "Officer", NULL));
-	sf_import_owned(fx.store, version("co", "a", "contributors",
+	sf_import_owned(fx.store, sf_version("own", "Officer", NULL));
+	sf_import_owned(fx.store, sf_version("co", "a", "contributors",
 	    "[\"b\", \"\xd0\xbe\xef\xbd\x86\xef\xbd\x86icer\xe2\xa0\x80\"]",
 	    NULL));
-	sf_import_owned(fx.store, version("fine", "a", "contributors",
+	sf_import_owned(fx.store, sf_version("fine", "a", "contributors",
 	    "[\"b\"]", NULL));
 	memset(&req, 0, sizeof req);
 	req.decision = DECISION_APPROVE;
@@ -263,9 +234,9 @@ test_escalation_required(void **state)
 	char *routing;
 
 	(void)state;
-	sf_import_owned(fx.store, version("e1", "a", NULL));
+	sf_import_owned(fx.store, sf_version("e1", "a", NULL));
 	record("e1", DECISION_REJECT, false, NULL);
-	sf_import_owned(fx.store, version("e2", "b", "revision_of", "\"e1\"",
+	sf_import_owned(fx.store, sf_version("e2", "b", "revision_of", "\"e1\"",
 	    "contributors", "[\"c\"]", NULL));
 	memset(&req, 0, sizeof req);
 	req.action_id = "e2";
@@ -302,7 +273,7 @@ test_no_escalation_while_an_author_is_free(void **state)
 	struct decision_outcome out;
 
 	(void)state;
-	sf_import_owned(fx.store, version("n1", "a", NULL));
+	sf_import_owned(fx.store, sf_version("n1", "a", NULL));
 	memset(&req, 0, sizeof req);
 	req.action_id = "n1";
 	req.decision = DECISION_REJECT;

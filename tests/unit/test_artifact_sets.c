@@ -27,35 +27,6 @@
 
 static const struct operator_identity officer = { "officer", 1000 };
 
-/* The passing trade as id by author; extra: "key", json pairs, NULL-ended. */
-static char *
-version(const char *id, const char *author, ...)
-{
-	char quoted_id[300], quoted_author[300], path[64];
-	const char *key, *value;
-	char *json, *next;
-	va_list ap;
-
-	json = sf_edit(EX_PACKET_PASS_JSON,
-	    "proposed_action.action_id", sf_quote(quoted_id, sizeof quoted_id,
-	    id),
-	    "reviewer_verdict.action_id", quoted_id,
-	    "proposed_action.author", sf_quote(quoted_author,
-	    sizeof quoted_author, author),
-	    "proposed_action.requested_by", (const char *)NULL,
-	    (const char *)NULL);
-	va_start(ap, author);
-	while ((key = va_arg(ap, const char *)) != NULL) {
-		value = va_arg(ap, const char *);
-		snprintf(path, sizeof path, "proposed_action.%s", key);
-		next = sf_edit(json, path, value, (const char *)NULL);
-		free(json);
-		json = next;
-	}
-	va_end(ap);
-	return json;
-}
-
 static void
 reject(const char *id)
 {
@@ -164,17 +135,17 @@ test_two_artifacts_merge(void **state)
 	char *ids;
 
 	(void)state;
-	sf_import_owned(fx.store, version("p1", "a", NULL));
-	sf_import_owned(fx.store, version("p2", "b", "revision_of", "\"p1\"",
+	sf_import_owned(fx.store, sf_version("p1", "a", NULL));
+	sf_import_owned(fx.store, sf_version("p2", "b", "revision_of", "\"p1\"",
 	    NULL));
-	sf_import_owned(fx.store, version("q1", "c", "artifact_id", "\"q\"",
+	sf_import_owned(fx.store, sf_version("q1", "c", "artifact_id", "\"q\"",
 	    NULL));
 	/* One artifact for p, one for q; the examples' packets have none. */
 	assert_sets(2);
 	ids = artifact_of("q1");
 	assert_string_equal(ids, "");
 	free(ids);
-	sf_import_owned(fx.store, version("q2", "d", "revision_of", "\"p2\"",
+	sf_import_owned(fx.store, sf_version("q2", "d", "revision_of", "\"p2\"",
 	    "artifact_id", "\"q\"", NULL));
 	assert_sets(1);
 	ids = artifact_of("q1");
@@ -197,20 +168,20 @@ test_rejection_locks_out_across_a_merge(void **state)
 	char *result;
 
 	(void)state;
-	sf_import_owned(fx.store, version("r1", "a", "artifact_id", "\"r\"",
+	sf_import_owned(fx.store, sf_version("r1", "a", "artifact_id", "\"r\"",
 	    NULL));
 	reject("r1");
-	sf_import_owned(fx.store, version("s1", "b", "artifact_id", "\"s\"",
+	sf_import_owned(fx.store, sf_version("s1", "b", "artifact_id", "\"s\"",
 	    NULL));
-	sf_import_owned(fx.store, version("s2", "b", "artifact_id", "\"s\"",
+	sf_import_owned(fx.store, sf_version("s2", "b", "artifact_id", "\"s\"",
 	    NULL));
-	sf_import_owned(fx.store, version("s3", "b", "artifact_id", "\"s\"",
+	sf_import_owned(fx.store, sf_version("s3", "b", "artifact_id", "\"s\"",
 	    NULL));
 	assert_int_equal(sf_sql_int(fx.path, "SELECT count(*) FROM"
 	    " artifact_lock WHERE artifact = (SELECT artifact FROM"
 	    " artifact_node WHERE node = 'v:r1')"), 1);
 	/* m joins them: it revises r1 and names "s". */
-	sf_import_owned(fx.store, version("m", "c", "revision_of", "\"r1\"",
+	sf_import_owned(fx.store, sf_version("m", "c", "revision_of", "\"r1\"",
 	    "artifact_id", "\"s\"", NULL));
 	assert_sets(1);
 	assert_int_equal(sf_sql_int(fx.path, "SELECT count(*) FROM"
@@ -220,9 +191,9 @@ test_rejection_locks_out_across_a_merge(void **state)
 	assert_string_equal(result, "pass: c may revise r1");
 	free(result);
 	reject("s1");
-	sf_import_owned(fx.store, version("late-a", "a", "artifact_id",
+	sf_import_owned(fx.store, sf_version("late-a", "a", "artifact_id",
 	    "\"s\"", NULL));
-	sf_import_owned(fx.store, version("late-c", "c", "artifact_id",
+	sf_import_owned(fx.store, sf_version("late-c", "c", "artifact_id",
 	    "\"s\"", NULL));
 	result = lockout_of("late-a");
 	assert_string_equal(result, "fail: a wrote or contributed to a "
@@ -241,18 +212,18 @@ test_later_artifact_id_joins_two_chains(void **state)
 	char *ids, *result;
 
 	(void)state;
-	sf_import_owned(fx.store, version("x1", "a", NULL));
-	sf_import_owned(fx.store, version("x2", "b", "revision_of", "\"x1\"",
+	sf_import_owned(fx.store, sf_version("x1", "a", NULL));
+	sf_import_owned(fx.store, sf_version("x2", "b", "revision_of", "\"x1\"",
 	    "artifact_id", "\"joint\"", NULL));
-	sf_import_owned(fx.store, version("y1", "c", NULL));
+	sf_import_owned(fx.store, sf_version("y1", "c", NULL));
 	reject("y1");
-	sf_import_owned(fx.store, version("y2", "d", "revision_of", "\"y1\"",
+	sf_import_owned(fx.store, sf_version("y2", "d", "revision_of", "\"y1\"",
 	    NULL));
 	assert_sets(2);
 	ids = artifact_of("x1");
 	assert_string_equal(ids, "x2");
 	free(ids);
-	sf_import_owned(fx.store, version("y3", "a", "revision_of", "\"y2\"",
+	sf_import_owned(fx.store, sf_version("y3", "a", "revision_of", "\"y2\"",
 	    "artifact_id", "\"joint\"", NULL));
 	assert_sets(1);
 	ids = artifact_of("x1");
@@ -262,7 +233,7 @@ test_later_artifact_id_joins_two_chains(void **state)
 	assert_string_equal(ids, "x1,x2,y2,y3");
 	free(ids);
 	/* c's rejection of y1 locks c out of x's versions too, now. */
-	sf_import_owned(fx.store, version("x3", "c", "revision_of", "\"x2\"",
+	sf_import_owned(fx.store, sf_version("x3", "c", "revision_of", "\"x2\"",
 	    NULL));
 	result = lockout_of("x3");
 	assert_string_equal(result, "fail: the revised action x2 was not "
@@ -288,11 +259,11 @@ test_cycles_by_the_revision_tree(void **state)
 	char *json;
 
 	(void)state;
-	sf_import_owned(fx.store, version("k2", "a", "revision_of", "\"k1\"",
+	sf_import_owned(fx.store, sf_version("k2", "a", "revision_of", "\"k1\"",
 	    "artifact_id", "\"k\"", NULL));
-	sf_import_owned(fx.store, version("k3", "b", "artifact_id", "\"k\"",
+	sf_import_owned(fx.store, sf_version("k3", "b", "artifact_id", "\"k\"",
 	    NULL));
-	json = version("k1", "c", "revision_of", "\"k2\"", NULL);
+	json = sf_version("k1", "c", "revision_of", "\"k2\"", NULL);
 	assert_int_equal(store_begin(fx.store, &err), 0);
 	assert_int_equal(sf_put(fx.store, json, EX_NOW_MS, &err), EXIT_DATA);
 	store_rollback(fx.store);
@@ -302,10 +273,10 @@ test_cycles_by_the_revision_tree(void **state)
 	/* Nothing of the refused version stays, its node neither. */
 	assert_int_equal(sf_sql_int(fx.path, "SELECT count(*) FROM action"
 	    " WHERE action_id = 'k1'"), 0);
-	sf_import_owned(fx.store, version("k1", "c", "revision_of", "\"k3\"",
+	sf_import_owned(fx.store, sf_version("k1", "c", "revision_of", "\"k3\"",
 	    NULL));
 	assert_sets(1);
-	json = version("k4", "d", "revision_of", "\"k2\"", NULL);
+	json = sf_version("k4", "d", "revision_of", "\"k2\"", NULL);
 	sf_import_owned(fx.store, json);
 	assert_int_equal(sf_sql_int(fx.path, "SELECT count(DISTINCT tree) FROM"
 	    " artifact_node WHERE node IN ('v:k1', 'v:k2', 'v:k3', 'v:k4')"),
@@ -348,7 +319,7 @@ test_pull_request_is_one_artifact(void **state)
 	    "request https://example.invalid/pr/412");
 	free(result);
 	/* A trade is no pull request: the same pr_url in it joins nothing. */
-	sf_import_owned(fx.store, version("t-1", "a", "pr_url",
+	sf_import_owned(fx.store, sf_version("t-1", "a", "pr_url",
 	    "\"https://example.invalid/pr/412\"", NULL));
 	result = lockout_of("t-1");
 	assert_string_equal(result, "absent");
@@ -367,12 +338,12 @@ test_sets_computed_for_an_older_database(void **state)
 	char *before, *after, *result;
 
 	(void)state;
-	sf_import_owned(fx.store, version("o1", "a", "artifact_id", "\"o\"",
+	sf_import_owned(fx.store, sf_version("o1", "a", "artifact_id", "\"o\"",
 	    NULL));
 	reject("o1");
-	sf_import_owned(fx.store, version("o2", "b", "revision_of", "\"o1\"",
+	sf_import_owned(fx.store, sf_version("o2", "b", "revision_of", "\"o1\"",
 	    NULL));
-	sf_import_owned(fx.store, version("o3", "a", "artifact_id", "\"o\"",
+	sf_import_owned(fx.store, sf_version("o3", "a", "artifact_id", "\"o\"",
 	    NULL));
 	sf_import_owned(fx.store, change("pr-1", "c"));
 	reject("pr-1");
