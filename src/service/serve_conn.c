@@ -28,7 +28,13 @@
 
 static ssize_t receive(struct conn *, char *, size_t);
 
-/* Queues one message (cJSON, consumed) and its newline for the client. */
+/*
+ * Queues one message (cJSON, consumed) and its newline for the client.
+ * A feed catching up keeps its buffer from ever draining, so what the
+ * client has taken is dropped from the front once it is half the buffer,
+ * and the buffer grows by doubling: a feed of n records costs O(n) copies
+ * and holds what is unread, not everything it ever sent.
+ */
 void
 conn_send(struct conn *c, cJSON *message)
 {
@@ -42,15 +48,27 @@ conn_send(struct conn *c, cJSON *message)
 		return;
 	}
 	len = strlen(text);
+	if (c->out_sent > 0 && c->out_sent >= c->out_len / 2) {
+		memmove(c->out, c->out + c->out_sent, c->out_len - c->out_sent);
+		c->out_len -= c->out_sent;
+		c->out_sent = 0;
+	}
 	need = c->out_len + len + 1;
-	if ((grown = realloc(c->out, need)) == NULL) {
-		free(text);
-		c->closing = true;
-		return;
+	if (need > c->out_cap) {
+		size_t cap = c->out_cap < 4096 ? 4096 : c->out_cap;
+
+		while (cap < need)
+			cap *= 2;
+		if ((grown = realloc(c->out, cap)) == NULL) {
+			free(text);
+			c->closing = true;
+			return;
+		}
+		c->out = grown;
+		c->out_cap = cap;
 	}
 	if (c->out_len == 0)
 		c->out_since_ms = now_ms();
-	c->out = grown;
 	memcpy(c->out + c->out_len, text, len);
 	c->out[c->out_len + len] = '\n';
 	c->out_len = need;
@@ -172,7 +190,7 @@ conn_hang_up(struct conn *c)
 	c->fd = -1;
 	free(c->out);
 	c->out = NULL;
-	c->out_len = c->out_sent = 0;
+	c->out_len = c->out_sent = c->out_cap = 0;
 	free(c->in);
 	c->in = NULL;
 	c->in_len = c->in_cap = 0;
@@ -371,7 +389,7 @@ write_client(struct conn *c)
 	if (c->out_sent == c->out_len) {
 		free(c->out);
 		c->out = NULL;
-		c->out_len = c->out_sent = 0;
+		c->out_len = c->out_sent = c->out_cap = 0;
 		/* The last answer is out: the client reads it, then an end. */
 		if (c->discarding)
 			shutdown(c->fd, SHUT_WR);

@@ -44,7 +44,7 @@ struct conn {
 	char *in;		/* bytes read, not yet a whole message */
 	size_t in_len, in_cap;
 	char *out;		/* bytes for the client, not yet written */
-	size_t out_len, out_sent;
+	size_t out_len, out_sent, out_cap;
 	long long out_since_ms;	/* when out last made progress */
 	int spool;		/* uploads for the next request, or -1 */
 	unsigned long long spool_size;
