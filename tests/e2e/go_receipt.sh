@@ -33,9 +33,7 @@ import_passing_trades g 4
 	--signing-key "$WORK/log.key" 2>>"$WORK/serve.log" &
 SERVICE_PID=$!
 trap 'kill -KILL "$SERVICE_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-i=0
-until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
-	sleep 0.05; i=$((i + 1)); done
+wait_for_socket "$SOCK"
 printf '%s\n' '{"action_id":"g-0","decision":"approve"}' '{"action_id":"g-1","decision":"reject","reason":"no"}' |
 	"$COUNTERSIGN" --connect "$SOCK" batch >/dev/null
 printf '%s\n' '{"action_id":"g-2","decision":"approve"}' |

@@ -219,9 +219,7 @@ SOCK="$WORK/sock"
 	--checkpoint-file "$WORK/ckpt" 2>>"$WORK/serve.log" &
 SERVICE_PID=$!
 trap 'kill -KILL "$SERVICE_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-i=0
-until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
-	sleep 0.05; i=$((i + 1)); done
+wait_for_socket "$SOCK"
 remote_ask() {
 	printf '%s\n' "$1" >"$WORK/req"
 	set +e

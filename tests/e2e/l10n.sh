@@ -138,9 +138,7 @@ if command -v socat >/dev/null 2>&1; then
 	    --socket "$SOCK" --officers "$(id -gn)" --importers "$(id -gn)" \
 	    2>"$WORK/serve.log" &
 	SERVE_PID=$!
-	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null ||
-	    [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_for_socket "$SOCK" "$WORK/serve.log"
 	expect_status "audit verify through the service" 0 "$COUNTERSIGN" \
 	    --connect "$SOCK" audit verify
 	expect_contains "... is German, as the client's locale is" "$WORK/out" \

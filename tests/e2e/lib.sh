@@ -61,6 +61,23 @@ expect_contains() {
 		fail "$1: [$3] not in $2:"; sed 's/^/    /' "$2"; fi
 }
 
+# wait_for_socket SOCKET [LOG]: until a service answers at SOCKET (a
+# condition, polled for up to a minute); if none does, LOG is shown and
+# the test ends failed.  socat runs without LD_PRELOAD, which is for the
+# service alone (signed_log_faults.sh).
+wait_for_socket() {
+	wfs_tries=0
+	until env -u LD_PRELOAD socat -u OPEN:/dev/null "UNIX-CONNECT:$1" 2>/dev/null; do
+		if [ $wfs_tries -ge 1200 ]; then
+			[ -z "${2:-}" ] || cat "$2"
+			echo "FAIL: no service at $1"
+			exit 1
+		fi
+		sleep 0.05
+		wfs_tries=$((wfs_tries + 1))
+	done
+}
+
 # dump: the whole store as text (on PostgreSQL without the rowid
 # sequences' values, which a rolled-back insert advances too, nor the
 # random key of each dump's \restrict line).

@@ -122,10 +122,7 @@ SOCK="$WORK/sock"
 	2>>"$WORK/serve.log" &
 SERVICE_PID=$!
 trap 'kill -TERM "$SERVICE_PID" 2>/dev/null; wait "$SERVICE_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
-i=0
-until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
-	sleep 0.05; i=$((i + 1)); done
-[ $i -lt 1200 ] || { cat "$WORK/serve.log"; fail "no service"; finish; }
+wait_for_socket "$SOCK" "$WORK/serve.log"
 remote() { "$COUNTERSIGN" --connect "$SOCK" "$@"; }
 
 expect_eq "through --connect: the same ids" \

@@ -72,10 +72,7 @@ serve() {
 		--checkpoint-file "$WORK/svc.checkpoints" 2>>"$WORK/svc.log" &
 	SERVICE=$!
 	PIDS="$PIDS $SERVICE"
-	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$WORK/svc.sock" 2>/dev/null || [ $i -ge 1200 ]; do
-		sleep 0.05; i=$((i + 1)); done
-	[ $i -lt 1200 ] || { cat "$WORK/svc.log"; echo "FAIL: no service"; exit 1; }
+	wait_for_socket "$WORK/svc.sock" "$WORK/svc.log"
 }
 remote() { "$COUNTERSIGN" --connect "$WORK/svc.sock" "$@"; }
 # decide LINE: one batch line through the service.

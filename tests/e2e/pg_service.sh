@@ -20,10 +20,7 @@ serve() {
 		--officers "$MYGROUP" --importers "$MYGROUP" \
 		--checkpoint-file "$WORK/$1.checkpoints" 2>>"$WORK/$1.log" &
 	PIDS="$PIDS $!"
-	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$WORK/$1.sock" 2>/dev/null || [ $i -ge 1200 ]; do
-		sleep 0.05; i=$((i + 1)); done
-	[ $i -lt 1200 ] || { cat "$WORK/$1.log"; echo "FAIL: no service $1"; exit 1; }
+	wait_for_socket "$WORK/$1.sock" "$WORK/$1.log"
 }
 remote() { sock=$1; shift; "$COUNTERSIGN" --connect "$WORK/$sock.sock" "$@"; }
 q() { pg_psql services -At -c "$1"; }

@@ -31,10 +31,7 @@ serve() {
 		--checkpoint-file "$WORK/$name.checkpoints" "$@" 2>>"$WORK/$name.log" &
 	PIDS="$PIDS $!"
 	eval "PID_$name=\$!"
-	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$WORK/$name.sock" 2>/dev/null || [ $i -ge 1200 ]; do
-		sleep 0.05; i=$((i + 1)); done
-	[ $i -lt 1200 ] || { cat "$WORK/$name.log"; echo "FAIL: no service $name"; exit 1; }
+	wait_for_socket "$WORK/$name.sock" "$WORK/$name.log"
 }
 # stop NAME: that service, stopped.
 stop() {

@@ -24,10 +24,7 @@ serve() {
 	"$COUNTERSIGN" serve --db "$DB" --socket "$sock" "$@" \
 		2>>"$WORK/serve.log" &
 	PIDS="$PIDS $!"
-	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$sock" 2>/dev/null ||
-	    [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
-	[ $i -lt 1200 ] || { cat "$WORK/serve.log"; echo "FAIL: no service"; exit 1; }
+	wait_for_socket "$sock" "$WORK/serve.log"
 }
 client() {
 	if python3 "$TOP_SRCDIR/tests/e2e/programs_client.py" "$@" \

@@ -23,10 +23,7 @@ serve() {
 	"$COUNTERSIGN" serve --db "$DB" --socket "$SOCK" \
 		--checkpoint-file "$CKPT" "$@" 2>>"$WORK/serve.log" &
 	SERVICE_PID=$!
-	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
-		sleep 0.05; i=$((i + 1)); done
-	[ $i -lt 1200 ] || { cat "$WORK/serve.log"; echo "FAIL: no service"; exit 1; }
+	wait_for_socket "$SOCK" "$WORK/serve.log"
 }
 stop() {
 	kill -TERM "$SERVICE_PID" 2>/dev/null || true

@@ -15,10 +15,7 @@ service_start() {
 	COUNTERSIGN_DATA_DIR="$TOP_SRCDIR/data" "$COUNTERSIGN" serve \
 		--socket "$SOCK" "$@" 2>>"$WORK/serve.log" &
 	SERVICE_PID=$!
-	i=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null ||
-	    [ $i -ge 600 ]; do
-		sleep 0.05; i=$((i + 1)); done
+	wait_for_socket "$SOCK" "$WORK/serve.log"
 }
 
 service_stop() {

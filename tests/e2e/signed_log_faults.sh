@@ -14,14 +14,6 @@ SOCK="$WORK/sock"
 CKPT="$WORK/checkpoints"
 SERVICE_PID=
 
-# wait_for_socket: the service answers on $SOCK, within a minute.
-wait_for_socket() {
-	i=0
-	# Not under serve's LD_PRELOAD (section 1), which is for the service.
-	until env -u LD_PRELOAD socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null || [ $i -ge 1200 ]; do
-		sleep 0.05; i=$((i + 1)); done
-	[ $i -lt 1200 ] || { cat "$WORK/serve.log"; echo "FAIL: no service"; exit 1; }
-}
 # serve [OPTIONS...]: the signing service on $SOCK and $DB, once it answers.
 serve() {
 	rm -f "$SOCK"
@@ -29,7 +21,7 @@ serve() {
 		--importers "$MYGROUP" --checkpoint-file "$CKPT" \
 		--signing-key "$WORK/log.key" "$@" 2>>"$WORK/serve.log" &
 	SERVICE_PID=$!
-	wait_for_socket
+	wait_for_socket "$SOCK" "$WORK/serve.log"
 }
 stop() {
 	kill -TERM "$SERVICE_PID" 2>/dev/null || true

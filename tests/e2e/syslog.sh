@@ -99,9 +99,7 @@ if command -v socat >/dev/null 2>&1; then
 			--checkpoint-file "$WORK/checkpoints" \
 			--signing-key "$WORK/log.key" 2>"$WORK/serve.log" &
 		strace_pid=$!
-		tries=0
-		until socat -u OPEN:/dev/null "UNIX-CONNECT:$WORK/sock" 2>/dev/null || [ $tries -ge 1200 ]; do
-			sleep 0.05; tries=$((tries + 1)); done
+		wait_for_socket "$WORK/sock" "$WORK/serve.log"
 	}
 	# stop_traced: the service (strace's child) stopped, then strace ends.
 	stop_traced() {

@@ -164,10 +164,7 @@ tui_serve() {
 		--db "$DB" --socket "$SOCK" --officers "$(id -gn)" \
 		2>>"$WORK/serve.log" &
 	SERVICE_PID=$!
-	tries=0
-	until socat -u OPEN:/dev/null "UNIX-CONNECT:$SOCK" 2>/dev/null ||
-	    [ $tries -ge 600 ]; do
-		sleep 0.05; tries=$((tries + 1)); done
+	wait_for_socket "$SOCK" "$WORK/serve.log"
 }
 trap 'tui_stop; [ -z "$SERVICE_PID" ] || kill "$SERVICE_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
