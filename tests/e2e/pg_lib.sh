@@ -37,7 +37,7 @@ pg_start() {
 	fi
 	# Waits for the server as long as it takes (recovery after pg_kill on
 	# a loaded machine took over pg_ctl's default minute), not a fixed time.
-	pg_ctl_ -o "-k $PG_SOCKDIR -c listen_addresses='' -c max_connections=60" \
+	pg_ctl_ -o "-k $PG_SOCKDIR -c listen_addresses='' -c max_connections=120" \
 		-l "$PG_SOCKDIR/server.log" -w -t 600 start >/dev/null 7>&- ||
 		{ echo "FAIL: pg_ctl start:"; cat "$PG_SOCKDIR/server.log"; exit 1; }
 }

@@ -22,32 +22,59 @@ q() { pg_psql "$1" -At -c "$2"; }
 # decides, lists, checks or exports; the screens that write or read the
 # store in their own way stay (tui, tui_artifact, tui_bulk, tui_history,
 # tui_service, tui_quorum).  Issue 38: CI's time goes where the store is.
-for t in trade_examples list_sanitized batch legal_draft lockout \
-	queue_index list_index holdings_import injection \
-	audit_chain audit_rows crash crash_partial concurrency group_commit id_prefix \
-	artifact artifact_pr artifact_bounds artifact_decision batch_limits recheck_scope change changed policy_objects \
-	policy_provenance \
-	stored_rows raw_controls hostile import_strict syslog tui service \
-	tui_artifact tui_bulk tui_history tui_history_all programs \
-	tui_service faults cli list_filter audit_export_csv import_json \
-	signed_log signed_log_faults \
-	quorum tui_quorum import_chunks judge; do
-	suite_n=$((${suite_n:-0} + 1))
-	progress "section 1, suite $suite_n: $t.sh on PostgreSQL"
-	uri=$(pg_createdb "suite_$t")
-	if COUNTERSIGN_TEST_DB=$uri sh "$TOP_SRCDIR/tests/e2e/$t.sh" \
-		>"$WORK/$t.log" 2>&1 7>&-; then
-		pass "$t.sh on PostgreSQL"
+# The longest first, so that the two workers below end together.
+SUITES="hostile programs crash_partial signed_log_faults tui_history_all \
+	service tui crash batch change import_strict signed_log \
+	trade_examples list_sanitized legal_draft lockout queue_index \
+	list_index holdings_import injection audit_chain audit_rows \
+	concurrency group_commit id_prefix artifact artifact_pr \
+	artifact_bounds artifact_decision batch_limits recheck_scope changed \
+	policy_objects policy_provenance stored_rows raw_controls syslog \
+	tui_artifact tui_bulk tui_history tui_service faults cli list_filter \
+	audit_export_csv import_json quorum tui_quorum import_chunks judge"
+# run_suite NAME N: one suite on a database of its own, its lines printed.
+run_suite() {
+	progress "section 1, suite $2: $1.sh on PostgreSQL"
+	uri=$(pg_createdb "suite_$1")
+	if COUNTERSIGN_TEST_DB=$uri sh "$TOP_SRCDIR/tests/e2e/$1.sh" \
+		>"$WORK/$1.log" 2>&1 7>&-; then
+		pass "$1.sh on PostgreSQL"
 		# Its parts about SQLite itself, said skipped.
-		grep '^skip:' "$WORK/$t.log" | sed "s/^/    $t.sh: /" || true
+		grep '^skip:' "$WORK/$1.log" | sed "s/^/    $1.sh: /" || true
 	else
 		rc=$?
 		if [ $rc -eq 77 ]; then
-			echo "skip: $t.sh (its own tools are missing)"
+			echo "skip: $1.sh (its own tools are missing)"
 		else
-			fail "$t.sh on PostgreSQL (exit $rc):"
-			grep -E '^FAIL' "$WORK/$t.log" | sed 's/^/    /'
+			fail "$1.sh on PostgreSQL (exit $rc):"
+			grep -E '^FAIL' "$WORK/$1.log" | sed 's/^/    /'
 		fi
+	fi
+}
+# Two suites at a time on the one server (issue 38: this script is the
+# longest of make check, and the other tests are done long before it):
+# each worker takes the next suite no one has claimed (mkdir is atomic),
+# and the results are read back in the list's order.
+suite_worker() {
+	n=0
+	for t in $SUITES; do
+		n=$((n + 1))
+		mkdir "$WORK/claimed.$t" 2>/dev/null || continue
+		run_suite "$t" "$n" >"$WORK/$t.result" 2>&1 || true
+	done
+}
+suite_worker &
+worker_1=$!
+suite_worker &
+worker_2=$!
+wait "$worker_1" || true
+wait "$worker_2" || true
+for t in $SUITES; do
+	if [ -f "$WORK/$t.result" ]; then
+		cat "$WORK/$t.result"
+		FAILURES=$((FAILURES + $(grep -c '^FAIL' "$WORK/$t.result" || true)))
+	else
+		fail "$t.sh on PostgreSQL: not run"
 	fi
 done
 
