@@ -261,8 +261,9 @@ limits_pass(struct service *sv)
 	for (slot = 0; slot < MAX_CONNECTIONS; slot++) {
 		const struct conn *c = sv->conns[slot];
 
+		/* What is held, not what is used: out grows by doubling. */
 		if (c != NULL && c->class != CLASS_OFFICER)
-			sv->buffered += c->in_cap + c->out_len;
+			sv->buffered += c->in_cap + c->out_cap;
 	}
 }
 
