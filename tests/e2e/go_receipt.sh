@@ -48,7 +48,7 @@ for a in g-0 g-1 g-2; do
 	expect_contains "... by tlog.CheckRecord and note.Open" "$WORK/out" "checkpoint verified: gate.example/go-check"
 done
 # The checker can fail: a proof hash changed, another key.
-sed '4s/^./A/; 4s/^AA/BA/' "$WORK/g-0.receipt" >"$WORK/bad"
+change_line_start 4 "$WORK/g-0.receipt" >"$WORK/bad"
 expect_status "Go refuses a changed proof" 1 "$WORK/verify_receipt" "$WORK/log.pub" "$WORK/bad"
 "$COUNTERSIGN" keygen gate.example/go-check "$WORK/other" >/dev/null
 expect_status "Go refuses another key" 1 "$WORK/verify_receipt" "$WORK/other.pub" "$WORK/g-0.receipt"

@@ -78,6 +78,13 @@ wait_for_socket() {
 	done
 }
 
+# change_line_start N FILE: FILE on stdout with line N's first character
+# changed for certain (to A, or to B when it was A); the receipts' hashes
+# are random, so a fixed replacement is sometimes no change at all.
+change_line_start() {
+	awk -v n="$1" 'NR == n { $0 = (substr($0, 1, 1) == "A" ? "B" : "A") substr($0, 2) } { print }' "$2"
+}
+
 # dump: the whole store as text (on PostgreSQL without the rowid
 # sequences' values, which a rolled-back insert advances too, nor the
 # random key of each dump's \restrict line).

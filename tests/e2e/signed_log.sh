@@ -98,7 +98,7 @@ expect_status "a truncated receipt is not the format" 3 \
 awk 'NR == 3 { held = $0; next } { print } NR == 4 { print held }' "$WORK/r0" >"$WORK/bad"
 expect_status "index and proof reordered" 3 \
 	"$COUNTERSIGN" verify-receipt "$WORK/bad" --key "$WORK/log.pub"
-sed '4s/^./A/; 4s/^AA/BA/' "$WORK/r0" >"$WORK/bad"
+change_line_start 4 "$WORK/r0" >"$WORK/bad"
 expect_status "a proof hash changed" 1 \
 	"$COUNTERSIGN" verify-receipt "$WORK/bad" --key "$WORK/log.pub"
 expect_contains "the inclusion step" "$WORK/err" "inclusion:"
