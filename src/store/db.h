@@ -126,8 +126,9 @@ struct db *db_handle(db_stmt *);
 
 /*
  * Reads the store is about to make, each bound: on PostgreSQL inside a
- * write transaction they go to the server together and their answers are
- * remembered (pg_pipeline.c); elsewhere nothing happens.
+ * write transaction they go to the server together, and each statement's
+ * next steps with the same values take its answer until any write but a
+ * savepoint's (pg_pipeline.c); elsewhere nothing happens.
  */
 int db_prefetch(struct db *, db_stmt *const *stmts, int n);
 

@@ -119,7 +119,7 @@ session_setup(struct pg_conn *c)
 	c->owed_first = c->owed_count = 0;
 	c->failed = DB_OK;
 	c->locked = false;
-	pg_memo_forget(c);
+	pg_changed(c);
 	pg_drop_held(c);
 	if (PQsetClientEncoding(c->conn, "UTF8") != 0) {
 		keep_message(c, NULL);
@@ -192,7 +192,6 @@ pg_close(struct pg_conn *c)
 {
 	if (c == NULL)
 		return;
-	pg_memo_forget(c);
 	pg_stream_forget(c);
 	PQfinish(c->conn);
 	free(c);
@@ -418,12 +417,12 @@ execute(struct pg_conn *c, struct pg_stmt *st, int expected)
 	/* A write never runs in a cursor's transaction. */
 	if (st->kind != PG_READ && c->cursors != NULL)
 		(void)pg_stream_yield(c);
-	/* Under the write lock: pipelined, or answered from the memo. */
+	/* Under the write lock: pipelined, or answered as prefetched. */
 	if (pg_pipelined(c, st)) {
 		st->row = 0;
 		return pg_send(c, st, expected);
 	}
-	if ((res = pg_memo_find(c, st)) != NULL)
+	if ((res = pg_prefetched_find(c, st)) != NULL)
 		return pg_take_rows(c, st, res);
 	if (c->piping) {
 		/* The read rides the pipeline: one trip for it and the writes. */
@@ -452,25 +451,24 @@ execute(struct pg_conn *c, struct pg_stmt *st, int expected)
 		st->row = 0;
 		/* Anything run at once may have changed what was read. */
 		if (st->kind != PG_READ)
-			pg_memo_forget(c);
+			pg_changed(c);
 		return expected >= 0 && c->changes != expected ? DB_MISMATCH :
 		    DB_DONE;
 	case PGRES_TUPLES_OK:
 		/* A write with rows (RETURNING) changed what was read. */
 		if (st->kind != PG_READ)
-			pg_memo_forget(c);
+			pg_changed(c);
 		/* The owner's function's one row is its void: done. */
 		if (st->kind == PG_CALL) {
 			PQclear(res);
 			st->row = 0;
 			return DB_DONE;
 		}
-		pg_memo_keep(c, st, res);
 		return pg_take_rows(c, st, res);
 	default:
 		rc = pg_result_code(c, res);
 		PQclear(res);
-		pg_memo_forget(c);
+		pg_changed(c);
 		return rc;
 	}
 }
@@ -526,6 +524,7 @@ pg_finalize(struct pg_stmt *st)
 	drop_result(st);
 	pg_clear_bindings(st);
 	pg_free_held(st);
+	pg_prefetched_free(st);
 	free(st->held_values);
 	free(st->held_lengths);
 	if (st->many != NULL) {
@@ -661,7 +660,7 @@ pg_exec(struct db *db, const char *sql)
 	if (end) {
 		c->in_tx = false;
 		c->locked = false;
-		pg_memo_forget(c);
+		pg_changed(c);
 		if (commit && rc != DB_OK)
 			return rc;
 		rc = DB_OK;
@@ -681,7 +680,7 @@ pg_exec(struct db *db, const char *sql)
 		c->changes = atoi(PQcmdTuples(res));
 	PQclear(res);
 	if (!begin && !end)
-		pg_memo_forget(c);	/* whatever it was, it may have written */
+		pg_changed(c);	/* whatever it was, it may have written */
 	return rc;
 }
 
@@ -759,7 +758,7 @@ pg_begin_write(struct db *db)
 	int rc = begin(db, "BEGIN ISOLATION LEVEL READ COMMITTED;"
 	    " SET LOCAL lock_timeout = '" LOCK_TIMEOUT "'; " TAKE_WRITE_LOCK);
 
-	/* The lock is ours: pipeline and memo may run (pg_pipeline.c). */
+	/* The lock is ours: pipeline and prefetch may run (pg_pipeline.c). */
 	pg_conn_of(db)->locked = rc == DB_OK;
 	return rc;
 }

@@ -1,38 +1,26 @@
 /*
  * The libpq backend's connection and statement (pg_db.c), shared with the
- * pipeline and the read memo that save it round trips (pg_pipeline.c).
+ * pipeline and the prefetch that save it round trips (pg_pipeline.c).
  */
 #ifndef COUNTERSIGN_PG_INTERNAL_H
 #define COUNTERSIGN_PG_INTERNAL_H
 
 #include <stdbool.h>
-#include <stdint.h>
 
 #include <libpq-fe.h>
 
 #include "db.h"
 
-/* What a statement does, as the pipeline and the memo must know. */
+/* What a statement does, as the pipeline must know. */
 enum pg_kind {
 	PG_READ,		/* SELECT or WITH: rows, nothing changed */
 	PG_WRITE,		/* INSERT, UPDATE or DELETE of one table */
 	PG_MARK,		/* SAVEPOINT or RELEASE: changes no row */
 	PG_UNDO,		/* ROLLBACK TO: undoes an unknown set of rows */
 	PG_CALL,		/* SELECT cs_...(): the owner's function writes */
-	PG_OTHER		/* anything else: run at once, forgets the memo */
+	PG_OTHER		/* anything else: run at once */
 };
 
-/* A read's answer kept for the rest of a write transaction. */
-struct pg_memo {
-	uint64_t key;
-	char *sql;
-	char **values;
-	int *lengths;
-	int nparams;
-	PGresult *res;
-};
-
-#define PG_MEMO_SLOTS 512
 /* Rows an INSERT sends at once, and the statements that may hold rows. */
 #define PG_BATCH_ROWS 64
 #define PG_HOLDING_MAX 4
@@ -40,11 +28,12 @@ struct pg_memo {
 #define PG_OWED_MAX 256
 
 /*
- * What to do with a result owed: drop it (a write), remember it (a
- * prefetched read), hand it over (the read being settled), or, for a
- * statement's PREPARE, forget that it is prepared unless it succeeded.
+ * What to do with a result owed: drop it (a write), keep it on its
+ * statement (a prefetched read), hand it over (the read being settled),
+ * or, for a statement's PREPARE, forget that it is prepared unless it
+ * succeeded.
  */
-enum pg_owed_use { OWED_DISCARD, OWED_MEMO, OWED_DELIVER, OWED_PREPARE };
+enum pg_owed_use { OWED_DISCARD, OWED_PREFETCH, OWED_DELIVER, OWED_PREPARE };
 
 struct pg_owed {
 	enum pg_owed_use use;
@@ -71,14 +60,20 @@ struct pg_conn {
 	/*
 	 * Holding the write lock (pg_begin_write until COMMIT or ROLLBACK):
 	 * no other connection changes a row meanwhile, so writes may be
-	 * pipelined and reads remembered (pg_pipeline.c).
+	 * pipelined and prefetched answers used (pg_pipeline.c).
 	 */
 	bool locked;
+	/*
+	 * Counts what may have changed a row since the reads were
+	 * prefetched: every write but a savepoint's, anything run at once,
+	 * a failure, the end of a transaction.  A prefetched answer is good
+	 * only while this is what it was when the answer came.
+	 */
+	unsigned long changed;
 	bool piping;			/* in pipeline mode, results owed */
 	int owed_first, owed_count;	/* a ring */
 	struct pg_owed owed[PG_OWED_MAX];
 	int failed;			/* the first error owed results met */
-	struct pg_memo memo[PG_MEMO_SLOTS];
 	struct pg_stmt *holding[PG_HOLDING_MAX];	/* statements holding rows */
 	int nholding;
 	/* Long reads' cursors (pg_stream.c), and the transaction begun for them. */
@@ -107,7 +102,15 @@ struct pg_stmt {
 	int ncolumns;
 	enum pg_kind kind;
 	char table[64];			/* PG_WRITE's table */
-	char columns[256];		/* an UPDATE's SET columns, ' '-separated */
+	/*
+	 * A prefetched read's answer (pg_prefetch), the values it was asked
+	 * with, and c->changed then: the statement's step takes a copy while
+	 * it is bound to the same values and nothing has changed since.
+	 */
+	PGresult *prefetched;
+	char **prefetched_values;
+	int *prefetched_lengths;
+	unsigned long prefetched_at;
 	/*
 	 * An INSERT whose rows may be held and sent PG_BATCH_ROWS to a
 	 * statement (pg_pipeline.c): its VALUES tuple, the rows held (their
@@ -131,9 +134,9 @@ bool pg_pipelined(const struct pg_conn *, const struct pg_stmt *);
 int pg_send(struct pg_conn *, struct pg_stmt *, int expected);
 int pg_settle(struct pg_conn *, struct pg_stmt *, PGresult **);
 int pg_take_rows(struct pg_conn *, struct pg_stmt *, PGresult *);
-PGresult *pg_memo_find(struct pg_conn *, const struct pg_stmt *);
-void pg_memo_keep(struct pg_conn *, const struct pg_stmt *, const PGresult *);
-void pg_memo_forget(struct pg_conn *);
+PGresult *pg_prefetched_find(struct pg_conn *, const struct pg_stmt *);
+void pg_prefetched_free(struct pg_stmt *);
+void pg_changed(struct pg_conn *);
 void pg_drop_held(struct pg_conn *);
 void pg_free_held(struct pg_stmt *);
 int pg_prepare_on_server(struct pg_conn *, struct pg_stmt *);

@@ -13,18 +13,18 @@
  *   transaction on the server, so nothing after it, and no COMMIT,
  *   succeeds: the caller sees the error before anything is "recorded".
  *
- * - The memo: a read's answer is kept, by its SQL and parameters, until a
- *   write could change it: an INSERT or DELETE of a table the read names,
- *   an UPDATE of a column it names (or '*'), a ROLLBACK TO, any other
- *   statement, or the end of the transaction.  Reads the store already
- *   knows it will make (pg_prefetch) are sent together, one trip for all.
+ * - The prefetch: reads the store says it is about to make (db_prefetch)
+ *   go to the server together, one trip for all, and each answer is kept
+ *   on its statement.  The statement's next steps, bound to the same
+ *   values, take a copy of it until anything may have changed a row:
+ *   any write but a savepoint's, anything run at once, a failure, the
+ *   end of the transaction (c->changed).  No read is answered from
+ *   memory that the caller did not ask to prefetch, and no table or
+ *   column name decides what is still true.
  *
- * The memo is exact, not a guess: under the lock the only changes are the
- * connection's own, and every one of them passes through pg_send.  The
- * schema's triggers only refuse; none writes another table.  A write
- * through one of the owner's functions (PG_CALL) is pipelined as a write
- * is and forgets every answer, as it may write any table; it checks its
- * own row counts, raising an error where a count is not the one it needs.
+ * A write through one of the owner's functions (PG_CALL) is pipelined as a
+ * write is; it checks its own row counts, raising an error where a count
+ * is not the one it needs.
  */
 #include "config.h"
 
@@ -146,12 +146,10 @@ owner_call(const char *sql)
 void
 pg_classify(struct pg_stmt *st)
 {
-	const char *p = st->sql, *set;
-	char column[64];
-	size_t used = 0;
+	const char *p = st->sql;
 
 	st->kind = PG_OTHER;
-	st->table[0] = st->columns[0] = '\0';
+	st->table[0] = '\0';
 	if (names(p, "RETURNING"))
 		return;
 	if (owner_call(p)) {
@@ -174,37 +172,8 @@ pg_classify(struct pg_stmt *st)
 		p = identifier(p + 6, st->table, sizeof st->table);
 		while (*p == ' ')
 			p++;
-		if (!starts_with_word(p, "SET"))
-			return;
-		/* "SET a = ..., b = ... WHERE": the names before each '='. */
-		for (set = p + 3; *set != '\0' && !starts_with_word(set,
-		    "WHERE");) {
-			set = identifier(set, column, sizeof column);
-			while (*set == ' ')
-				set++;
-			if (*set != '=' || column[0] == '\0')
-				return;
-			if (used + strlen(column) + 2 > sizeof st->columns)
-				return;
-			used += (size_t)snprintf(st->columns + used,
-			    sizeof st->columns - used, "%s ", column);
-			/* To the next top-level ',' or WHERE. */
-			for (int depth = 0; *set != '\0'; set++) {
-				if (*set == '(')
-					depth++;
-				else if (*set == ')')
-					depth--;
-				else if (depth == 0 && *set == ',') {
-					set++;
-					break;
-				} else if (depth == 0 && *set == ' ' &&
-				    starts_with_word(set + 1, "WHERE")) {
-					set++;
-					break;
-				}
-			}
-		}
-		st->kind = st->columns[0] != '\0' ? PG_WRITE : PG_OTHER;
+		if (starts_with_word(p, "SET"))
+			st->kind = PG_WRITE;
 	}
 	if (st->kind == PG_WRITE && st->table[0] == '\0')
 		st->kind = PG_OTHER;
@@ -218,158 +187,86 @@ pg_pipelined(const struct pg_conn *c, const struct pg_stmt *st)
 	    st->kind != PG_OTHER;
 }
 
-/* FNV-1a over the SQL and each parameter (NULL apart from ""). */
-static uint64_t
-memo_key(const char *sql, char *const *values, const int *lengths, int n)
+void
+pg_changed(struct pg_conn *c)
 {
-	uint64_t h = 14695981039346656037u;
-	const unsigned char *p;
-	int i, k;
-
-	for (p = (const unsigned char *)sql; *p != '\0'; p++)
-		h = (h ^ *p) * 1099511628211u;
-	for (i = 0; i < n; i++) {
-		h = (h ^ (values[i] == NULL ? 0xfe : 0xff)) * 1099511628211u;
-		for (k = 0; values[i] != NULL && k < lengths[i]; k++)
-			h = (h ^ (unsigned char)values[i][k]) * 1099511628211u;
-	}
-	return h;
-}
-
-static void
-memo_free(struct pg_memo *m)
-{
-	int i;
-
-	for (i = 0; i < m->nparams; i++)
-		free(m->values[i]);
-	free(m->values);
-	free(m->lengths);
-	free(m->sql);
-	PQclear(m->res);
-	memset(m, 0, sizeof *m);
+	c->changed++;
 }
 
 void
-pg_memo_forget(struct pg_conn *c)
-{
-	size_t i;
-
-	for (i = 0; i < PG_MEMO_SLOTS; i++)
-		if (c->memo[i].res != NULL)
-			memo_free(&c->memo[i]);
-}
-
-static bool
-memo_matches(const struct pg_memo *m, uint64_t key, const struct pg_stmt *st)
+pg_prefetched_free(struct pg_stmt *st)
 {
 	int i;
 
-	if (m->res == NULL || m->key != key || m->nparams != st->nparams ||
-	    strcmp(m->sql, st->sql) != 0)
-		return false;
+	for (i = 0; st->prefetched_values != NULL && i < st->nparams; i++)
+		free(st->prefetched_values[i]);
+	free(st->prefetched_values);
+	free(st->prefetched_lengths);
+	PQclear(st->prefetched);
+	st->prefetched = NULL;
+	st->prefetched_values = NULL;
+	st->prefetched_lengths = NULL;
+}
+
+/* st is bound now to the values its prefetched answer was asked with. */
+static bool
+bound_as_prefetched(const struct pg_stmt *st)
+{
+	int i;
+
 	for (i = 0; i < st->nparams; i++) {
-		if ((m->values[i] == NULL) != (st->values[i] == NULL))
+		const char *was = st->prefetched_values[i];
+
+		if ((was == NULL) != (st->values[i] == NULL))
 			return false;
-		if (m->values[i] != NULL && (m->lengths[i] != st->lengths[i] ||
-		    memcmp(m->values[i], st->values[i],
-		    (size_t)st->lengths[i]) != 0))
+		if (was != NULL && (st->prefetched_lengths[i] != st->lengths[i] ||
+		    memcmp(was, st->values[i], (size_t)st->lengths[i]) != 0))
 			return false;
 	}
 	return true;
 }
 
-static bool
-memo_usable(const struct pg_conn *c, const struct pg_stmt *st)
-{
-	return c->locked && st->persistent && st->kind == PG_READ;
-}
-
-/* A copy of the answer remembered for st as bound, or NULL. */
+/* A copy of st's prefetched answer while it holds, or NULL. */
 PGresult *
-pg_memo_find(struct pg_conn *c, const struct pg_stmt *st)
+pg_prefetched_find(struct pg_conn *c, const struct pg_stmt *st)
 {
-	uint64_t key;
-	struct pg_memo *m;
-
-	if (!memo_usable(c, st))
+	if (!c->locked || st->prefetched == NULL ||
+	    st->prefetched_at != c->changed || !bound_as_prefetched(st))
 		return NULL;
-	key = memo_key(st->sql, st->values, st->lengths, st->nparams);
-	m = &c->memo[key % PG_MEMO_SLOTS];
-	if (!memo_matches(m, key, st))
-		return NULL;
-	return PQcopyResult(m->res, PG_COPYRES_ATTRS | PG_COPYRES_TUPLES);
+	return PQcopyResult(st->prefetched, PG_COPYRES_ATTRS |
+	    PG_COPYRES_TUPLES);
 }
 
-/* Remembers res as st's answer; one slot a key, the newest kept. */
-void
-pg_memo_keep(struct pg_conn *c, const struct pg_stmt *st, const PGresult *res)
+/* What st is bound to, copied for its answer to come; false if no memory. */
+static bool
+keep_prefetch_values(const struct pg_conn *c, struct pg_stmt *st)
 {
-	struct pg_memo m;
 	int i;
 
-	if (!memo_usable(c, st) || PQresultStatus(res) != PGRES_TUPLES_OK)
-		return;
-	memset(&m, 0, sizeof m);
-	m.key = memo_key(st->sql, st->values, st->lengths, st->nparams);
-	m.nparams = st->nparams;
-	if ((m.sql = strdup(st->sql)) == NULL || (st->nparams > 0 &&
-	    ((m.values = calloc((size_t)st->nparams, sizeof *m.values)) ==
-	    NULL || (m.lengths = calloc((size_t)st->nparams,
-	    sizeof *m.lengths)) == NULL)))
+	pg_prefetched_free(st);
+	/* As of its sending: a write sent after it is a change. */
+	st->prefetched_at = c->changed;
+	if (st->nparams == 0)
+		return true;
+	if ((st->prefetched_values = calloc((size_t)st->nparams,
+	    sizeof *st->prefetched_values)) == NULL ||
+	    (st->prefetched_lengths = calloc((size_t)st->nparams,
+	    sizeof *st->prefetched_lengths)) == NULL)
 		goto fail;
 	for (i = 0; i < st->nparams; i++) {
-		m.lengths[i] = st->lengths[i];
-		if (st->values[i] != NULL &&
-		    (m.values[i] = malloc((size_t)st->lengths[i] + 1)) == NULL)
-			goto fail;
-		if (st->values[i] != NULL)
-			memcpy(m.values[i], st->values[i],
-			    (size_t)st->lengths[i] + 1);
-	}
-	if ((m.res = PQcopyResult(res, PG_COPYRES_ATTRS |
-	    PG_COPYRES_TUPLES)) == NULL)
-		goto fail;
-	if (c->memo[m.key % PG_MEMO_SLOTS].res != NULL)
-		memo_free(&c->memo[m.key % PG_MEMO_SLOTS]);
-	c->memo[m.key % PG_MEMO_SLOTS] = m;
-	return;
-fail:
-	/* Not remembered costs a trip later, nothing more. */
-	memo_free(&m);
-}
-
-/* Forgets every answer st, about to run, could change. */
-static void
-memo_invalidate(struct pg_conn *c, const struct pg_stmt *st)
-{
-	char column[64];
-	const char *p;
-	size_t i;
-	bool stale;
-
-	if (st->kind == PG_MARK || st->kind == PG_READ)
-		return;
-	for (i = 0; i < PG_MEMO_SLOTS; i++) {
-		struct pg_memo *m = &c->memo[i];
-
-		if (m->res == NULL)
+		st->prefetched_lengths[i] = st->lengths[i];
+		if (st->values[i] == NULL)
 			continue;
-		stale = st->kind != PG_WRITE || names(m->sql, st->table);
-		/* An UPDATE changes only its columns, and never the rows' set. */
-		if (stale && st->kind == PG_WRITE && st->columns[0] != '\0' &&
-		    strchr(m->sql, '*') == NULL) {
-			stale = false;
-			for (p = st->columns; *p != '\0' && !stale;) {
-				p = identifier(p, column, sizeof column);
-				stale = column[0] != '\0' && names(m->sql, column);
-				while (*p == ' ')
-					p++;
-			}
-		}
-		if (stale)
-			memo_free(m);
+		if ((st->prefetched_values[i] = malloc((size_t)st->lengths[i] +
+		    1)) == NULL)
+			goto fail;
+		memcpy(st->prefetched_values[i], st->values[i],
+		    (size_t)st->lengths[i] + 1);
 	}
+	return true;
+fail:
+	pg_prefetched_free(st);
+	return false;
 }
 
 int
@@ -635,8 +532,11 @@ take_result(struct pg_conn *c, PGresult *res, PGresult **out)
 			c->failed = DB_ERROR;
 		}
 	} else if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) {
-		if (e->use == OWED_MEMO)
-			pg_memo_keep(c, e->st, res);
+		if (e->use == OWED_PREFETCH && c->failed == DB_OK) {
+			PQclear(e->st->prefetched);
+			e->st->prefetched = res;
+			return;
+		}
 		if (e->use == OWED_DELIVER && c->failed == DB_OK &&
 		    out != NULL && *out == NULL) {
 			*out = res;
@@ -737,7 +637,8 @@ pg_send(struct pg_conn *c, struct pg_stmt *st, int expected)
 {
 	int rc;
 
-	memo_invalidate(c, st);
+	if (st->kind != PG_MARK)
+		pg_changed(c);
 	c->changes = -1;		/* known at the settling */
 	if (st->batchable && expected < 0) {
 		/* In pipeline mode: every way to the server settles first. */
@@ -829,8 +730,8 @@ done:
 			PQclear(*out);
 			*out = NULL;
 		}
-		/* The transaction is aborted: nothing remembered holds. */
-		pg_memo_forget(c);
+		/* The transaction is aborted: nothing prefetched holds. */
+		pg_changed(c);
 	}
 	return rc;
 }
@@ -853,13 +754,16 @@ pg_prefetch(struct db *db, db_stmt *const *stmts, int n)
 	for (i = 0; i < n; i++) {
 		struct pg_stmt *st = pg_stmt_of(stmts[i]);
 
-		if (!memo_usable(c, st))
+		if (!st->persistent || st->kind != PG_READ)
 			continue;
-		if ((res = pg_memo_find(c, st)) != NULL) {
+		if ((res = pg_prefetched_find(c, st)) != NULL) {
 			PQclear(res);
 			continue;
 		}
-		if ((rc = send_one(c, st, OWED_MEMO, -1)) != DB_OK)
+		/* Not kept costs a trip later, nothing more. */
+		if (!keep_prefetch_values(c, st))
+			continue;
+		if ((rc = send_one(c, st, OWED_PREFETCH, -1)) != DB_OK)
 			return rc;
 		sent++;
 	}

@@ -85,8 +85,8 @@ skipped_numbers_are_reported(void **state)
 }
 
 /*
- * What the pipeline and the memo take a statement to do
- * (pg_pipeline.c): a mistake here is a stale answer or a lost order.
+ * What the pipeline takes a statement to do (pg_pipeline.c): a mistake
+ * here is a prefetched answer used after a write, or a lost order.
  */
 static struct pg_stmt
 classified(const char *sql)
@@ -122,7 +122,7 @@ statements_are_classified(void **state)
 
 	(void)state;
 	expect_kind("SELECT a FROM t WHERE b = ?1", PG_READ, NULL, false);
-	/* A WITH that writes is no read: it must not be remembered. */
+	/* A WITH that writes is no read: it must change what was read. */
 	expect_kind("WITH x AS (DELETE FROM t RETURNING a) SELECT a FROM x",
 	    PG_OTHER, NULL, false);
 	expect_kind("INSERT INTO t (a) VALUES (?1) RETURNING a", PG_OTHER,
@@ -148,8 +148,56 @@ statements_are_classified(void **state)
 	    " high_stakes = high_stakes + ?2 WHERE x = (SELECT 1, 2)");
 	assert_int_equal(st.kind, PG_WRITE);
 	assert_string_equal(st.table, "queue_totals");
-	assert_string_equal(st.columns, "pending high_stakes ");
 	free(st.sql);
+}
+
+/*
+ * A prefetched answer (pg_prefetched_find) is taken only under the lock,
+ * bound to the very values it was asked with, and only until something
+ * may have changed a row (pg_changed).
+ */
+static void
+prefetched_answers_hold_until_a_change(void **state)
+{
+	struct pg_conn c;
+	struct pg_stmt st;
+	char *values[1];
+	int lengths[1] = { 3 };
+	PGresult *got;
+
+	(void)state;
+	memset(&c, 0, sizeof c);
+	memset(&st, 0, sizeof st);
+	c.locked = true;
+	st.nparams = 1;
+	st.values = values;
+	st.lengths = lengths;
+	values[0] = "t-1";
+	st.prefetched_values = calloc(1, sizeof *st.prefetched_values);
+	st.prefetched_lengths = calloc(1, sizeof *st.prefetched_lengths);
+	assert_non_null(st.prefetched_values);
+	assert_non_null(st.prefetched_lengths);
+	st.prefetched_values[0] = strdup("t-1");
+	st.prefetched_lengths[0] = 3;
+	st.prefetched = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
+	st.prefetched_at = c.changed;
+
+	assert_non_null(got = pg_prefetched_find(&c, &st));
+	PQclear(got);
+	values[0] = "t-2";		/* another action's read */
+	assert_null(pg_prefetched_find(&c, &st));
+	values[0] = NULL;		/* NULL is not "t-1" */
+	assert_null(pg_prefetched_find(&c, &st));
+	values[0] = "t-1";
+	c.locked = false;		/* others may write */
+	assert_null(pg_prefetched_find(&c, &st));
+	c.locked = true;
+	assert_non_null(got = pg_prefetched_find(&c, &st));
+	PQclear(got);
+	pg_changed(&c);			/* a write sent, of any table */
+	assert_null(pg_prefetched_find(&c, &st));
+	pg_prefetched_free(&st);
+	assert_null(st.prefetched);
 }
 
 static void
@@ -185,6 +233,7 @@ main(void)
 		cmocka_unit_test(skipped_numbers_are_reported),
 		cmocka_unit_test(statements_are_classified),
 		cmocka_unit_test(inserts_batched_only_where_safe),
+		cmocka_unit_test(prefetched_answers_hold_until_a_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
