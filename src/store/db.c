@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,38 @@ bool
 db_is_postgresql(const struct db *db)
 {
 	return db->ops != NULL && strcmp(db->ops->name, "postgresql") == 0;
+}
+
+int
+db_prepare_rows(struct db *db, const char *into, int ncolumns, int order,
+    db_stmt **out)
+{
+	static const char head[] = "INSERT INTO ", values[] = " VALUES (";
+	/* ", ?NNN" a column at most, and the rest. */
+	size_t size = sizeof head + strlen(into) + sizeof values +
+	    (size_t)ncolumns * 6 + 2;
+	char *sql;
+	size_t used;
+	int i, rc;
+
+	*out = NULL;
+	if (ncolumns < 1 || ncolumns > 999)
+		return DB_ERROR;
+	if ((sql = malloc(size)) == NULL)
+		return DB_NOMEM;
+	used = (size_t)snprintf(sql, size, "%s%s%s", head, into, values);
+	for (i = 1; i <= ncolumns; i++)
+		used += (size_t)snprintf(sql + used, size - used, "%s?%d",
+		    i > 1 ? ", " : "", i);
+	snprintf(sql + used, size - used, ")");
+	rc = db_prepare(db, sql, true, out);
+	free(sql);
+	if (rc == DB_OK && (rc = db->ops->rows(*out, ncolumns, order)) !=
+	    DB_OK) {
+		db_finalize(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 int

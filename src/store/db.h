@@ -54,6 +54,7 @@ struct db_ops {
 	const char *name;		/* "sqlite", "postgresql" */
 	int (*prepare)(struct db *, const char *sql, bool persistent,
 	    void **impl);
+	int (*rows)(db_stmt *, int ncolumns, int order);
 	int (*step)(db_stmt *);
 	int (*step_changing)(db_stmt *, int expected);
 	int (*reset)(db_stmt *);
@@ -105,6 +106,20 @@ int db_open_postgresql(struct db *, const char *uri, char *message,
 bool db_is_postgresql(const struct db *);
 
 int db_prepare(struct db *, const char *sql, bool persistent, db_stmt **);
+/*
+ * "INSERT INTO <into> VALUES (?1, ..., ?ncolumns)", into being "table
+ * (column, ...)", made here and persistent: the one kind of statement
+ * whose rows a backend may send many to a statement.  PostgreSQL, under
+ * the write lock, holds a step's row (db_step_changing's are sent at
+ * once) and sends PG_BATCH_ROWS of them in one INSERT; the rows of every
+ * such statement go before anything else reaches the server, those of a
+ * lower order first, so a row may depend only on rows of lower orders.
+ * A row's error comes at the next settling, as a pipelined write's.
+ * Only for a table with no trigger that reads the table itself: rows of
+ * one statement do not see each other.  SQLite runs each row at once.
+ */
+int db_prepare_rows(struct db *, const char *into, int ncolumns, int order,
+    db_stmt **);
 int db_step(db_stmt *);
 int db_reset(db_stmt *);
 int db_clear_bindings(db_stmt *);

@@ -167,6 +167,16 @@ lite_prefetch(struct db *db, db_stmt *const *stmts, int n)
 	return DB_OK;
 }
 
+/* Each row is stepped at once: SQLite has no trip to save. */
+static int
+lite_rows(db_stmt *st, int ncolumns, int order)
+{
+	(void)st;
+	(void)ncolumns;
+	(void)order;
+	return DB_OK;
+}
+
 /* SQLite reads a row at a time already. */
 static int
 lite_stream(db_stmt *st)
@@ -278,6 +288,7 @@ static const struct db_ops lite_ops = {
 	.column_type = lite_column_type,
 	.column_blob = lite_column_blob,
 	.prefetch = lite_prefetch,
+	.rows = lite_rows,
 	.stream = lite_stream,
 	.exec = lite_exec,
 	.errmsg = lite_errmsg,

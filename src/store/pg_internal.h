@@ -112,16 +112,17 @@ struct pg_stmt {
 	int *prefetched_lengths;
 	unsigned long prefetched_at;
 	/*
-	 * An INSERT whose rows may be held and sent PG_BATCH_ROWS to a
-	 * statement (pg_pipeline.c): its VALUES tuple, the rows held (their
-	 * values moved here from values), and the many-row statement.
+	 * An INSERT made by db_prepare_rows(), whose rows may be held and
+	 * sent PG_BATCH_ROWS to a statement (pg_pipeline.c): its VALUES
+	 * tuple, the rows held (their values moved here from values), and
+	 * the many-row statement.
 	 */
 	bool batchable;
 	size_t tuple_at, tuple_end;
 	char **held_values;
 	int *held_lengths;
 	int held;
-	int rank;			/* orders the tables' flushes */
+	int rank;			/* db_prepare_rows()'s order */
 	struct pg_stmt *many;
 	/* A long read (db_stream), and its cursor while one is open. */
 	bool stream;
@@ -130,6 +131,7 @@ struct pg_stmt {
 
 /* pg_pipeline.c */
 void pg_classify(struct pg_stmt *);
+int pg_rows(struct pg_stmt *, int ncolumns, int order);
 bool pg_pipelined(const struct pg_conn *, const struct pg_stmt *);
 int pg_send(struct pg_conn *, struct pg_stmt *, int expected);
 int pg_settle(struct pg_conn *, struct pg_stmt *, PGresult **);

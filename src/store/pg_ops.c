@@ -43,6 +43,12 @@ ops_finalize(db_stmt *st)
 }
 
 static int
+ops_rows(db_stmt *st, int ncolumns, int order)
+{
+	return pg_rows(pg_stmt_of(st), ncolumns, order);
+}
+
+static int
 ops_bind_parameter_count(db_stmt *st)
 {
 	return pg_parameter_count(pg_stmt_of(st));
@@ -160,6 +166,7 @@ ops_notified(struct db *db, bool *any)
 const struct db_ops pg_ops = {
 	.name = "postgresql",
 	.prepare = ops_prepare,
+	.rows = ops_rows,
 	.step = pg_step,
 	.step_changing = pg_step_changing,
 	.reset = ops_reset,

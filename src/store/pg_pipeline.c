@@ -80,47 +80,31 @@ names(const char *text, const char *word)
 }
 
 /*
- * The tables whose inserts may be held and sent many rows to a statement:
- * no trigger on them reads the table an insert writes (a BEFORE INSERT
- * trigger checking the audit head would not see the rows before it in
- * the same statement).  Held rows are sent in this order of their tables,
- * whatever order they came in: a row may depend only on rows of the
- * tables before its own here (a queue row names its action: a foreign
- * key on SQLite, the store's own rule on PostgreSQL since schema 12).
+ * Marks st, "INSERT INTO t (...) VALUES ($1, ..., $n)" as db_prepare_rows()
+ * made it, as one whose rows may be held and sent PG_BATCH_ROWS to a
+ * statement, after the rows of statements of a lower order (db.h).
  */
-static const char *const batchable_tables[] = { "action", "queue_index" };
-
-/*
- * "INSERT INTO t (...) VALUES (...)" of such a table, every parameter in
- * the VALUES tuple, the tuple at the end: its place is kept.
- */
-static void
-classify_batchable(struct pg_stmt *st)
+int
+pg_rows(struct pg_stmt *st, int ncolumns, int order)
 {
-	const char *values, *p;
-	size_t i;
-	bool known = false;
+	char tuple[MAX_PARAMETERS * 6 + 3];
+	size_t used = 0, length = strlen(st->sql);
+	int i;
 
-	st->batchable = false;
-	if (st->kind != PG_WRITE || !starts_with_word(st->sql, "INSERT INTO") ||
-	    names(st->sql, "CONFLICT") || st->nparams == 0)
-		return;
-	for (i = 0; i < sizeof batchable_tables / sizeof *batchable_tables &&
-	    !known; i++)
-		if (strcmp(st->table, batchable_tables[i]) == 0) {
-			known = true;
-			st->rank = (int)i;
-		}
-	if (!known || (values = strcasestr(st->sql, " VALUES (")) == NULL)
-		return;
-	for (p = st->sql; p < values; p++)
-		if (*p == '$')
-			return;
-	st->tuple_at = (size_t)(values - st->sql) + 8;
-	st->tuple_end = strlen(st->sql);
-	if (st->sql[st->tuple_end - 1] != ')')
-		return;
+	if (ncolumns < 1 || ncolumns != st->nparams || ncolumns > MAX_PARAMETERS)
+		return DB_ERROR;
+	for (i = 1; i <= ncolumns; i++)
+		used += (size_t)snprintf(tuple + used, sizeof tuple - used,
+		    "%s$%d", i == 1 ? "(" : ", ", i);
+	used += (size_t)snprintf(tuple + used, sizeof tuple - used, ")");
+	/* The tuple db_prepare_rows() wrote is the statement's end. */
+	if (used > length || strcmp(st->sql + length - used, tuple) != 0)
+		return DB_ERROR;
 	st->batchable = true;
+	st->rank = order;
+	st->tuple_at = length - used;
+	st->tuple_end = length;
+	return DB_OK;
 }
 
 /*
@@ -177,7 +161,6 @@ pg_classify(struct pg_stmt *st)
 	}
 	if (st->kind == PG_WRITE && st->table[0] == '\0')
 		st->kind = PG_OTHER;
-	classify_batchable(st);
 }
 
 bool
@@ -414,7 +397,7 @@ send_held(struct pg_conn *c, struct pg_stmt *st)
 }
 
 /*
- * Sends the rows held of the tables up to rank `upto` in batchable_tables
+ * Sends the rows held of the statements up to order `upto` (db_prepare_rows)
  * (all: INT_MAX), in that order: a full table's rows go with only the
  * rows they may depend on, and the others stay held to fill up.
  */

@@ -26,11 +26,6 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
 	    " importer_login, importer_uid, importer_via"
 	    " FROM action WHERE action_id = ?1",
-	[SQL_ACTION_INSERT] =
-	    "INSERT INTO action (action_id, kind, user_id, author, revision_of,"
-	    " requested_by, expires_at_ms, raw_json, imported_at_ms,"
-	    " artifact_id, importer_login, importer_uid, importer_via)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 	[SQL_IPS_GET] =
 	    "SELECT raw_json FROM ips WHERE ips_id = ?1 AND version = ?2",
 	[SQL_IPS_INSERT] =
@@ -116,15 +111,6 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " divergence_count = excluded.divergence_count,"
 	    " requester = excluded.requester, author = excluded.author,"
 	    " drafted_at_ms = excluded.drafted_at_ms, listed = excluded.listed",
-	/*
-	 * SQL_QUEUE_PUT for a row known not to exist: a plain INSERT, which
-	 * PostgreSQL may send many rows at a time (pg_pipeline.c).
-	 */
-	[SQL_QUEUE_INSERT] =
-	    "INSERT INTO queue_index (action_id, kind, epoch, care, flags, who,"
-	    " summary, advisory, divergence_count, imported_at_ms,"
-	    " expires_at_ms, requester, author, drafted_at_ms, listed) VALUES"
-	    " (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?12, ?13, ?14, ?15)",
 	[SQL_POLICY_EPOCH] =
 	    "SELECT value FROM meta WHERE key = 'policy_epoch'",
 	/* Prepared once: an --atomic batch opens one per decision. */
@@ -162,6 +148,28 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    " WHERE action_id = ?1 ORDER BY audit_seq, ac_id",
 	[SQL_ACTION_PACKET] =
 	    "SELECT raw_json FROM action WHERE action_id = ?1",
+};
+
+/*
+ * The inserts an import chunk makes a row a packet, made by
+ * db_prepare_rows() so that PostgreSQL may send many rows to a statement:
+ * their tables' columns, bound ?1, ?2, ... in this order, and the order
+ * of their rows (a queue row names its action: a foreign key on SQLite,
+ * the store's own rule on PostgreSQL since schema 12).  Neither table has
+ * a trigger that reads the table itself.
+ */
+static const struct {
+	const char *into;
+	int ncolumns, order;
+} statement_rows[SQL_STATEMENT_COUNT] = {
+	[SQL_ACTION_INSERT] = { "action (action_id, kind, user_id, author,"
+	    " revision_of, requested_by, expires_at_ms, raw_json,"
+	    " imported_at_ms, artifact_id, importer_login, importer_uid,"
+	    " importer_via)", 13, 0 },
+	/* SQL_QUEUE_PUT's parameters, for a row known not to exist. */
+	[SQL_QUEUE_INSERT] = { "queue_index (action_id, epoch, care, flags,"
+	    " who, summary, advisory, divergence_count, kind, imported_at_ms,"
+	    " expires_at_ms, requester, author, drafted_at_ms, listed)", 15, 1 },
 };
 
 int
@@ -443,10 +451,15 @@ store_statement(struct store *s, enum statement which, struct error *err)
 
 	if (stmt == NULL) {
 		const char *sql = statement_sql[which];
+		int rc;
 
 		if (db_is_postgresql(s->db) && pg_store_sql[which] != NULL)
 			sql = pg_store_sql[which];
-		if (db_prepare(s->db, sql, true, &stmt) != DB_OK) {
+		rc = statement_rows[which].into != NULL ? db_prepare_rows(s->db,
+		    statement_rows[which].into, statement_rows[which].ncolumns,
+		    statement_rows[which].order, &stmt) :
+		    db_prepare(s->db, sql, true, &stmt);
+		if (rc != DB_OK) {
 			store_error(s, err, "preparing a statement");
 			return NULL;
 		}

@@ -200,26 +200,36 @@ prefetched_answers_hold_until_a_change(void **state)
 	assert_null(st.prefetched);
 }
 
+/*
+ * Only db_prepare_rows()'s statements hold rows, as marked by pg_rows():
+ * no INSERT is batched for its text, and the tuple pg_rows() finds is
+ * the one that statement ends in.
+ */
 static void
-inserts_batched_only_where_safe(void **state)
+inserts_batched_only_as_asked(void **state)
 {
 	struct pg_stmt st;
 
 	(void)state;
-	st = classified("INSERT INTO action (a, b) VALUES (?1, ?2)");
-	assert_true(st.batchable);
-	assert_int_equal(st.rank, 0);
-	free(st.sql);
-	st = classified("INSERT INTO queue_index (a, b) VALUES (?2, ?1)");
+	expect_kind("INSERT INTO action (a, b) VALUES (?1, ?2)", PG_WRITE,
+	    "action", false);
+	st = classified("INSERT INTO queue_index (a, b) VALUES (?1, ?2)");
+	assert_int_equal(pg_rows(&st, 2, 1), DB_OK);
 	assert_true(st.batchable);
 	assert_int_equal(st.rank, 1);
+	assert_string_equal(st.sql + st.tuple_at, "($1, $2)");
+	assert_int_equal(st.tuple_end, strlen(st.sql));
 	free(st.sql);
-	/* An upsert may meet its own row twice in one statement. */
-	expect_kind("INSERT INTO action (a) VALUES (?1) ON CONFLICT (a)"
-	    " DO NOTHING", PG_WRITE, "action", false);
-	/* The audit log's trigger reads the head each row must extend. */
-	expect_kind("INSERT INTO audit_log (a) VALUES (?1)", PG_WRITE,
-	    "audit_log", false);
+	/* Not the statement db_prepare_rows() makes: refused, not held. */
+	st = classified("INSERT INTO action (a, b) VALUES (?2, ?1)");
+	assert_int_equal(pg_rows(&st, 2, 0), DB_ERROR);
+	assert_false(st.batchable);
+	free(st.sql);
+	st = classified("INSERT INTO action (a, b) VALUES (?1, ?2) ON CONFLICT"
+	    " (a) DO NOTHING");
+	assert_int_equal(pg_rows(&st, 2, 0), DB_ERROR);
+	assert_false(st.batchable);
+	free(st.sql);
 }
 
 int
@@ -232,7 +242,7 @@ main(void)
 		cmocka_unit_test(integers_are_64_bits),
 		cmocka_unit_test(skipped_numbers_are_reported),
 		cmocka_unit_test(statements_are_classified),
-		cmocka_unit_test(inserts_batched_only_where_safe),
+		cmocka_unit_test(inserts_batched_only_as_asked),
 		cmocka_unit_test(prefetched_answers_hold_until_a_change),
 	};
 
