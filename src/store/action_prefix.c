@@ -148,7 +148,7 @@ store_unique_prefix(struct store *s, const char *id, size_t *length,
 	int i, rc;
 
 	for (i = 0; i < 2; i++) {
-		if (db_prepare(s->db, sql[i], false, &stmt) != DB_OK)
+		if (db_prepare(s->db, sql[i], DB_READS, &stmt) != DB_OK)
 			return store_error(s, err, "looking up an action id");
 		db_bind_text(stmt, 1, id, -1, DB_STATIC);
 		rc = db_step(stmt);

@@ -118,7 +118,7 @@ store_approval_insert(struct store *s, const char *action_id,
 	    "SELECT cs_approval_insert(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)" :
 	    "INSERT INTO approval (approval_id, action_id,"
 	    " operator_login, operator_uid, approved_at, reason, needed, have,"
-	    " audit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", false,
+	    " audit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", DB_WRITES,
 	    &stmt) != DB_OK)
 		return store_error(s, err, "recording an approval");
 	db_bind_text(stmt, 1, row->approval_id, -1, DB_STATIC);
@@ -269,7 +269,7 @@ store_approval_record(struct store *s, const char *approval_id,
 	*record_json = NULL;
 	if (db_prepare(s->db, "SELECT l.record_json FROM approval p"
 	    " JOIN audit_log l ON l.seq = p.audit_seq"
-	    " WHERE p.approval_id = ?1", false, &stmt) != DB_OK)
+	    " WHERE p.approval_id = ?1", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "reading an approval record");
 	db_bind_text(stmt, 1, approval_id, -1, DB_STATIC);
 	rc = db_step(stmt);

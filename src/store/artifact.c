@@ -126,6 +126,20 @@ static const char *const artifact_sql[ARTIFACT_STATEMENTS] = {
 	    " NOT NULL OR kind = 'change' ORDER BY imported_at_ms, rowid",
 };
 
+/* What each does (db.h): a read unless listed. */
+const int artifact_statement_use[ARTIFACT_STATEMENTS] = {
+	[ART_NODE_PUT] = DB_WRITES,
+	[ART_SIZE_GROW] = DB_WRITES,
+	[ART_SIZE_DROP] = DB_WRITES,
+	[ART_RELABEL] = DB_WRITES,
+	[ART_RELABEL_TREE] = DB_WRITES,
+	[ART_RELABEL_LOCKS] = DB_WRITES,
+	[ART_LOCK_PUT] = DB_WRITES,
+	[ART_PR_PUT] = DB_WRITES,
+	[ART_PR_REJECTED] = DB_WRITES,
+	[ART_QUEUE_STALE] = DB_WRITES,
+};
+
 db_stmt *
 artifact_statement(struct store *s, enum artifact_statement which,
     struct error *err)
@@ -136,7 +150,8 @@ artifact_statement(struct store *s, enum artifact_statement which,
 	if (stmt == NULL) {
 		if (db_is_postgresql(s->db) && pg_artifact_sql[which] != NULL)
 			sql = pg_artifact_sql[which];
-		if (db_prepare(s->db, sql, true, &stmt) != DB_OK) {
+		if (db_prepare(s->db, sql, artifact_statement_use[which] | DB_KEEP,
+		    &stmt) != DB_OK) {
 			store_error(s, err, "preparing a statement");
 			return NULL;
 		}

@@ -86,7 +86,7 @@ store_audit_each(struct store *s,
 	int rc;
 
 	if (db_prepare(s->db, "SELECT seq, record_json, prev_hash, hash"
-	    " FROM audit_log ORDER BY seq", false, &stmt) != DB_OK)
+	    " FROM audit_log ORDER BY seq", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "reading the audit log");
 	/* The whole log: a batch at a time, never all at once (issue 34). */
 	db_stream(stmt);

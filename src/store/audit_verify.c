@@ -146,7 +146,7 @@ prepare_decision_row(struct store *s, db_stmt **stmt, struct error *err)
 	if (used < sizeof sql)
 		used += (size_t)snprintf(sql + used, sizeof sql - used,
 		    " FROM decision WHERE action_id = ?1");
-	if (used >= sizeof sql || db_prepare(s->db, sql, false, stmt) != DB_OK)
+	if (used >= sizeof sql || db_prepare(s->db, sql, DB_READS, stmt) != DB_OK)
 		return store_error(s, err, "reading the decisions");
 	return 0;
 }
@@ -395,7 +395,7 @@ walk_rows(struct store *s, struct chain_walk *walk, struct error *err)
 	int rc, type;
 
 	if (db_prepare(s->db, "SELECT seq, record_json, prev_hash, hash"
-	    " FROM audit_log ORDER BY seq", false, &stmt) != DB_OK)
+	    " FROM audit_log ORDER BY seq", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "reading the audit log");
 	db_stream(stmt);	/* the whole log, a batch at a time */
 	while ((rc = db_step(stmt)) == DB_ROW) {
@@ -503,7 +503,7 @@ check_decisions(struct store *s, const char *sql, struct audit_report *r,
 	db_stmt *stmt;
 	int rc;
 
-	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
+	if (db_prepare(s->db, sql, DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "checking decisions");
 	rc = db_step(stmt);
 	*agree = rc != DB_ROW;
@@ -535,7 +535,7 @@ store_audit_verify(struct store *s, long long checkpoint_seq,
 	if (db_begin_read(s->db) != DB_OK)
 		return store_error(s, err, "starting to read");
 	if (db_prepare(s->db, "SELECT audit_seq, action_id, decision,"
-	    " decision_id FROM decision ORDER BY rowid", false,
+	    " decision_id FROM decision ORDER BY rowid", DB_READS,
 	    &walk.decision_rows) != DB_OK) {
 		rc = store_error(s, err, "reading the decisions");
 		goto done;

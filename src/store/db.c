@@ -47,7 +47,7 @@ db_prepare_rows(struct db *db, const char *into, int ncolumns, int order,
 		used += (size_t)snprintf(sql + used, size - used, "%s?%d",
 		    i > 1 ? ", " : "", i);
 	snprintf(sql + used, size - used, ")");
-	rc = db_prepare(db, sql, true, out);
+	rc = db_prepare(db, sql, DB_WRITES | DB_KEEP, out);
 	free(sql);
 	if (rc == DB_OK && (rc = db->ops->rows(*out, ncolumns, order)) !=
 	    DB_OK) {
@@ -58,7 +58,7 @@ db_prepare_rows(struct db *db, const char *into, int ncolumns, int order,
 }
 
 int
-db_prepare(struct db *db, const char *sql, bool persistent, db_stmt **out)
+db_prepare(struct db *db, const char *sql, int use, db_stmt **out)
 {
 	db_stmt *st;
 	int rc;
@@ -67,7 +67,7 @@ db_prepare(struct db *db, const char *sql, bool persistent, db_stmt **out)
 	if ((st = calloc(1, sizeof *st)) == NULL)
 		return DB_NOMEM;
 	st->db = db;
-	if ((rc = db->ops->prepare(db, sql, persistent, &st->impl)) != DB_OK) {
+	if ((rc = db->ops->prepare(db, sql, use, &st->impl)) != DB_OK) {
 		free(st);
 		return rc;
 	}

@@ -34,6 +34,24 @@ typedef void (*db_destructor)(void *);
 #define DB_STATIC ((db_destructor)0)
 #define DB_TRANSIENT ((db_destructor)-1)
 
+/*
+ * What a statement does, said where it is written (db_prepare) and never
+ * read off its SQL (issue 38): the backend knows by this alone what it
+ * may send without waiting (a write under the lock on PostgreSQL) and
+ * what forgets the answers prefetched (any write).  SQLite refuses a
+ * statement prepared as a read that would write, so every test on it
+ * checks the declarations both backends use.
+ */
+enum {
+	DB_READS = 0,		/* returns rows and changes none */
+	DB_WRITES = 1,		/* changes rows, itself or through a function
+				   of the schema's owner; returns none the
+				   store reads */
+	DB_MARKS = 2,		/* SAVEPOINT or RELEASE: changes no row */
+	DB_KEEP = 4		/* the store's own: prepared once and kept
+				   for the connection */
+};
+
 struct db_ops;
 
 struct db {
@@ -52,8 +70,7 @@ typedef struct db_stmt {
  */
 struct db_ops {
 	const char *name;		/* "sqlite", "postgresql" */
-	int (*prepare)(struct db *, const char *sql, bool persistent,
-	    void **impl);
+	int (*prepare)(struct db *, const char *sql, int use, void **impl);
 	int (*rows)(db_stmt *, int ncolumns, int order);
 	int (*step)(db_stmt *);
 	int (*step_changing)(db_stmt *, int expected);
@@ -105,10 +122,11 @@ int db_open_postgresql(struct db *, const char *uri, char *message,
 /* Which backend: for the few statements written twice (see HACKING). */
 bool db_is_postgresql(const struct db *);
 
-int db_prepare(struct db *, const char *sql, bool persistent, db_stmt **);
+/* use: DB_READS, DB_WRITES or DB_MARKS, with DB_KEEP or not. */
+int db_prepare(struct db *, const char *sql, int use, db_stmt **);
 /*
  * "INSERT INTO <into> VALUES (?1, ..., ?ncolumns)", into being "table
- * (column, ...)", made here and persistent: the one kind of statement
+ * (column, ...)", made here, DB_WRITES | DB_KEEP: the one kind of statement
  * whose rows a backend may send many to a statement.  PostgreSQL, under
  * the write lock, holds a step's row (db_step_changing's are sent at
  * once) and sends PG_BATCH_ROWS of them in one INSERT; the rows of every

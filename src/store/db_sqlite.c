@@ -6,14 +6,27 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sqlite3.h>
 
 #include "db.h"
 
+struct lite_conn {
+	sqlite3 *handle;
+	/* Why a statement was refused here, not by SQLite; else "". */
+	char refused[160];
+};
+
+static struct lite_conn *
+lite_conn(struct db *db)
+{
+	return db->conn;
+}
+
 static sqlite3 *
 lite(struct db *db)
 {
-	return db->conn;
+	return lite_conn(db)->handle;
 }
 
 static sqlite3_stmt *
@@ -42,14 +55,29 @@ lite_code(int rc)
 	}
 }
 
+/*
+ * A statement prepared as a read that SQLite says writes is refused: on
+ * PostgreSQL the same declaration would let a prefetched answer outlive
+ * the write (db.h), and the store's statements are declared once for
+ * both backends, so the tests on SQLite check them all.
+ */
 static int
-lite_prepare(struct db *db, const char *sql, bool persistent, void **impl)
+lite_prepare(struct db *db, const char *sql, int use, void **impl)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
+	lite_conn(db)->refused[0] = '\0';
 	rc = sqlite3_prepare_v3(lite(db), sql, -1,
-	    persistent ? SQLITE_PREPARE_PERSISTENT : 0, &st, NULL);
+	    (use & DB_KEEP) ? SQLITE_PREPARE_PERSISTENT : 0, &st, NULL);
+	if (rc == SQLITE_OK && (use & (DB_WRITES | DB_MARKS)) == 0 &&
+	    !sqlite3_stmt_readonly(st)) {
+		snprintf(lite_conn(db)->refused, sizeof lite_conn(db)->refused,
+		    "a statement prepared as a read writes: %.100s", sql);
+		sqlite3_finalize(st);
+		*impl = NULL;
+		return DB_ERROR;
+	}
 	*impl = st;
 	return lite_code(rc);
 }
@@ -57,6 +85,7 @@ lite_prepare(struct db *db, const char *sql, bool persistent, void **impl)
 static int
 lite_step(db_stmt *st)
 {
+	lite_conn(st->db)->refused[0] = '\0';
 	return lite_code(sqlite3_step(lite_stmt(st)));
 }
 
@@ -188,13 +217,15 @@ lite_stream(db_stmt *st)
 static int
 lite_exec(struct db *db, const char *sql)
 {
+	lite_conn(db)->refused[0] = '\0';
 	return lite_code(sqlite3_exec(lite(db), sql, NULL, NULL, NULL));
 }
 
 static const char *
 lite_errmsg(struct db *db)
 {
-	return sqlite3_errmsg(lite(db));
+	return lite_conn(db)->refused[0] != '\0' ? lite_conn(db)->refused :
+	    sqlite3_errmsg(lite(db));
 }
 
 static bool
@@ -244,6 +275,8 @@ static void
 lite_close(struct db *db)
 {
 	sqlite3_close(lite(db));
+	free(lite_conn(db));
+	db->conn = NULL;
 }
 
 /* SQLite has no channel: the caller compares data_version on a timer. */
@@ -324,9 +357,14 @@ db_open_sqlite(struct db *db, const char *path, bool create, int busy_ms,
     char *message, size_t size)
 {
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	struct lite_conn *c;
 	sqlite3 *handle = NULL;
 	int rc;
 
+	if ((c = calloc(1, sizeof *c)) == NULL) {
+		snprintf(message, size, "out of memory");
+		return DB_NOMEM;
+	}
 	if (create)
 		flags |= SQLITE_OPEN_CREATE;
 	rc = sqlite3_open_v2(path, &handle, flags, NULL);
@@ -334,12 +372,14 @@ db_open_sqlite(struct db *db, const char *path, bool create, int busy_ms,
 		snprintf(message, size, "%s", handle != NULL ?
 		    sqlite3_errmsg(handle) : sqlite3_errstr(rc));
 		sqlite3_close(handle);
+		free(c);
 		return lite_code(rc);
 	}
 	sqlite3_extended_result_codes(handle, 1);
 	sqlite3_busy_timeout(handle, busy_ms);
+	c->handle = handle;
 	db->ops = &lite_ops;
-	db->conn = handle;
+	db->conn = c;
 	/*
 	 * WAL lets officers read while one writes; FULL makes each commit
 	 * durable on power loss, which a recorded decision must be.

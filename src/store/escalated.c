@@ -36,7 +36,7 @@ store_escalated_candidates(struct store *s, size_t max, char ***ids,
 	    "  AND c.revision_of = e.of AND c.imported_at_ms > e.at)"
 	    " AND NOT EXISTS (SELECT 1 FROM action c WHERE e.art IS NOT NULL"
 	    "  AND c.artifact_id = e.art AND c.imported_at_ms > e.at)"
-	    " ORDER BY seq DESC LIMIT ?1", false, &stmt) != DB_OK)
+	    " ORDER BY seq DESC LIMIT ?1", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "looking for escalated artifacts");
 	db_bind_int64(stmt, 1, (long long)max);
 	while ((rc = db_step(stmt)) == DB_ROW && *count < max) {

@@ -24,7 +24,7 @@ count_all(struct store *s, long *total, struct error *err)
 	db_stmt *stmt;
 	int rc;
 
-	if (db_prepare(s->db, "SELECT count(*) FROM decision", false,
+	if (db_prepare(s->db, "SELECT count(*) FROM decision", DB_READS,
 	    &stmt) != DB_OK)
 		return store_error(s, err, "counting the decisions");
 	rc = db_step(stmt);
@@ -69,7 +69,7 @@ store_history_page(struct store *s, const char *text, long offset,
 	    " WHERE instr(lower(a.record_json), lower(?1)) > 0"
 	    " ORDER BY d.audit_seq DESC" :
 	    "SELECT a.seq, a.record_json, a.hash, x.raw_json" SEARCH_FROM
-	    " ORDER BY d.audit_seq DESC", false, &stmt) != DB_OK)
+	    " ORDER BY d.audit_seq DESC", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "reading the history");
 	if (!searching) {
 		db_bind_int64(stmt, 1, limit);

@@ -104,7 +104,7 @@ store_judgment_insert(struct store *s, const char *action_id,
 	    "SELECT cs_judgment_insert(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" :
 	    "INSERT INTO po_judgment (action_id, ac_id,"
 	    " judgment, judgment_id, operator_login, operator_uid, judged_at,"
-	    " audit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", false,
+	    " audit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", DB_WRITES,
 	    &stmt) != DB_OK)
 		return store_error(s, err, "recording a judgment");
 	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);

@@ -299,8 +299,7 @@ pg_translate(const char *sql, int *nparams, unsigned char used[], int most)
 }
 
 int
-pg_prepare(struct db *db, const char *sql, bool persistent,
-    struct pg_stmt **out)
+pg_prepare(struct db *db, const char *sql, int use, struct pg_stmt **out)
 {
 	struct pg_stmt *st;
 
@@ -332,9 +331,10 @@ pg_prepare(struct db *db, const char *sql, bool persistent,
 	 */
 	for (i = 0; i < st->nparams; i++)
 		st->types[i] = used[i] ? 0 : OID_TEXT;
-	st->persistent = persistent;
+	st->persistent = (use & DB_KEEP) != 0;
+	st->kind = (use & DB_WRITES) ? PG_WRITE : (use & DB_MARKS) ? PG_MARK :
+	    PG_READ;
 	st->row = -1;
-	pg_classify(st);
 	*out = st;
 	return DB_OK;
 nomem:
@@ -449,22 +449,30 @@ execute(struct pg_conn *c, struct pg_stmt *st, int expected)
 		c->changes = atoi(PQcmdTuples(res));
 		PQclear(res);
 		st->row = 0;
-		/* Anything run at once may have changed what was read. */
-		if (st->kind != PG_READ)
+		/* A write run at once may have changed what was read. */
+		if (st->kind == PG_WRITE)
 			pg_changed(c);
+		/*
+		 * A read returns rows, even none: this one changed some, so
+		 * was declared wrongly (db.h), and a prefetched answer may
+		 * already have outlived what it wrote.
+		 */
+		if (st->kind == PG_READ) {
+			pg_changed(c);
+			snprintf(c->message, sizeof c->message, "a statement "
+			    "prepared as a read wrote: %.100s", st->sql);
+			return DB_ERROR;
+		}
 		return expected >= 0 && c->changes != expected ? DB_MISMATCH :
 		    DB_DONE;
 	case PGRES_TUPLES_OK:
-		/* A write with rows (RETURNING) changed what was read. */
-		if (st->kind != PG_READ)
-			pg_changed(c);
-		/* The owner's function's one row is its void: done. */
-		if (st->kind == PG_CALL) {
-			PQclear(res);
-			st->row = 0;
-			return DB_DONE;
-		}
-		return pg_take_rows(c, st, res);
+		if (st->kind == PG_READ)
+			return pg_take_rows(c, st, res);
+		/* A write's rows (the owner's function's void) are not read. */
+		pg_changed(c);
+		PQclear(res);
+		st->row = 0;
+		return DB_DONE;
 	default:
 		rc = pg_result_code(c, res);
 		PQclear(res);

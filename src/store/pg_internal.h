@@ -11,14 +11,11 @@
 
 #include "db.h"
 
-/* What a statement does, as the pipeline must know. */
+/* What a statement does, as db_prepare() was told (db.h's DB_ uses). */
 enum pg_kind {
-	PG_READ,		/* SELECT or WITH: rows, nothing changed */
-	PG_WRITE,		/* INSERT, UPDATE or DELETE of one table */
-	PG_MARK,		/* SAVEPOINT or RELEASE: changes no row */
-	PG_UNDO,		/* ROLLBACK TO: undoes an unknown set of rows */
-	PG_CALL,		/* SELECT cs_...(): the owner's function writes */
-	PG_OTHER		/* anything else: run at once */
+	PG_READ,		/* rows, nothing changed */
+	PG_WRITE,		/* changes rows; any rows it returns dropped */
+	PG_MARK			/* SAVEPOINT or RELEASE: changes no row */
 };
 
 /* Rows an INSERT sends at once, and the statements that may hold rows. */
@@ -101,7 +98,6 @@ struct pg_stmt {
 	size_t *blob_lengths;
 	int ncolumns;
 	enum pg_kind kind;
-	char table[64];			/* PG_WRITE's table */
 	/*
 	 * A prefetched read's answer (pg_prefetch), the values it was asked
 	 * with, and c->changed then: the statement's step takes a copy while
@@ -130,7 +126,6 @@ struct pg_stmt {
 };
 
 /* pg_pipeline.c */
-void pg_classify(struct pg_stmt *);
 int pg_rows(struct pg_stmt *, int ncolumns, int order);
 bool pg_pipelined(const struct pg_conn *, const struct pg_stmt *);
 int pg_send(struct pg_conn *, struct pg_stmt *, int expected);
@@ -177,8 +172,7 @@ pg_stmt_of(const db_stmt *st)
 char *pg_translate(const char *sql, int *nparams, unsigned char used[],
     int most);
 void pg_close(struct pg_conn *);
-int pg_prepare(struct db *, const char *sql, bool persistent,
-    struct pg_stmt **);
+int pg_prepare(struct db *, const char *sql, int use, struct pg_stmt **);
 int pg_step(db_stmt *);
 void pg_drop_rows(struct pg_stmt *);
 int pg_step_changing(db_stmt *, int expected);

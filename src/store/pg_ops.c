@@ -13,10 +13,10 @@
 #include "pg_internal.h"
 
 static int
-ops_prepare(struct db *db, const char *sql, bool persistent, void **impl)
+ops_prepare(struct db *db, const char *sql, int use, void **impl)
 {
 	struct pg_stmt *st = NULL;
-	int rc = pg_prepare(db, sql, persistent, &st);
+	int rc = pg_prepare(db, sql, use, &st);
 
 	*impl = st;
 	return rc;

@@ -6,8 +6,8 @@
  * the connection holds the one write lock (pg_begin_write), when no other
  * connection can change a row:
  *
- * - The pipeline: a write (INSERT, UPDATE, DELETE, SAVEPOINT, RELEASE,
- *   ROLLBACK TO) is sent and not waited for.  Its result is read at the
+ * - The pipeline: a write of the store's own (prepared DB_WRITES or
+ *   DB_MARKS, and DB_KEEP) is sent and not waited for.  Its result is read at the
  *   next settling: the next read, exec or COMMIT, which
  *   therefore reports any error a write met.  A failed write aborts the
  *   transaction on the server, so nothing after it, and no COMMIT,
@@ -17,67 +17,24 @@
  *   go to the server together, one trip for all, and each answer is kept
  *   on its statement.  The statement's next steps, bound to the same
  *   values, take a copy of it until anything may have changed a row:
- *   any write but a savepoint's, anything run at once, a failure, the
- *   end of the transaction (c->changed).  No read is answered from
+ *   any write but a savepoint's, anything db_exec() runs, a failure,
+ *   the end of the transaction (c->changed).  No read is answered from
  *   memory that the caller did not ask to prefetch, and no table or
  *   column name decides what is still true.
  *
- * A write through one of the owner's functions (PG_CALL) is pipelined as a
- * write is; it checks its own row counts, raising an error where a count
- * is not the one it needs.
+ * What a statement does is what db_prepare() was told (db.h), never
+ * read off its text.  A write through one of the owner's functions is
+ * pipelined as a write is; it checks its own row counts, raising an
+ * error where a count is not the one it needs.
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "pg_internal.h"
-
-/* The identifier at *p, copied to out; p moves past it. */
-static const char *
-identifier(const char *p, char *out, size_t size)
-{
-	size_t n = 0;
-
-	while (*p == ' ')
-		p++;
-	while ((isalnum((unsigned char)*p) || *p == '_') && n + 1 < size)
-		out[n++] = (char)tolower((unsigned char)*p++);
-	out[n] = '\0';
-	return p;
-}
-
-static bool
-starts_with_word(const char *sql, const char *word)
-{
-	size_t n = strlen(word);
-
-	return strncasecmp(sql, word, n) == 0 &&
-	    !isalnum((unsigned char)sql[n]) && sql[n] != '_';
-}
-
-/* word appears in text as a whole identifier (case-insensitively). */
-static bool
-names(const char *text, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p;
-
-	for (p = text; (p = strcasestr(p, word)) != NULL; p += n) {
-		/* "a.status" names status: a qualified column is still it. */
-		bool before = p > text && (isalnum((unsigned char)p[-1]) ||
-		    p[-1] == '_');
-		bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
-
-		if (!before && !after)
-			return true;
-	}
-	return false;
-}
 
 /*
  * Marks st, "INSERT INTO t (...) VALUES ($1, ..., $n)" as db_prepare_rows()
@@ -107,67 +64,10 @@ pg_rows(struct pg_stmt *st, int ncolumns, int order)
 	return DB_OK;
 }
 
-/*
- * "SELECT cs_name(...)": a write through a function of the schema's
- * owner (pg_schema.c, 20), which may change several tables.
- */
-static bool
-owner_call(const char *sql)
-{
-	char name[64];
-	const char *p;
-
-	if (!starts_with_word(sql, "SELECT"))
-		return false;
-	p = identifier(sql + 6, name, sizeof name);
-	return strncmp(name, "cs_", 3) == 0 && *p == '(';
-}
-
-/*
- * Sorts a statement by what it does.  Anything unusual (RETURNING, a
- * statement the store does not write) is PG_OTHER: run at once.
- */
-void
-pg_classify(struct pg_stmt *st)
-{
-	const char *p = st->sql;
-
-	st->kind = PG_OTHER;
-	st->table[0] = '\0';
-	if (names(p, "RETURNING"))
-		return;
-	if (owner_call(p)) {
-		st->kind = PG_CALL;
-	} else if (starts_with_word(p, "SELECT") || (starts_with_word(p, "WITH") &&
-	    !names(p, "INSERT") && !names(p, "UPDATE") && !names(p, "DELETE"))) {
-		st->kind = PG_READ;
-	} else if (starts_with_word(p, "SAVEPOINT") ||
-	    starts_with_word(p, "RELEASE")) {
-		st->kind = PG_MARK;
-	} else if (starts_with_word(p, "ROLLBACK TO")) {
-		st->kind = PG_UNDO;
-	} else if (starts_with_word(p, "INSERT INTO")) {
-		identifier(p + 11, st->table, sizeof st->table);
-		st->kind = PG_WRITE;
-	} else if (starts_with_word(p, "DELETE FROM")) {
-		identifier(p + 11, st->table, sizeof st->table);
-		st->kind = PG_WRITE;
-	} else if (starts_with_word(p, "UPDATE")) {
-		p = identifier(p + 6, st->table, sizeof st->table);
-		while (*p == ' ')
-			p++;
-		if (starts_with_word(p, "SET"))
-			st->kind = PG_WRITE;
-	}
-	if (st->kind == PG_WRITE && st->table[0] == '\0')
-		st->kind = PG_OTHER;
-}
-
 bool
 pg_pipelined(const struct pg_conn *c, const struct pg_stmt *st)
 {
-	return c->locked && st->persistent && st->kind != PG_READ &&
-	    st->kind != PG_OTHER;
+	return c->locked && st->persistent && st->kind != PG_READ;
 }
 
 void
@@ -360,7 +260,6 @@ many_rows(struct pg_stmt *st)
 	m->persistent = true;
 	m->kind = PG_WRITE;
 	m->row = -1;
-	snprintf(m->table, sizeof m->table, "%s", st->table);
 	st->many = m;
 	return m;
 }

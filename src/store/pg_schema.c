@@ -650,7 +650,7 @@ pg_current_version(struct store *s, bool *empty, struct error *err)
 
 	if (db_prepare(s->db, "SELECT (SELECT count(*) FROM pg_tables"
 	    " WHERE schemaname = current_schema()),"
-	    " to_regclass('schema_version') IS NOT NULL", false, &stmt) !=
+	    " to_regclass('schema_version') IS NOT NULL", DB_READS, &stmt) !=
 	    DB_OK || db_step(stmt) != DB_ROW) {
 		db_finalize(stmt);
 		return -2 - store_error(s, err, "reading the schema");

@@ -518,7 +518,7 @@ security_rows(struct tables_check *t)
 	int rc;
 
 	if (db_prepare(t->store->db, "SELECT ticker_key, ticker, sector,"
-	    " asset_class, price_usd FROM security ORDER BY ticker_key", false,
+	    " asset_class, price_usd FROM security ORDER BY ticker_key", DB_READS,
 	    &row) != DB_OK)
 		return store_error(t->store, t->err, "reading the security map");
 	while ((rc = db_step(row)) == DB_ROW && t->report->bad_seq == 0) {
@@ -574,7 +574,7 @@ digest_rows(struct tables_check *t, const char *sql, bool versioned,
 	long long recorded = 0;
 	int rc, raw = versioned ? 2 : 1;
 
-	if (db_prepare(t->store->db, sql, false, &row) != DB_OK)
+	if (db_prepare(t->store->db, sql, DB_READS, &row) != DB_OK)
 		return store_error(t->store, t->err, "reading the policy");
 	while ((rc = db_step(row)) == DB_ROW && t->report->bad_seq == 0) {
 		id = (const char *)db_column_text(row, 0);
@@ -624,7 +624,7 @@ document_rows(struct tables_check *t)
 
 	if (db_prepare(t->store->db, "SELECT type, raw_json FROM"
 	    " policy_document WHERE type IN ('roster', 'standards_index')",
-	    false, &row) != DB_OK)
+	    DB_READS, &row) != DB_OK)
 		return store_error(t->store, t->err, "reading the policy");
 	while ((rc = db_step(row)) == DB_ROW && t->report->bad_seq == 0) {
 		type = (const char *)db_column_text(row, 0);

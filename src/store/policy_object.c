@@ -31,7 +31,7 @@ keep_one(struct store *s, const char *named, const struct document_memo *m,
 		    "this decision is no longer at hand", s->path, type);
 	if (db_prepare(s->db, "INSERT INTO policy_object (sha256,"
 	    " type, json) SELECT ?1, ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM"
-	    " policy_object WHERE sha256 = ?1)", false, &stmt) != DB_OK)
+	    " policy_object WHERE sha256 = ?1)", DB_WRITES, &stmt) != DB_OK)
 		return store_error(s, err, "storing a policy object");
 	db_bind_text(stmt, 1, named, -1, DB_STATIC);
 	db_bind_text(stmt, 2, type, -1, DB_STATIC);
@@ -68,7 +68,7 @@ store_policy_object_load(struct store *s, const char *sha256,
 
 	*out = NULL;
 	if (db_prepare(s->db, "SELECT json FROM policy_object"
-	    " WHERE sha256 = ?1", false, &stmt) != DB_OK)
+	    " WHERE sha256 = ?1", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "reading a policy object");
 	db_bind_text(stmt, 1, sha256, -1, DB_STATIC);
 	rc = db_step(stmt);

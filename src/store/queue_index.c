@@ -75,7 +75,7 @@ store_queue_mark_touched(struct store *s, const struct loaded_object *o,
 	default:
 		return 0;
 	}
-	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
+	if (db_prepare(s->db, sql, DB_WRITES, &stmt) != DB_OK)
 		return store_error(s, err, "marking queue rows stale");
 	if (db_bind_parameter_count(stmt) > 0)
 		db_bind_text(stmt, 1, o->user_id, -1, DB_STATIC);
@@ -148,7 +148,7 @@ store_queue_each_stale(struct store *s, long long now_ms,
 	    " WHERE key = 'policy_epoch') SELECT action_id FROM queue_index"
 	    " WHERE epoch < (SELECT value FROM e) OR epoch > (SELECT value"
 	    " FROM e) UNION SELECT action_id FROM queue_index WHERE expires_at_ms"
-	    " IS NOT NULL AND expires_at_ms <= ?1 AND care >= 0", false, &stmt) != DB_OK)
+	    " IS NOT NULL AND expires_at_ms <= ?1 AND care >= 0", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "finding stale queue rows");
 	db_bind_int64(stmt, 1, now_ms);
 	while ((rc = db_step(stmt)) == DB_ROW) {
@@ -377,7 +377,7 @@ prepare(struct store *s, const struct queue_query *q, const char *select,
 	char sql[1536];
 
 	query_sql(q, select, tail, sql, sizeof sql);
-	if (db_prepare(s->db, sql, false, stmt) != DB_OK)
+	if (db_prepare(s->db, sql, DB_READS, stmt) != DB_OK)
 		return store_error(s, err, "reading the queue");
 	db_bind_int64(*stmt, 1, q->now_ms);
 	if (q->search != NULL && *q->search != '\0')
@@ -415,7 +415,7 @@ totals_from(struct store *s, const char *sql, struct queue_totals_change *t,
 
 	memset(t, 0, sizeof *t);
 	*found = false;
-	if (db_prepare(s->db, sql, false, &stmt) != DB_OK)
+	if (db_prepare(s->db, sql, DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "counting the queue");
 	rc = db_step(stmt);
 	if (rc == DB_ROW) {
@@ -501,7 +501,7 @@ store_queue_totals_repair(struct store *s, bool *repaired, struct error *err)
 	    "INSERT INTO queue_totals VALUES"
 	    " (1, ?1, ?2, ?3) ON CONFLICT (id) DO UPDATE SET"
 	    " pending = excluded.pending, high_stakes = excluded.high_stakes,"
-	    " needs_care = excluded.needs_care", false, &stmt) !=
+	    " needs_care = excluded.needs_care", DB_WRITES, &stmt) !=
 	    DB_OK) {
 		rc = store_error(s, err, "counting the queue");
 		goto fail;
@@ -664,7 +664,7 @@ store_each_listed(struct store *s, bool all,
 	 */
 	if (db_prepare(s->db, all ? LISTED_SQL " ORDER BY a.imported_at_ms,"
 	    " a.rowid" : LISTED_SQL " WHERE a.status = 'pending'"
-	    " ORDER BY a.imported_at_ms, a.rowid", false, &stmt) != DB_OK ||
+	    " ORDER BY a.imported_at_ms, a.rowid", DB_READS, &stmt) != DB_OK ||
 	    db_stream(stmt) != DB_OK) {
 		db_finalize(stmt);
 		return store_error(s, err, "listing actions");

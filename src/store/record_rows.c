@@ -22,7 +22,7 @@ record_rows_open(struct store *s, const char *by_id_sql, const char *what,
 	*out = NULL;
 	if (c == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	if (db_prepare(s->db, by_id_sql, false, &c->by_id) != DB_OK) {
+	if (db_prepare(s->db, by_id_sql, DB_READS, &c->by_id) != DB_OK) {
 		free(c);
 		return store_error(s, err, what);
 	}
@@ -47,7 +47,7 @@ record_rows_count(struct store *s, const char *count_sql, const char *what,
 	int rc;
 
 	*rows = 0;
-	if (db_prepare(s->db, count_sql, false, &stmt) != DB_OK)
+	if (db_prepare(s->db, count_sql, DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, what);
 	rc = db_step(stmt);
 	if (rc == DB_ROW)

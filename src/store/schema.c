@@ -463,7 +463,7 @@ schema_version_read(struct store *s, struct error *err)
 	int version;
 
 	if (db_prepare(s->db, "SELECT max(version) FROM schema_version",
-	    false, &stmt) != DB_OK || db_step(stmt) != DB_ROW) {
+	    DB_READS, &stmt) != DB_OK || db_step(stmt) != DB_ROW) {
 		db_finalize(stmt);
 		return -2 - store_error(s, err, "reading the schema version");
 	}
@@ -482,7 +482,7 @@ current_version(struct store *s, bool *empty, struct error *err)
 	*empty = false;
 	rc = db_prepare(s->db,
 	    "SELECT (SELECT count(*) FROM sqlite_master),"
-	    " (SELECT count(*) FROM sqlite_master WHERE name = 'schema_version')", false, &stmt);
+	    " (SELECT count(*) FROM sqlite_master WHERE name = 'schema_version')", DB_READS, &stmt);
 	if (rc != DB_OK || db_step(stmt) != DB_ROW) {
 		db_finalize(stmt);
 		return -2 - store_error(s, err, "reading the schema");

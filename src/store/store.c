@@ -151,6 +151,29 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 };
 
 /*
+ * What each statement above does, as db_prepare() must be told (db.h):
+ * a read unless listed here.  SQLite refuses a read that writes, so a
+ * write missing here fails every test that runs it.
+ */
+const int store_statement_use[SQL_STATEMENT_COUNT] = {
+	[SQL_IPS_INSERT] = DB_WRITES,
+	[SQL_HOLDINGS_INSERT] = DB_WRITES,
+	[SQL_SECURITY_PUT] = DB_WRITES,
+	[SQL_DOCUMENT_PUT] = DB_WRITES,
+	[SQL_AUDIT_INSERT] = DB_WRITES,
+	[SQL_DECISION_INSERT] = DB_WRITES,
+	[SQL_ACTION_SET_STATUS] = DB_WRITES,
+	[SQL_QUEUE_REMOVE] = DB_WRITES,
+	[SQL_QUEUE_TOTALS_ADD] = DB_WRITES,
+	[SQL_QUEUE_MARK_STALE] = DB_WRITES,
+	[SQL_QUEUE_PUT] = DB_WRITES,
+	[SQL_SAVEPOINT] = DB_MARKS,
+	[SQL_RELEASE] = DB_MARKS,
+	/* Undoes rows nobody counted: as much a change as any write. */
+	[SQL_ROLLBACK_TO] = DB_WRITES,
+};
+
+/*
  * The inserts an import chunk makes a row a packet, made by
  * db_prepare_rows() so that PostgreSQL may send many rows to a statement:
  * their tables' columns, bound ?1, ?2, ... in this order, and the order
@@ -458,7 +481,7 @@ store_statement(struct store *s, enum statement which, struct error *err)
 		rc = statement_rows[which].into != NULL ? db_prepare_rows(s->db,
 		    statement_rows[which].into, statement_rows[which].ncolumns,
 		    statement_rows[which].order, &stmt) :
-		    db_prepare(s->db, sql, true, &stmt);
+		    db_prepare(s->db, sql, store_statement_use[which] | DB_KEEP, &stmt);
 		if (rc != DB_OK) {
 			store_error(s, err, "preparing a statement");
 			return NULL;

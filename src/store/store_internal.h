@@ -95,6 +95,12 @@ enum artifact_statement {
 /* PostgreSQL's own texts of some statements, NULL where none (pg_statements.c). */
 extern const char *const pg_store_sql[];
 extern const char *const pg_artifact_sql[];
+/*
+ * What each statement of store.c and artifact.c does (db.h's DB_READS,
+ * DB_WRITES or DB_MARKS): one declaration for both backends' texts.
+ */
+extern const int store_statement_use[];
+extern const int artifact_statement_use[];
 
 /* One security map entry a cached pass has read (security_cache.c). */
 struct security_cached {

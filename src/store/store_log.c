@@ -50,6 +50,13 @@ static const char *const log_sql[LOG_SQL_COUNT] = {
 	    " WHERE file_size IS NOT NULL ORDER BY size DESC",
 };
 
+/* What each does (db.h): a read unless listed. */
+static const int log_use[LOG_SQL_COUNT] = {
+	[LOG_NODE_PUT] = DB_WRITES,
+	[LOG_CHECKPOINT_PUT] = DB_WRITES,
+	[LOG_NAME_PUT] = DB_WRITES,
+};
+
 static const struct note_signer *log_signer;
 static struct note_verifier log_trusted[1 + 16];
 static size_t log_trusted_count;
@@ -109,7 +116,8 @@ log_stmt(struct store *s, enum log_sql which, struct error *err)
 	if (st == NULL)
 		return NULL;
 	if ((stmt = st->stmts[which]) == NULL) {
-		if (db_prepare(s->db, log_sql[which], true, &stmt) != DB_OK) {
+		if (db_prepare(s->db, log_sql[which], log_use[which] | DB_KEEP,
+		    &stmt) != DB_OK) {
 			store_error(s, err, "preparing a statement of the tree");
 			return NULL;
 		}
@@ -312,7 +320,7 @@ build_tree(struct store *s, long long size, struct error *err)
 	if ((rc = load_frontier(s, leaves, err)) != 0)
 		return rc;
 	st->frontier_size = -1;
-	if (db_prepare(s->db, log_sql[LOG_RECORDS_AFTER], false, &stmt) !=
+	if (db_prepare(s->db, log_sql[LOG_RECORDS_AFTER], DB_READS, &stmt) !=
 	    DB_OK)
 		return store_error(s, err, "reading the audit log");
 	db_bind_int64(stmt, 1, leaves);
@@ -575,7 +583,7 @@ trusted_size(struct store *s, long long *size, struct error *err)
 	int rc;
 
 	*size = 0;
-	if (db_prepare(s->db, log_sql[LOG_CHECKPOINT_DESC], false, &stmt) !=
+	if (db_prepare(s->db, log_sql[LOG_CHECKPOINT_DESC], DB_READS, &stmt) !=
 	    DB_OK)
 		return store_error(s, err, "reading the checkpoints");
 	while ((rc = db_step(stmt)) == DB_ROW)

@@ -283,7 +283,7 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 		goto cleanup;
 	records = head.seq;
 	if (db_prepare(s->db, "SELECT size, note FROM log_checkpoint"
-	    " ORDER BY size", false, &stmt) != DB_OK) {
+	    " ORDER BY size", DB_READS, &stmt) != DB_OK) {
 		rc = store_error(s, err, "reading the checkpoints");
 		goto cleanup;
 	}

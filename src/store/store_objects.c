@@ -106,7 +106,7 @@ put_approval_policy(struct store *s, const struct loaded_object *o,
 	snprintf(identity, sizeof identity, "%s version %lld", o->id,
 	    o->version);
 	if (db_prepare(s->db, "SELECT raw_json FROM approval_policy"
-	    " WHERE policy_id = ?1 AND version = ?2", false, &stmt) != DB_OK)
+	    " WHERE policy_id = ?1 AND version = ?2", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "looking up an approval policy");
 	bind_text(stmt, 1, o->id);
 	db_bind_int64(stmt, 2, o->version);
@@ -123,7 +123,7 @@ put_approval_policy(struct store *s, const struct loaded_object *o,
 	    "SELECT cs_approval_policy_put(?1, ?2, ?3, ?4)" :
 	    "INSERT INTO approval_policy (policy_id,"
 	    " version, raw_json, imported_at_ms) VALUES (?1, ?2, ?3, ?4)",
-	    false, &stmt) != DB_OK)
+	    DB_WRITES, &stmt) != DB_OK)
 		return store_error(s, err, "storing an approval policy");
 	bind_text(stmt, 1, o->id);
 	db_bind_int64(stmt, 2, o->version);

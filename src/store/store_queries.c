@@ -826,7 +826,7 @@ store_each_check(struct store *s, bool all, long long now_ms,
 	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
 	    " importer_login, importer_uid, importer_via,"
 	    " action_id FROM action WHERE status = 'pending'"
-	    " ORDER BY imported_at_ms, rowid", false, &stmt);
+	    " ORDER BY imported_at_ms, rowid", DB_READS, &stmt);
 	if (rc != DB_OK)
 		return store_error(s, err, "listing actions");
 	/* The whole queue: a batch at a time, never all at once (issue 34). */

@@ -53,7 +53,7 @@ store_action_status(struct store *s, const char *action_id,
 	    " d.operator_uid, d.decided_at, d.audit_seq, l.hash, l.record_json"
 	    " FROM action a LEFT JOIN decision d ON d.action_id = a.action_id"
 	    " LEFT JOIN audit_log l ON l.seq = d.audit_seq"
-	    " WHERE a.action_id = ?1", false, &stmt) != DB_OK)
+	    " WHERE a.action_id = ?1", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "reading an action's status");
 	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
 	rc = db_step(stmt);
@@ -151,7 +151,7 @@ store_audit_after(struct store *s, long long after_seq, int limit,
 	int rc, stop = 0;
 
 	if (db_prepare(s->db, "SELECT seq, record_json, hash FROM audit_log"
-	    " WHERE seq > ?1 ORDER BY seq LIMIT ?2", false, &stmt) != DB_OK)
+	    " WHERE seq > ?1 ORDER BY seq LIMIT ?2", DB_READS, &stmt) != DB_OK)
 		return store_error(s, err, "reading the audit log");
 	db_bind_int64(stmt, 1, after_seq);
 	db_bind_int(stmt, 2, limit);

@@ -17,6 +17,9 @@
 #include "exit_codes.h"
 #include "json_fields.h"
 #include "store.h"
+#include "../../src/store/artifact_internal.h"
+#include "../../src/store/store_internal.h"
+#include "../../src/store/store_log_internal.h"
 
 static char dir[64];
 static char db_path[128];
@@ -399,6 +402,37 @@ test_reopen_keeps_data(void **state)
 	assert_int_equal(store_open(db_path, STORE_EXISTING, &s, &err), 0);
 	assert_int_equal(put(s, IPS_V3, &result, &err), 0);
 	assert_int_equal(result, STORE_PUT_SAME);
+	store_close(s);
+}
+
+/*
+ * Every statement of the store prepares as it is declared (db.h): SQLite
+ * refuses one declared a read that writes, so no write of the store is
+ * missing from its table of uses, and the refusal says what it is.
+ */
+static void
+test_statements_are_declared_as_they_are(void **state)
+{
+	struct store *s = open_new();
+	struct error err;
+	db_stmt *stmt = NULL;
+	int i;
+
+	error_clear(&err);
+	for (i = 0; i < SQL_STATEMENT_COUNT; i++)
+		assert_non_null(store_statement(s, (enum statement)i, &err));
+	for (i = 0; i < ARTIFACT_STATEMENTS; i++)
+		assert_non_null(artifact_statement(s,
+		    (enum artifact_statement)i, &err));
+	for (i = 0; i < LOG_SQL_COUNT; i++)
+		assert_non_null(log_stmt(s, (enum log_sql)i, &err));
+	assert_int_equal(db_prepare(s->db, "UPDATE meta SET value = value",
+	    DB_READS, &stmt), DB_ERROR);
+	assert_null(stmt);
+	assert_non_null(strstr(db_errmsg(s->db), "prepared as a read writes"));
+	assert_int_equal(db_prepare(s->db, "UPDATE meta SET value = value",
+	    DB_WRITES, &stmt), DB_OK);
+	db_finalize(stmt);
 	store_close(s);
 }
 
@@ -1018,6 +1052,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_keeps_data, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_statements_are_declared_as_they_are, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_schema_is_refused,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database_is_refused,
