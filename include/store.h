@@ -50,6 +50,14 @@ const char *store_path(const struct store *);
 
 /* Every write runs inside BEGIN IMMEDIATE ... COMMIT. */
 int store_begin(struct store *, struct error *);
+/*
+ * store_begin(), and the transaction's writes are one batch (db.h's
+ * db_batch_begin): on PostgreSQL sent without waiting for each, their
+ * errors met at the next read or at store_commit(), which then fails.
+ * For the transactions that are batches: a decision's, a batch file's
+ * group of decisions, an import.  In any other each write runs at once.
+ */
+int store_begin_batch(struct store *, struct error *);
 int store_commit(struct store *, struct error *);
 void store_rollback(struct store *);
 

@@ -358,7 +358,7 @@ run_atomic(struct store *store, FILE *in, const char *name, FILE *out,
 	int rc;
 
 	if ((rc = atomic_open(&b, in, name, err)) != 0 ||
-	    (rc = store_begin(store, err)) != 0) {
+	    (rc = store_begin_batch(store, err)) != 0) {
 		atomic_close(&b);
 		return rc;
 	}
@@ -510,7 +510,7 @@ run_each(struct store *store, FILE *in, const char *name, FILE *out,
 			break;
 		memset(&line, 0, sizeof line);
 		line.number = ++number;
-		if (!g->open && (rc = store_begin(store, err)) == 0)
+		if (!g->open && (rc = store_begin_batch(store, err)) == 0)
 			g->open = true;
 		if (rc == 0 && batch_line_parse(text, len, &line) == 0)
 			rc = batch_line_decide(store, op, true, &line, err);

@@ -283,7 +283,7 @@ import_text_named(struct store *store, const char *path, const char *text,
 		body += 3;
 		len -= 3;
 	}
-	if ((rc = store_begin(store, &err)) == 0) {
+	if ((rc = store_begin_batch(store, &err)) == 0) {
 		/* Inside the write transaction only this file changes policy. */
 		store_cache_policy(store, true);
 		rc = store_policy_epoch(store, &ctx.epoch, &err);

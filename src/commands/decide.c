@@ -505,8 +505,9 @@ decision_record(struct store *store, const struct decision_request *req,
 		refused(out, &refusals);
 		return 0;
 	}
+	/* A decision's writes are one batch, ended by its commit. */
 	status = in_transaction ? store_savepoint(store, err) :
-	    store_begin(store, err);
+	    store_begin_batch(store, err);
 	if (status != 0)
 		return status;
 	if (now_ms == DECISION_NOW)

@@ -392,7 +392,8 @@ queue_refresh(struct store *store, long long now_ms, long *refreshed,
 	struct refresh r = { store, now_ms, 0, 0, err };
 	int rc;
 
-	if ((rc = store_begin(store, err)) != 0)
+	/* Each stale row written again: one batch of writes. */
+	if ((rc = store_begin_batch(store, err)) != 0)
 		return rc;
 	/* Inside the write transaction the policy cannot change under us. */
 	store_cache_policy(store, true);

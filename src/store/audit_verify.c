@@ -598,6 +598,6 @@ done:
 	record_rows_close(walk.judgments);
 	db_finalize(walk.decision_rows);
 	db_finalize(walk.decision_row);
-	db_exec(s->db, "COMMIT");
+	db_commit(s->db);
 	return rc;
 }

@@ -224,6 +224,30 @@ db_begin_read(struct db *db)
 }
 
 int
+db_commit(struct db *db)
+{
+	return db->ops->commit(db);
+}
+
+int
+db_rollback(struct db *db)
+{
+	return db->ops->rollback(db);
+}
+
+int
+db_batch_begin(struct db *db)
+{
+	return db->ops->batch_begin(db);
+}
+
+int
+db_batch_end(struct db *db)
+{
+	return db->ops->batch_end(db);
+}
+
+int
 db_data_version(struct db *db, long long *version)
 {
 	return db->ops->data_version(db, version);

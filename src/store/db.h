@@ -94,6 +94,10 @@ struct db_ops {
 	bool (*in_transaction)(struct db *);
 	int (*begin_write)(struct db *);
 	int (*begin_read)(struct db *);
+	int (*commit)(struct db *);
+	int (*rollback)(struct db *);
+	int (*batch_begin)(struct db *);
+	int (*batch_end)(struct db *);
 	int (*data_version)(struct db *, long long *version);
 	void (*close)(struct db *);
 	int (*listen)(struct db *, const char *channel);
@@ -127,9 +131,9 @@ int db_prepare(struct db *, const char *sql, int use, db_stmt **);
 /*
  * "INSERT INTO <into> VALUES (?1, ..., ?ncolumns)", into being "table
  * (column, ...)", made here, DB_WRITES | DB_KEEP: the one kind of statement
- * whose rows a backend may send many to a statement.  PostgreSQL, under
- * the write lock, holds a step's row (db_step_changing's are sent at
- * once) and sends PG_BATCH_ROWS of them in one INSERT; the rows of every
+ * whose rows a backend may send many to a statement.  PostgreSQL, in a
+ * batch (db_batch_begin), holds a step's row (db_step_changing's are sent
+ * at once) and sends PG_BATCH_ROWS of them in one INSERT; the rows of every
  * such statement go before anything else reaches the server, those of a
  * lower order first, so a row may depend only on rows of lower orders.
  * A row's error comes at the next settling, as a pipelined write's.
@@ -159,7 +163,7 @@ struct db *db_handle(db_stmt *);
 
 /*
  * Reads the store is about to make, each bound: on PostgreSQL inside a
- * write transaction they go to the server together, and each statement's
+ * write transaction, in a batch or not, they go to the server together, and each statement's
  * next steps with the same values take its answer until any write but a
  * savepoint's (pg_pipeline.c); elsewhere nothing happens.
  */
@@ -174,14 +178,16 @@ int db_prefetch(struct db *, db_stmt *const *stmts, int n);
  */
 int db_stream(db_stmt *);
 
-/* Statements without parameters or rows, several separated by ';'. */
+/*
+ * Statements without parameters or rows, several separated by ';',
+ * never BEGIN, COMMIT or ROLLBACK: taken as writes.
+ */
 int db_exec(struct db *, const char *sql);
 /*
  * Steps a write that must change exactly `expected` rows: DB_DONE, or
- * DB_MISMATCH when it changed another number.  On PostgreSQL under the
- * write lock the write is pipelined and the count checked when its
- * result comes: a mismatch then fails the transaction at its next read
- * or COMMIT, so it can still never be committed.
+ * DB_MISMATCH when it changed another number.  In a batch on PostgreSQL
+ * the count is checked when its result is read: a mismatch then fails
+ * the batch, so the transaction can still never be committed.
  */
 int db_step_changing(db_stmt *, int expected);
 const char *db_errmsg(struct db *);
@@ -194,6 +200,30 @@ bool db_in_transaction(struct db *);
 int db_begin_write(struct db *);
 /* A read-only transaction seeing one snapshot throughout (audit verify). */
 int db_begin_read(struct db *);
+/*
+ * End the transaction, and any batch in it.  db_commit() fails, and the
+ * caller rolls back, when anything of the transaction failed, a write of
+ * a batch included.  No transaction ends through db_exec().
+ */
+int db_commit(struct db *);
+int db_rollback(struct db *);
+/*
+ * A batch of writes, said where the caller knows it has one (issue 38):
+ * from db_batch_begin(), inside db_begin_write()'s transaction, to
+ * db_batch_end() or the transaction's end.  On PostgreSQL each step of
+ * a kept write (DB_WRITES or DB_MARKS, with DB_KEEP) is added to one
+ * pipeline and not waited for, its DB_DONE saying only that it was
+ * added; db_prepare_rows()'s rows are held and sent many to a
+ * statement.  A read in the batch, db_exec() or db_batch_end() sends
+ * the sync point and reads each result in the order the writes were
+ * added: the first error any met is theirs, its message saying a
+ * write sent earlier failed, and the transaction is then aborted, so
+ * it can never be committed.  A row count that matters is
+ * db_step_changing()'s, checked when its result is read.  Outside a
+ * batch every statement runs at once; SQLite runs each at once anyway.
+ */
+int db_batch_begin(struct db *);
+int db_batch_end(struct db *);
 /* Changes whenever another connection commits (the TUI's refresh). */
 int db_data_version(struct db *, long long *version);
 void db_close(struct db *);

@@ -254,6 +254,26 @@ lite_begin_read(struct db *db)
 }
 
 static int
+lite_commit(struct db *db)
+{
+	return lite_exec(db, "COMMIT");
+}
+
+static int
+lite_rollback(struct db *db)
+{
+	return lite_exec(db, "ROLLBACK");
+}
+
+/* Each statement runs at once: SQLite has no trip to save. */
+static int
+lite_batch(struct db *db)
+{
+	(void)db;
+	return DB_OK;
+}
+
+static int
 lite_data_version(struct db *db, long long *version)
 {
 	sqlite3_stmt *st;
@@ -328,6 +348,10 @@ static const struct db_ops lite_ops = {
 	.in_transaction = lite_in_transaction,
 	.begin_write = lite_begin_write,
 	.begin_read = lite_begin_read,
+	.commit = lite_commit,
+	.rollback = lite_rollback,
+	.batch_begin = lite_batch,
+	.batch_end = lite_batch,
 	.data_version = lite_data_version,
 	.close = lite_close,
 	.listen = lite_listen,

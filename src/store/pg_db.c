@@ -119,6 +119,7 @@ session_setup(struct pg_conn *c)
 	c->owed_first = c->owed_count = 0;
 	c->failed = DB_OK;
 	c->locked = false;
+	c->batching = false;
 	pg_changed(c);
 	pg_drop_held(c);
 	if (PQsetClientEncoding(c->conn, "UTF8") != 0) {
@@ -644,13 +645,14 @@ pg_column_type(struct pg_stmt *st, int column)
 	}
 }
 
-int
-pg_exec(struct db *db, const char *sql)
+/* What a statement run by run() does to the transaction, as its caller says. */
+enum run_use { RUN_PLAIN, RUN_BEGIN, RUN_COMMIT, RUN_ROLLBACK };
+
+static int
+run(struct db *db, const char *sql, enum run_use use)
 {
 	struct pg_conn *c = pg_conn_of(db);
-	bool begin = strncmp(sql, "BEGIN", 5) == 0;
-	bool commit = strncmp(sql, "COMMIT", 6) == 0;
-	bool end = commit || strncmp(sql, "ROLLBACK", 8) == 0;
+	bool end = use == RUN_COMMIT || use == RUN_ROLLBACK;
 	ExecStatusType status;
 	PGresult *res;
 	int rc = DB_OK;
@@ -668,28 +670,71 @@ pg_exec(struct db *db, const char *sql)
 	if (end) {
 		c->in_tx = false;
 		c->locked = false;
+		c->batching = false;
 		pg_changed(c);
-		if (commit && rc != DB_OK)
-			return rc;
+		if (use == RUN_COMMIT && rc != DB_OK)
+			return rc;	/* never sent: the caller rolls back */
 		rc = DB_OK;
-	} else if (!begin && !c->in_tx && reconnect(c) != 0)
+	} else if (use != RUN_BEGIN && !c->in_tx && reconnect(c) != 0)
 		return DB_ERROR;
 	res = PQexec(c->conn, sql);
-	if (begin)
+	if (use == RUN_BEGIN)
 		c->in_tx = PQtransactionStatus(c->conn) != PQTRANS_IDLE;
 	status = PQresultStatus(res);
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
 		rc = pg_result_code(c, res);
-	else if (commit && strcmp(PQcmdStatus(res), "COMMIT") != 0) {
+	else if (use == RUN_COMMIT && strcmp(PQcmdStatus(res), "COMMIT") != 0) {
 		snprintf(c->message, sizeof c->message, "the server rolled the "
 		    "transaction back instead of committing it");
 		rc = DB_ERROR;
 	} else
 		c->changes = atoi(PQcmdTuples(res));
 	PQclear(res);
-	if (!begin && !end)
+	if (use == RUN_PLAIN)
 		pg_changed(c);	/* whatever it was, it may have written */
 	return rc;
+}
+
+int
+pg_exec(struct db *db, const char *sql)
+{
+	return run(db, sql, RUN_PLAIN);
+}
+
+int
+pg_commit(struct db *db)
+{
+	return run(db, "COMMIT", RUN_COMMIT);
+}
+
+int
+pg_rollback(struct db *db)
+{
+	return run(db, "ROLLBACK", RUN_ROLLBACK);
+}
+
+/* A batch needs the lock: only then may writes go unwaited for. */
+int
+pg_batch_begin(struct db *db)
+{
+	struct pg_conn *c = pg_conn_of(db);
+
+	if (!c->locked) {
+		snprintf(c->message, sizeof c->message, "a batch of writes "
+		    "begun outside a write transaction");
+		return DB_ERROR;
+	}
+	c->batching = true;
+	return DB_OK;
+}
+
+int
+pg_batch_end(struct db *db)
+{
+	struct pg_conn *c = pg_conn_of(db);
+
+	c->batching = false;
+	return c->piping ? pg_settle(c, NULL, NULL) : DB_OK;
 }
 
 const char *
@@ -729,6 +774,7 @@ begun(struct db *db, int rc)
 	}
 	pg_conn_of(db)->in_tx = false;
 	pg_conn_of(db)->locked = false;
+	pg_conn_of(db)->batching = false;
 	memcpy(pg_conn_of(db)->message, message, sizeof message);
 	return rc;
 }
@@ -745,10 +791,10 @@ begin(struct db *db, const char *sql)
 
 	if (reconnect(pg_conn_of(db)) != 0)
 		return DB_ERROR;
-	rc = begun(db, pg_exec(db, sql));
+	rc = begun(db, run(db, sql, RUN_BEGIN));
 	if (rc != DB_OK && PQstatus(pg_conn_of(db)->conn) == CONNECTION_BAD &&
 	    reconnect(pg_conn_of(db)) == 0)
-		rc = begun(db, pg_exec(db, sql));
+		rc = begun(db, run(db, sql, RUN_BEGIN));
 	return rc;
 }
 

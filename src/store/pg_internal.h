@@ -61,6 +61,11 @@ struct pg_conn {
 	 */
 	bool locked;
 	/*
+	 * Between db_batch_begin() and db_batch_end() or the transaction's
+	 * end, under the lock: kept writes are pipelined (pg_pipeline.c).
+	 */
+	bool batching;
+	/*
 	 * Counts what may have changed a row since the reads were
 	 * prefetched: every write but a savepoint's, anything run at once,
 	 * a failure, the end of a transaction.  A prefetched answer is good
@@ -187,6 +192,10 @@ int pg_column_bytes(struct pg_stmt *, int column);
 int pg_column_type(struct pg_stmt *, int column);
 const void *pg_column_blob(struct pg_stmt *, int column);
 int pg_exec(struct db *, const char *sql);
+int pg_commit(struct db *);
+int pg_rollback(struct db *);
+int pg_batch_begin(struct db *);
+int pg_batch_end(struct db *);
 const char *pg_errmsg(struct pg_conn *);
 bool pg_in_transaction(struct pg_conn *);
 int pg_begin_write(struct db *);

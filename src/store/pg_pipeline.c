@@ -4,11 +4,13 @@
  * to the server and back, they cost five times what the bare inserts of
  * the same records do (bench/README.md).  Two mechanisms, both only while
  * the connection holds the one write lock (pg_begin_write), when no other
- * connection can change a row:
+ * connection can change a row, and both asked for by the store:
  *
- * - The pipeline: a write of the store's own (prepared DB_WRITES or
- *   DB_MARKS, and DB_KEEP) is sent and not waited for.  Its result is read at the
- *   next settling: the next read, exec or COMMIT, which
+ * - The pipeline, in a batch (db_batch_begin, as libpq's own pipeline
+ *   tests send their sync points where the caller knows it has a
+ *   batch): a write of the store's own (prepared DB_WRITES or DB_MARKS,
+ *   and DB_KEEP) is sent and not waited for.  Its result is read at the
+ *   next settling: the next read, exec, db_batch_end or COMMIT, which
  *   therefore reports any error a write met.  A failed write aborts the
  *   transaction on the server, so nothing after it, and no COMMIT,
  *   succeeds: the caller sees the error before anything is "recorded".
@@ -67,7 +69,7 @@ pg_rows(struct pg_stmt *st, int ncolumns, int order)
 bool
 pg_pipelined(const struct pg_conn *c, const struct pg_stmt *st)
 {
-	return c->locked && st->persistent && st->kind != PG_READ;
+	return c->batching && st->persistent && st->kind != PG_READ;
 }
 
 void

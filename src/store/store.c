@@ -541,10 +541,31 @@ store_begin(struct store *s, struct error *err)
 }
 
 int
+store_begin_batch(struct store *s, struct error *err)
+{
+	int rc;
+
+	if ((rc = store_begin(s, err)) != 0)
+		return rc;
+	if (db_batch_begin(s->db) != DB_OK) {
+		store_error(s, err, "starting a batch of writes");
+		store_rollback(s);
+		return err->status;
+	}
+	return 0;
+}
+
+int
 store_commit(struct store *s, struct error *err)
 {
 	if (store_queue_totals_flush(s, err) != 0 ||
 	    store_log_commit(s, err) != 0) {
+		store_rollback(s);
+		return err->status;
+	}
+	/* Every write's result, before anything says it is recorded. */
+	if (db_batch_end(s->db) != DB_OK) {
+		store_error(s, err, "writing");
 		store_rollback(s);
 		return err->status;
 	}
@@ -556,7 +577,7 @@ store_commit(struct store *s, struct error *err)
 		store_rollback(s);
 		return err->status;
 	}
-	if (db_exec(s->db, "COMMIT") != DB_OK) {
+	if (db_commit(s->db) != DB_OK) {
 		store_error(s, err, "committing");
 		store_rollback(s);
 		return err->status;
@@ -570,7 +591,7 @@ void
 store_rollback(struct store *s)
 {
 	if (db_in_transaction(s->db))
-		db_exec(s->db, "ROLLBACK");
+		db_rollback(s->db);
 	s->in_transaction = false;
 	store_log_forget(s, true);
 	store_fresh_forget(s);

@@ -395,7 +395,7 @@ store_log_verify(struct store *s, const struct note_verifier *keys,
 		}
 	}
 cleanup:
-	db_exec(s->db, "COMMIT");
+	db_commit(s->db);
 	for (i = 0; i < w.ncps; i++)
 		free(w.cps[i].note);
 	free(w.cps);

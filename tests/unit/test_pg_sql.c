@@ -102,21 +102,28 @@ prepared(const char *sql, int use)
  * What the pipeline takes a statement to do is what it was told, never
  * its text (issue 38): a mistake here is a prefetched answer used after
  * a write, or a lost order.  Only a kept write is sent without waiting,
- * and only under the lock.
+ * and only in a batch, which only the lock's holder may begin.
  */
 static void
 statements_do_what_they_are_told(void **state)
 {
 	struct pg_conn locked, unlocked;
+	struct db db = { &pg_ops, &unlocked };
 	struct pg_stmt *st;
 
 	(void)state;
 	memset(&locked, 0, sizeof locked);
 	memset(&unlocked, 0, sizeof unlocked);
+	assert_int_equal(pg_batch_begin(&db), DB_ERROR);
+	assert_false(unlocked.batching);
 	locked.locked = true;
+	db.conn = &locked;
 	/* An owner's function reads as a SELECT; told it writes, it does. */
 	st = prepared("SELECT cs_decision_insert(?1, ?2)", DB_WRITES | DB_KEEP);
 	assert_int_equal(st->kind, PG_WRITE);
+	/* Under the lock but in no batch: run at once. */
+	assert_false(pg_pipelined(&locked, st));
+	assert_int_equal(pg_batch_begin(&db), DB_OK);
 	assert_true(pg_pipelined(&locked, st));
 	assert_false(pg_pipelined(&unlocked, st));
 	pg_finalize(st);
@@ -135,6 +142,9 @@ statements_do_what_they_are_told(void **state)
 	st = prepared("SAVEPOINT decision", DB_MARKS | DB_KEEP);
 	assert_int_equal(st->kind, PG_MARK);
 	assert_true(pg_pipelined(&locked, st));
+	/* The batch's end: nothing was sent, so nothing is owed. */
+	assert_int_equal(pg_batch_end(&db), DB_OK);
+	assert_false(pg_pipelined(&locked, st));
 	pg_finalize(st);
 }
 
