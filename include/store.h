@@ -295,9 +295,35 @@ int store_unique_prefix(struct store *, const char *id, size_t *length,
 
 int store_decision_get(struct store *, const char *action_id,
     struct decision_row *, bool *found, struct error *);
-/* Records the decision row and the action's new status, in the transaction. */
+/*
+ * What recording a decision of action_id writes from, read before any of
+ * the decision's writes (store_decided_read): its queue row's flags, its
+ * artifact's label and the actions that revise it.  On PostgreSQL the
+ * reads find what the decision's prefetch fetched, where after its first
+ * write each would be a trip of its own (issue 38).  None of the
+ * decision's own writes changes them (the audit record and its tree, the
+ * decision row and status, the artifact's locks, the queue rows of other
+ * actions), and the write lock keeps every other writer out.
+ */
+struct store_decided {
+	bool queued;			/* it has a queue row, of these flags */
+	unsigned flags;
+	char *label;			/* its artifact's; NULL: none */
+	char **revisions;		/* the actions naming it revision_of */
+	size_t revision_count;
+};
+int store_decided_read(struct store *, const char *action_id,
+    struct store_decided *, struct error *);
+void store_decided_free(struct store_decided *);
+/*
+ * Records the decision row and the action's new status, in the
+ * transaction, and what follows from them: the artifact's lockout, the
+ * action out of the queue, the queue rows of its other versions and of
+ * its revisions stale.  before is store_decided_read()'s of the action.
+ */
 int store_decision_insert(struct store *, const char *action_id,
-    const struct decision_row *, struct error *);
+    const struct decision_row *, const struct store_decided *before,
+    struct error *);
 /* The audit record of an action's decision (newly allocated), or NULL. */
 int store_decision_record(struct store *, const char *action_id,
     char **record_json, struct error *);

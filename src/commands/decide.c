@@ -327,6 +327,7 @@ record(struct store *store, const struct decision_request *req,
 	struct quorum_record q = { view, NULL, (int)view->count +
 	    (req->decision == DECISION_APPROVE ? 1 : 0) };
 	struct decision_row row;
+	struct store_decided before;
 	int status;
 
 	memset(&row, 0, sizeof row);
@@ -343,16 +344,18 @@ record(struct store *store, const struct decision_request *req,
 	row.blocked_on = req->decision == DECISION_REJECT ?
 	    req->blocked_on : NULL;
 	row.escalate_expertise = row.escalate ? req->escalate_expertise : NULL;
+	/* What the writes need, read before the first (store.h). */
+	if ((status = store_decided_read(store, req->action_id, &before,
+	    err)) != 0)
+		return status;
 	if ((status = append_record(store, req, op, rc, row.decision_id, &q,
-	    row.decided_at, out, err)) != 0)
-		return status;
-	row.audit_seq = out->head.seq;
-	if ((status = store_decision_insert(store, req->action_id, &row,
-	    err)) != 0)
-		return status;
-	/* Its revisions' lockout changed with it. */
-	if ((status = store_queue_mark_revisions(store, req->action_id,
-	    err)) != 0)
+	    row.decided_at, out, err)) == 0) {
+		row.audit_seq = out->head.seq;
+		status = store_decision_insert(store, req->action_id, &row,
+		    &before, err);
+	}
+	store_decided_free(&before);
+	if (status != 0)
 		return status;
 	snprintf(out->decision_id, sizeof out->decision_id, "%s",
 	    row.decision_id);

@@ -621,6 +621,27 @@ store_artifact_stored(struct store *s, const struct loaded_object *o,
 }
 
 int
+store_artifact_prefetch(struct store *s, const char *action_id,
+    struct error *err)
+{
+	char *node = node_name('v', action_id);
+	db_stmt *stmt;
+	int rc = 0;
+
+	if (node == NULL)
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	if ((stmt = artifact_statement(s, ART_NODE_GET, err)) == NULL)
+		rc = err->status;
+	else {
+		db_bind_text(stmt, 1, node, -1, DB_TRANSIENT);
+		if (db_prefetch_add(stmt) != DB_OK)
+			rc = store_error(s, err, "reading an artifact");
+	}
+	free(node);
+	return rc;
+}
+
+int
 artifact_label_of(struct store *s, const char *action_id, char **label,
     struct error *err)
 {
@@ -636,53 +657,48 @@ artifact_label_of(struct store *s, const char *action_id, char **label,
 }
 
 int
+store_artifact_label(struct store *s, const char *action_id, char **label,
+    struct error *err)
+{
+	*label = NULL;
+	return store_fresh_alone(s, action_id) ? 0 :
+	    artifact_label_of(s, action_id, label, err);
+}
+
+int
 store_artifact_decided(struct store *s, const char *action_id,
-    bool rejected, bool blocked, struct error *err)
+    const char *label, bool rejected, bool blocked, struct error *err)
 {
 	db_stmt *stmt;
-	char *label;
-	int rc;
+	int rc = 0;
 
-	if (!rejected || store_fresh_alone(s, action_id))
+	if (!rejected || label == NULL)
 		return 0;
-	if ((rc = artifact_label_of(s, action_id, &label, err)) != 0 || label == NULL)
-		return rc;
 	if ((stmt = artifact_statement(s, ART_PR_REJECTED, err)) == NULL)
-		rc = err->status;
-	else {
-		db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-		if (db_step(stmt) != DB_DONE)
-			rc = store_error(s, err, "writing an artifact");
-	}
+		return err->status;
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	if (db_step(stmt) != DB_DONE)
+		rc = store_error(s, err, "writing an artifact");
 	if (rc == 0 && !blocked)
 		rc = lock_people(s, label, action_id, true, err);
-	free(label);
 	return rc;
 }
 
 int
 store_artifact_mark_stale(struct store *s, const char *action_id,
-    struct error *err)
+    const char *label, struct error *err)
 {
 	db_stmt *stmt;
-	char *label;
-	int rc;
 
-	if (store_fresh_alone(s, action_id))
+	if (label == NULL)
 		return 0;
-	if ((rc = artifact_label_of(s, action_id, &label, err)) != 0 || label == NULL)
-		return rc;
 	if ((stmt = artifact_statement(s, ART_QUEUE_STALE, err)) == NULL)
-		rc = err->status;
-	else {
-		db_bind_text(stmt, 1, label, -1, DB_TRANSIENT);
-		db_bind_text(stmt, 2, action_id, -1, DB_STATIC);
-		if (db_step(stmt) != DB_DONE)
-			rc = store_error(s, err,
-			    "marking revisions for a re-check");
-	}
-	free(label);
-	return rc;
+		return err->status;
+	db_bind_text(stmt, 1, label, -1, DB_STATIC);
+	db_bind_text(stmt, 2, action_id, -1, DB_STATIC);
+	if (db_step(stmt) != DB_DONE)
+		return store_error(s, err, "marking revisions for a re-check");
+	return 0;
 }
 
 int

@@ -143,7 +143,8 @@ store_decision_get(struct store *s, const char *action_id,
 
 int
 store_decision_insert(struct store *s, const char *action_id,
-    const struct decision_row *row, struct error *err)
+    const struct decision_row *row, const struct store_decided *before,
+    struct error *err)
 {
 	db_stmt *stmt;
 	int rc;
@@ -188,12 +189,15 @@ store_decision_insert(struct store *s, const char *action_id,
 			    EXIT_STORAGE, NULL, "action %s was not pending",
 			    action_id);
 	}
-	if ((rc = store_artifact_decided(s, action_id,
+	if ((rc = store_artifact_decided(s, action_id, before->label,
 	    strcmp(row->decision, "reject") == 0, row->blocked_on != NULL,
 	    err)) != 0)
 		return rc;
 	/* Decided: out of the queue, in the same transaction. */
-	return store_queue_remove(s, action_id, err);
+	if ((rc = store_queue_remove(s, action_id, before, err)) != 0)
+		return rc;
+	/* Its revisions' lockout changed with it. */
+	return store_queue_mark_each(s, before, err);
 }
 
 int

@@ -76,6 +76,12 @@ db_prepare(struct db *db, const char *sql, int use, db_stmt **out)
 }
 
 int
+db_prefetch_add(db_stmt *stmt)
+{
+	return stmt->db->ops->prefetch_add(stmt->db, stmt);
+}
+
+int
 db_prefetch(struct db *db, db_stmt *const *stmts, int n)
 {
 	return db->ops->prefetch(db, stmts, n);

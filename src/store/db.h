@@ -88,6 +88,7 @@ struct db_ops {
 	int (*column_type)(db_stmt *, int column);
 	const void *(*column_blob)(db_stmt *, int column);
 	int (*prefetch)(struct db *, db_stmt *const *stmts, int n);
+	int (*prefetch_add)(struct db *, db_stmt *);
 	int (*stream)(db_stmt *);
 	int (*exec)(struct db *, const char *sql);
 	const char *(*errmsg)(struct db *);
@@ -163,11 +164,15 @@ struct db *db_handle(db_stmt *);
 
 /*
  * Reads the store is about to make, each bound: on PostgreSQL inside a
- * write transaction, in a batch or not, they go to the server together, and each statement's
- * next steps with the same values take its answer until any write but a
- * savepoint's (pg_pipeline.c); elsewhere nothing happens.
+ * write transaction, in a batch or not, they go to the server together,
+ * and each statement's next steps with the same values take its answer
+ * until any write but a savepoint's (pg_pipeline.c); elsewhere nothing
+ * happens.  db_prefetch_add() sends one as it is bound now, so that one
+ * statement may be asked with several values, and the next db_prefetch()
+ * (stmts may be none) waits for every answer in the same trip.
  */
 int db_prefetch(struct db *, db_stmt *const *stmts, int n);
+int db_prefetch_add(db_stmt *);
 
 /*
  * Marks a read that may return the whole of a table (list, check, audit

@@ -196,6 +196,14 @@ lite_prefetch(struct db *db, db_stmt *const *stmts, int n)
 	return DB_OK;
 }
 
+static int
+lite_prefetch_add(struct db *db, db_stmt *stmt)
+{
+	(void)db;
+	(void)stmt;
+	return DB_OK;
+}
+
 /* Each row is stepped at once: SQLite has no trip to save. */
 static int
 lite_rows(db_stmt *st, int ncolumns, int order)
@@ -341,6 +349,7 @@ static const struct db_ops lite_ops = {
 	.column_type = lite_column_type,
 	.column_blob = lite_column_blob,
 	.prefetch = lite_prefetch,
+	.prefetch_add = lite_prefetch_add,
 	.rows = lite_rows,
 	.stream = lite_stream,
 	.exec = lite_exec,

@@ -32,10 +32,26 @@ enum pg_kind {
  */
 enum pg_owed_use { OWED_DISCARD, OWED_PREFETCH, OWED_DELIVER, OWED_PREPARE };
 
+/*
+ * A prefetched read's answer (pg_prefetch), the values it was asked
+ * with, and c->changed then: the statement's step takes a copy while it
+ * is bound to the same values and nothing has changed since.  A
+ * statement may hold several, one per set of values asked.
+ */
+struct pg_answer {
+	PGresult *res;			/* NULL until it comes */
+	bool coming;			/* owed: an owed entry points here */
+	char **values;
+	int *lengths;
+	unsigned long at;
+	struct pg_answer *next;
+};
+
 struct pg_owed {
 	enum pg_owed_use use;
 	struct pg_stmt *st;		/* all but OWED_DISCARD */
 	int expected;			/* rows a write must change, or -1 */
+	struct pg_answer *answer;	/* OWED_PREFETCH's */
 };
 
 struct pg_conn {
@@ -103,15 +119,7 @@ struct pg_stmt {
 	size_t *blob_lengths;
 	int ncolumns;
 	enum pg_kind kind;
-	/*
-	 * A prefetched read's answer (pg_prefetch), the values it was asked
-	 * with, and c->changed then: the statement's step takes a copy while
-	 * it is bound to the same values and nothing has changed since.
-	 */
-	PGresult *prefetched;
-	char **prefetched_values;
-	int *prefetched_lengths;
-	unsigned long prefetched_at;
+	struct pg_answer *prefetched;	/* newest first */
 	/*
 	 * An INSERT made by db_prepare_rows(), whose rows may be held and
 	 * sent PG_BATCH_ROWS to a statement (pg_pipeline.c): its VALUES
@@ -138,6 +146,7 @@ int pg_settle(struct pg_conn *, struct pg_stmt *, PGresult **);
 int pg_take_rows(struct pg_conn *, struct pg_stmt *, PGresult *);
 PGresult *pg_prefetched_find(struct pg_conn *, const struct pg_stmt *);
 void pg_prefetched_free(struct pg_stmt *);
+int pg_prefetch_add(struct db *, db_stmt *);
 void pg_changed(struct pg_conn *);
 void pg_drop_held(struct pg_conn *);
 void pg_free_held(struct pg_stmt *);

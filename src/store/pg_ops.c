@@ -182,6 +182,7 @@ const struct db_ops pg_ops = {
 	.column_type = ops_column_type,
 	.column_blob = ops_column_blob,
 	.prefetch = pg_prefetch,
+	.prefetch_add = pg_prefetch_add,
 	.stream = ops_stream,
 	.exec = pg_exec,
 	.errmsg = ops_errmsg,

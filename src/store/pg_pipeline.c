@@ -78,80 +78,104 @@ pg_changed(struct pg_conn *c)
 	c->changed++;
 }
 
-void
-pg_prefetched_free(struct pg_stmt *st)
+static void
+answer_free(struct pg_answer *a, int nparams)
 {
 	int i;
 
-	for (i = 0; st->prefetched_values != NULL && i < st->nparams; i++)
-		free(st->prefetched_values[i]);
-	free(st->prefetched_values);
-	free(st->prefetched_lengths);
-	PQclear(st->prefetched);
-	st->prefetched = NULL;
-	st->prefetched_values = NULL;
-	st->prefetched_lengths = NULL;
+	for (i = 0; a->values != NULL && i < nparams; i++)
+		free(a->values[i]);
+	free(a->values);
+	free(a->lengths);
+	PQclear(a->res);
+	free(a);
 }
 
-/* st is bound now to the values its prefetched answer was asked with. */
+void
+pg_prefetched_free(struct pg_stmt *st)
+{
+	struct pg_answer *a, *next;
+
+	for (a = st->prefetched; a != NULL; a = next) {
+		next = a->next;
+		answer_free(a, st->nparams);
+	}
+	st->prefetched = NULL;
+}
+
+/* st is bound now to the values answer a was asked with. */
 static bool
-bound_as_prefetched(const struct pg_stmt *st)
+bound_as(const struct pg_stmt *st, const struct pg_answer *a)
 {
 	int i;
 
 	for (i = 0; i < st->nparams; i++) {
-		const char *was = st->prefetched_values[i];
+		const char *was = a->values[i];
 
 		if ((was == NULL) != (st->values[i] == NULL))
 			return false;
-		if (was != NULL && (st->prefetched_lengths[i] != st->lengths[i] ||
+		if (was != NULL && (a->lengths[i] != st->lengths[i] ||
 		    memcmp(was, st->values[i], (size_t)st->lengths[i]) != 0))
 			return false;
 	}
 	return true;
 }
 
-/* A copy of st's prefetched answer while it holds, or NULL. */
+/* A copy of st's prefetched answer to its values while it holds, or NULL. */
 PGresult *
 pg_prefetched_find(struct pg_conn *c, const struct pg_stmt *st)
 {
-	if (!c->locked || st->prefetched == NULL ||
-	    st->prefetched_at != c->changed || !bound_as_prefetched(st))
+	const struct pg_answer *a;
+
+	if (!c->locked)
 		return NULL;
-	return PQcopyResult(st->prefetched, PG_COPYRES_ATTRS |
-	    PG_COPYRES_TUPLES);
+	for (a = st->prefetched; a != NULL; a = a->next)
+		if (a->res != NULL && a->at == c->changed && bound_as(st, a))
+			return PQcopyResult(a->res, PG_COPYRES_ATTRS |
+			    PG_COPYRES_TUPLES);
+	return NULL;
 }
 
-/* What st is bound to, copied for its answer to come; false if no memory. */
-static bool
-keep_prefetch_values(const struct pg_conn *c, struct pg_stmt *st)
+/*
+ * A new answer of st, its values those st is bound to, as of now (a
+ * write sent after it is a change); the answers that no longer hold
+ * go.  NULL when out of memory.
+ */
+static struct pg_answer *
+answer_new(const struct pg_conn *c, struct pg_stmt *st)
 {
+	struct pg_answer *a, **p;
 	int i;
 
-	pg_prefetched_free(st);
-	/* As of its sending: a write sent after it is a change. */
-	st->prefetched_at = c->changed;
-	if (st->nparams == 0)
-		return true;
-	if ((st->prefetched_values = calloc((size_t)st->nparams,
-	    sizeof *st->prefetched_values)) == NULL ||
-	    (st->prefetched_lengths = calloc((size_t)st->nparams,
-	    sizeof *st->prefetched_lengths)) == NULL)
+	for (p = &st->prefetched; *p != NULL;)
+		if ((*p)->at != c->changed && !(*p)->coming) {
+			a = *p;
+			*p = a->next;
+			answer_free(a, st->nparams);
+		} else
+			p = &(*p)->next;
+	if ((a = calloc(1, sizeof *a)) == NULL)
+		return NULL;
+	a->at = c->changed;
+	if (st->nparams > 0 && ((a->values = calloc((size_t)st->nparams,
+	    sizeof *a->values)) == NULL || (a->lengths = calloc(
+	    (size_t)st->nparams, sizeof *a->lengths)) == NULL))
 		goto fail;
 	for (i = 0; i < st->nparams; i++) {
-		st->prefetched_lengths[i] = st->lengths[i];
+		a->lengths[i] = st->lengths[i];
 		if (st->values[i] == NULL)
 			continue;
-		if ((st->prefetched_values[i] = malloc((size_t)st->lengths[i] +
-		    1)) == NULL)
+		if ((a->values[i] = malloc((size_t)st->lengths[i] + 1)) ==
+		    NULL)
 			goto fail;
-		memcpy(st->prefetched_values[i], st->values[i],
-		    (size_t)st->lengths[i] + 1);
+		memcpy(a->values[i], st->values[i], (size_t)st->lengths[i] + 1);
 	}
-	return true;
+	a->next = st->prefetched;
+	st->prefetched = a;
+	return a;
 fail:
-	pg_prefetched_free(st);
-	return false;
+	answer_free(a, st->nparams);
+	return NULL;
 }
 
 int
@@ -176,7 +200,7 @@ pg_prepare_on_server(struct pg_conn *c, struct pg_stmt *st)
 		 * statement the server never made.
 		 */
 		c->owed[(c->owed_first + c->owed_count++) % PG_OWED_MAX] =
-		    (struct pg_owed){ OWED_PREPARE, st, -1 };
+		    (struct pg_owed){ OWED_PREPARE, st, -1, NULL };
 	} else {
 		res = PQprepare(c->conn, st->name, st->sql, st->nparams,
 		    st->types);
@@ -214,7 +238,7 @@ pg_drop_held(struct pg_conn *c)
 }
 
 static int send_one(struct pg_conn *, struct pg_stmt *, enum pg_owed_use,
-    int);
+    int, struct pg_answer *);
 static int settle(struct pg_conn *, struct pg_stmt *, PGresult **, bool);
 
 /* The statement inserting PG_BATCH_ROWS rows of st, made once. */
@@ -280,14 +304,14 @@ send_held(struct pg_conn *c, struct pg_stmt *st)
 		    NULL) {
 			m->values = st->held_values + done * st->nparams;
 			m->lengths = st->held_lengths + done * st->nparams;
-			rc = send_one(c, m, OWED_DISCARD, -1);
+			rc = send_one(c, m, OWED_DISCARD, -1, NULL);
 			m->values = NULL;
 			m->lengths = NULL;
 			done += PG_BATCH_ROWS;
 		} else {
 			st->values = st->held_values + done * st->nparams;
 			st->lengths = st->held_lengths + done * st->nparams;
-			rc = send_one(c, st, OWED_DISCARD, -1);
+			rc = send_one(c, st, OWED_DISCARD, -1, NULL);
 			done++;
 		}
 	}
@@ -404,6 +428,8 @@ take_result(struct pg_conn *c, PGresult *res, PGresult **out)
 
 	if (e->use == OWED_PREPARE && status != PGRES_COMMAND_OK)
 		e->st->prepared = false;
+	if (e->use == OWED_PREFETCH)
+		e->answer->coming = false;
 	if (e->use == OWED_PREPARE && status == PGRES_COMMAND_OK) {
 		/* prepared, as taken */
 	} else if (status == PGRES_COMMAND_OK && e->use == OWED_DISCARD) {
@@ -417,8 +443,7 @@ take_result(struct pg_conn *c, PGresult *res, PGresult **out)
 		}
 	} else if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) {
 		if (e->use == OWED_PREFETCH && c->failed == DB_OK) {
-			PQclear(e->st->prefetched);
-			e->st->prefetched = res;
+			e->answer->res = res;
 			return;
 		}
 		if (e->use == OWED_DELIVER && c->failed == DB_OK &&
@@ -483,7 +508,7 @@ take_ready(struct pg_conn *c, bool wait)
 /* Queues st in the pipeline; its result is read later (take_ready, settle). */
 static int
 send_one(struct pg_conn *c, struct pg_stmt *st, enum pg_owed_use use,
-    int expected)
+    int expected, struct pg_answer *answer)
 {
 	int rc;
 
@@ -503,7 +528,7 @@ send_one(struct pg_conn *c, struct pg_stmt *st, enum pg_owed_use use,
 	    (const char *const *)st->values, st->lengths, NULL, 0))
 		return pg_result_code(c, NULL);
 	c->owed[(c->owed_first + c->owed_count++) % PG_OWED_MAX] =
-	    (struct pg_owed){ use, st, expected };
+	    (struct pg_owed){ use, st, expected, answer };
 	/* Results come back as they are made, not only at the next sync. */
 	if (c->owed_count > PG_OWED_MAX / 8 && (!PQsendFlushRequest(c->conn) ||
 	    PQflush(c->conn) != 0))
@@ -541,7 +566,7 @@ pg_send(struct pg_conn *c, struct pg_stmt *st, int expected)
 	/* Anything else goes after the rows held, in order. */
 	if ((rc = send_all_held(c)) != DB_OK)
 		return rc;
-	if ((rc = send_one(c, st, OWED_DISCARD, expected)) != DB_OK)
+	if ((rc = send_one(c, st, OWED_DISCARD, expected, NULL)) != DB_OK)
 		return rc;
 	return DB_DONE;
 }
@@ -574,7 +599,7 @@ settle(struct pg_conn *c, struct pg_stmt *st, PGresult **out,
 	if (send_held && (rc = send_all_held(c)) != DB_OK && c->failed == DB_OK)
 		c->failed = rc;
 	if (c->failed == DB_OK && st != NULL &&
-	    (rc = send_one(c, st, OWED_DELIVER, -1)) != DB_OK &&
+	    (rc = send_one(c, st, OWED_DELIVER, -1, NULL)) != DB_OK &&
 	    c->failed == DB_OK)
 		c->failed = rc;
 	if (!c->piping)
@@ -620,36 +645,56 @@ done:
 	return rc;
 }
 
+/* Sends st's read as it is bound, its answer to be kept (pg_prefetch). */
+static int
+prefetch_one(struct pg_conn *c, struct pg_stmt *st)
+{
+	struct pg_answer *a;
+	PGresult *res;
+	int rc;
+
+	if (!st->persistent || st->kind != PG_READ)
+		return DB_OK;
+	if ((res = pg_prefetched_find(c, st)) != NULL) {
+		PQclear(res);
+		return DB_OK;
+	}
+	/* Not kept costs a trip later, nothing more. */
+	if ((a = answer_new(c, st)) == NULL)
+		return DB_OK;
+	if ((rc = send_one(c, st, OWED_PREFETCH, -1, a)) == DB_OK)
+		a->coming = true;
+	return rc;
+}
+
 int
-pg_prefetch(struct db *db, db_stmt *const *stmts, int n)
+pg_prefetch_add(struct db *db, db_stmt *stmt)
 {
 	struct pg_conn *c = pg_conn_of(db);
-	PGresult *res;
-	int i, sent = 0, rc;
+	int rc;
 
 	if (!c->locked)
 		return DB_OK;
 	/* Rows held go first: the reads must see them. */
-	if ((rc = send_all_held(c)) != DB_OK) {
+	if ((rc = send_all_held(c)) != DB_OK ||
+	    (rc = prefetch_one(c, pg_stmt_of(stmt))) != DB_OK) {
 		if (c->failed == DB_OK)
 			c->failed = rc;
 		return pg_settle(c, NULL, NULL);
 	}
-	for (i = 0; i < n; i++) {
-		struct pg_stmt *st = pg_stmt_of(stmts[i]);
+	return DB_OK;
+}
 
-		if (!st->persistent || st->kind != PG_READ)
-			continue;
-		if ((res = pg_prefetched_find(c, st)) != NULL) {
-			PQclear(res);
-			continue;
-		}
-		/* Not kept costs a trip later, nothing more. */
-		if (!keep_prefetch_values(c, st))
-			continue;
-		if ((rc = send_one(c, st, OWED_PREFETCH, -1)) != DB_OK)
+int
+pg_prefetch(struct db *db, db_stmt *const *stmts, int n)
+{
+	struct pg_conn *c = pg_conn_of(db);
+	int i, rc;
+
+	if (!c->locked)
+		return DB_OK;
+	for (i = 0; i < n; i++)
+		if ((rc = pg_prefetch_add(db, stmts[i])) != DB_OK)
 			return rc;
-		sent++;
-	}
-	return sent > 0 || c->piping ? pg_settle(c, NULL, NULL) : DB_OK;
+	return c->piping ? pg_settle(c, NULL, NULL) : DB_OK;
 }

@@ -100,33 +100,79 @@ store_queue_mark_stale(struct store *s, const char *action_id,
 	return rc == DB_DONE ? 0 : store_error(s, err, "marking a queue row");
 }
 
-int
-store_queue_mark_revisions(struct store *s, const char *action_id,
-    struct error *err)
+void
+store_decided_free(struct store_decided *d)
 {
-	db_stmt *revisions, *mark;
+	size_t i;
+
+	free(d->label);
+	for (i = 0; i < d->revision_count; i++)
+		free(d->revisions[i]);
+	free(d->revisions);
+	memset(d, 0, sizeof *d);
+}
+
+/* The actions naming action_id revision_of, into d. */
+static int
+read_revisions(struct store *s, const char *action_id,
+    struct store_decided *d, struct error *err)
+{
+	db_stmt *stmt;
+	char **more, *id;
+	size_t room = 0;
 	int rc;
 
 	if (store_fresh_unnamed(s, action_id))
 		return 0;
-	if ((revisions = store_statement(s, SQL_REVISIONS_OF, err)) == NULL)
+	if ((stmt = store_statement(s, SQL_REVISIONS_OF, err)) == NULL)
 		return err->status;
-	db_bind_text(revisions, 1, action_id, -1, DB_STATIC);
-	while ((rc = db_step(revisions)) == DB_ROW) {
-		if ((mark = store_statement(s, SQL_QUEUE_MARK_STALE,
-		    err)) == NULL) {
-			db_reset(revisions);
-			return err->status;
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		/* Room doubles, not grows by one (10,000 siblings). */
+		if (d->revision_count == room) {
+			room = room == 0 ? 4 : room * 2;
+			if ((more = realloc(d->revisions, room *
+			    sizeof *more)) == NULL)
+				break;
+			d->revisions = more;
 		}
-		db_bind_text(mark, 1, (const char *)
-		    db_column_text(revisions, 0), -1, DB_TRANSIENT);
-		rc = db_step(mark);
-		db_reset(mark);
-		if (rc != DB_DONE)
+		if ((id = text_copy((const char *)db_column_text(stmt,
+		    0))) == NULL)
 			break;
+		d->revisions[d->revision_count++] = id;
 	}
-	db_reset(revisions);
-	return rc == DB_DONE ? 0 : store_error(s, err, "marking revisions");
+	if (rc == DB_ROW) {
+		db_reset(stmt);
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	db_reset(stmt);
+	return rc == DB_DONE ? 0 : store_error(s, err, "reading revisions");
+}
+
+int
+store_queue_mark_revisions(struct store *s, const char *action_id,
+    struct error *err)
+{
+	struct store_decided d;
+	int rc;
+
+	memset(&d, 0, sizeof d);
+	if ((rc = read_revisions(s, action_id, &d, err)) == 0)
+		rc = store_queue_mark_each(s, &d, err);
+	store_decided_free(&d);
+	return rc;
+}
+
+int
+store_queue_mark_each(struct store *s, const struct store_decided *d,
+    struct error *err)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < d->revision_count; i++)
+		rc = store_queue_mark_stale(s, d->revisions[i], err);
+	return rc;
 }
 
 int
@@ -148,7 +194,8 @@ store_queue_each_stale(struct store *s, long long now_ms,
 	    " WHERE key = 'policy_epoch') SELECT action_id FROM queue_index"
 	    " WHERE epoch < (SELECT value FROM e) OR epoch > (SELECT value"
 	    " FROM e) UNION SELECT action_id FROM queue_index WHERE expires_at_ms"
-	    " IS NOT NULL AND expires_at_ms <= ?1 AND care >= 0", DB_READS, &stmt) != DB_OK)
+	    " IS NOT NULL AND expires_at_ms <= ?1 AND care >= 0", DB_READS,
+	    &stmt) != DB_OK)
 		return store_error(s, err, "finding stale queue rows");
 	db_bind_int64(stmt, 1, now_ms);
 	while ((rc = db_step(stmt)) == DB_ROW) {
@@ -295,25 +342,17 @@ store_queue_put(struct store *s, const struct queue_row *row, long long epoch,
 /*
  * A decision changes what the lockout rule says of the other versions
  * of the action (SPEC 2.4): their rows are checked again, as after a
- * policy import, by the next refresh.
+ * policy import, by the next refresh.  before is what the decision read
+ * first (store_decided_read()).
  */
-static int
-stale_revisions(struct store *s, const char *action_id, struct error *err)
-{
-	return store_artifact_mark_stale(s, action_id, err);
-}
-
 int
-store_queue_remove(struct store *s, const char *action_id, struct error *err)
+store_queue_remove(struct store *s, const char *action_id,
+    const struct store_decided *before, struct error *err)
 {
 	db_stmt *stmt;
-	unsigned old_flags;
-	bool existed;
 	int rc;
 
-	if ((rc = row_flags(s, action_id, &existed, &old_flags, err)) != 0)
-		return rc;
-	if (!existed)
+	if (!before->queued)
 		return 0;
 	if ((stmt = store_statement(s, SQL_QUEUE_REMOVE, err)) == NULL)
 		return err->status;
@@ -322,9 +361,24 @@ store_queue_remove(struct store *s, const char *action_id, struct error *err)
 	db_reset(stmt);
 	if (rc != DB_DONE)
 		return store_error(s, err, "taking an action out of the queue");
-	if ((rc = stale_revisions(s, action_id, err)) != 0)
+	if ((rc = store_artifact_mark_stale(s, action_id, before->label,
+	    err)) != 0)
 		return rc;
-	return totals_add(s, -1, old_flags, 0, err);
+	return totals_add(s, -1, before->flags, 0, err);
+}
+
+int
+store_decided_read(struct store *s, const char *action_id,
+    struct store_decided *d, struct error *err)
+{
+	int rc;
+
+	memset(d, 0, sizeof *d);
+	if ((rc = row_flags(s, action_id, &d->queued, &d->flags, err)) != 0 ||
+	    (rc = store_artifact_label(s, action_id, &d->label, err)) != 0 ||
+	    (rc = read_revisions(s, action_id, d, err)) != 0)
+		store_decided_free(d);
+	return rc;
 }
 
 /* An action past its expires_at (?1 is now). */

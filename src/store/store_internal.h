@@ -350,8 +350,15 @@ int schema_migrate(struct store *, bool may_create, struct error *);
  */
 int pg_schema_migrate(struct store *, int sqlite_version, bool may_create,
     struct error *);
-/* Takes a decided action's row out of the queue, and out of its totals. */
-int store_queue_remove(struct store *, const char *action_id, struct error *);
+/*
+ * Takes a decided action's row out of the queue, and out of its totals;
+ * marks its artifact's other versions stale.
+ */
+int store_queue_remove(struct store *, const char *action_id,
+    const struct store_decided *before, struct error *);
+/* Marks the queue rows of the revisions d lists stale. */
+int store_queue_mark_each(struct store *, const struct store_decided *d,
+    struct error *);
 /* Writes the transaction's change of the totals, before its commit. */
 int store_queue_totals_flush(struct store *, struct error *);
 
@@ -380,25 +387,33 @@ enum artifact_reading {
  * store_artifact_stored: the action o, just stored, joins what it names
  * (EXIT_DATA for a revision_of that makes a cycle).
  * store_artifact_decided: a rejection (blocked: held for a standard)
- * locks its people out of the artifact.
+ * locks its people out of the artifact of that label (NULL: none).
  * store_artifact_mark_stale: every other version's queue row is checked
  * again.
+ * store_artifact_label: the label of action_id's artifact (the caller's),
+ * or NULL: it has none, or is alone in the store's fresh ids.
  * store_artifact_chain: the other versions of the packet's action as the
  * lockout rule reads them (check_input.revision_chain), NULL when alone,
  * as the reading says (enum artifact_reading).
  * store_artifacts_build: after a migration that made the tables, the
  * artifacts of the stored actions, computed once.
+ * store_artifact_prefetch: the first read of action_id's artifact, sent
+ * to be prefetched (db_prefetch_add).
  */
 int store_artifact_stored(struct store *, const struct loaded_object *,
     struct error *);
 int store_artifact_decided(struct store *, const char *action_id,
-    bool rejected, bool blocked, struct error *);
+    const char *label, bool rejected, bool blocked, struct error *);
 int store_artifact_mark_stale(struct store *, const char *action_id,
-    struct error *);
+    const char *label, struct error *);
+int store_artifact_label(struct store *, const char *action_id,
+    char **label, struct error *);
 int store_artifact_chain(struct store *, const cJSON *packet,
     const char *status, enum artifact_reading, const cJSON *roster,
     cJSON **out, struct error *);
 int store_artifacts_build(struct store *, struct error *);
+int store_artifact_prefetch(struct store *, const char *action_id,
+    struct error *);
 void store_artifact_statements_close(struct store *);
 
 /*

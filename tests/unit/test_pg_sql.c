@@ -175,10 +175,28 @@ owner_functions_are_declared_writes(void **state)
 	assert_true(calls >= 10);
 }
 
+/* An answer of st to value, as of c->changed, put before st's others. */
+static void
+give_answer(struct pg_conn *c, struct pg_stmt *st, const char *value)
+{
+	struct pg_answer *a = calloc(1, sizeof *a);
+
+	assert_non_null(a);
+	assert_non_null(a->values = calloc(1, sizeof *a->values));
+	assert_non_null(a->lengths = calloc(1, sizeof *a->lengths));
+	assert_non_null(a->values[0] = strdup(value));
+	a->lengths[0] = (int)strlen(value);
+	a->res = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
+	a->at = c->changed;
+	a->next = st->prefetched;
+	st->prefetched = a;
+}
+
 /*
  * A prefetched answer (pg_prefetched_find) is taken only under the lock,
  * bound to the very values it was asked with, and only until something
- * may have changed a row (pg_changed).
+ * may have changed a row (pg_changed); one statement may hold answers to
+ * several values (db_prefetch_add).
  */
 static void
 prefetched_answers_hold_until_a_change(void **state)
@@ -196,16 +214,13 @@ prefetched_answers_hold_until_a_change(void **state)
 	st.nparams = 1;
 	st.values = values;
 	st.lengths = lengths;
+	give_answer(&c, &st, "t-1");
+	give_answer(&c, &st, "t-3");
 	values[0] = "t-1";
-	st.prefetched_values = calloc(1, sizeof *st.prefetched_values);
-	st.prefetched_lengths = calloc(1, sizeof *st.prefetched_lengths);
-	assert_non_null(st.prefetched_values);
-	assert_non_null(st.prefetched_lengths);
-	st.prefetched_values[0] = strdup("t-1");
-	st.prefetched_lengths[0] = 3;
-	st.prefetched = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
-	st.prefetched_at = c.changed;
 
+	assert_non_null(got = pg_prefetched_find(&c, &st));
+	PQclear(got);
+	values[0] = "t-3";		/* the other value asked */
 	assert_non_null(got = pg_prefetched_find(&c, &st));
 	PQclear(got);
 	values[0] = "t-2";		/* another action's read */
@@ -219,6 +234,8 @@ prefetched_answers_hold_until_a_change(void **state)
 	assert_non_null(got = pg_prefetched_find(&c, &st));
 	PQclear(got);
 	pg_changed(&c);			/* a write sent, of any table */
+	assert_null(pg_prefetched_find(&c, &st));
+	values[0] = "t-3";
 	assert_null(pg_prefetched_find(&c, &st));
 	pg_prefetched_free(&st);
 	assert_null(st.prefetched);
