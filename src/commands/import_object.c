@@ -245,7 +245,8 @@ program_submit(struct store *store, const cJSON *lines, cJSON **result,
 		rc = error_set(&err, EXIT_STORAGE, NULL, "out of memory");
 		goto storage;
 	}
-	if ((rc = store_begin(store, &err)) != 0)
+	/* An import: its writes are one batch (store.h). */
+	if ((rc = store_begin_batch(store, &err)) != 0)
 		goto storage;
 	store_cache_policy(store, true);
 	rc = store_policy_epoch(store, &ctx.epoch, &err);
