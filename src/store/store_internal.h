@@ -102,6 +102,16 @@ extern const char *const pg_artifact_sql[];
 extern const int store_statement_use[];
 extern const int artifact_statement_use[];
 
+/*
+ * policy_prefetch.c: a single re-check's policy reads under the write
+ * lock, sent to be prefetched (db_prefetch_add) and waited for in one
+ * trip; the securities once the holdings are known.  Nothing on SQLite.
+ */
+int store_prefetch_policy(struct store *, const struct rule_pack *,
+    const char *user_id, const struct check_input *, struct error *);
+int store_prefetch_securities(struct store *, const struct rule_pack *,
+    const struct check_input *, const cJSON *holdings, struct error *);
+
 /* One security map entry a cached pass has read (security_cache.c). */
 struct security_cached {
 	char *key;			/* the ticker in upper case, as stored */

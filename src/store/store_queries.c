@@ -473,86 +473,6 @@ store_cache_policy(struct store *s, bool on)
 	s->cache.enabled = on;
 }
 
-/* Binds stmt's one parameter and sends it to be prefetched (db.h). */
-static int
-prefetch_text(struct store *s, db_stmt *stmt, const char *value,
-    struct error *err)
-{
-	if (stmt == NULL)
-		return err->status;
-	db_bind_text(stmt, 1, value, -1, DB_TRANSIENT);
-	return db_prefetch_add(stmt) == DB_OK ? 0 :
-	    store_error(s, err, "reading");
-}
-
-static void
-prefetch_security(void *ctx, const char *ticker)
-{
-	struct securities_load *load = ctx;
-	char key[ID_MAX_BYTES + 1];
-
-	if (load->rc != 0)
-		return;
-	text_upper(key, sizeof key, ticker);
-	load->rc = prefetch_text(load->store, store_statement(load->store,
-	    SQL_SECURITY_GET, load->err), key, load->err);
-}
-
-/*
- * What a single re-check under the write lock is about to read, asked
- * for in one trip on PostgreSQL each time what it depends on is known
- * (db_prefetch_add): with the packet, the user's IPS and holdings, the
- * documents and the action's artifact; with the holdings, every security
- * the check wants.  Each read then finds its answer: a decision makes
- * two trips for its policy, not one a read.  Nothing on SQLite.
- */
-static int
-prefetch_policy(struct store *s, const struct rule_pack *pack,
-    const char *user_id, const struct check_data *d, struct error *err)
-{
-	const cJSON *id = json_member(d->input.action, "action_id");
-	bool users = user_id != NULL &&
-	    (pack->needs & (NEEDS_IPS | NEEDS_HOLDINGS));
-	int rc = 0;
-
-	if (!db_is_postgresql(s->db) || !db_in_transaction(s->db))
-		return 0;
-	if (users && ((rc = prefetch_text(s, store_statement(s,
-	    SQL_IPS_ACTIVE, err), user_id, err)) != 0 ||
-	    (rc = prefetch_text(s, store_statement(s, SQL_HOLDINGS_CURRENT,
-	    err), user_id, err)) != 0))
-		return rc;
-	if ((rc = prefetch_text(s, store_statement(s, SQL_DOCUMENT_GET, err),
-	    "roster", err)) != 0 || ((pack->needs & NEEDS_STANDARDS) &&
-	    (rc = prefetch_text(s, store_statement(s, SQL_DOCUMENT_GET, err),
-	    "standards_index", err)) != 0))
-		return rc;
-	if (cJSON_IsString(id) && (rc = store_artifact_prefetch(s,
-	    id->valuestring, err)) != 0)
-		return rc;
-	return db_prefetch(s->db, NULL, 0) == DB_OK ? 0 :
-	    store_error(s, err, "reading");
-}
-
-/* The securities a single re-check wants, once its holdings are known. */
-static int
-prefetch_securities(struct store *s, const struct rule_pack *pack,
-    const cJSON *holdings, const struct check_data *d, struct error *err)
-{
-	struct check_input in = d->input;
-	struct securities_load load = { s, NULL, NULL, err, 0 };
-
-	if (!db_is_postgresql(s->db) || !db_in_transaction(s->db) ||
-	    !(pack->needs & NEEDS_SECURITIES) || pack->securities_wanted == NULL)
-		return 0;
-	in.holdings = holdings;
-	pack->securities_wanted(&in, prefetch_security, &load);
-	if (load.rc != 0)
-		return load.rc;
-	return db_prefetch(s->db, NULL, 0) == DB_OK ? 0 :
-	    store_error(s, err, "reading");
-}
-
 /*
  * The policy trees an action's check reads, loaded into c (a cache that
  * outlives the call, or one for this call alone) and pointed at from d.
@@ -575,7 +495,8 @@ load_policy(struct store *s, const struct rule_pack *pack,
 		if (user->user_id != NULL && strcmp(user->user_id, user_id) != 0)
 			user_policy_clear(user);
 	}
-	if (single && (rc = prefetch_policy(s, pack, user_id, d, err)) != 0)
+	if (single && (rc = store_prefetch_policy(s, pack, user_id, &d->input,
+	    err)) != 0)
 		return rc;
 	if (user != NULL && user->user_id == NULL) {
 		if ((user->user_id = text_copy(user_id)) == NULL)
@@ -588,8 +509,8 @@ load_policy(struct store *s, const struct rule_pack *pack,
 		    single ? &d->holdings_printed : NULL, err)) != 0)
 			return rc;
 	}
-	if (single && (rc = prefetch_securities(s, pack, user != NULL ?
-	    user->holdings : NULL, d, err)) != 0)
+	if (single && (rc = store_prefetch_securities(s, pack, &d->input,
+	    user != NULL ? user->holdings : NULL, err)) != 0)
 		return rc;
 	/* The lockout of SPEC 2.4 applies to every kind. */
 	if (!c->roster_loaded && (rc = load_document(s, "roster", &c->roster,
