@@ -116,7 +116,7 @@ session_setup(struct pg_conn *c)
 	/* A new connection owes nothing and holds no lock. */
 	c->session++;
 	c->piping = false;
-	c->owed_first = c->owed_count = 0;
+	c->owed_first = c->owed_count = c->owed_asked = 0;
 	c->failed = DB_OK;
 	c->locked = false;
 	c->batching = false;

@@ -90,6 +90,12 @@ struct pg_conn {
 	unsigned long changed;
 	bool piping;			/* in pipeline mode, results owed */
 	int owed_first, owed_count;	/* a ring */
+	/*
+	 * How many of the oldest owed the server was asked to answer (a
+	 * flush request sent after them): only their results can have come,
+	 * so only then is a read worth its system call (take_ready).
+	 */
+	int owed_asked;
 	struct pg_owed owed[PG_OWED_MAX];
 	int failed;			/* the first error owed results met */
 	struct pg_stmt *holding[PG_HOLDING_MAX];	/* statements holding rows */

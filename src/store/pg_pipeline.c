@@ -398,6 +398,18 @@ owed_pop(struct pg_conn *c)
 {
 	c->owed_first = (c->owed_first + 1) % PG_OWED_MAX;
 	c->owed_count--;
+	if (c->owed_asked > 0)
+		c->owed_asked--;
+}
+
+/* Sends what is owed with a request for its results (take_ready). */
+static bool
+ask_owed(struct pg_conn *c)
+{
+	if (!PQsendFlushRequest(c->conn) || PQflush(c->conn) != 0)
+		return false;
+	c->owed_asked = c->owed_count;
+	return true;
 }
 
 static void
@@ -485,9 +497,11 @@ take_ready(struct pg_conn *c, bool wait)
 {
 	PGresult *res;
 
-	if (wait && (!PQsendFlushRequest(c->conn) || PQflush(c->conn) != 0))
+	if (wait && !ask_owed(c))
 		lost(c);
 	while (c->owed_count > 0 && c->failed == DB_OK) {
+		if (!wait && c->owed_asked == 0)
+			break;		/* nothing can have come yet */
 		if (!wait || c->owed_count <= PG_OWED_MAX / 2) {
 			if (!PQconsumeInput(c->conn)) {
 				lost(c);
@@ -530,8 +544,7 @@ send_one(struct pg_conn *c, struct pg_stmt *st, enum pg_owed_use use,
 	c->owed[(c->owed_first + c->owed_count++) % PG_OWED_MAX] =
 	    (struct pg_owed){ use, st, expected, answer };
 	/* Results come back as they are made, not only at the next sync. */
-	if (c->owed_count > PG_OWED_MAX / 8 && (!PQsendFlushRequest(c->conn) ||
-	    PQflush(c->conn) != 0))
+	if (c->owed_count > PG_OWED_MAX / 8 && !ask_owed(c))
 		return pg_result_code(c, NULL);
 	return DB_OK;
 }
@@ -616,7 +629,7 @@ settle(struct pg_conn *c, struct pg_stmt *st, PGresult **out,
 			c->owed_count = 0;
 		}
 	}
-	c->owed_first = 0;
+	c->owed_first = c->owed_asked = 0;
 	/* The sync point's own result, unless the connection is gone. */
 	while (PQstatus(c->conn) != CONNECTION_BAD &&
 	    (res = PQgetResult(c->conn)) != NULL) {
