@@ -269,6 +269,11 @@ done
 # An upgrade: the schema one version behind.  The service's role may not
 # migrate it, and says who may; one command as the owner does, and the
 # service carries on.
+# As an older 20 made it (issue 38): an SQL function, which 22 replaces.
+pg_psql countersign -c "CREATE OR REPLACE FUNCTION cs_queue_remove(text)
+	RETURNS void LANGUAGE sql SECURITY DEFINER
+	SET search_path = pg_catalog, public, pg_temp
+	AS 'DELETE FROM queue_index WHERE action_id = \$1'" >/dev/null
 pg_psql countersign -c "UPDATE schema_version SET version = version - 1" >/dev/null
 expect_status "a schema one version behind: the service's role is refused" 4 cs list
 expect_contains "  and told to run one command as the owner" "$WORK/err" \
@@ -277,6 +282,12 @@ expect_status "one command as the owner migrates it" 0 \
 	"$COUNTERSIGN" --db "$OWNER" list
 pg_psql countersign -f "$TOP_SRCDIR/data/postgresql-grants.sql" >/dev/null
 expect_status "then the service's role works again" 0 cs list
+expect_eq "  and the owner's functions are PL/pgSQL again (22)" \
+	"$(q countersign "SELECT count(*) FROM pg_proc p JOIN pg_language l
+		ON l.oid = p.prolang WHERE p.prosecdef AND l.lanname = 'sql'")" 0
+expect_eq "  the audit records compressed with lz4 (22)" \
+	"$(q countersign "SELECT attcompression FROM pg_attribute WHERE
+		attrelid = 'audit_log'::regclass AND attname = 'record_json'")" l
 
 progress "section 6: the site's default collation"
 ### 6. A database with the site's default collation (issue 38): here
