@@ -274,6 +274,11 @@ pg_psql countersign -c "CREATE OR REPLACE FUNCTION cs_queue_remove(text)
 	RETURNS void LANGUAGE sql SECURITY DEFINER
 	SET search_path = pg_catalog, public, pg_temp
 	AS 'DELETE FROM queue_index WHERE action_id = \$1'" >/dev/null
+sql_definers() {
+	q countersign "SELECT count(*) FROM pg_proc p JOIN pg_language l
+		ON l.oid = p.prolang WHERE p.prosecdef AND l.lanname = 'sql'"
+}
+expect_eq "an owner's function in SQL, as an older 20 made it" "$(sql_definers)" 1
 pg_psql countersign -c "UPDATE schema_version SET version = version - 1" >/dev/null
 expect_status "a schema one version behind: the service's role is refused" 4 cs list
 expect_contains "  and told to run one command as the owner" "$WORK/err" \
@@ -282,9 +287,7 @@ expect_status "one command as the owner migrates it" 0 \
 	"$COUNTERSIGN" --db "$OWNER" list
 pg_psql countersign -f "$TOP_SRCDIR/data/postgresql-grants.sql" >/dev/null
 expect_status "then the service's role works again" 0 cs list
-expect_eq "  and the owner's functions are PL/pgSQL again (22)" \
-	"$(q countersign "SELECT count(*) FROM pg_proc p JOIN pg_language l
-		ON l.oid = p.prolang WHERE p.prosecdef AND l.lanname = 'sql'")" 0
+expect_eq "  and the owner's functions are PL/pgSQL again (22)" "$(sql_definers)" 0
 expect_eq "  the audit records compressed with lz4 (22)" \
 	"$(q countersign "SELECT attcompression FROM pg_attribute WHERE
 		attrelid = 'audit_log'::regclass AND attname = 'record_json'")" l
