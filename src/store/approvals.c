@@ -21,6 +21,13 @@ store_approval_policies(struct store *s, cJSON **policies, struct error *err)
 	cJSON *tree;
 	int rc;
 
+	/* What the write transaction read already (policy_held.c). */
+	if (store_held_approval_policies(s) != NULL) {
+		*policies = cJSON_Duplicate(store_held_approval_policies(s),
+		    true);
+		return *policies != NULL ? 0 : error_set(err, EXIT_STORAGE,
+		    NULL, "out of memory");
+	}
 	if ((*policies = cJSON_CreateArray()) == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
 	if ((stmt = store_statement(s, SQL_APPROVAL_POLICIES, err)) == NULL) {
@@ -49,6 +56,7 @@ store_approval_policies(struct store *s, cJSON **policies, struct error *err)
 		rc = store_error(s, err, "reading the approval policies");
 		goto fail;
 	}
+	store_hold_approval_policies(s, *policies);
 	return 0;
 fail:
 	cJSON_Delete(*policies);

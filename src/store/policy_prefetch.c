@@ -44,15 +44,23 @@ store_prefetch_policy(struct store *s, const struct rule_pack *pack,
 
 	if (!prefetching(s))
 		return 0;
-	if (users && ((rc = prefetch_text(s, store_statement(s,
-	    SQL_IPS_ACTIVE, err), user_id, err)) != 0 ||
-	    (rc = prefetch_text(s, store_statement(s, SQL_HOLDINGS_CURRENT,
-	    err), user_id, err)) != 0))
+	/* What the transaction holds is not read again (policy_held.c). */
+	if (users && !store_memo_held(s, &s->memo[DOCUMENT_IPS], user_id) &&
+	    (rc = prefetch_text(s, store_statement(s, SQL_IPS_ACTIVE, err),
+	    user_id, err)) != 0)
 		return rc;
-	if ((rc = prefetch_text(s, store_statement(s, SQL_DOCUMENT_GET, err),
-	    "roster", err)) != 0 || ((pack->needs & NEEDS_STANDARDS) &&
+	if (users && !store_memo_held(s, &s->memo[DOCUMENT_HOLDINGS],
+	    user_id) && (rc = prefetch_text(s, store_statement(s,
+	    SQL_HOLDINGS_CURRENT, err), user_id, err)) != 0)
+		return rc;
+	if (!store_memo_held(s, &s->memo[DOCUMENT_ROSTER], "roster") &&
 	    (rc = prefetch_text(s, store_statement(s, SQL_DOCUMENT_GET, err),
-	    "standards_index", err)) != 0))
+	    "roster", err)) != 0)
+		return rc;
+	if ((pack->needs & NEEDS_STANDARDS) && !store_memo_held(s,
+	    &s->memo[DOCUMENT_STANDARDS], "standards_index") &&
+	    (rc = prefetch_text(s, store_statement(s, SQL_DOCUMENT_GET, err),
+	    "standards_index", err)) != 0)
 		return rc;
 	if (cJSON_IsString(id) && (rc = store_artifact_prefetch(s,
 	    id->valuestring, err)) != 0)
@@ -72,11 +80,15 @@ static void
 want(void *ctx, const char *ticker)
 {
 	struct wanted *w = ctx;
+	struct security_cache *held;
 	char key[ID_MAX_BYTES + 1];
 
 	if (w->rc != 0)
 		return;
 	text_upper(key, sizeof key, ticker);
+	if ((held = store_held_securities(w->store)) != NULL &&
+	    security_cache_find(held, key) != NULL)
+		return;
 	w->rc = prefetch_text(w->store, store_statement(w->store,
 	    SQL_SECURITY_GET, w->err), key, w->err);
 }

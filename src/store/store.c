@@ -77,10 +77,6 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_QUEUE_REMOVE] =
 	    "DELETE FROM queue_index WHERE action_id = ?1",
 	/* ?1 has another version: it revises, is revised or names one. */
-	[SQL_ACTION_HAS_REVISION] =
-	    "SELECT 1 FROM action WHERE revision_of = ?1 UNION ALL"
-	    " SELECT 1 FROM action WHERE action_id = ?1 AND (revision_of IS"
-	    " NOT NULL OR artifact_id IS NOT NULL) LIMIT 1",
 	[SQL_QUEUE_FLAGS] =
 	    "SELECT flags FROM queue_index WHERE action_id = ?1",
 	[SQL_QUEUE_TOTALS_ADD] =
@@ -451,6 +447,7 @@ store_close(struct store *s)
 		store_rollback(s);
 	store_cache_policy(s, false);
 	store_forget_documents(s);
+	store_policy_unhold(s);
 	store_log_free(s);
 	for (i = 0; i < SQL_STATEMENT_COUNT; i++)
 		db_finalize(s->statements[i]);
@@ -504,26 +501,37 @@ store_prefetch_decision(struct store *s, const char *action_id,
     struct error *err)
 {
 	static const enum statement reads[] = {
-		SQL_ACTION_EXACT_ID, SQL_ACTION_GET, SQL_ACTION_HAS_REVISION,
-		SQL_DECISION_GET, SQL_QUEUE_FLAGS, SQL_REVISIONS_OF,
-		SQL_AUDIT_HEAD, SQL_APPROVAL_POLICIES, SQL_APPROVALS_OF,
-		SQL_JUDGMENTS_OF,
+		SQL_ACTION_EXACT_ID, SQL_ACTION_GET, SQL_DECISION_GET,
+		SQL_QUEUE_FLAGS, SQL_REVISIONS_OF, SQL_AUDIT_HEAD,
+		SQL_APPROVAL_POLICIES, SQL_APPROVALS_OF, SQL_JUDGMENTS_OF,
 	};
 	db_stmt *stmts[sizeof reads / sizeof reads[0]];
-	size_t i;
+	size_t i, n;
 	int rc;
 
 	if (!db_is_postgresql(s->db))
 		return 0;
-	for (i = 0; i < sizeof reads / sizeof reads[0]; i++) {
-		if ((stmts[i] = store_statement(s, reads[i], err)) == NULL)
+	for (n = i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+		/* Held from an earlier decision (policy_held.c). */
+		if (reads[i] == SQL_APPROVAL_POLICIES &&
+		    store_held_approval_policies(s) != NULL)
+			continue;
+		if ((stmts[n] = store_statement(s, reads[i], err)) == NULL)
 			return err->status;
 		if (reads[i] != SQL_AUDIT_HEAD &&
 		    reads[i] != SQL_APPROVAL_POLICIES)
-			db_bind_text(stmts[i], 1, action_id, -1, DB_STATIC);
+			db_bind_text(stmts[n], 1, action_id, -1, DB_STATIC);
+		n++;
 	}
-	rc = db_prefetch(s->db, stmts, (int)i);
-	for (i = 0; i < sizeof reads / sizeof reads[0]; i++)
+	/*
+	 * The action's artifact node too, which the re-check reads with its
+	 * policy: once the policy is held (policy_held.c) the decision then
+	 * waits for the server once before its writes.
+	 */
+	if ((rc = store_artifact_prefetch(s, action_id, err)) != 0)
+		return rc;
+	rc = db_prefetch(s->db, stmts, (int)n);
+	for (i = 0; i < n; i++)
 		db_clear_bindings(stmts[i]);
 	return rc == DB_OK ? 0 : store_error(s, err, "reading");
 }
@@ -535,6 +543,7 @@ store_begin(struct store *s, struct error *err)
 	if (db_begin_write(s->db) != DB_OK)
 		return store_error(s, err, "starting a transaction");
 	s->in_transaction = true;
+	store_policy_unhold(s);
 	s->audit_appended = false;
 	memset(&s->totals_change, 0, sizeof s->totals_change);
 	return 0;
@@ -584,6 +593,7 @@ store_commit(struct store *s, struct error *err)
 	}
 	s->in_transaction = false;
 	store_fresh_forget(s);
+	store_policy_unhold(s);
 	return 0;
 }
 
@@ -595,6 +605,7 @@ store_rollback(struct store *s)
 	s->in_transaction = false;
 	store_log_forget(s, true);
 	store_fresh_forget(s);
+	store_policy_unhold(s);
 	memset(&s->totals_change, 0, sizeof s->totals_change);
 }
 
@@ -636,6 +647,7 @@ store_rollback_savepoint(struct store *s)
 	    &ignored) == 0) {
 		s->totals_change = s->totals_at_savepoint;
 		store_log_forget(s, false);
+		store_policy_unhold(s);
 		store_run(s, SQL_RELEASE, "releasing a savepoint", &ignored);
 	}
 }

@@ -30,7 +30,6 @@ enum statement {
 	SQL_ACTION_SET_STATUS,
 	SQL_DECISION_RECORD,
 	SQL_QUEUE_REMOVE,
-	SQL_ACTION_HAS_REVISION,
 	SQL_QUEUE_FLAGS,
 	SQL_QUEUE_TOTALS_ADD,
 	SQL_REVISIONS_OF,
@@ -184,6 +183,12 @@ struct document_memo {
 	cJSON *tree;
 	char *printed;			/* json_canonical(tree, JSON_FORMAT_CURRENT) */
 	char sha256[65];		/* of raw: the policy object's name */
+	/*
+	 * Held (policy_held.c): read for key (the user's id, or the
+	 * document's type) in the write transaction of this generation.
+	 */
+	char *key;
+	unsigned long held;
 };
 
 enum document_kind { DOCUMENT_IPS, DOCUMENT_HOLDINGS, DOCUMENT_STANDARDS,
@@ -211,6 +216,13 @@ struct store {
 	db_stmt *statements[SQL_STATEMENT_COUNT];
 	struct policy_cache cache;
 	struct document_memo memo[DOCUMENT_KINDS];
+	/*
+	 * What the open write transaction read of the policy (policy_held.c):
+	 * its generation, and the security entries a single re-check read.
+	 */
+	unsigned long policy_generation;
+	struct security_cache held_securities;
+	cJSON *held_approval_policies;	/* NULL: not read yet */
 	struct fresh_ids *fresh;	/* this transaction's (fresh_ids.c) */
 	db_stmt *artifact_statements[ARTIFACT_STATEMENTS];
 	/* The transaction appended to the audit log: its COMMIT notifies. */
@@ -254,6 +266,23 @@ void store_fresh_forget(struct store *);
 
 /* Drops the document memos (store_close). */
 void store_forget_documents(struct store *);
+
+/*
+ * policy_held.c: what a single re-check read of the policy inside a write
+ * transaction stays true until the transaction ends or the store writes a
+ * policy object; store_policy_unhold() says either happened.  A memo held
+ * for key is the row; the held securities and approval policies (NULL
+ * outside a write transaction) are what was read of them so far.
+ */
+void store_policy_unhold(struct store *);
+bool store_memo_held(const struct store *, const struct document_memo *,
+    const char *key);
+void store_memo_hold(struct store *, struct document_memo *,
+    const char *key);
+struct security_cache *store_held_securities(struct store *);
+/* The approval policies in force as read (an array), or NULL: read them. */
+const cJSON *store_held_approval_policies(const struct store *);
+void store_hold_approval_policies(struct store *, const cJSON *policies);
 /* The statement, reset and with its bindings cleared; NULL on error. */
 db_stmt *store_statement(struct store *, enum statement, struct error *);
 /* Sets an EXIT_STORAGE error from the connection's last error. */

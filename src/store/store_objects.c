@@ -322,6 +322,9 @@ put(struct store *s, const struct loaded_object *o, const char *raw,
     size_t raw_len, long long now_ms, const struct store_importer *by,
     bool write, enum store_put_result *result, struct error *err)
 {
+	/* A policy object written: what the transaction held may not be. */
+	if (write && o->type != OBJECT_PACKET)
+		store_policy_unhold(s);
 	switch (o->type) {
 	case OBJECT_IPS:
 		return put_ips(s, o, raw, raw_len, now_ms, write, result, err);

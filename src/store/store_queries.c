@@ -74,7 +74,31 @@ memo_clear(struct document_memo *m)
 	free(m->raw);
 	cJSON_Delete(m->tree);
 	free(m->printed);
+	free(m->key);
 	memset(m, 0, sizeof *m);
+}
+
+/*
+ * Copies of the memo's tree and printed form for the caller: none when
+ * the memo holds that there is no row.
+ */
+static int
+memo_give(struct document_memo *m, cJSON **out, char **printed,
+    struct error *err)
+{
+	*out = NULL;
+	*printed = NULL;
+	if (m->raw == NULL && m->tree == NULL && m->printed == NULL)
+		return 0;
+	if (m->raw == NULL || m->printed == NULL ||
+	    (*out = cJSON_Duplicate(m->tree, true)) == NULL ||
+	    (*printed = text_copy(m->printed)) == NULL) {
+		memo_clear(m);
+		cJSON_Delete(*out);
+		*out = NULL;
+		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
+	}
+	return 0;
 }
 
 /*
@@ -94,8 +118,12 @@ row_json_memo(struct store *s, db_stmt *stmt, struct document_memo *m,
 
 	*out = NULL;
 	*printed = NULL;
-	if (rc == DB_DONE)
+	if (rc == DB_DONE) {
+		/* No such row: held as that (policy_held.c). */
+		memo_clear(m);
+		store_memo_hold(s, m, key);
 		return 0;
+	}
 	if (rc != DB_ROW)
 		return store_error(s, err, "reading");
 	text = (const char *)db_column_text(stmt, 0);
@@ -123,15 +151,10 @@ row_json_memo(struct store *s, db_stmt *stmt, struct document_memo *m,
 			m->sha256[0] = '\0';
 	}
 	db_reset(stmt);
-	if (text == NULL || m->raw == NULL || m->printed == NULL ||
-	    (*out = cJSON_Duplicate(m->tree, true)) == NULL ||
-	    (*printed = text_copy(m->printed)) == NULL) {
-		memo_clear(m);
-		cJSON_Delete(*out);
-		*out = NULL;
+	if (text == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
-	}
-	return 0;
+	store_memo_hold(s, m, key);
+	return memo_give(m, out, printed, err);
 }
 
 void
@@ -155,6 +178,8 @@ load_by_user(struct store *s, enum statement which, const char *user_id,
 	*out = NULL;
 	if (user_id == NULL)
 		return 0;
+	if (printed != NULL && store_memo_held(s, memo, user_id))
+		return memo_give(memo, out, printed, err);
 	if ((stmt = store_statement(s, which, err)) == NULL)
 		return err->status;
 	db_bind_text(stmt, 1, user_id, -1, DB_STATIC);
@@ -172,6 +197,9 @@ load_document(struct store *s, const char *type, cJSON **out,
 	enum object_type want;
 	db_stmt *stmt;
 
+	*out = NULL;
+	if (printed != NULL && store_memo_held(s, memo, type))
+		return memo_give(memo, out, printed, err);
 	if ((stmt = store_statement(s, SQL_DOCUMENT_GET, err)) == NULL)
 		return err->status;
 	db_bind_text(stmt, 1, type, -1, DB_STATIC);
@@ -229,6 +257,34 @@ read_security(struct securities_load *load, const char *key, cJSON **entry)
 }
 
 /*
+ * A single re-check's M[key] inside a write transaction: read from the
+ * table once, then held (policy_held.c); the map gets a copy of its own.
+ */
+static void
+held_security(struct securities_load *load, struct security_cache *held,
+    const char *key)
+{
+	struct security_cached *cached = security_cache_find(held, key);
+	cJSON *entry = NULL;
+
+	if (cached == NULL) {
+		if ((load->rc = read_security(load, key, &entry)) != 0)
+			return;
+		if ((cached = security_cache_add(held, key, entry)) == NULL)
+			goto nomem;
+	}
+	if (cached->entry == NULL)
+		return;
+	if ((entry = cJSON_Duplicate(cached->entry, true)) == NULL ||
+	    !cJSON_AddItemToObject(load->map, key, entry))
+		goto nomem;
+	return;
+nomem:
+	cJSON_Delete(entry);
+	load->rc = error_set(load->err, EXIT_STORAGE, NULL, "out of memory");
+}
+
+/*
  * Adds M[ticker] to the action's map, once.  A cached pass reads each
  * ticker from the table once and lends the entry to every action that
  * names it; a single re-check reads what it needs and owns it.
@@ -238,6 +294,7 @@ want_security(void *ctx, const char *ticker)
 {
 	struct securities_load *load = ctx;
 	struct security_cached *cached = NULL;
+	struct security_cache *held;
 	char key[ID_MAX_BYTES + 1];
 	cJSON *entry, *lent;
 
@@ -253,6 +310,10 @@ want_security(void *ctx, const char *ticker)
 	if (load->cache == NULL) {
 		if (cJSON_GetObjectItemCaseSensitive(load->map, key) != NULL)
 			return;
+		if ((held = store_held_securities(load->store)) != NULL) {
+			held_security(load, held, key);
+			return;
+		}
 	} else if ((cached = security_cache_find(load->cache, key)) != NULL) {
 		if (cached->wanted_by == load->cache->loads)
 			return;
