@@ -20,13 +20,15 @@ GRANT INSERT ON action, policy_object TO countersign_service;
 -- The queue's and the artifacts' rows of a new action (derived tables).
 GRANT INSERT ON queue_index, artifact_node, artifact_lock, artifact_pr
 	TO countersign_service;
--- The functions (schema 20): the write lock, the audit log's append, the
--- decisions, approvals and judgments, an import's replacements, and the
--- derived tables' changes.
+-- The functions (schema 20, and 23's decision in one call): the write
+-- lock, the audit log's append, the decisions, approvals and judgments,
+-- an import's replacements, and the derived tables' changes.
 GRANT EXECUTE ON FUNCTION cs_write_lock(),
 	cs_audit_append(bigint, text, text, text),
 	cs_decision_insert(text, text, text, text, bigint, text, bigint, text,
 		bigint, text, text),
+	cs_decision_append(bigint, text, text, text, text, text, text, text,
+		bigint, text, bigint, text, bigint, text, text),
 	cs_approval_insert(text, text, text, bigint, text, text, bigint, bigint,
 		bigint),
 	cs_judgment_insert(text, text, text, text, text, bigint, text, bigint),

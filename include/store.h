@@ -316,14 +316,16 @@ int store_decided_read(struct store *, const char *action_id,
     struct store_decided *, struct error *);
 void store_decided_free(struct store_decided *);
 /*
- * Records the decision row and the action's new status, in the
- * transaction, and what follows from them: the artifact's lockout, the
- * action out of the queue, the queue rows of its other versions and of
- * its revisions stale.  before is store_decided_read()'s of the action.
+ * Appends a decision's audit record (as store_audit_append, *head the new
+ * head) and records the decision row it describes (row->audit_seq set to
+ * the record's seq) and the action's new status, in the transaction, and
+ * what follows from them: the artifact's lockout, the action out of the
+ * queue, the queue rows of its other versions and of its revisions stale.
+ * before is store_decided_read()'s of the action.
  */
-int store_decision_insert(struct store *, const char *action_id,
-    const struct decision_row *, const struct store_decided *before,
-    struct error *);
+int store_decision_append(struct store *, const char *record_json,
+    struct audit_head *head, const char *action_id, struct decision_row *,
+    const struct store_decided *before, struct error *);
 /* The audit record of an action's decision (newly allocated), or NULL. */
 int store_decision_record(struct store *, const char *action_id,
     char **record_json, struct error *);

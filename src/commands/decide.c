@@ -251,12 +251,14 @@ decision_blocked(const cJSON *record, cJSON **gaps)
 /*
  * The record of a decision or of an approval short of its quorum, on the
  * chain, with the policy objects it names stored beside it (once each);
- * in out, the head it made and the quorum it counts.
+ * in out, the head it made and the quorum it counts.  A decision's row
+ * (given with before) is recorded with it, store_decision_append().
  */
 static int
 append_record(struct store *store, const struct decision_request *req,
     const struct operator_identity *op, const struct recheck *rc,
     const char *decision_id, const struct quorum_record *q, const char *at,
+    struct decision_row *row, const struct store_decided *before,
     struct decision_outcome *out, struct error *err)
 {
 	const char *advisory;
@@ -272,7 +274,10 @@ append_record(struct store *store, const struct decision_request *req,
 	if (json == NULL)
 		return error_set(err, EXIT_STORAGE, NULL, "out of memory");
 	status = store_policy_objects_keep(store, &rc->data, err);
-	if (status == 0)
+	if (status == 0 && row != NULL)
+		status = store_decision_append(store, json, &out->head,
+		    req->action_id, row, before, err);
+	else if (status == 0)
 		status = store_audit_append(store, json, &out->head, err);
 	free(json);
 	/* The outcome says what the record says. */
@@ -306,7 +311,7 @@ record_approval(struct store *store, const struct decision_request *req,
 	row.needed = view->needed;
 	row.have = q.have;
 	if ((status = append_record(store, req, op, rc, NULL, &q,
-	    row.approved_at, out, err)) != 0)
+	    row.approved_at, NULL, NULL, out, err)) != 0)
 		return status;
 	row.audit_seq = out->head.seq;
 	if ((status = store_approval_insert(store, req->action_id, &row,
@@ -348,12 +353,8 @@ record(struct store *store, const struct decision_request *req,
 	if ((status = store_decided_read(store, req->action_id, &before,
 	    err)) != 0)
 		return status;
-	if ((status = append_record(store, req, op, rc, row.decision_id, &q,
-	    row.decided_at, out, err)) == 0) {
-		row.audit_seq = out->head.seq;
-		status = store_decision_insert(store, req->action_id, &row,
-		    &before, err);
-	}
+	status = append_record(store, req, op, rc, row.decision_id, &q,
+	    row.decided_at, &row, &before, out, err);
 	store_decided_free(&before);
 	if (status != 0)
 		return status;

@@ -39,6 +39,54 @@ store_audit_head(struct store *s, struct audit_head *head, struct error *err)
 	return 0;
 }
 
+/*
+ * The next record's place on the chain (prev, inside the writer's
+ * transaction, so the head cannot move under us) and its hash; the tree
+ * of SPEC 13 is told first.
+ */
+static int
+append_begin(struct store *s, const char *record_json,
+    struct audit_head *prev, char hash[SHA256_HEX_SIZE], struct error *err)
+{
+	int rc;
+
+	if ((rc = store_audit_head(s, prev, err)) != 0)
+		return rc;
+	if (sha256_chain(prev->hash, record_json, strlen(record_json),
+	    hash) != 0)
+		return error_set(err, EXIT_STORAGE, NULL,
+		    "cannot compute SHA-256");
+	return store_log_before_append(s, prev->seq + 1, err);
+}
+
+/* ?1 to ?4 of SQL_AUDIT_INSERT and SQL_DECISION_APPEND. */
+static void
+bind_audit_row(db_stmt *stmt, const struct audit_head *prev,
+    const char *record_json, const char *hash)
+{
+	db_bind_int64(stmt, 1, prev->seq + 1);
+	db_bind_text(stmt, 2, record_json, -1, DB_STATIC);
+	db_bind_text(stmt, 3, prev->hash, -1, DB_TRANSIENT);
+	db_bind_text(stmt, 4, hash, -1, DB_TRANSIENT);
+}
+
+/* The record is in: the tree grows in the same transaction. */
+static int
+append_end(struct store *s, const struct audit_head *prev,
+    const char *record_json, const char *hash, struct audit_head *head,
+    struct error *err)
+{
+	int rc;
+
+	if ((rc = store_log_after_append(s, prev->seq + 1, record_json,
+	    err)) != 0)
+		return rc;
+	head->seq = prev->seq + 1;
+	snprintf(head->hash, sizeof head->hash, "%s", hash);
+	s->audit_appended = true;
+	return 0;
+}
+
 int
 store_audit_append(struct store *s, const char *record_json,
     struct audit_head *head, struct error *err)
@@ -48,33 +96,16 @@ store_audit_append(struct store *s, const char *record_json,
 	char hash[SHA256_HEX_SIZE];
 	int rc;
 
-	/* Inside the writer's transaction, so the head cannot move under us. */
-	if ((rc = store_audit_head(s, &prev, err)) != 0)
-		return rc;
-	if (sha256_chain(prev.hash, record_json, strlen(record_json),
-	    hash) != 0)
-		return error_set(err, EXIT_STORAGE, NULL,
-		    "cannot compute SHA-256");
-	if ((rc = store_log_before_append(s, prev.seq + 1, err)) != 0)
+	if ((rc = append_begin(s, record_json, &prev, hash, err)) != 0)
 		return rc;
 	if ((stmt = store_statement(s, SQL_AUDIT_INSERT, err)) == NULL)
 		return err->status;
-	db_bind_int64(stmt, 1, prev.seq + 1);
-	db_bind_text(stmt, 2, record_json, -1, DB_STATIC);
-	db_bind_text(stmt, 3, prev.hash, -1, DB_TRANSIENT);
-	db_bind_text(stmt, 4, hash, -1, DB_TRANSIENT);
+	bind_audit_row(stmt, &prev, record_json, hash);
 	rc = db_step(stmt);
 	db_reset(stmt);
 	if (rc != DB_DONE)
 		return store_error(s, err, "appending to the audit log");
-	/* The tree of SPEC 13 grows in the same transaction. */
-	if ((rc = store_log_after_append(s, prev.seq + 1, record_json,
-	    err)) != 0)
-		return rc;
-	head->seq = prev.seq + 1;
-	snprintf(head->hash, sizeof head->hash, "%s", hash);
-	s->audit_appended = true;
-	return 0;
+	return append_end(s, &prev, record_json, hash, head, err);
 }
 
 int
@@ -141,54 +172,90 @@ store_decision_get(struct store *s, const char *action_id,
 	return 0;
 }
 
-int
-store_decision_insert(struct store *s, const char *action_id,
-    const struct decision_row *row, const struct store_decided *before,
-    struct error *err)
+/* A decision row as SQL_DECISION_INSERT's eleven parameters, from ?first. */
+static void
+bind_decision_row(db_stmt *stmt, int first, const char *action_id,
+    const struct decision_row *row)
+{
+	db_bind_text(stmt, first, action_id, -1, DB_STATIC);
+	db_bind_text(stmt, first + 1, row->decision_id, -1, DB_STATIC);
+	db_bind_text(stmt, first + 2, row->decision, -1, DB_STATIC);
+	db_bind_text(stmt, first + 3, row->operator_login, -1, DB_STATIC);
+	db_bind_int64(stmt, first + 4, row->operator_uid);
+	db_bind_text(stmt, first + 5, row->decided_at, -1, DB_STATIC);
+	db_bind_int64(stmt, first + 6, row->audit_seq);
+	if (row->reassign_to != NULL)
+		db_bind_text(stmt, first + 7, row->reassign_to, -1, DB_STATIC);
+	db_bind_int(stmt, first + 8, row->escalate);
+	if (row->blocked_on != NULL)
+		db_bind_text(stmt, first + 9, row->blocked_on, -1, DB_STATIC);
+	if (row->escalate_expertise != NULL)
+		db_bind_text(stmt, first + 10, row->escalate_expertise, -1,
+		    DB_STATIC);
+}
+
+/* SQLite's decision row and status, which PostgreSQL's append wrote. */
+static int
+decision_row_insert(struct store *s, const char *action_id,
+    const struct decision_row *row, struct error *err)
 {
 	db_stmt *stmt;
 	int rc;
 
 	if ((stmt = store_statement(s, SQL_DECISION_INSERT, err)) == NULL)
 		return err->status;
-	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-	db_bind_text(stmt, 2, row->decision_id, -1, DB_STATIC);
-	db_bind_text(stmt, 3, row->decision, -1, DB_STATIC);
-	db_bind_text(stmt, 4, row->operator_login, -1, DB_STATIC);
-	db_bind_int64(stmt, 5, row->operator_uid);
-	db_bind_text(stmt, 6, row->decided_at, -1, DB_STATIC);
-	db_bind_int64(stmt, 7, row->audit_seq);
-	if (row->reassign_to != NULL)
-		db_bind_text(stmt, 8, row->reassign_to, -1, DB_STATIC);
-	db_bind_int(stmt, 9, row->escalate);
-	if (row->blocked_on != NULL)
-		db_bind_text(stmt, 10, row->blocked_on, -1, DB_STATIC);
-	if (row->escalate_expertise != NULL)
-		db_bind_text(stmt, 11, row->escalate_expertise, -1,
-		    DB_STATIC);
+	bind_decision_row(stmt, 1, action_id, row);
 	rc = db_step(stmt);
 	db_reset(stmt);
 	if (rc != DB_DONE)
 		return store_error(s, err, "recording a decision");
+	if ((stmt = store_statement(s, SQL_ACTION_SET_STATUS, err)) == NULL)
+		return err->status;
+	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+	db_bind_text(stmt, 2, strcmp(row->decision, "approve") == 0 ?
+	    "approved" : "rejected", -1, DB_STATIC);
+	rc = db_step_changing(stmt, 1);
+	db_reset(stmt);
+	if (rc != DB_DONE)
+		return rc != DB_MISMATCH ? store_error(s, err,
+		    "recording a decision") : error_set(err, EXIT_STORAGE,
+		    NULL, "action %s was not pending", action_id);
+	return 0;
+}
+
+int
+store_decision_append(struct store *s, const char *record_json,
+    struct audit_head *head, const char *action_id, struct decision_row *row,
+    const struct store_decided *before, struct error *err)
+{
+	bool postgresql = db_is_postgresql(s->db);
+	struct audit_head prev;
+	db_stmt *stmt;
+	char hash[SHA256_HEX_SIZE];
+	int rc;
+
+	if ((rc = append_begin(s, record_json, &prev, hash, err)) != 0)
+		return rc;
+	row->audit_seq = prev.seq + 1;
 	/*
-	 * On PostgreSQL the decision's function set the status with the row
-	 * (the service's role has no UPDATE: pg_schema.c, 20).
+	 * On PostgreSQL one call of the owner's function appends the record,
+	 * writes the row and status it describes and takes the action out
+	 * of the queue (pg_schema.c, 23): the service's role has no UPDATE,
+	 * and the function checks the row against the record as given.
 	 */
-	if (!db_is_postgresql(s->db)) {
-		if ((stmt = store_statement(s, SQL_ACTION_SET_STATUS,
-		    err)) == NULL)
-			return err->status;
-		db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-		db_bind_text(stmt, 2, strcmp(row->decision, "approve") == 0 ?
-		    "approved" : "rejected", -1, DB_STATIC);
-		rc = db_step_changing(stmt, 1);
-		db_reset(stmt);
-		if (rc != DB_DONE)
-			return rc != DB_MISMATCH ? store_error(s, err,
-			    "recording a decision") : error_set(err,
-			    EXIT_STORAGE, NULL, "action %s was not pending",
-			    action_id);
-	}
+	if ((stmt = store_statement(s, SQL_DECISION_APPEND, err)) == NULL)
+		return err->status;
+	bind_audit_row(stmt, &prev, record_json, hash);
+	if (postgresql)
+		bind_decision_row(stmt, 5, action_id, row);
+	rc = db_step(stmt);
+	db_reset(stmt);
+	if (rc != DB_DONE)
+		return store_error(s, err, "recording a decision");
+	if ((rc = append_end(s, &prev, record_json, hash, head, err)) != 0 ||
+	    (!postgresql && (rc = decision_row_insert(s, action_id, row,
+	    err)) != 0))
+		return rc;
 	if ((rc = store_artifact_decided(s, action_id, before->label,
 	    strcmp(row->decision, "reject") == 0, row->blocked_on != NULL,
 	    err)) != 0)

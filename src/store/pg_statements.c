@@ -19,6 +19,10 @@ const char *const pg_store_sql[SQL_STATEMENT_COUNT] = {
 	 * decision's function sets the status with its row.
 	 */
 	[SQL_AUDIT_INSERT] = "SELECT cs_audit_append(?1, ?2, ?3, ?4)",
+	/* The record and the decision's row in one call (schema 23). */
+	[SQL_DECISION_APPEND] =
+	    "SELECT cs_decision_append(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+	    " ?10, ?11, ?12, ?13, ?14, ?15)",
 	[SQL_DECISION_INSERT] =
 	    "SELECT cs_decision_insert(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
 	    " ?10, ?11)",

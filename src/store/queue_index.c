@@ -354,13 +354,17 @@ store_queue_remove(struct store *s, const char *action_id,
 
 	if (!before->queued)
 		return 0;
-	if ((stmt = store_statement(s, SQL_QUEUE_REMOVE, err)) == NULL)
-		return err->status;
-	db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
-	rc = db_step(stmt);
-	db_reset(stmt);
-	if (rc != DB_DONE)
-		return store_error(s, err, "taking an action out of the queue");
+	/* On PostgreSQL the decision's own function took it out (23). */
+	if (!db_is_postgresql(s->db)) {
+		if ((stmt = store_statement(s, SQL_QUEUE_REMOVE, err)) == NULL)
+			return err->status;
+		db_bind_text(stmt, 1, action_id, -1, DB_STATIC);
+		rc = db_step(stmt);
+		db_reset(stmt);
+		if (rc != DB_DONE)
+			return store_error(s, err,
+			    "taking an action out of the queue");
+	}
 	if ((rc = store_artifact_mark_stale(s, action_id, before->label,
 	    err)) != 0)
 		return rc;

@@ -458,6 +458,13 @@ static const char *const migrations[] = {
 	 * functions of its 20 again, faster; both report the same version.
 	 */
 	"SELECT 1;",
+
+	/*
+	 * issue 38 (23): nothing here either.  PostgreSQL's 23 adds the
+	 * owner's function that appends a decision's record and writes its
+	 * row in one call.
+	 */
+	"SELECT 1;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

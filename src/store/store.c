@@ -21,6 +21,10 @@
  */
 #define BUSY_TIMEOUT_MS 10000
 
+#define AUDIT_INSERT_SQL \
+	"INSERT INTO audit_log (seq, record_json, prev_hash, hash)" \
+	" VALUES (?1, ?2, ?3, ?4)"
+
 static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	[SQL_ACTION_GET] =
 	    "SELECT kind, raw_json, status, imported_at_ms, expires_at_ms,"
@@ -57,9 +61,13 @@ static const char *const statement_sql[SQL_STATEMENT_COUNT] = {
 	    "SELECT raw_json FROM policy_document WHERE type = ?1",
 	[SQL_AUDIT_HEAD] =
 	    "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1",
-	[SQL_AUDIT_INSERT] =
-	    "INSERT INTO audit_log (seq, record_json, prev_hash, hash)"
-	    " VALUES (?1, ?2, ?3, ?4)",
+	[SQL_AUDIT_INSERT] = AUDIT_INSERT_SQL,
+	/*
+	 * A decision's record (store_decision_append): here the audit row
+	 * alone, SQL_DECISION_INSERT writing the decision's; PostgreSQL's
+	 * text writes both (pg_statements.c).
+	 */
+	[SQL_DECISION_APPEND] = AUDIT_INSERT_SQL,
 	[SQL_DECISION_GET] =
 	    "SELECT decision_id, decision, operator_login, operator_uid,"
 	    " decided_at, audit_seq, escalate FROM decision WHERE action_id = ?1",
@@ -157,6 +165,7 @@ const int store_statement_use[SQL_STATEMENT_COUNT] = {
 	[SQL_SECURITY_PUT] = DB_WRITES,
 	[SQL_DOCUMENT_PUT] = DB_WRITES,
 	[SQL_AUDIT_INSERT] = DB_WRITES,
+	[SQL_DECISION_APPEND] = DB_WRITES,
 	[SQL_DECISION_INSERT] = DB_WRITES,
 	[SQL_ACTION_SET_STATUS] = DB_WRITES,
 	[SQL_QUEUE_REMOVE] = DB_WRITES,

@@ -25,6 +25,7 @@ enum statement {
 	SQL_DOCUMENT_PUT,
 	SQL_AUDIT_HEAD,
 	SQL_AUDIT_INSERT,
+	SQL_DECISION_APPEND,
 	SQL_DECISION_GET,
 	SQL_DECISION_INSERT,
 	SQL_ACTION_SET_STATUS,
@@ -390,8 +391,9 @@ int schema_migrate(struct store *, bool may_create, struct error *);
 int pg_schema_migrate(struct store *, int sqlite_version, bool may_create,
     struct error *);
 /*
- * Takes a decided action's row out of the queue, and out of its totals;
- * marks its artifact's other versions stale.
+ * Takes a decided action's row out of the queue (on PostgreSQL the
+ * decision's function did), and out of its totals; marks its artifact's
+ * other versions stale.
  */
 int store_queue_remove(struct store *, const char *action_id,
     const struct store_decided *before, struct error *);

@@ -61,7 +61,7 @@ expect_eq "  of the tables it reads" \
 expect_eq "no INSERT on the log, the decisions, approvals, judgments, securities or documents" \
 	"$(q "SELECT 'none:' || coalesce(string_agg(t, ' '), '') FROM unnest(ARRAY['audit_log', 'decision', 'approval', 'po_judgment', 'security', 'policy_document']) t WHERE has_table_privilege('countersign_service', t, 'INSERT')")" "none:"
 expect_eq "every function of the owner's runs as the owner, on a fixed search_path" \
-	"$(q "SELECT count(*) FILTER (WHERE NOT prosecdef OR proconfig IS NULL OR NOT ('search_path=pg_catalog, public, pg_temp' = ANY (proconfig))) || ' of ' || count(*) FROM pg_proc WHERE proname LIKE 'cs\_%' AND proname <> 'cs_add_true'")" "0 of 24"
+	"$(q "SELECT count(*) FILTER (WHERE NOT prosecdef OR proconfig IS NULL OR NOT ('search_path=pg_catalog, public, pg_temp' = ANY (proconfig))) || ' of ' || count(*) FROM pg_proc WHERE proname LIKE 'cs\_%' AND proname <> 'cs_add_true'")" "0 of 25"
 
 ### 2. Through a service as that role: an import, a decision, an approval
 # under a quorum, a judgment.
@@ -119,6 +119,23 @@ did=$(q "SELECT decision_id FROM decision WHERE action_id = 'r-0'")
 expect_status "a decision row for another action's record is refused" 1 as_service \
 	"SELECT cs_decision_insert('r-2', '$did', 'approve', '$ME', $(id -u), 'x', $seq, NULL, 0, NULL, NULL)"
 expect_contains "  saying so" "$WORK/err" "audit record $seq does not record it"
+# The decision in one call (schema 23) appends its record and holds the
+# row to it: r-0's record, chained at the head, is no decision of r-2's,
+# and a row naming another record than the one appended is refused too.
+head_seq=$(q "SELECT max(seq) FROM audit_log")
+head_hash=$(q "SELECT hash FROM audit_log WHERE seq = $head_seq")
+record=$(q "SELECT record_json FROM audit_log WHERE seq = $seq")
+chained=$({ printf '%s\n' "$head_hash"; printf '%s' "$record"; } | sha256sum | cut -c1-64)
+append_as() { # ACTION AUDIT_SEQ: r-0's record appended with such a row
+	as_service "SELECT cs_decision_append($((head_seq + 1)), '$record', '$head_hash', '$chained', '$1', '$did', 'approve', '$ME', $(id -u), 'x', $2, NULL, 0, NULL, NULL)"
+}
+expect_status "a decision appended in one call for another action's record is refused" 1 \
+	append_as r-2 $((head_seq + 1))
+expect_contains "  saying so" "$WORK/err" "audit record $((head_seq + 1)) does not record it"
+expect_status "a row naming a record other than the one appended is refused" 1 \
+	append_as r-0 "$seq"
+expect_contains "  saying so" "$WORK/err" "audit record $seq does not record it"
+expect_eq "  neither record stays on the chain" "$(q "SELECT max(seq) FROM audit_log")" "$head_seq"
 expect_status "an approval row for a decision's record is refused" 1 as_service \
 	"SELECT cs_approval_insert('$did', 'r-2', '$ME', $(id -u), 'x', NULL, 2, 1, $seq)"
 expect_contains "  saying so" "$WORK/err" "audit record $seq does not record it"

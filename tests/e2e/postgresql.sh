@@ -279,8 +279,11 @@ sql_definers() {
 		ON l.oid = p.prolang WHERE p.prosecdef AND l.lanname = 'sql'"
 }
 expect_eq "an owner's function in SQL, as an older 20 made it" "$(sql_definers)" 1
-pg_psql countersign -c "UPDATE schema_version SET version = version - 1" >/dev/null
-expect_status "a schema one version behind: the service's role is refused" 4 cs list
+# And before 23: no decision in one call.
+APPEND_FN="cs_decision_append(bigint, text, text, text, text, text, text, text, bigint, text, bigint, text, bigint, text, text)"
+pg_psql countersign -c "DROP FUNCTION $APPEND_FN" >/dev/null
+pg_psql countersign -c "UPDATE schema_version SET version = 21" >/dev/null
+expect_status "a schema behind: the service's role is refused" 4 cs list
 expect_contains "  and told to run one command as the owner" "$WORK/err" \
 	"only the schema's owner may"
 expect_status "one command as the owner migrates it" 0 \
@@ -291,6 +294,10 @@ expect_eq "  and the owner's functions are PL/pgSQL again (22)" "$(sql_definers)
 expect_eq "  the audit records compressed with lz4 (22)" \
 	"$(q countersign "SELECT attcompression FROM pg_attribute WHERE
 		attrelid = 'audit_log'::regclass AND attname = 'record_json'")" l
+expect_eq "  the decision in one call there (23), the service's role granted it" \
+	"$(q countersign "SELECT has_function_privilege('countersign_service', '$APPEND_FN', 'EXECUTE')")" t
+printf '{"action_id": "r-2", "decision": "approve", "reason": "checked"}\n' | cs batch >"$WORK/out" 2>/dev/null || true
+expect_eq "  and the service decides through it" "$(jq -r .status "$WORK/out")" recorded
 
 progress "section 6: the site's default collation"
 ### 6. A database with the site's default collation (issue 38): here

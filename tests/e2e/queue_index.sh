@@ -158,7 +158,7 @@ sqlite3 "$db" "DROP TABLE queue_totals; DROP TRIGGER action_immutable;
 	UPDATE schema_version SET version = 4"
 "$COUNTERSIGN" --db "$db" list >/dev/null
 expect_eq "the migrations bring the schema to the latest" \
-	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 22
+	"$(sqlite3 "$db" "SELECT version FROM schema_version")" 23
 expect_totals "after the migration" "$db"
 fi
 
