@@ -87,9 +87,37 @@ append_end(struct store *s, const struct audit_head *prev,
 	return 0;
 }
 
-int
-store_audit_append(struct store *s, const char *record_json,
-    struct audit_head *head, struct error *err)
+/* A decision row as SQL_DECISION_INSERT's eleven parameters, from ?first. */
+static void
+bind_decision_row(db_stmt *stmt, int first, const char *action_id,
+    const struct decision_row *row)
+{
+	db_bind_text(stmt, first, action_id, -1, DB_STATIC);
+	db_bind_text(stmt, first + 1, row->decision_id, -1, DB_STATIC);
+	db_bind_text(stmt, first + 2, row->decision, -1, DB_STATIC);
+	db_bind_text(stmt, first + 3, row->operator_login, -1, DB_STATIC);
+	db_bind_int64(stmt, first + 4, row->operator_uid);
+	db_bind_text(stmt, first + 5, row->decided_at, -1, DB_STATIC);
+	db_bind_int64(stmt, first + 6, row->audit_seq);
+	if (row->reassign_to != NULL)
+		db_bind_text(stmt, first + 7, row->reassign_to, -1, DB_STATIC);
+	db_bind_int(stmt, first + 8, row->escalate);
+	if (row->blocked_on != NULL)
+		db_bind_text(stmt, first + 9, row->blocked_on, -1, DB_STATIC);
+	if (row->escalate_expertise != NULL)
+		db_bind_text(stmt, first + 10, row->escalate_expertise, -1,
+		    DB_STATIC);
+}
+
+/*
+ * Appends record_json after the head with statement which; with row (a
+ * decision's, row->audit_seq set here) PostgreSQL's statement writes the
+ * row too (SQL_DECISION_APPEND), SQLite's only the record.
+ */
+static int
+append(struct store *s, enum statement which, const char *record_json,
+    const char *action_id, struct decision_row *row, struct audit_head *head,
+    struct error *err)
 {
 	struct audit_head prev;
 	db_stmt *stmt;
@@ -98,14 +126,27 @@ store_audit_append(struct store *s, const char *record_json,
 
 	if ((rc = append_begin(s, record_json, &prev, hash, err)) != 0)
 		return rc;
-	if ((stmt = store_statement(s, SQL_AUDIT_INSERT, err)) == NULL)
+	if ((stmt = store_statement(s, which, err)) == NULL)
 		return err->status;
 	bind_audit_row(stmt, &prev, record_json, hash);
+	if (row != NULL) {
+		row->audit_seq = prev.seq + 1;
+		if (db_is_postgresql(s->db))
+			bind_decision_row(stmt, 5, action_id, row);
+	}
 	rc = db_step(stmt);
 	db_reset(stmt);
 	if (rc != DB_DONE)
-		return store_error(s, err, "appending to the audit log");
+		return store_error(s, err, row != NULL ?
+		    "recording a decision" : "appending to the audit log");
 	return append_end(s, &prev, record_json, hash, head, err);
+}
+
+int
+store_audit_append(struct store *s, const char *record_json,
+    struct audit_head *head, struct error *err)
+{
+	return append(s, SQL_AUDIT_INSERT, record_json, NULL, NULL, head, err);
 }
 
 int
@@ -172,28 +213,6 @@ store_decision_get(struct store *s, const char *action_id,
 	return 0;
 }
 
-/* A decision row as SQL_DECISION_INSERT's eleven parameters, from ?first. */
-static void
-bind_decision_row(db_stmt *stmt, int first, const char *action_id,
-    const struct decision_row *row)
-{
-	db_bind_text(stmt, first, action_id, -1, DB_STATIC);
-	db_bind_text(stmt, first + 1, row->decision_id, -1, DB_STATIC);
-	db_bind_text(stmt, first + 2, row->decision, -1, DB_STATIC);
-	db_bind_text(stmt, first + 3, row->operator_login, -1, DB_STATIC);
-	db_bind_int64(stmt, first + 4, row->operator_uid);
-	db_bind_text(stmt, first + 5, row->decided_at, -1, DB_STATIC);
-	db_bind_int64(stmt, first + 6, row->audit_seq);
-	if (row->reassign_to != NULL)
-		db_bind_text(stmt, first + 7, row->reassign_to, -1, DB_STATIC);
-	db_bind_int(stmt, first + 8, row->escalate);
-	if (row->blocked_on != NULL)
-		db_bind_text(stmt, first + 9, row->blocked_on, -1, DB_STATIC);
-	if (row->escalate_expertise != NULL)
-		db_bind_text(stmt, first + 10, row->escalate_expertise, -1,
-		    DB_STATIC);
-}
-
 /* SQLite's decision row and status, which PostgreSQL's append wrote. */
 static int
 decision_row_insert(struct store *s, const char *action_id,
@@ -228,33 +247,17 @@ store_decision_append(struct store *s, const char *record_json,
     struct audit_head *head, const char *action_id, struct decision_row *row,
     const struct store_decided *before, struct error *err)
 {
-	bool postgresql = db_is_postgresql(s->db);
-	struct audit_head prev;
-	db_stmt *stmt;
-	char hash[SHA256_HEX_SIZE];
 	int rc;
 
-	if ((rc = append_begin(s, record_json, &prev, hash, err)) != 0)
-		return rc;
-	row->audit_seq = prev.seq + 1;
 	/*
 	 * On PostgreSQL one call of the owner's function appends the record,
 	 * writes the row and status it describes and takes the action out
 	 * of the queue (pg_schema.c, 23): the service's role has no UPDATE,
 	 * and the function checks the row against the record as given.
 	 */
-	if ((stmt = store_statement(s, SQL_DECISION_APPEND, err)) == NULL)
-		return err->status;
-	bind_audit_row(stmt, &prev, record_json, hash);
-	if (postgresql)
-		bind_decision_row(stmt, 5, action_id, row);
-	rc = db_step(stmt);
-	db_reset(stmt);
-	if (rc != DB_DONE)
-		return store_error(s, err, "recording a decision");
-	if ((rc = append_end(s, &prev, record_json, hash, head, err)) != 0 ||
-	    (!postgresql && (rc = decision_row_insert(s, action_id, row,
-	    err)) != 0))
+	if ((rc = append(s, SQL_DECISION_APPEND, record_json, action_id, row,
+	    head, err)) != 0 || (!db_is_postgresql(s->db) &&
+	    (rc = decision_row_insert(s, action_id, row, err)) != 0))
 		return rc;
 	if ((rc = store_artifact_decided(s, action_id, before->label,
 	    strcmp(row->decision, "reject") == 0, row->blocked_on != NULL,
