@@ -267,6 +267,16 @@ void store_fresh_forget(struct store *);
 
 /* Drops the document memos (store_close). */
 void store_forget_documents(struct store *);
+/*
+ * document_memo.c: the next row of stmt read through memo m (none: *out
+ * NULL, and held as that), or what a memo holds given, without a read;
+ * *out and *printed are the caller's copies.
+ */
+int store_row_json_memo(struct store *, db_stmt *, struct document_memo *m,
+    enum object_type want, const char *key, cJSON **out, char **printed,
+    struct error *);
+int store_memo_give(struct document_memo *m, cJSON **out, char **printed,
+    struct error *);
 
 /*
  * policy_held.c: what a single re-check read of the policy inside a write
