@@ -2,12 +2,13 @@
  * What a write transaction has read of the policy, held until it ends or
  * the store writes a policy object (issue 38).  Under the write lock no
  * other connection changes a row, so the IPS, holdings, roster, standards
- * index and security entries a single re-check read are still the rows
- * when the next decision of the same transaction asks: a batch of 500
- * decisions read one user's policy, and five securities, 500 times, each
- * a statement and on PostgreSQL two trips to the server.  Each decision
- * still runs its re-check in the transaction that records it, on what
- * that transaction holds; only the same read is not made twice.
+ * index, security entries and approval policies a single re-check read
+ * are still the rows when the next decision of the same transaction
+ * asks: a batch of 500 decisions read one user's policy, five securities
+ * and the approval policies 500 times, nine statements a decision and on
+ * PostgreSQL two trips to the server.  Each decision still runs its
+ * re-check in the transaction that records it, on what that transaction
+ * holds; only the same read is not made twice.
  *
  * A generation names the transaction's state: it moves at every begin,
  * commit and rollback (a savepoint's too) and at every policy object
@@ -30,7 +31,7 @@ store_policy_unhold(struct store *s)
 	s->held_approval_policies = NULL;
 }
 
-/* Both NULL (a document), or the same user. */
+/* The same user, or the same document type. */
 static bool
 same_key(const char *a, const char *b)
 {
