@@ -49,8 +49,9 @@ struct spooled {
 	char judgment_id[sizeof ((struct decision_outcome *)0)->judgment_id];
 };
 
+/* Adds the bytes written to *spooled: ftello() is a system call a line. */
 static int
-spool_line(FILE *spool, const struct batch_line *line)
+spool_line(FILE *spool, const struct batch_line *line, uint64_t *spooled)
 {
 	struct spooled head;
 
@@ -78,6 +79,8 @@ spool_line(FILE *spool, const struct batch_line *line)
 	    fwrite(line->message, 1, head.message_length, spool) !=
 	    head.message_length)
 		return -1;
+	*spooled += sizeof head + (line->action_id != NULL ? head.id_length :
+	    0) + head.code_length + head.message_length;
 	return 0;
 }
 
@@ -194,6 +197,7 @@ struct atomic_batch {
 	size_t decided_count;
 	size_t count;			/* lines read */
 	size_t failed_line;		/* the first refused, or 0 */
+	uint64_t spooled;		/* bytes in the spool */
 };
 
 /* Reading: the input (a pipe's read whole first) and the spool. */
@@ -266,10 +270,10 @@ atomic_line(struct atomic_batch *b, struct store *store,
 	}
 	if (line.code != NULL && b->failed_line == 0)
 		b->failed_line = line.number;
-	if (spool_line(b->spool, &line) != 0 && rc == 0)
+	if (spool_line(b->spool, &line, &b->spooled) != 0 && rc == 0)
 		rc = error_set(err, EXIT_STORAGE, NULL, "cannot spool "
 		    "the results to a temporary file");
-	if (rc == 0 && ftello(b->spool) > (off_t)ATOMIC_RESULTS_MAX)
+	if (rc == 0 && b->spooled > ATOMIC_RESULTS_MAX)
 		rc = error_set(err, EXIT_DATA, NULL, "%s: the results "
 		    "of an --atomic batch are held until its commit, in "
 		    "at most 256 MiB; this one has more lines than that "
