@@ -420,10 +420,16 @@ db_open_sqlite(struct db *db, const char *path, bool create, int busy_ms,
 	 * SQLite writes them to a temporary file, four small writes per
 	 * page, which was most of an import's system calls.  Each holds
 	 * one statement's or one decision's pages, so memory stays small.
+	 * A 4 MiB page cache holds a batch's group of 512 decisions (about
+	 * 750 pages): SQLite's 2 MB default spilled them into the WAL before
+	 * the commit, and a spilled page written again makes the commit
+	 * read back every later frame to sum it again, 12,600 reads and
+	 * writes in a batch of 10,000 (bench/README.md, 2026-12-04).
 	 */
 	rc = lite_exec(db, "PRAGMA journal_mode = WAL;"
 	    "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
-	    "PRAGMA trusted_schema = OFF; PRAGMA temp_store = MEMORY;");
+	    "PRAGMA trusted_schema = OFF; PRAGMA temp_store = MEMORY;"
+	    "PRAGMA cache_size = -4096;");
 	if (rc != DB_OK)
 		snprintf(message, size, "setting up the connection: %s",
 		    sqlite3_errmsg(handle));
