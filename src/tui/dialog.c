@@ -311,7 +311,7 @@ dialog_scroll_key(struct dialog *d, int ch)
 int
 dialog_next_key(struct dialog *d)
 {
-	int ch = wgetch(d->w);
+	int ch = tui_key(d->w);
 
 	if (tui_signalled != 0 || ch == 27 || ch == 'q')
 		return DIALOG_LEAVE;
@@ -345,7 +345,7 @@ edit_text(struct dialog *d, const char *label, char *buf, size_t size)
 		    safe + skip, (size_t)d->width, NULL), A_BOLD);
 		free(safe);
 		wrefresh(d->w);
-		ch = wgetch(d->w);
+		ch = tui_key(d->w);
 		if (tui_signalled != 0 || ch == '\n' || ch == '\r' ||
 		    ch == KEY_ENTER || ch == '\t' || ch == 27)
 			break;

@@ -51,7 +51,7 @@ quit(struct tui *t)
 		    "decisions are deleted. y quits, any other key stays."),
 		    COLS, A_BOLD);
 		refresh();
-		ch = getch();
+		ch = tui_key(stdscr);
 		if (tui_signalled == 0 && ch != 'y' && ch != 'Y') {
 			tui_reload(t);
 			return;

@@ -130,6 +130,39 @@ tui_edit_key(char *buf, size_t size, int ch)
 	}
 }
 
+/*
+ * The next key in window w, or ERR once a signal has come or the terminal
+ * has gone.  A blocking getch() cannot be used: a signal that came after
+ * the caller looked at tui_signalled and before getch()'s read() began
+ * left the read waiting for a key for good, and a service that was
+ * stopping waited for these screens (tests/e2e/tui_service_stop.sh hung
+ * so with a reject dialog open).  poll() with a timeout bounds that to
+ * POLL_MS, as in loop().  Keys curses holds already are read first.
+ */
+int
+tui_key(WINDOW *w)
+{
+	struct pollfd fd = { STDIN_FILENO, POLLIN, 0 };
+	int ch;
+
+	for (;;) {
+		if (tui_signalled != 0)
+			return ERR;
+		nodelay(w, TRUE);
+		ch = wgetch(w);
+		nodelay(w, FALSE);
+		if (ch != ERR)
+			return tui_signalled != 0 ? ERR : ch;
+		if (poll(&fd, 1, POLL_MS) < 0 && errno != EINTR)
+			return ERR;
+		/* Gone, as the loop sees it: said as a hangup would be. */
+		if (fd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			tui_signalled = SIGHUP;
+			return ERR;
+		}
+	}
+}
+
 /* A one-line text entry on the bottom line; 1 on Enter, 0 on Esc. */
 int
 tui_prompt(struct tui *t, const char *label, char *buf, size_t size)
@@ -142,7 +175,7 @@ tui_prompt(struct tui *t, const char *label, char *buf, size_t size)
 		draw_untrusted(LINES - 1, (int)strlen(label), buf,
 		    COLS - (int)strlen(label) - 1, A_NORMAL);
 		refresh();
-		ch = getch();
+		ch = tui_key(stdscr);
 		if (tui_signalled != 0)
 			return 0;
 		if (ch == '\n' || ch == KEY_ENTER || ch == '\r')

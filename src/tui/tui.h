@@ -124,6 +124,8 @@ void tui_reload(struct tui *);
  * t->quit set, when out is such a refusal.
  */
 bool tui_end_if_forbidden(struct tui *, const struct decision_outcome *);
+/* The next key, ERR once signalled: every key the screens wait for. */
+int tui_key(WINDOW *);
 int tui_prompt(struct tui *, const char *label, char *buf, size_t size);
 /* Applies one key to a line being typed: ^U, Backspace or a character. */
 void tui_edit_key(char *buf, size_t size, int ch);

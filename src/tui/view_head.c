@@ -69,7 +69,7 @@ head_show(struct tui *t)
 	/* L10N: how to leave the audit head's dialog */
 	draw_text(y, 0, _("Any key goes back."), COLS, A_DIM);
 	refresh();
-	ch = getch();
+	ch = tui_key(stdscr);
 	(void)ch;
 	tui_reload(t);
 }
