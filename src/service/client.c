@@ -33,8 +33,15 @@
 #include "service.h"
 #include "xmalloc.h"
 
-/* Signals the terminal gave the client while the review screens run. */
+/*
+ * Signals the terminal gave the client while the review screens run.
+ * They are blocked then but inside ppoll() (review_wait_mask): a signal
+ * that came just before a plain read() began was passed on only with
+ * the service's next message, and a review sends none until its end.
+ */
 static volatile sig_atomic_t pending_signals;
+static bool review_signals_blocked;
+static sigset_t review_wait_mask;
 static const struct { int signo; const char *name; } forwarded[] = {
 	{ SIGINT, "INT" }, { SIGTERM, "TERM" }, { SIGHUP, "HUP" },
 	{ SIGWINCH, "WINCH" } };
@@ -200,6 +207,16 @@ read_line(struct client *cl, size_t *len)
 				return -1;
 			cl->in = grown;
 			cl->in_cap += 131072;
+		}
+		if (review_signals_blocked) {
+			struct pollfd fd = { cl->fd, POLLIN, 0 };
+
+			send_signals(cl);
+			if (ppoll(&fd, 1, NULL, &review_wait_mask) < 0) {
+				if (errno == EINTR)
+					continue;
+				return -1;
+			}
 		}
 		n = read(cl->fd, cl->in + cl->in_len, cl->in_cap - cl->in_len);
 		if (n < 0 && errno == EINTR) {
@@ -399,6 +416,7 @@ review_remote(struct client *cl, const struct invocation *inv)
 	int released[2];
 	enum review_end end = REVIEW_ANSWERED;
 	struct sigaction sa;
+	sigset_t blocked;
 	struct msghdr mh;
 	struct iovec iov;
 	struct cmsghdr *cm;
@@ -454,11 +472,18 @@ review_remote(struct client *cl, const struct invocation *inv)
 		goto cleanup;
 	}
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_forwarded;	/* no SA_RESTART: read() returns */
-	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+	sa.sa_handler = on_forwarded;	/* no SA_RESTART: ppoll() returns */
+	sigemptyset(&blocked);
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++) {
 		sigaction(forwarded[i].signo, &sa, NULL);
+		sigaddset(&blocked, forwarded[i].signo);
+	}
 	(void)inv;
+	sigprocmask(SIG_BLOCK, &blocked, &review_wait_mask);
+	review_signals_blocked = true;
 	rc = await_answer(cl, &end);
+	review_signals_blocked = false;
+	sigprocmask(SIG_SETMASK, &review_wait_mask, NULL);
 	rc = review_ended(end, rc, released[0]);
 cleanup:
 	close(released[0]);
